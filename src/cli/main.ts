@@ -1,0 +1,67 @@
+import yargs from 'yargs';
+import { IoStoreError } from '../errors.js';
+import type { Command } from './command.js';
+import { infoCommand } from './commands/info.js';
+import { listCommand } from './commands/list.js';
+import { ExitCode, processIO, type CliIO } from './io.js';
+
+export const COMMANDS: Command[] = [infoCommand, listCommand];
+
+/**
+ * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.
+ * Errors print as one line; the stack only with --verbose.
+ */
+export async function run(args: string[], io: CliIO = processIO): Promise<number> {
+  const verbose = args.includes('--verbose');
+  let code: number = ExitCode.Ok;
+  let usageError: string | undefined;
+  let parser = yargs()
+    .scriptName('iostore')
+    .usage('$0 <command> [options]\n\nRead, unpack, verify and rebuild Unreal Engine IoStore containers (.utoc/.ucas/.pak).')
+    .option('verbose', { type: 'boolean', describe: 'print stack traces of errors' })
+    .option('quiet', { type: 'boolean', alias: 'q', describe: 'print nothing but results and errors' })
+    .demandCommand(1, 'name a command')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      if (err) throw err;
+      usageError = msg;
+    });
+  for (const c of COMMANDS) {
+    parser = parser.command(c.command, c.describe, c.builder, async (argv) => {
+      code = await c.run(argv, io);
+    });
+  }
+  try {
+    let helpText = '';
+    await parser.parseAsync(args, {}, (_err, _argv, output) => {
+      helpText = output;
+    });
+    if (usageError !== undefined) {
+      if (helpText) io.err(`${helpText}\n\n`);
+      io.err(`iostore: ${usageError}\n`);
+      return ExitCode.BadInput;
+    }
+    if (helpText) io.out(`${helpText}\n`);
+    return code;
+  } catch (e) {
+    return reportError(e, io, verbose);
+  }
+}
+
+export function reportError(e: unknown, io: CliIO, verbose: boolean): number {
+  if (e instanceof IoStoreError) {
+    io.err(`iostore: ${e.message}\n`);
+    if (verbose && e.stack) io.err(`${e.stack}\n`);
+    return ExitCode.BadInput;
+  }
+  const err = e as Error;
+  io.err(`iostore: internal error: ${err?.message ?? String(e)}\n`);
+  if (verbose && err?.stack) io.err(`${err.stack}\n`);
+  return ExitCode.BadInput;
+}

@@ -1,0 +1,30 @@
+import type { Argv } from 'yargs';
+import { parseAesKey } from '../crypto/aes.js';
+import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
+import type { ReadTocOptions } from '../toc/toc.js';
+
+/** Options every command that opens a container accepts. */
+export interface ContainerArgs {
+  'aes-key'?: string;
+  engine?: string;
+  verbose?: boolean;
+}
+
+export function withContainerOptions<T>(y: Argv<T>) {
+  return y
+    .option('aes-key', {
+      type: 'string',
+      describe: 'AES-256 key of an encrypted container: 64 hex digits (0x optional) or base64',
+    })
+    .option('engine', {
+      type: 'string',
+      describe: 'engine version, e.g. UE4_27 or UE5_3; overrides what the TOC version implies (chunk-type numbering)',
+    });
+}
+
+export function tocOptions(args: ContainerArgs): ReadTocOptions {
+  const o: ReadTocOptions = {};
+  if (args['aes-key']) o.aesKey = parseAesKey(args['aes-key']);
+  if (args.engine) o.engine = parseEngineVersion(args.engine) satisfies EngineVersion;
+  return o;
+}

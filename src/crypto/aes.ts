@@ -1,0 +1,39 @@
+import { createDecipheriv, createCipheriv } from 'node:crypto';
+import { IoStoreError } from '../errors.js';
+
+export const AES_BLOCK = 16;
+
+/** A 32-byte AES-256 key from hex (64 digits, optional 0x) or base64 text. */
+export function parseAesKey(text: string): Uint8Array {
+  const t = text.trim();
+  const hex = t.replace(/^0x/i, '');
+  if (/^[0-9a-fA-F]{64}$/.test(hex)) return Uint8Array.from(Buffer.from(hex, 'hex'));
+  if (/^[A-Za-z0-9+/_-]{42,44}={0,2}$/.test(t)) {
+    const b = Buffer.from(t, 'base64');
+    if (b.length === 32) return Uint8Array.from(b);
+  }
+  throw new IoStoreError('BAD_KEY', 'AES key must be 32 bytes given as 64 hex digits (optionally 0x-prefixed) or base64');
+}
+
+/** AES-256-ECB over whole 16-byte blocks, no padding: how UE encrypts blocks and the directory index. */
+export function aesEcbDecrypt(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return cipherRun(createDecipheriv('aes-256-ecb', key, null), data);
+}
+
+export function aesEcbEncrypt(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return cipherRun(createCipheriv('aes-256-ecb', key, null), data);
+}
+
+/** AES-256-CTR with a 12-byte nonce followed by a big-endian 32-bit counter starting at 0 (TOC v10). */
+export function aesCtrCrypt(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array): Uint8Array {
+  const iv = new Uint8Array(16);
+  iv.set(nonce12.subarray(0, 12), 0);
+  return cipherRun(createDecipheriv('aes-256-ctr', key, iv), data);
+}
+
+function cipherRun(c: ReturnType<typeof createDecipheriv>, data: Uint8Array): Uint8Array {
+  c.setAutoPadding(false);
+  const a = c.update(data);
+  const b = c.final();
+  return b.length === 0 ? new Uint8Array(a.buffer, a.byteOffset, a.length) : Uint8Array.from(Buffer.concat([a, b]));
+}

@@ -1,0 +1,11 @@
+/**
+ * iostore-toolkit: read, unpack, verify and rebuild Unreal Engine IoStore containers.
+ * Library code never prints or exits: it returns values or throws IoStoreError.
+ */
+export { IoStoreError, isIoStoreError } from './errors.js';
+export type { IoStoreErrorCode } from './errors.js';
+export * from './toc/index.js';
+export { cityHash64 } from './hash/cityhash.js';
+export { packageIdFromName, containerIdFromName, utf16leBytes, lowerAscii } from './hash/names.js';
+export { parseAesKey, aesEcbDecrypt, aesEcbEncrypt, aesCtrCrypt } from './crypto/aes.js';
+export { toHex, fromHex } from './util/bytes.js';

@@ -1,0 +1,225 @@
+import { IoStoreError } from '../errors.js';
+import { ByteReader } from '../util/bytes.js';
+
+const NONE = 0xffffffff;
+
+/** FIoDirectoryIndexResource, as stored (after decryption). */
+export interface DirectoryIndex {
+  mountPoint: string;
+  /** 4 u32 per directory: name, first child, next sibling, first file. Entry 0 is the root. */
+  directories: Uint32Array;
+  /** 3 u32 per file: name, next file, user data (the chunk's TOC index). */
+  files: Uint32Array;
+  strings: string[];
+}
+
+/** A file of the directory index with its path relative to the mount point. */
+export interface DirectoryFile {
+  path: string;
+  tocIndex: number;
+}
+
+export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: number): DirectoryIndex {
+  const r = new ByteReader(bytes, source, base);
+  const mountPoint = r.fstring('directory index mount point');
+  const dirCount = r.u32('directory entry count');
+  r.needArray(dirCount, 16, 'directory entries');
+  const directories = new Uint32Array(dirCount * 4);
+  for (let i = 0; i < directories.length; i++) directories[i] = r.u32();
+  const fileCount = r.u32('file entry count');
+  r.needArray(fileCount, 12, 'file entries');
+  const files = new Uint32Array(fileCount * 3);
+  for (let i = 0; i < files.length; i++) files[i] = r.u32();
+  const stringCount = r.u32('string table count');
+  // Each FString takes at least 4 bytes, which bounds the count before the array is built.
+  r.needArray(stringCount, 4, 'string table');
+  const strings: string[] = new Array(stringCount);
+  for (let i = 0; i < stringCount; i++) {
+    const at = r.pos;
+    const s = r.fstring(`directory index string ${i}`);
+    const why = unsafeComponent(s);
+    if (why) r.fail('UNSAFE_PATH', `directory index name "${s}" ${why}`, at);
+    strings[i] = s;
+  }
+  // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
+  if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
+  validateMountPoint(mountPoint, source, base);
+  return { mountPoint, directories, files, strings };
+}
+
+/** Why a single path component is unsafe to join into an output path, or undefined when it is fine. */
+export function unsafeComponent(s: string): string | undefined {
+  if (s === '') return 'is empty';
+  if (s === '.' || s === '..') return 'is a relative directory reference';
+  if (/[/\\]/.test(s)) return 'contains a path separator';
+  if (/[\x00-\x1f]/.test(s)) return 'contains a control character';
+  if (s.includes(':')) return 'contains a drive or stream separator (":")';
+  return undefined;
+}
+
+/**
+ * The mount point is engine-relative (`../../../` then an optional folder). Leading `../` are the engine's own
+ * convention; any other `..`, an absolute path or a drive letter would let a path escape an output folder.
+ */
+function validateMountPoint(mountPoint: string, source: string, base: number): void {
+  const rest = mountPointRelative(mountPoint);
+  const parts = rest.split('/').filter((p) => p !== '');
+  if (/^[a-zA-Z]:/.test(mountPoint) || parts.some((p) => p === '..' || p === '.' || p.includes(':') || p.includes('\\'))) {
+    throw new IoStoreError('UNSAFE_PATH', `directory index mount point "${mountPoint}" is not a relative engine path`, { file: source, offset: base });
+  }
+}
+
+/** The mount point without the engine's leading `../` hops and slashes, e.g. `Game/Content/` or ``. */
+export function mountPointRelative(mountPoint: string): string {
+  let s = mountPoint.replace(/\\/g, '/');
+  for (;;) {
+    if (s.startsWith('../')) s = s.slice(3);
+    else if (s.startsWith('/')) s = s.slice(1);
+    else break;
+  }
+  if (s !== '' && !s.endsWith('/')) s += '/';
+  return s;
+}
+
+/**
+ * Walks the tree and returns every file with its path relative to the mount point. A corrupt index that loops or
+ * points out of range fails with its entry number; nothing here can run forever.
+ */
+export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
+  const { directories, files, strings } = index;
+  const dirCount = directories.length / 4;
+  const fileCount = files.length / 3;
+  const out: DirectoryFile[] = [];
+  if (dirCount === 0) return out;
+  const seenDirs = new Uint8Array(dirCount);
+  const seenFiles = new Uint8Array(fileCount);
+  const bad = (what: string): never => {
+    throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
+  };
+  const name = (i: number, what: string): string => {
+    if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
+    return strings[i]!;
+  };
+  const stack: Array<[number, string]> = [[0, '']];
+  while (stack.length > 0) {
+    const [dir, prefix] = stack.pop()!;
+    if (dir >= dirCount) bad(`directory entry ${dir} is out of range (${dirCount} entries)`);
+    if (seenDirs[dir]) bad(`directory entry ${dir} is reached twice (a loop)`);
+    seenDirs[dir] = 1;
+    for (let f = directories[dir * 4 + 3]!; f !== NONE; f = files[f * 3 + 1]!) {
+      if (f >= fileCount) bad(`file entry ${f} is out of range (${fileCount} entries)`);
+      if (seenFiles[f]) bad(`file entry ${f} is reached twice (a loop)`);
+      seenFiles[f] = 1;
+      const tocIndex = files[f * 3 + 2]!;
+      if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
+      out.push({ path: prefix + name(files[f * 3]!, `file entry ${f}`), tocIndex });
+    }
+    for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
+      if (c >= dirCount) bad(`directory entry ${c} is out of range (${dirCount} entries)`);
+      stack.push([c, `${prefix}${name(directories[c * 4]!, `directory entry ${c}`)}/`]);
+    }
+  }
+  return out;
+}
+
+/** Builds an index from paths relative to the mount point, deduplicating names as the engine does. */
+export function buildDirectoryIndex(mountPoint: string, entries: readonly DirectoryFile[]): DirectoryIndex {
+  const strings: string[] = [];
+  const stringIds = new Map<string, number>();
+  const intern = (s: string): number => {
+    let id = stringIds.get(s);
+    if (id === undefined) {
+      id = strings.length;
+      strings.push(s);
+      stringIds.set(s, id);
+    }
+    return id;
+  };
+  const dirs: number[][] = [[NONE, NONE, NONE, NONE]];
+  const dirByPath = new Map<string, number>([['', 0]]);
+  const fileRows: number[][] = [];
+  const dirFor = (parts: string[]): number => {
+    let cur = 0;
+    let path = '';
+    for (const p of parts) {
+      path += `${p}/`;
+      let d = dirByPath.get(path);
+      if (d === undefined) {
+        d = dirs.length;
+        // New children go to the front of the sibling list: order is free and this needs no tail pointer.
+        dirs.push([intern(p), NONE, dirs[cur]![1]!, NONE]);
+        dirs[cur]![1] = d;
+        dirByPath.set(path, d);
+      }
+      cur = d;
+    }
+    return cur;
+  };
+  for (const e of entries) {
+    const parts = e.path.split('/');
+    const fileName = parts.pop()!;
+    for (const p of [...parts, fileName]) {
+      const why = unsafeComponent(p);
+      if (why) throw new IoStoreError('UNSAFE_PATH', `path "${e.path}": component "${p}" ${why}`);
+    }
+    const d = dirFor(parts);
+    const f = fileRows.length;
+    fileRows.push([intern(fileName), dirs[d]![3]!, e.tocIndex]);
+    dirs[d]![3] = f;
+  }
+  return {
+    mountPoint,
+    directories: Uint32Array.from(dirs.flat()),
+    files: Uint32Array.from(fileRows.flat()),
+    strings,
+  };
+}
+
+/** Serialises an index to its on-disk form (unencrypted, unpadded). */
+export function serializeDirectoryIndex(index: DirectoryIndex): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const u32 = (v: number) => {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, v, true);
+    parts.push(b);
+  };
+  const fstr = (s: string) => parts.push(encodeFString(s));
+  fstr(index.mountPoint);
+  u32(index.directories.length / 4);
+  parts.push(new Uint8Array(index.directories.buffer, index.directories.byteOffset, index.directories.byteLength).slice());
+  u32(index.files.length / 3);
+  parts.push(new Uint8Array(index.files.buffer, index.files.byteOffset, index.files.byteLength).slice());
+  u32(index.strings.length);
+  for (const s of index.strings) fstr(s);
+  return concatBytes(parts);
+}
+
+/** FString encoding as the engine writes it: 8-bit when every char fits, else UTF-16LE; NUL-terminated. */
+export function encodeFString(s: string): Uint8Array {
+  if (s === '') return new Uint8Array(4);
+  // eslint-disable-next-line no-control-regex
+  const wide = /[^\x00-\x7f]/.test(s);
+  if (!wide) {
+    const out = new Uint8Array(4 + s.length + 1);
+    new DataView(out.buffer).setInt32(0, s.length + 1, true);
+    for (let i = 0; i < s.length; i++) out[4 + i] = s.charCodeAt(i);
+    return out;
+  }
+  const out = new Uint8Array(4 + (s.length + 1) * 2);
+  const view = new DataView(out.buffer);
+  view.setInt32(0, -(s.length + 1), true);
+  for (let i = 0; i < s.length; i++) view.setUint16(4 + i * 2, s.charCodeAt(i), true);
+  return out;
+}
+
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}

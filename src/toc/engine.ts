@@ -1,0 +1,46 @@
+import { IoStoreError } from '../errors.js';
+
+/**
+ * Engine versions a user can name with `--engine`. Only the generation (UE4 or UE5 chunk-type numbering, SHA-1 or
+ * BLAKE3 chunk hashes) follows from it in the TOC reader; later stages use the finer version.
+ */
+export const ENGINE_VERSIONS = [
+  'UE4_25', 'UE4_26', 'UE4_27',
+  'UE5_0', 'UE5_1', 'UE5_2', 'UE5_3', 'UE5_4', 'UE5_5', 'UE5_6', 'UE5_7', 'UE5_8',
+  'UE6_0',
+] as const;
+export type EngineVersion = (typeof ENGINE_VERSIONS)[number];
+export type EngineGeneration = 'UE4' | 'UE5';
+
+export function parseEngineVersion(s: string): EngineVersion {
+  const norm = s.trim().toUpperCase().replace(/^UE_?/, 'UE').replace(/[.\-]/g, '_');
+  const v = ENGINE_VERSIONS.find((e) => e === norm || e === `UE${norm}`);
+  if (!v) throw new IoStoreError('USAGE', `unknown engine version "${s}" (expected one of ${ENGINE_VERSIONS.join(', ')})`);
+  return v;
+}
+
+export function engineGeneration(v: EngineVersion): EngineGeneration {
+  return v.startsWith('UE4') ? 'UE4' : 'UE5';
+}
+
+/** The generation a TOC version implies: 4.26/4.27 wrote v2/v3, every UE5 release v4 or later. */
+export function generationFromTocVersion(tocVersion: number): EngineGeneration {
+  return tocVersion <= 3 ? 'UE4' : 'UE5';
+}
+
+/** The engine releases that write a TOC version, for display. */
+export function enginesForTocVersion(tocVersion: number): string {
+  switch (tocVersion) {
+    case 1: return 'UE 4.25';
+    case 2: return 'UE 4.26';
+    case 3: return 'UE 4.27';
+    case 4: return 'UE 5.0 pre-release';
+    case 5: return 'UE 5.0-5.3';
+    case 6: return 'UE 5.4';
+    case 7: return 'UE 5.5 (development)';
+    case 8: return 'UE 5.5-5.8';
+    case 9: return 'UE 5.8+';
+    case 10: return 'UE 6.0';
+    default: return 'unknown';
+  }
+}

@@ -1,0 +1,20 @@
+/** The .utoc reader and writer: the table of contents of an IoStore container. */
+export { TocVersion, LATEST_TOC_VERSION, tocVersionName, ContainerFlags, containerFlagNames, EncryptionMethod, encryptionMethodName } from './version.js';
+export { ENGINE_VERSIONS, parseEngineVersion, engineGeneration, generationFromTocVersion, enginesForTocVersion } from './engine.js';
+export type { EngineVersion, EngineGeneration } from './engine.js';
+export { CHUNK_TYPES_UE4, CHUNK_TYPES_UE5, CHUNK_ID_SIZE, chunkTypeName, chunkTypeFromName, decodeChunkId, encodeChunkId, chunkIdHex } from './chunk-id.js';
+export type { ChunkId } from './chunk-id.js';
+export { TOC_MAGIC, TOC_HEADER_SIZE, NO_PARTITION_SIZE, parseTocHeader, serializeTocHeader, effectiveEncryption, guidHex } from './header.js';
+export type { TocHeader } from './header.js';
+export { chunkIdHashMod, perfectHashLookup } from './perfect-hash.js';
+export { parseDirectoryIndex, directoryIndexFiles, buildDirectoryIndex, serializeDirectoryIndex, mountPointRelative, unsafeComponent, encodeFString } from './directory-index.js';
+export type { DirectoryIndex, DirectoryFile } from './directory-index.js';
+export { IoStoreToc, readToc, ChunkMetaFlags } from './toc.js';
+export type { ReadTocOptions, TocSection, TocSignatures, CompressionBlocks } from './toc.js';
+export { openToc, readTocBytes } from './read-file.js';
+export { containerInfo, listChunks, chunkRow, summarizeByType } from './listing.js';
+export type { ContainerInfo, ChunkRow, ChunkQuery, TypeSummary } from './listing.js';
+export { serializeToc } from './write.js';
+export type { TocContent } from './write.js';
+export { buildPerfectHash } from './perfect-hash.js';
+export type { PerfectHashLayout } from './perfect-hash.js';

@@ -1,0 +1,148 @@
+import picomatch from 'picomatch';
+import { guidHex } from './header.js';
+import { chunkTypeFromName } from './chunk-id.js';
+import { enginesForTocVersion } from './engine.js';
+import type { IoStoreToc } from './toc.js';
+import { containerFlagNames, encryptionMethodName, tocVersionName } from './version.js';
+
+/** What `iostore info` shows, as data. */
+export interface ContainerInfo {
+  file: string;
+  version: number;
+  versionName: string;
+  engineGeneration: string;
+  engineVersions: string;
+  containerId: string;
+  flags: number;
+  flagNames: string[];
+  encryption: string;
+  encryptionKeyGuid: string;
+  blockSize: number;
+  compressionMethods: string[];
+  partitionCount: number;
+  partitionSize: number | null;
+  mountPoint: string | null;
+  chunkCount: number;
+  blockCount: number;
+  fileCount: number | null;
+  rawSize: number;
+  storedSize: number;
+  ratio: number | null;
+  perfectHashSeeds: number;
+  chunksWithoutPerfectHash: number;
+  signed: boolean;
+  directoryIndex: 'none' | 'plain' | 'decrypted' | 'encrypted';
+  sections: Array<{ name: string; offset: number; size: number }>;
+}
+
+export function containerInfo(toc: IoStoreToc): ContainerInfo {
+  const { rawSize, storedSize } = toc.totals();
+  const h = toc.header;
+  const hasIndex = toc.directoryIndexBytes.length > 0;
+  return {
+    file: toc.source,
+    version: h.version,
+    versionName: tocVersionName(h.version),
+    engineGeneration: toc.generation,
+    engineVersions: enginesForTocVersion(h.version),
+    containerId: `0x${h.containerId.toString(16).padStart(16, '0')}`,
+    flags: h.containerFlags,
+    flagNames: containerFlagNames(h.containerFlags),
+    encryption: encryptionMethodName(toc.encryption),
+    encryptionKeyGuid: guidHex(h.encryptionKeyGuid),
+    blockSize: toc.blockSize,
+    compressionMethods: [...toc.compressionMethods],
+    partitionCount: toc.partitionCount,
+    partitionSize: Number.isFinite(toc.partitionSize) ? toc.partitionSize : null,
+    mountPoint: toc.directoryIndex ? toc.directoryIndex.mountPoint : null,
+    chunkCount: toc.chunkCount,
+    blockCount: toc.blockCount,
+    fileCount: toc.directoryIndex ? toc.files().length : null,
+    rawSize,
+    storedSize,
+    ratio: rawSize > 0 ? storedSize / rawSize : null,
+    perfectHashSeeds: toc.perfectHashSeeds.length,
+    chunksWithoutPerfectHash: toc.chunksWithoutPerfectHash.length,
+    signed: toc.signatures !== null,
+    directoryIndex: !hasIndex ? 'none' : toc.directoryIndex ? (toc.isEncrypted ? 'decrypted' : 'plain') : 'encrypted',
+    sections: toc.sections.map((s) => ({ ...s })),
+  };
+}
+
+/** One row of `iostore list`. */
+export interface ChunkRow {
+  index: number;
+  id: string;
+  type: string;
+  path: string;
+  size: number;
+  storedSize: number;
+  blocks: number;
+  hash: string;
+  offset: number;
+  compressed: boolean;
+}
+
+export interface ChunkQuery {
+  /** Chunk type name (case-insensitive), e.g. `BulkData`. */
+  type?: string;
+  /** Glob on the chunk's path; chunks without a path never match. */
+  filter?: string;
+  sort?: 'index' | 'size' | 'path' | 'type';
+}
+
+export function chunkRow(toc: IoStoreToc, i: number): ChunkRow {
+  return {
+    index: i,
+    id: toc.chunkIdHex(i),
+    type: toc.chunkTypeName(i),
+    path: toc.chunkPath(i) ?? '',
+    size: toc.chunkSize(i),
+    storedSize: toc.chunkStoredSize(i),
+    blocks: toc.chunkBlockCount(i),
+    hash: toc.chunkHashHex(i),
+    offset: toc.chunkOffset(i),
+    compressed: (toc.chunkMetaFlags(i) & 1) !== 0,
+  };
+}
+
+export function listChunks(toc: IoStoreToc, q: ChunkQuery = {}): ChunkRow[] {
+  const type = q.type === undefined ? undefined : chunkTypeFromName(q.type, toc.generation);
+  const match = q.filter === undefined ? undefined : picomatch(q.filter, { dot: true, nocase: true });
+  const rows: ChunkRow[] = [];
+  for (let i = 0; i < toc.chunkCount; i++) {
+    if (type !== undefined && toc.chunkType(i) !== type) continue;
+    if (match) {
+      const p = toc.chunkPath(i);
+      if (p === undefined || !match(p)) continue;
+    }
+    rows.push(chunkRow(toc, i));
+  }
+  const sort = q.sort ?? 'index';
+  if (sort === 'size') rows.sort((a, b) => b.size - a.size || a.index - b.index);
+  else if (sort === 'path') rows.sort((a, b) => cmp(a.path, b.path) || a.index - b.index);
+  else if (sort === 'type') rows.sort((a, b) => cmp(a.type, b.type) || a.index - b.index);
+  return rows;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export interface TypeSummary {
+  type: string;
+  count: number;
+  size: number;
+  storedSize: number;
+}
+
+/** Count, raw and stored bytes per chunk type, largest raw size first. */
+export function summarizeByType(rows: readonly ChunkRow[]): TypeSummary[] {
+  const by = new Map<string, TypeSummary>();
+  for (const r of rows) {
+    let s = by.get(r.type);
+    if (!s) by.set(r.type, (s = { type: r.type, count: 0, size: 0, storedSize: 0 }));
+    s.count++;
+    s.size += r.size;
+    s.storedSize += r.storedSize;
+  }
+  return [...by.values()].sort((a, b) => b.size - a.size || cmp(a.type, b.type));
+}

@@ -1,0 +1,148 @@
+import { CHUNK_ID_SIZE } from './chunk-id.js';
+
+/**
+ * The engine's chunk-id hash for the perfect-hash table: 64-bit FNV-1 ordering (multiply, then xor) over the 12
+ * id bytes, starting from the seed (or the FNV offset basis for seed 0). Returns the value reduced modulo `mod`.
+ * Computed on two 32-bit halves because this runs once per lookup and BigInt would dominate a listing's time.
+ */
+export function chunkIdHashMod(id: Uint8Array, at: number, seed: number, mod: number): number {
+  let hi: number;
+  let lo: number;
+  if (seed === 0) {
+    hi = 0xcbf29ce4;
+    lo = 0x84222325;
+  } else {
+    // (u64)seed: a negative i32 never reaches here (negative seeds are direct slots), so hi is 0.
+    hi = 0;
+    lo = seed >>> 0;
+  }
+  for (let i = 0; i < CHUNK_ID_SIZE; i++) {
+    // h *= 0x100000001B3 == h * 0x1B3 + (h << 40), modulo 2^64.
+    const l = lo * 0x1b3;
+    const carry = Math.floor(l / 0x100000000);
+    const newHi = (hi * 0x1b3 + carry + ((lo << 8) >>> 0)) >>> 0;
+    lo = (l >>> 0) ^ id[at + i]!;
+    lo >>>= 0;
+    hi = newHi;
+  }
+  // (hi * 2^32 + lo) mod `mod`, in 16-bit steps so every intermediate stays exact in a double.
+  let r = hi % mod;
+  r = (r * 0x10000 + (lo >>> 16)) % mod;
+  r = (r * 0x10000 + (lo & 0xffff)) % mod;
+  return r;
+}
+
+/** The parts of a TOC the lookup needs. */
+export interface PerfectHashTable {
+  readonly chunkIds: Uint8Array; // 12 bytes per chunk, in TOC order
+  readonly seeds: Int32Array;
+  readonly overflow: Int32Array; // TOC indices of chunks without a perfect-hash slot
+}
+
+/**
+ * The engine's lookup: returns the TOC index of `id`, or -1. `undefined` when the table has no seeds, so the caller
+ * can fall back to a map as the engine does.
+ */
+export function perfectHashLookup(t: PerfectHashTable, id: Uint8Array, at = 0): number | undefined {
+  const n = t.chunkIds.length / CHUNK_ID_SIZE;
+  const s = t.seeds.length;
+  if (s === 0) return undefined;
+  if (n === 0) return -1;
+  const seed = t.seeds[chunkIdHashMod(id, at, 0, s)]!;
+  if (seed === 0) return -1;
+  let slot: number;
+  if (seed < 0) {
+    const direct = -seed - 1;
+    if (direct >= n) return searchOverflow(t, id, at);
+    slot = direct;
+  } else {
+    slot = chunkIdHashMod(id, at, seed, n);
+  }
+  return idsEqual(t.chunkIds, slot * CHUNK_ID_SIZE, id, at) ? slot : -1;
+}
+
+function searchOverflow(t: PerfectHashTable, id: Uint8Array, at: number): number {
+  const n = t.chunkIds.length / CHUNK_ID_SIZE;
+  for (const slot of t.overflow) {
+    if (slot >= 0 && slot < n && idsEqual(t.chunkIds, slot * CHUNK_ID_SIZE, id, at)) return slot;
+  }
+  return -1;
+}
+
+function idsEqual(a: Uint8Array, ai: number, b: Uint8Array, bi: number): boolean {
+  for (let i = 0; i < CHUNK_ID_SIZE; i++) if (a[ai + i] !== b[bi + i]) return false;
+  return true;
+}
+
+/** The first 1000 primes (2 ... 7919): the seeds the engine's writer tries for each bucket, in order. */
+const SEED_PRIMES: readonly number[] = (() => {
+  const out: number[] = [];
+  for (let n = 2; out.length < 1000; n++) {
+    let prime = true;
+    for (let d = 2; d * d <= n; d++) if (n % d === 0) { prime = false; break; }
+    if (prime) out.push(n);
+  }
+  return out;
+})();
+
+export interface PerfectHashLayout {
+  /** slotToInput[slot] = index in the input of the chunk placed at that TOC slot. */
+  slotToInput: Int32Array;
+  seeds: Int32Array;
+  /** TOC slots of the chunks the hash could not place. */
+  overflow: Int32Array;
+}
+
+/**
+ * Builds the seed table as the engine's writer does: buckets of FNV(0) mod S largest first, each multi-chunk bucket
+ * takes the first prime seed that places all its chunks in distinct free slots (or overflows), single chunks take
+ * the lowest free slots as direct (negative) seeds, overflow chunks the slots left.
+ */
+export function buildPerfectHash(ids: readonly Uint8Array[]): PerfectHashLayout {
+  const n = ids.length;
+  if (n === 0) return { slotToInput: new Int32Array(0), seeds: new Int32Array(0), overflow: new Int32Array(0) };
+  const s = Math.max(1, Math.ceil(n / 2));
+  const buckets: number[][] = Array.from({ length: s }, () => []);
+  for (let i = 0; i < n; i++) buckets[chunkIdHashMod(ids[i]!, 0, 0, s)]!.push(i);
+  const order = buckets.map((b, i) => i).sort((a, b) => buckets[b]!.length - buckets[a]!.length || a - b);
+
+  const seeds = new Int32Array(s);
+  const slotToInput = new Int32Array(n).fill(-1);
+  const overflowInputs: number[] = [];
+  for (const bi of order) {
+    const bucket = buckets[bi]!;
+    if (bucket.length < 2) break;
+    let placed = false;
+    for (const prime of SEED_PRIMES) {
+      const slots = bucket.map((input) => chunkIdHashMod(ids[input]!, 0, prime, n));
+      if (slots.some((slot, k) => slotToInput[slot] !== -1 || slots.indexOf(slot) !== k)) continue;
+      slots.forEach((slot, k) => (slotToInput[slot] = bucket[k]!));
+      seeds[bi] = prime;
+      placed = true;
+      break;
+    }
+    if (!placed) {
+      seeds[bi] = -(n + 1 + overflowInputs.length);
+      overflowInputs.push(...bucket);
+    }
+  }
+  let free = 0;
+  const nextFree = () => {
+    while (slotToInput[free] !== -1) free++;
+    return free;
+  };
+  for (const bi of order) {
+    const bucket = buckets[bi]!;
+    if (bucket.length !== 1) continue;
+    const slot = nextFree();
+    slotToInput[slot] = bucket[0]!;
+    seeds[bi] = -(slot + 1);
+  }
+  const overflow = new Int32Array(overflowInputs.length);
+  overflowInputs.forEach((input, k) => {
+    const slot = nextFree();
+    slotToInput[slot] = input;
+    overflow[k] = slot;
+  });
+  return { slotToInput, seeds, overflow };
+}

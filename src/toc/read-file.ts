@@ -1,0 +1,53 @@
+import { open } from 'node:fs/promises';
+import { IoStoreError } from '../errors.js';
+import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
+import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
+
+/**
+ * Reads and parses a .utoc file. The magic is checked on the first bytes before the whole file is read, so a
+ * multi-gigabyte file passed by mistake (a .ucas) is rejected without loading it.
+ */
+export async function openToc(path: string, options: ReadTocOptions = {}): Promise<IoStoreToc> {
+  const bytes = await readTocBytes(path);
+  return readToc(bytes, { source: path, ...options });
+}
+
+export async function readTocBytes(path: string): Promise<Uint8Array> {
+  const fh = await openForRead(path);
+  try {
+    const { size } = await fh.stat();
+    const head = new Uint8Array(Math.min(size, TOC_HEADER_SIZE));
+    await fh.read(head, 0, head.length, 0);
+    const magicOk = head.length >= 16 && TOC_MAGIC.split('').every((c, i) => head[i] === c.charCodeAt(0));
+    if (!magicOk) {
+      throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
+    }
+    const bytes = new Uint8Array(size);
+    let done = 0;
+    while (done < size) {
+      const { bytesRead } = await fh.read(bytes, done, size - done, done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === size ? bytes : bytes.subarray(0, done);
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function openForRead(path: string) {
+  try {
+    return await open(path, 'r');
+  } catch (e) {
+    throw ioError(e, path);
+  }
+}
+
+/** Maps an operating-system error to the library's error type. */
+export function ioError(e: unknown, path: string): IoStoreError {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return new IoStoreError('NOT_FOUND', 'no such file', { file: path });
+  if (err?.code === 'EISDIR') return new IoStoreError('USAGE', 'is a directory, expected a file', { file: path });
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return new IoStoreError('IO', 'permission denied', { file: path });
+  return new IoStoreError('IO', err?.message ?? String(e), { file: path });
+}

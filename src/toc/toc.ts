@@ -1,0 +1,392 @@
+import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
+import { IoStoreError } from '../errors.js';
+import { ByteReader, latin1, readU24LE, readU40BE, readU40LE, toHex } from '../util/bytes.js';
+import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
+import {
+  directoryIndexFiles,
+  mountPointRelative,
+  parseDirectoryIndex,
+  type DirectoryFile,
+  type DirectoryIndex,
+} from './directory-index.js';
+import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
+import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
+import { perfectHashLookup } from './perfect-hash.js';
+import { ContainerFlags, EncryptionMethod, TocVersion } from './version.js';
+
+export interface ReadTocOptions {
+  /** Name used in error messages (usually the file path). */
+  source?: string;
+  /** AES-256 key that decrypts the directory index of an encrypted container. */
+  aesKey?: Uint8Array;
+  /** Overrides the engine generation the TOC version implies (chunk-type numbering, hash algorithm). */
+  engine?: EngineVersion;
+}
+
+/** One section of the .utoc file, in file order. */
+export interface TocSection {
+  name: string;
+  offset: number;
+  size: number;
+}
+
+/** The signature block of a Signed container (checked by `verify`). */
+export interface TocSignatures {
+  tocSignature: Uint8Array;
+  blockSignature: Uint8Array;
+  /** 20-byte SHA-1 per compression block, over the block's bytes as stored. */
+  blockHashes: Uint8Array;
+}
+
+/** Compression block entries, one slot per block in each array. */
+export interface CompressionBlocks {
+  /** Offset in the container's partitioned .ucas address space. */
+  offset: Float64Array;
+  compressedSize: Uint32Array;
+  uncompressedSize: Uint32Array;
+  /** 0 = None; k = compressionMethods[k]. */
+  method: Uint8Array;
+}
+
+/** Chunk meta flag bits. */
+export const ChunkMetaFlags = { Compressed: 0x01, MemoryMapped: 0x02 } as const;
+
+/**
+ * A parsed .utoc. Per-chunk and per-block data live in typed arrays indexed by TOC order, so a container of
+ * thousands of chunks parses without building an object per entry; accessors decode on demand.
+ */
+export class IoStoreToc {
+  directoryIndexError: IoStoreError | undefined;
+  private pathCache: Array<string | undefined> | undefined;
+  private fileCache: DirectoryFile[] | undefined;
+  private idMap: Map<string, number> | undefined;
+
+  constructor(
+    readonly source: string,
+    readonly fileSize: number,
+    readonly header: TocHeader,
+    readonly generation: EngineGeneration,
+    readonly chunkIds: Uint8Array,
+    readonly chunkOffsets: Float64Array,
+    readonly chunkLengths: Float64Array,
+    readonly perfectHashSeeds: Int32Array,
+    readonly chunksWithoutPerfectHash: Int32Array,
+    readonly blocks: CompressionBlocks,
+    /** 12 bytes per nonce (TOC v10 AES-CTR): one per block, then one for the directory index. */
+    readonly encryptionIvs: Uint8Array,
+    /** Index 0 is the implicit "None". */
+    readonly compressionMethods: readonly string[],
+    readonly signatures: TocSignatures | null,
+    /** The directory index as stored (encrypted when the container is). */
+    readonly directoryIndexBytes: Uint8Array,
+    readonly directoryIndex: DirectoryIndex | null,
+    /** Hash field of each chunk meta: 32 bytes (v<8) or 20 bytes (v8+). */
+    readonly metaHashes: Uint8Array,
+    readonly metaHashSize: number,
+    readonly metaFlags: Uint8Array,
+    /** v6 OnDemand containers: 20-byte disk hashes per chunk, then per block. */
+    readonly onDemandHashes: Uint8Array | null,
+    /** v9+: 20-byte source hashes (layout inferred from the count; no sample had any). */
+    readonly sourceHashes: Uint8Array | null,
+    readonly sections: readonly TocSection[],
+  ) {}
+
+  get version(): number {
+    return this.header.version;
+  }
+  get chunkCount(): number {
+    return this.header.entryCount;
+  }
+  get blockCount(): number {
+    return this.header.compressedBlockEntryCount;
+  }
+  get blockSize(): number {
+    return this.header.compressionBlockSize;
+  }
+  get flags(): number {
+    return this.header.containerFlags;
+  }
+  get isEncrypted(): boolean {
+    return (this.flags & ContainerFlags.Encrypted) !== 0;
+  }
+  /** EncryptionMethod value that applies to blocks and the directory index. */
+  get encryption(): number {
+    return effectiveEncryption(this.header);
+  }
+  /** Number of .ucas files: 1 before TOC v3. */
+  get partitionCount(): number {
+    return this.header.version < TocVersion.PartitionSize ? 1 : Math.max(1, this.header.partitionCount);
+  }
+  /** Bytes per partition, or Infinity when the container is not partitioned. */
+  get partitionSize(): number {
+    const s = this.header.partitionSize;
+    return this.header.version < TocVersion.PartitionSize || s === NO_PARTITION_SIZE || s === 0n ? Infinity : Number(s);
+  }
+  /** Mount point with the engine's leading `../` removed (`` or `Game/`). */
+  get mountPoint(): string {
+    return this.directoryIndex?.mountPoint ?? '';
+  }
+
+  chunkId(i: number): ChunkId {
+    return decodeChunkId(this.chunkIds, i * CHUNK_ID_SIZE, this.generation);
+  }
+  chunkIdBytes(i: number): Uint8Array {
+    return this.chunkIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE);
+  }
+  chunkIdHex(i: number): string {
+    return chunkIdHex(this.chunkIds, i * CHUNK_ID_SIZE);
+  }
+  chunkType(i: number): number {
+    return this.chunkIds[i * CHUNK_ID_SIZE + 11]!;
+  }
+  chunkTypeName(i: number): string {
+    return chunkTypeName(this.chunkType(i), this.generation);
+  }
+  chunkOffset(i: number): number {
+    return this.chunkOffsets[i]!;
+  }
+  chunkSize(i: number): number {
+    return this.chunkLengths[i]!;
+  }
+  chunkFirstBlock(i: number): number {
+    return Math.floor(this.chunkOffsets[i]! / this.blockSize);
+  }
+  chunkBlockCount(i: number): number {
+    const len = this.chunkLengths[i]!;
+    if (len === 0) return 0;
+    const off = this.chunkOffsets[i]!;
+    return Math.ceil((off + len) / this.blockSize) - Math.floor(off / this.blockSize);
+  }
+  /** Sum of the stored (compressed, unpadded) sizes of the chunk's blocks. */
+  chunkStoredSize(i: number): number {
+    const first = this.chunkFirstBlock(i);
+    const end = first + this.chunkBlockCount(i);
+    let n = 0;
+    for (let b = first; b < end; b++) n += this.blocks.compressedSize[b]!;
+    return n;
+  }
+  /** The stored hash: 20 bytes (BLAKE3-160 in UE5), or all 32 when the extra 12 bytes of a v<8 slot are used. */
+  chunkHash(i: number): Uint8Array {
+    const s = this.metaHashSize;
+    const h = this.metaHashes.subarray(i * s, (i + 1) * s);
+    return s > 20 && h.subarray(20).every((b) => b === 0) ? h.subarray(0, 20) : h;
+  }
+  chunkHashHex(i: number): string {
+    return toHex(this.chunkHash(i));
+  }
+  chunkMetaFlags(i: number): number {
+    return this.metaFlags[i]!;
+  }
+  blockMethodName(b: number): string {
+    return this.compressionMethods[this.blocks.method[b]!]!;
+  }
+
+  /** Files of the directory index with their paths below the mount point; empty when there is none. */
+  files(): readonly DirectoryFile[] {
+    if (!this.fileCache) {
+      this.fileCache = this.directoryIndex ? directoryIndexFiles(this.directoryIndex, this.chunkCount, this.source) : [];
+    }
+    return this.fileCache;
+  }
+
+  /** Path of chunk i (mount point without its `../` hops, then the file's path), or undefined if unnamed. */
+  chunkPath(i: number): string | undefined {
+    if (!this.pathCache) {
+      const prefix = mountPointRelative(this.mountPoint);
+      const paths = new Array<string | undefined>(this.chunkCount);
+      for (const f of this.files()) paths[f.tocIndex] = prefix + f.path;
+      this.pathCache = paths;
+    }
+    return this.pathCache[i];
+  }
+
+  /**
+   * TOC index of a chunk id (12 bytes or 24 hex digits), or -1. Uses the engine's perfect-hash lookup when the
+   * container has seeds, a map otherwise.
+   */
+  findChunk(id: Uint8Array | string): number {
+    const bytes = typeof id === 'string' ? Uint8Array.from(Buffer.from(id, 'hex')) : id;
+    if (bytes.length !== CHUNK_ID_SIZE) return -1;
+    const hit = perfectHashLookup({ chunkIds: this.chunkIds, seeds: this.perfectHashSeeds, overflow: this.chunksWithoutPerfectHash }, bytes);
+    if (hit !== undefined) return hit;
+    if (!this.idMap) {
+      this.idMap = new Map();
+      for (let i = 0; i < this.chunkCount; i++) this.idMap.set(this.chunkIdHex(i), i);
+    }
+    return this.idMap.get(chunkIdHex(bytes)) ?? -1;
+  }
+
+  /** Σ uncompressed chunk sizes and Σ stored block sizes. */
+  totals(): { rawSize: number; storedSize: number } {
+    let rawSize = 0;
+    for (let i = 0; i < this.chunkCount; i++) rawSize += this.chunkLengths[i]!;
+    let storedSize = 0;
+    for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize[b]!;
+    return { rawSize, storedSize };
+  }
+}
+
+/** Parses a whole .utoc held in memory. Throws IoStoreError naming the offset of the first problem. */
+export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStoreToc {
+  const source = options.source ?? '<utoc>';
+  const h = parseTocHeader(bytes, source);
+  const generation = options.engine ? engineGeneration(options.engine) : generationFromTocVersion(h.version);
+  const r = new ByteReader(bytes, source);
+  r.pos = TOC_HEADER_SIZE;
+  const sections: TocSection[] = [{ name: 'header', offset: 0, size: TOC_HEADER_SIZE }];
+  const take = (name: string, count: number, size: number): Uint8Array => {
+    r.needArray(count, size, name);
+    if (count * size > 0) sections.push({ name, offset: r.pos, size: count * size });
+    return r.bytesView(count * size, name);
+  };
+
+  const n = h.entryCount;
+  const b = h.compressedBlockEntryCount;
+  const chunkIds = take('chunk ids', n, CHUNK_ID_SIZE);
+  const offLen = take('chunk offsets and lengths', n, 10);
+  const seedBytes = take('perfect-hash seeds', h.perfectHashSeedsCount, 4);
+  const overflowBytes = take('chunks without perfect hash', h.chunksWithoutPerfectHashCount, 4);
+  const blockBytes = take('compression blocks', b, 12);
+  const ivBytes = take('encryption IVs', h.encryptionIvCount, 12);
+  const methodBytes = take('compression method names', h.compressionMethodNameCount, h.compressionMethodNameLength);
+
+  let signatures: TocSignatures | null = null;
+  if (h.containerFlags & ContainerFlags.Signed) {
+    const at = r.pos;
+    const hashSize = r.i32('signature hash size');
+    if (hashSize < 0 || hashSize > 4096) r.fail('BAD_VALUE', `signature hash size ${hashSize} is not plausible`, at);
+    r.needArray(b, 20, 'block signatures');
+    r.need(hashSize * 2 + b * 20, 'signatures');
+    signatures = {
+      tocSignature: r.bytesView(hashSize),
+      blockSignature: r.bytesView(hashSize),
+      blockHashes: r.bytesView(b * 20),
+    };
+    sections.push({ name: 'signatures', offset: at, size: r.pos - at });
+  }
+
+  // The engine skips D bytes whether or not the Indexed flag is set; only then does it parse them.
+  const dirBytes = take('directory index', h.directoryIndexSize, 1);
+  const dirOffset = r.pos - dirBytes.length;
+  const metaSize = h.version >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
+  const metaBytes = take('chunk metas', n, metaSize);
+  let onDemandHashes: Uint8Array | null = null;
+  if (h.version === TocVersion.OnDemandMetaData && h.containerFlags & ContainerFlags.OnDemand) {
+    r.needArray(n + b, 20, 'on-demand hashes');
+    onDemandHashes = take('on-demand hashes', n + b, 20);
+  }
+  const sourceHashes = h.sourceHashCount > 0 ? take('source hashes', h.sourceHashCount, 20) : null;
+  if (r.remaining !== 0) {
+    const last = sections[sections.length - 1]!;
+    r.fail('SIZE_MISMATCH', `${r.remaining} bytes left over after the ${last.name} section (the file should end here; it is ${bytes.length} bytes)`);
+  }
+
+  // Per-chunk arrays.
+  const chunkOffsets = new Float64Array(n);
+  const chunkLengths = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    chunkOffsets[i] = readU40BE(offLen, i * 10);
+    chunkLengths[i] = readU40BE(offLen, i * 10 + 5);
+  }
+  const seeds = new Int32Array(h.perfectHashSeedsCount);
+  const sv = new DataView(seedBytes.buffer, seedBytes.byteOffset, seedBytes.byteLength);
+  for (let i = 0; i < seeds.length; i++) seeds[i] = sv.getInt32(i * 4, true);
+  const overflow = new Int32Array(h.chunksWithoutPerfectHashCount);
+  const ov = new DataView(overflowBytes.buffer, overflowBytes.byteOffset, overflowBytes.byteLength);
+  for (let i = 0; i < overflow.length; i++) overflow[i] = ov.getInt32(i * 4, true);
+
+  const compressionMethods = ['None'];
+  for (let i = 0; i < h.compressionMethodNameCount; i++) {
+    const raw = methodBytes.subarray(i * h.compressionMethodNameLength, (i + 1) * h.compressionMethodNameLength);
+    const end = raw.indexOf(0);
+    compressionMethods.push(latin1(end < 0 ? raw : raw.subarray(0, end)));
+  }
+
+  const blocks: CompressionBlocks = {
+    offset: new Float64Array(b),
+    compressedSize: new Uint32Array(b),
+    uncompressedSize: new Uint32Array(b),
+    method: new Uint8Array(b),
+  };
+  const blocksAt = blockBytes.byteOffset - bytes.byteOffset;
+  for (let i = 0; i < b; i++) {
+    const o = i * 12;
+    blocks.offset[i] = readU40LE(blockBytes, o);
+    blocks.compressedSize[i] = readU24LE(blockBytes, o + 5);
+    blocks.uncompressedSize[i] = readU24LE(blockBytes, o + 8);
+    const m = blockBytes[o + 11]!;
+    blocks.method[i] = m;
+    if (m >= compressionMethods.length) {
+      throw new IoStoreError('BAD_VALUE', `compression block ${i} uses method index ${m} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blocksAt + o + 11 });
+    }
+  }
+
+  // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
+  const offLenAt = TOC_HEADER_SIZE + n * CHUNK_ID_SIZE;
+  for (let i = 0; i < n; i++) {
+    const len = chunkLengths[i]!;
+    if (len === 0) continue;
+    const last = Math.ceil((chunkOffsets[i]! + len) / h.compressionBlockSize);
+    if (!(last <= b)) {
+      throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
+    }
+  }
+
+  const metaHashSize = metaSize === 24 ? 20 : 32;
+  const metaHashes = new Uint8Array(n * metaHashSize);
+  const metaFlags = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    metaHashes.set(metaBytes.subarray(i * metaSize, i * metaSize + metaHashSize), i * metaHashSize);
+    metaFlags[i] = metaBytes[i * metaSize + metaHashSize]!;
+  }
+
+  let directoryIndex: DirectoryIndex | null = null;
+  let directoryIndexError: IoStoreError | undefined;
+  if (h.containerFlags & ContainerFlags.Indexed && dirBytes.length > 0) {
+    const method = effectiveEncryption(h);
+    if (method === EncryptionMethod.None) {
+      directoryIndex = parseDirectoryIndex(dirBytes, source, dirOffset);
+    } else if (!options.aesKey) {
+      directoryIndexError = new IoStoreError('NEEDS_KEY', 'the directory index is encrypted: pass the AES key (--aes-key) to read file paths', { file: source, offset: dirOffset });
+    } else {
+      directoryIndex = decryptDirectoryIndex(h, dirBytes, dirOffset, ivBytes, options.aesKey, source);
+    }
+  }
+
+  const toc = new IoStoreToc(
+    source, bytes.length, h, generation, chunkIds, chunkOffsets, chunkLengths, seeds, overflow, blocks, ivBytes,
+    compressionMethods, signatures, dirBytes, directoryIndex, metaHashes, metaHashSize, metaFlags, onDemandHashes,
+    sourceHashes, sections,
+  );
+  toc.directoryIndexError = directoryIndexError;
+  return toc;
+}
+
+function decryptDirectoryIndex(
+  h: TocHeader,
+  stored: Uint8Array,
+  at: number,
+  ivs: Uint8Array,
+  key: Uint8Array,
+  source: string,
+): DirectoryIndex {
+  if (stored.length % 16 !== 0) {
+    throw new IoStoreError('BAD_VALUE', `encrypted directory index size ${stored.length} is not a multiple of 16`, { file: source, offset: at });
+  }
+  let plain: Uint8Array;
+  if (effectiveEncryption(h) === EncryptionMethod.AesCtr) {
+    const count = ivs.length / 12;
+    if (count < 1) throw new IoStoreError('BAD_VALUE', 'AES-CTR container has no IV for its directory index', { file: source, offset: at });
+    plain = aesCtrCrypt(key, ivs.subarray((count - 1) * 12, count * 12), stored);
+  } else {
+    plain = aesEcbDecrypt(key, stored);
+  }
+  try {
+    return parseDirectoryIndex(plain, source, at);
+  } catch (e) {
+    if (e instanceof IoStoreError && e.code !== 'UNSAFE_PATH') {
+      throw new IoStoreError('BAD_KEY', 'the AES key does not decrypt the directory index (wrong key?)', { file: source, offset: at });
+    }
+    throw e;
+  }
+}

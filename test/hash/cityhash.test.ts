@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { cityHash64 } from '../../src/hash/cityhash.js';
+import { containerIdFromName, packageIdFromName, utf16leBytes } from '../../src/hash/names.js';
+
+const ascii = (s: string) => new TextEncoder().encode(s);
+const hex = (v: bigint) => v.toString(16).padStart(16, '0');
+
+describe('cityHash64', () => {
+  // Values read from engine-written containers (spec §0.3), one per length class of the algorithm.
+  it.each([
+    ['empty', new Uint8Array(0), '9ae16a3b2f90404f'],
+    ['19-byte ASCII name', ascii('aclcompressionlevel'), '9b1242dd628271df'],
+    ['46-byte container name', utf16leBytes('colliderproject-windows'), 'a7533d90054f15ab'],
+    ['42-byte container name', utf16leBytes('wayoftheninja-windows'), '3e4c1234b9b452eb'],
+    ['34-byte package name', utf16leBytes('/game/mm_walk_fwd'), 'c88173783c61e21a'],
+    ['82-byte package name', utf16leBytes('/niagara/vectorfields/assets/tilingcurl32'), '16aaee739b6135a8'],
+    ['50-byte shader library', utf16leBytes('colliderproject-pcd3d_sm5'), 'c7d64f43f488c4e9'],
+  ])('%s', (_name, input, expected) => {
+    expect(hex(cityHash64(input))).toBe(expected);
+  });
+
+  it('derives package and container ids from names as the engine does (case-folded, UTF-16LE)', () => {
+    expect(hex(packageIdFromName('/Game/MM_Walk_Fwd'))).toBe('c88173783c61e21a');
+    expect(hex(containerIdFromName('Colliderproject-Windows'))).toBe('a7533d90054f15ab');
+    expect(hex(containerIdFromName('WayOfTheNinja-Windows'))).toBe('3e4c1234b9b452eb');
+  });
+});
