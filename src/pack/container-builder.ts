@@ -8,6 +8,7 @@ import { generationFromTocVersion } from '../toc/engine.js';
 import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
+import { BlockTable } from '../toc/compression-blocks.js';
 import { ContainerFlags, TocVersion } from '../toc/version.js';
 
 export interface BuildChunk {
@@ -104,12 +105,7 @@ export async function buildContainer(chunks: readonly BuildChunk[], o: BuildOpti
   }
 
   const b = blockRows.length;
-  const blocks = {
-    offset: Float64Array.from(blockRows, (r) => r[0]),
-    compressedSize: Uint32Array.from(blockRows, (r) => r[1]),
-    uncompressedSize: Uint32Array.from(blockRows, (r) => r[2]),
-    method: Uint8Array.from(blockRows, (r) => r[3]),
-  };
+  const blocks = BlockTable.fromEntries(blockRows.map(([offset, compressedSize, uncompressedSize, method]) => ({ offset, compressedSize, uncompressedSize, method })));
   const directoryIndexBytes = files.length > 0 ? serializeDirectoryIndex(buildDirectoryIndex(o.mountPoint ?? '../../../', files)) : new Uint8Array(0);
   let flags = 0;
   if (files.length > 0) flags |= ContainerFlags.Indexed;

@@ -20,7 +20,7 @@ export interface DirectoryFile {
 }
 
 export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: number): DirectoryIndex {
-  const r = new ByteReader(bytes, source, base);
+  const r: ByteReader = new ByteReader(bytes, source, base);
   const mountPoint = r.fstring('directory index mount point');
   const dirCount = r.u32('directory entry count');
   r.needArray(dirCount, 16, 'directory entries');
@@ -36,9 +36,12 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   const strings: string[] = new Array(stringCount);
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
-    const s = r.fstring(`directory index string ${i}`);
-    const why = unsafeComponent(s);
-    if (why) r.fail('UNSAFE_PATH', `directory index name "${s}" ${why}`, at);
+    const s = readName(r, i);
+    if (s === undefined) {
+      r.pos = at;
+      const bad = r.fstring(`directory index string ${i}`);
+      r.fail('UNSAFE_PATH', `directory index name "${bad}" ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
+    }
     strings[i] = s;
   }
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
@@ -47,24 +50,59 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   return { mountPoint, directories, files, strings };
 }
 
+/**
+ * Reads one string-table entry, checking its bytes for characters that could escape a folder while decoding it:
+ * a directory index of a big container holds thousands of names, and this is the hot loop of opening one.
+ * Returns undefined for an unsafe name (the caller re-reads it to say why).
+ */
+function readName(r: ByteReader, i: number): string | undefined {
+  const at = r.pos;
+  const len = r.i32('string length');
+  if (len <= 0) {
+    r.pos = at;
+    const s = r.fstring(`directory index string ${i}`);
+    return unsafeComponent(s) ? undefined : s;
+  }
+  if (len > r.remaining) r.fail('TRUNCATED', `directory index string ${i}: length ${len} exceeds the ${r.remaining} bytes that remain`, at);
+  const b = r.bytes;
+  const start = r.pos;
+  const end = start + len - 1;
+  if (b[end] !== 0) r.fail('BAD_VALUE', `directory index string ${i} is not NUL-terminated`, at);
+  let s = '';
+  for (let k = start; k < end; k++) {
+    const c = b[k]!;
+    // '/', '\', ':' and control characters never belong in one path component.
+    if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return undefined;
+    s += String.fromCharCode(c);
+  }
+  r.pos = end + 1;
+  if (s === '.' || s === '..' || s === '') return undefined;
+  return s;
+}
+
 /** Why a single path component is unsafe to join into an output path, or undefined when it is fine. */
 export function unsafeComponent(s: string): string | undefined {
+  // One scan for the common case; the specific reason is worked out only for a bad name.
+  if (s !== '' && s !== '.' && s !== '..' && !UNSAFE_CHARS.test(s)) return undefined;
   if (s === '') return 'is empty';
   if (s === '.' || s === '..') return 'is a relative directory reference';
   if (/[/\\]/.test(s)) return 'contains a path separator';
-  if (/[\x00-\x1f]/.test(s)) return 'contains a control character';
   if (s.includes(':')) return 'contains a drive or stream separator (":")';
-  return undefined;
+  return 'contains a control character';
 }
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[/\\:\x00-\x1f]/;
 
 /**
  * The mount point is engine-relative (`../../../` then an optional folder). Leading `../` are the engine's own
  * convention; any other `..`, an absolute path or a drive letter would let a path escape an output folder.
  */
 function validateMountPoint(mountPoint: string, source: string, base: number): void {
-  const rest = mountPointRelative(mountPoint);
+  const m = mountPoint.replace(/\\/g, '/');
+  let rest = m;
+  while (rest.startsWith('../')) rest = rest.slice(3);
   const parts = rest.split('/').filter((p) => p !== '');
-  if (/^[a-zA-Z]:/.test(mountPoint) || parts.some((p) => p === '..' || p === '.' || p.includes(':') || p.includes('\\'))) {
+  if (rest.startsWith('/') || /^[a-zA-Z]:/.test(m) || parts.some((p) => p === '..' || p === '.' || p.includes(':'))) {
     throw new IoStoreError('UNSAFE_PATH', `directory index mount point "${mountPoint}" is not a relative engine path`, { file: source, offset: base });
   }
 }
@@ -74,7 +112,6 @@ export function mountPointRelative(mountPoint: string): string {
   let s = mountPoint.replace(/\\/g, '/');
   for (;;) {
     if (s.startsWith('../')) s = s.slice(3);
-    else if (s.startsWith('/')) s = s.slice(1);
     else break;
   }
   if (s !== '' && !s.endsWith('/')) s += '/';
@@ -100,12 +137,11 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
     if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
     return strings[i]!;
   };
+  // Directories are marked when first reached, so a sibling chain that loops back fails at once.
   const stack: Array<[number, string]> = [[0, '']];
+  seenDirs[0] = 1;
   while (stack.length > 0) {
     const [dir, prefix] = stack.pop()!;
-    if (dir >= dirCount) bad(`directory entry ${dir} is out of range (${dirCount} entries)`);
-    if (seenDirs[dir]) bad(`directory entry ${dir} is reached twice (a loop)`);
-    seenDirs[dir] = 1;
     for (let f = directories[dir * 4 + 3]!; f !== NONE; f = files[f * 3 + 1]!) {
       if (f >= fileCount) bad(`file entry ${f} is out of range (${fileCount} entries)`);
       if (seenFiles[f]) bad(`file entry ${f} is reached twice (a loop)`);
@@ -116,6 +152,8 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
     }
     for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
       if (c >= dirCount) bad(`directory entry ${c} is out of range (${dirCount} entries)`);
+      if (seenDirs[c]) bad(`directory entry ${c} is reached twice (a loop)`);
+      seenDirs[c] = 1;
       stack.push([c, `${prefix}${name(directories[c * 4]!, `directory entry ${c}`)}/`]);
     }
   }

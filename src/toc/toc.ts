@@ -1,6 +1,7 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, latin1, readU24LE, readU40BE, readU40LE, toHex } from '../util/bytes.js';
+import { ByteReader, latin1, readU40BE, toHex } from '../util/bytes.js';
+import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
   directoryIndexFiles,
@@ -38,16 +39,6 @@ export interface TocSignatures {
   blockHashes: Uint8Array;
 }
 
-/** Compression block entries, one slot per block in each array. */
-export interface CompressionBlocks {
-  /** Offset in the container's partitioned .ucas address space. */
-  offset: Float64Array;
-  compressedSize: Uint32Array;
-  uncompressedSize: Uint32Array;
-  /** 0 = None; k = compressionMethods[k]. */
-  method: Uint8Array;
-}
-
 /** Chunk meta flag bits. */
 export const ChunkMetaFlags = { Compressed: 0x01, MemoryMapped: 0x02 } as const;
 
@@ -71,7 +62,7 @@ export class IoStoreToc {
     readonly chunkLengths: Float64Array,
     readonly perfectHashSeeds: Int32Array,
     readonly chunksWithoutPerfectHash: Int32Array,
-    readonly blocks: CompressionBlocks,
+    readonly blocks: BlockTable,
     /** 12 bytes per nonce (TOC v10 AES-CTR): one per block, then one for the directory index. */
     readonly encryptionIvs: Uint8Array,
     /** Index 0 is the implicit "None". */
@@ -162,7 +153,7 @@ export class IoStoreToc {
     const first = this.chunkFirstBlock(i);
     const end = first + this.chunkBlockCount(i);
     let n = 0;
-    for (let b = first; b < end; b++) n += this.blocks.compressedSize[b]!;
+    for (let b = first; b < end; b++) n += this.blocks.compressedSize(b);
     return n;
   }
   /** The stored hash: 20 bytes (BLAKE3-160 in UE5), or all 32 when the extra 12 bytes of a v<8 slot are used. */
@@ -178,7 +169,7 @@ export class IoStoreToc {
     return this.metaFlags[i]!;
   }
   blockMethodName(b: number): string {
-    return this.compressionMethods[this.blocks.method[b]!]!;
+    return this.compressionMethods[this.blocks.method(b)]!;
   }
 
   /** Files of the directory index with their paths below the mount point; empty when there is none. */
@@ -221,7 +212,7 @@ export class IoStoreToc {
     let rawSize = 0;
     for (let i = 0; i < this.chunkCount; i++) rawSize += this.chunkLengths[i]!;
     let storedSize = 0;
-    for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize[b]!;
+    for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize(b);
     return { rawSize, storedSize };
   }
 }
@@ -302,23 +293,10 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
     compressionMethods.push(latin1(end < 0 ? raw : raw.subarray(0, end)));
   }
 
-  const blocks: CompressionBlocks = {
-    offset: new Float64Array(b),
-    compressedSize: new Uint32Array(b),
-    uncompressedSize: new Uint32Array(b),
-    method: new Uint8Array(b),
-  };
-  const blocksAt = blockBytes.byteOffset - bytes.byteOffset;
-  for (let i = 0; i < b; i++) {
-    const o = i * 12;
-    blocks.offset[i] = readU40LE(blockBytes, o);
-    blocks.compressedSize[i] = readU24LE(blockBytes, o + 5);
-    blocks.uncompressedSize[i] = readU24LE(blockBytes, o + 8);
-    const m = blockBytes[o + 11]!;
-    blocks.method[i] = m;
-    if (m >= compressionMethods.length) {
-      throw new IoStoreError('BAD_VALUE', `compression block ${i} uses method index ${m} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blocksAt + o + 11 });
-    }
+  const blocks = new BlockTable(blockBytes);
+  const badBlock = blocks.firstBadMethod(compressionMethods.length);
+  if (badBlock >= 0) {
+    throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
   }
 
   // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
@@ -335,9 +313,9 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const metaHashSize = metaSize === 24 ? 20 : 32;
   const metaHashes = new Uint8Array(n * metaHashSize);
   const metaFlags = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    metaHashes.set(metaBytes.subarray(i * metaSize, i * metaSize + metaHashSize), i * metaHashSize);
-    metaFlags[i] = metaBytes[i * metaSize + metaHashSize]!;
+  for (let i = 0, src = 0, dst = 0; i < n; i++, src += metaSize) {
+    for (let k = 0; k < metaHashSize; k++) metaHashes[dst++] = metaBytes[src + k]!;
+    metaFlags[i] = metaBytes[src + metaHashSize]!;
   }
 
   let directoryIndex: DirectoryIndex | null = null;

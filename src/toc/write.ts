@@ -1,9 +1,10 @@
 import { IoStoreError } from '../errors.js';
-import { writeU24LE, writeU40BE, writeU40LE } from '../util/bytes.js';
+import { writeU40BE } from '../util/bytes.js';
 import { CHUNK_ID_SIZE } from './chunk-id.js';
 import { concatBytes } from './directory-index.js';
 import { COMPRESSION_METHOD_NAME_LENGTH, serializeTocHeader, type TocHeader } from './header.js';
-import type { CompressionBlocks, TocSignatures } from './toc.js';
+import type { BlockTable } from './compression-blocks.js';
+import type { TocSignatures } from './toc.js';
 import { ContainerFlags, TocVersion } from './version.js';
 
 /** Everything a .utoc holds, in the shapes IoStoreToc exposes; a parsed TOC can be written back as it is. */
@@ -14,7 +15,7 @@ export interface TocContent {
   chunkLengths: ArrayLike<number>;
   perfectHashSeeds: Int32Array;
   chunksWithoutPerfectHash: Int32Array;
-  blocks: CompressionBlocks;
+  blocks: BlockTable;
   encryptionIvs: Uint8Array;
   compressionMethods: readonly string[];
   signatures: TocSignatures | null;
@@ -31,7 +32,7 @@ export interface TocContent {
  */
 export function serializeToc(t: TocContent): Uint8Array {
   const n = t.chunkIds.length / CHUNK_ID_SIZE;
-  const b = t.blocks.offset.length;
+  const b = t.blocks.count;
   const v = t.header.version;
   if (t.chunkOffsets.length !== n || t.chunkLengths.length !== n || t.metaFlags.length !== n) {
     throw new IoStoreError('USAGE', 'serializeToc: per-chunk arrays differ in length');
@@ -65,13 +66,7 @@ export function serializeToc(t: TocContent): Uint8Array {
     a.forEach((x, i) => dv.setInt32(i * 4, x, true));
     return out;
   };
-  const blockBytes = new Uint8Array(b * 12);
-  for (let i = 0; i < b; i++) {
-    writeU40LE(blockBytes, i * 12, t.blocks.offset[i]!);
-    writeU24LE(blockBytes, i * 12 + 5, t.blocks.compressedSize[i]!);
-    writeU24LE(blockBytes, i * 12 + 8, t.blocks.uncompressedSize[i]!);
-    blockBytes[i * 12 + 11] = t.blocks.method[i]!;
-  }
+  const blockBytes = t.blocks.bytes;
   const methodBytes = new Uint8Array(methods.length * COMPRESSION_METHOD_NAME_LENGTH);
   methods.forEach((m, i) => {
     for (let c = 0; c < m.length && c < COMPRESSION_METHOD_NAME_LENGTH - 1; c++) methodBytes[i * COMPRESSION_METHOD_NAME_LENGTH + c] = m.charCodeAt(c);

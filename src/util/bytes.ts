@@ -137,9 +137,14 @@ export class ByteReader {
 }
 
 export function latin1(b: Uint8Array): string {
+  // Directory-index names are short: a plain loop beats spreading into fromCharCode by far.
+  if (b.length <= 64) {
+    let s = '';
+    for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+    return s;
+  }
   let s = '';
-  // Chunked to stay clear of argument-count limits on long strings.
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, Array.from(b.subarray(i, i + 4096)));
   return s;
 }
 

@@ -82,7 +82,7 @@ describe('every corpus .utoc', () => {
       expect(toc.chunkOffset(i) % toc.blockSize).toBe(0);
       expect(toc.chunkFirstBlock(i)).toBe(next);
       let sum = 0;
-      for (let k = 0; k < toc.chunkBlockCount(i); k++) sum += toc.blocks.uncompressedSize[next + k]!;
+      for (let k = 0; k < toc.chunkBlockCount(i); k++) sum += toc.blocks.uncompressedSize(next + k);
       expect(sum).toBe(toc.chunkSize(i));
       next += toc.chunkBlockCount(i);
     }

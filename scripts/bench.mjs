@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `npm run bench`: throughput and peak memory, each against a baseline measured in the same run.
+// Kept out of the test suite; figures go into the closing notes of each change.
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readToc } from '../dist/index.js';
+import { run } from '../dist/cli/main.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = join(root, '..', 'shared', 'corpus');
+const BIG_TOC = join(corpus, 'ue5-wayoftheninja', 'WayOfTheNinja-Windows.utoc');
+
+/** Median wall time of `fn` in ms over `n` warm runs (after `warm` discarded ones). */
+async function time(fn, n = 30, warm = 5) {
+  for (let i = 0; i < warm; i++) await fn();
+  const t = [];
+  for (let i = 0; i < n; i++) {
+    const s = process.hrtime.bigint();
+    await fn();
+    t.push(Number(process.hrtime.bigint() - s) / 1e6);
+  }
+  t.sort((a, b) => a - b);
+  return t[Math.floor(t.length / 2)];
+}
+
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+const mbps = (bytes, ms) => `${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
+let peakRss = process.memoryUsage().rss;
+const sample = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 5);
+const baseRss = process.memoryUsage().rss;
+
+console.log('iostore bench (medians of warm runs)\n');
+
+if (!existsSync(BIG_TOC)) {
+  console.log(`corpus not found at ${corpus}: nothing to measure`);
+  process.exit(0);
+}
+
+// 1. .utoc parse against merely reading its bytes.
+{
+  const size = readFileSync(BIG_TOC).length;
+  const readMs = await time(() => readFileSync(BIG_TOC));
+  const bytes = new Uint8Array(readFileSync(BIG_TOC));
+  const parseMs = await time(() => readToc(bytes));
+  const parsePathsMs = await time(() => {
+    const toc = readToc(bytes);
+    toc.chunkPath(0);
+  });
+  const openMs = await time(() => readToc(new Uint8Array(readFileSync(BIG_TOC))));
+  let sink = 0;
+  const io = { out: (t) => (sink += t.length), err: () => {}, isTTY: false };
+  const listMs = await time(() => run(['list', BIG_TOC, '--json'], io), 10, 2);
+  const toc = readToc(bytes);
+  console.log(`utoc: ${BIG_TOC.replace(root + '/', '')}`);
+  console.log(`  ${toc.chunkCount} chunks, ${toc.blockCount} blocks, ${toc.files().length} files, ${size} bytes\n`);
+  console.log(`  read file (baseline)         ${fmt(readMs).padStart(10)}  ${mbps(size, readMs).padStart(10)}  1.00x`);
+  console.log(`  parse (in memory)            ${fmt(parseMs).padStart(10)}  ${mbps(size, parseMs).padStart(10)}  ${(parseMs / readMs).toFixed(2)}x read`);
+  console.log(`  parse + directory paths      ${fmt(parsePathsMs).padStart(10)}  ${mbps(size, parsePathsMs).padStart(10)}  ${(parsePathsMs / readMs).toFixed(2)}x read`);
+  console.log(`  read + parse                 ${fmt(openMs).padStart(10)}  ${mbps(size, openMs).padStart(10)}  ${(openMs / readMs).toFixed(2)}x read`);
+  console.log(`  list --json (in-process)     ${fmt(listMs).padStart(10)}  ${(sink / 12 / 1e6).toFixed(1)} MB of JSON per run`);
+}
+
+clearInterval(sample);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+console.log(`\npeak RSS ${(peakRss / 1048576).toFixed(0)} MiB (process baseline at start ${(baseRss / 1048576).toFixed(0)} MiB, ratio ${(peakRss / baseRss).toFixed(2)}x)`);
