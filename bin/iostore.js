@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 // The `iostore` command: a thin shell over the compiled library (npm install builds dist/).
+import { unlinkSync } from 'node:fs';
 import { run } from '../dist/cli/main.js';
+import { removeTempFilesSync } from '../dist/unpack/output.js';
+
+// An interrupted run must not leave temporary files behind (final names are only ever complete files).
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    removeTempFilesSync(unlinkSync);
+    process.stderr.write(`\niostore: interrupted\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 run(process.argv.slice(2)).then(
   (code) => {

@@ -3,9 +3,12 @@ import { IoStoreError } from '../errors.js';
 import type { Command } from './command.js';
 import { infoCommand } from './commands/info.js';
 import { listCommand } from './commands/list.js';
+import { unpackCommand } from './commands/unpack.js';
+import { verifyCommand } from './commands/verify.js';
+import { decompressCommand } from './commands/decompress.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-export const COMMANDS: Command[] = [infoCommand, listCommand];
+export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, decompressCommand];
 
 /**
  * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.
@@ -15,6 +18,7 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
   const verbose = args.includes('--verbose');
   let code: number = ExitCode.Ok;
   let usageError: string | undefined;
+  let handlerError: unknown;
   let parser = yargs()
     .scriptName('iostore')
     .usage('$0 <command> [options]\n\nRead, unpack, verify and rebuild Unreal Engine IoStore containers (.utoc/.ucas/.pak).')
@@ -29,12 +33,16 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     .wrap(Math.min(110, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      if (err) throw err;
-      usageError = msg;
+      // Only argument validation reaches here: command handlers catch their own errors below.
+      usageError = msg ?? err?.message ?? 'invalid arguments';
     });
   for (const c of COMMANDS) {
     parser = parser.command(c.command, c.describe, c.builder, async (argv) => {
-      code = await c.run(argv, io);
+      try {
+        code = await c.run(argv, io);
+      } catch (e) {
+        handlerError = e;
+      }
     });
   }
   try {
@@ -42,6 +50,7 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     await parser.parseAsync(args, {}, (_err, _argv, output) => {
       helpText = output;
     });
+    if (handlerError !== undefined) return reportError(handlerError, io, verbose);
     if (usageError !== undefined) {
       if (helpText) io.err(`${helpText}\n\n`);
       io.err(`iostore: ${usageError}\n`);

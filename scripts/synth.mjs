@@ -1,0 +1,72 @@
+// Writes a large synthetic container by repeating one real corpus block, streaming to disk so the generator itself
+// stays small. Used by the memory test and the bench; never committed output.
+import { openSync, writeSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BlockTable, NO_PARTITION_SIZE, chunkHash, containerIdFromName, encodeChunkId, readToc, serializeToc, buildPerfectHash } from '../dist/index.js';
+import { padBlock } from '../dist/pack/container-builder.js';
+
+const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
+
+/** One full-size block (64 KiB uncompressed) of the corpus: stored raw, or its Zlib form. */
+export function corpusBlock(method) {
+  const base = join(corpus, 'ue5.8-cue4parse', method === 'zlib' ? 'zlib' : 'uncompressed');
+  const name = method === 'zlib' ? 'CUE4ParseFixtures-Minimal-Zlib-Windows' : 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+  const toc = readToc(new Uint8Array(readFileSync(join(base, `${name}.utoc`))));
+  const ucas = readFileSync(join(base, `${name}.ucas`));
+  for (let b = 0; b < toc.blockCount; b++) {
+    if (toc.blocks.uncompressedSize(b) !== 65536) continue;
+    if ((method === 'zlib') !== (toc.blocks.method(b) !== 0)) continue;
+    const off = toc.blocks.offset(b);
+    return { stored: new Uint8Array(ucas.subarray(off, off + toc.blocks.compressedSize(b))), methodName: toc.compressionMethods[toc.blocks.method(b)] };
+  }
+  throw new Error('no suitable block');
+}
+
+/** Writes <dir>/<name>.utoc/.ucas: `chunks` chunks of `blocksPerChunk` copies of one block. Returns sizes. */
+export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChunk, method = 'none' }) {
+  const { stored, methodName } = corpusBlock(method);
+  const { unzlibSync } = await import('fflate');
+  const plainBlock = method === 'zlib' ? unzlibSync(stored) : stored;
+  const padded = padBlock(stored);
+  const chunkData = new Uint8Array(plainBlock.length * blocksPerChunk);
+  for (let k = 0; k < blocksPerChunk; k++) chunkData.set(plainBlock, k * plainBlock.length);
+  const hash = await chunkHash('blake3', chunkData);
+  const ids = Array.from({ length: chunks }, (_, i) => encodeChunkId({ id: BigInt(i + 1) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn, index: 0, pad: 0, type: 2 }, 'UE5'));
+  const layout = buildPerfectHash(ids);
+  const n = chunks;
+  const chunkIds = new Uint8Array(n * 12);
+  const blocks = [];
+  const fd = openSync(join(dir, `${name}.ucas`), 'w');
+  let disk = 0;
+  const group = Buffer.concat(Array.from({ length: blocksPerChunk }, () => padded));
+  for (let slot = 0; slot < n; slot++) {
+    chunkIds.set(ids[layout.slotToInput[slot]], slot * 12);
+    for (let k = 0; k < blocksPerChunk; k++) {
+      blocks.push({ offset: disk + k * padded.length, compressedSize: stored.length, uncompressedSize: plainBlock.length, method: method === 'zlib' ? 1 : 0 });
+    }
+    writeSync(fd, group);
+    disk += group.length;
+  }
+  closeSync(fd);
+  const chunkSize = plainBlock.length * blocksPerChunk;
+  const header = {
+    version: 8, entryCount: n, compressedBlockEntryCount: blocks.length, compressionMethodNameCount: 0, compressionMethodNameLength: 32,
+    compressionBlockSize: 65536, directoryIndexSize: 0, partitionCount: 1, containerId: containerIdFromName(name),
+    encryptionKeyGuid: new Uint8Array(16), containerFlags: method === 'zlib' ? 1 : 0, encryptionMethodByte: 0,
+    perfectHashSeedsCount: 0, partitionSize: NO_PARTITION_SIZE, chunksWithoutPerfectHashCount: 0, sourceHashCount: 0, encryptionIvCount: 0,
+  };
+  const metaHashes = new Uint8Array(n * 20);
+  for (let i = 0; i < n; i++) metaHashes.set(hash, i * 20);
+  const utoc = serializeToc({
+    header, chunkIds,
+    chunkOffsets: Float64Array.from({ length: n }, (_, i) => i * chunkSize),
+    chunkLengths: new Float64Array(n).fill(chunkSize),
+    perfectHashSeeds: layout.seeds, chunksWithoutPerfectHash: layout.overflow,
+    blocks: BlockTable.fromEntries(blocks), encryptionIvs: new Uint8Array(0),
+    compressionMethods: method === 'zlib' ? ['None', methodName] : ['None'], signatures: null, directoryIndexBytes: new Uint8Array(0),
+    metaHashes, metaHashSize: 20, metaFlags: new Uint8Array(n).fill(method === 'zlib' ? 1 : 0), onDemandHashes: null, sourceHashes: null,
+  });
+  writeFileSync(join(dir, `${name}.utoc`), utoc);
+  return { utoc: join(dir, `${name}.utoc`), ucasBytes: disk, rawBytes: chunkSize * n, storedBlock: stored };
+}

@@ -1,0 +1,227 @@
+import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
+import { IoStoreError } from '../errors.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { align } from '../util/bytes.js';
+import type { IoStoreToc, ReadTocOptions } from '../toc/toc.js';
+import { openToc } from '../toc/read-file.js';
+import { EncryptionMethod } from '../toc/version.js';
+import { BlockCache } from './block-cache.js';
+import { fileSource, partitionPaths, type RandomAccessSource } from './source.js';
+
+/** Padding between blocks that a span read may include rather than split the read. */
+const MAX_GAP = 64 * 1024;
+
+export interface ContainerReaderOptions {
+  /** AES-256 key for encrypted containers. */
+  aesKey?: Uint8Array;
+  codecs?: CodecRegistry;
+  /** Decoded blocks kept for re-reads (default 16, about 1 MiB at 64 KiB blocks). */
+  cacheBlocks?: number;
+  /** Largest span of consecutive stored blocks fetched in one read (default 4 MiB). */
+  maxReadSpan?: number;
+}
+
+/**
+ * Serves the bytes of any chunk of one container: finds the chunk's compression blocks, reads them from the right
+ * partition, decrypts and decodes them. Consecutive blocks are fetched in one read of at most `maxReadSpan` bytes,
+ * so memory stays bounded by that span and the block cache whatever the container or chunk size.
+ */
+export class ContainerReader {
+  private readonly cache: BlockCache;
+  private readonly codecs: CodecRegistry;
+  private readonly maxSpan: number;
+  private readonly partSize: number;
+
+  constructor(
+    readonly toc: IoStoreToc,
+    readonly partitions: readonly RandomAccessSource[],
+    private readonly options: ContainerReaderOptions = {},
+  ) {
+    this.cache = new BlockCache(options.cacheBlocks ?? 16);
+    this.codecs = options.codecs ?? defaultCodecs();
+    this.maxSpan = Math.max(options.maxReadSpan ?? 4 << 20, toc.blockSize + 16);
+    this.partSize = toc.partitionSize;
+    if (toc.encryption !== EncryptionMethod.None && !options.aesKey && toc.blockCount > 0) {
+      throw new IoStoreError('NEEDS_KEY', 'the container is encrypted: pass its AES key (--aes-key)', { file: toc.source });
+    }
+  }
+
+  /** Opens `x.utoc` and its `x.ucas` / `x_sN.ucas` partitions. */
+  static async open(utocPath: string, options: ContainerReaderOptions & Omit<ReadTocOptions, 'source'> = {}): Promise<ContainerReader> {
+    const tocOptions: ReadTocOptions = {};
+    if (options.aesKey) tocOptions.aesKey = options.aesKey;
+    if (options.engine) tocOptions.engine = options.engine;
+    const toc = await openToc(utocPath, tocOptions);
+    const parts = partitionPaths(utocPath, toc.partitionCount).map(fileSource);
+    return new ContainerReader(toc, parts, options);
+  }
+
+  async close(): Promise<void> {
+    this.cache.clear();
+    await Promise.all(this.partitions.map((p) => p.close()));
+  }
+
+  /** Where block b's stored bytes live: partition index and offset in that file. */
+  locate(b: number): { partition: number; offset: number } {
+    const off = this.toc.blocks.offset(b);
+    if (!Number.isFinite(this.partSize)) return { partition: 0, offset: off };
+    return { partition: Math.floor(off / this.partSize), offset: off % this.partSize };
+  }
+
+  /** Bytes a block occupies on disk: its stored size, rounded to 16 when encrypted (AES works on whole blocks). */
+  storedLength(b: number): number {
+    const c = this.toc.blocks.compressedSize(b);
+    return this.toc.encryption === EncryptionMethod.None ? c : align(c, 16);
+  }
+
+  /** The decoded bytes of block b. */
+  async readBlock(b: number): Promise<Uint8Array> {
+    const hit = this.cache.get(b);
+    if (hit) return hit;
+    const [data] = await this.readBlockSpan(b, b + 1);
+    return data!;
+  }
+
+  /** The stored bytes of block b as on disk (still encrypted, compressed, with padding when encrypted). */
+  async readStoredBlock(b: number): Promise<Uint8Array> {
+    this.checkBlock(b);
+    const { partition, offset } = this.locate(b);
+    return this.source(partition, b).read(offset, this.storedLength(b));
+  }
+
+  /** A whole chunk in one buffer (use `chunkBlocks` to stream large ones). */
+  async readChunk(i: number): Promise<Uint8Array> {
+    return this.readRange(i, 0, this.toc.chunkSize(i));
+  }
+
+  /** `length` bytes of chunk i from `offset`. */
+  async readRange(i: number, offset: number, length: number): Promise<Uint8Array> {
+    this.checkChunk(i);
+    const size = this.toc.chunkSize(i);
+    if (offset < 0 || length < 0 || offset + length > size) {
+      throw new IoStoreError('USAGE', `range ${offset}+${length} is outside chunk ${i} (${size} bytes)`, { file: this.toc.source });
+    }
+    const out = new Uint8Array(length);
+    let o = 0;
+    for await (const piece of this.chunkBlocks(i, offset, offset + length)) {
+      out.set(piece, o);
+      o += piece.length;
+    }
+    return out;
+  }
+
+  /**
+   * Streams chunk i (or its bytes [start, end)) as decoded pieces, one per block, in order. Consecutive blocks are
+   * read together; at most one span is held at a time.
+   */
+  async *chunkBlocks(i: number, start = 0, end = this.toc.chunkSize(i)): AsyncGenerator<Uint8Array> {
+    this.checkChunk(i);
+    if (end <= start) return;
+    const bs = this.toc.blockSize;
+    const base = this.toc.chunkOffset(i);
+    const first = Math.floor((base + start) / bs);
+    const last = Math.floor((base + end - 1) / bs);
+    let b = first;
+    while (b <= last) {
+      const spanEnd = this.spanEnd(b, last + 1);
+      const blocks = await this.readBlockSpan(b, spanEnd);
+      for (let k = 0; k < blocks.length; k++, b++) {
+        const blockStart = b * bs;
+        const from = Math.max(0, base + start - blockStart);
+        const to = Math.min(blocks[k]!.length, base + end - blockStart);
+        yield from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
+      }
+    }
+  }
+
+  /**
+   * The end (exclusive) of the run of blocks from `b` that lie in order in one partition with small gaps between
+   * them (16-byte or 2 KiB alignment padding) and fit one read.
+   */
+  private spanEnd(b: number, limit: number): number {
+    const p = this.locate(b);
+    let end = b + 1;
+    let prevEnd = p.offset + this.storedLength(b);
+    while (end < limit) {
+      const q = this.locate(end);
+      const qEnd = q.offset + this.storedLength(end);
+      if (q.partition !== p.partition || q.offset < prevEnd || q.offset - prevEnd > MAX_GAP || qEnd - p.offset > this.maxSpan) break;
+      prevEnd = qEnd;
+      end++;
+    }
+    return end;
+  }
+
+  private async readBlockSpan(first: number, end: number): Promise<Uint8Array[]> {
+    this.checkBlock(first);
+    this.checkBlock(end - 1);
+    const { partition, offset } = this.locate(first);
+    const lastLoc = this.locate(end - 1);
+    const total = lastLoc.offset + this.storedLength(end - 1) - offset;
+    const raw = await this.source(partition, first).read(offset, total);
+    const out: Uint8Array[] = [];
+    for (let b = first; b < end; b++) {
+      const at = this.locate(b).offset - offset;
+      const data = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)));
+      this.cache.set(b, data);
+      out.push(data);
+    }
+    return out;
+  }
+
+  /** A block's stored bytes decrypted (still compressed, padding included); unchanged when not encrypted. */
+  decryptBlock(b: number, stored: Uint8Array): Uint8Array {
+    const enc = this.toc.encryption;
+    if (enc === EncryptionMethod.None) return stored;
+    const key = this.options.aesKey!;
+    if (enc === EncryptionMethod.AesCtr) {
+      const ivs = this.toc.encryptionIvs;
+      if ((b + 1) * 12 > ivs.length) throw new IoStoreError('BAD_VALUE', `block ${b} has no AES-CTR IV`, { file: this.toc.source });
+      return aesCtrCrypt(key, ivs.subarray(b * 12, b * 12 + 12), stored);
+    }
+    return aesEcbDecrypt(key, stored);
+  }
+
+  /** Decrypts and decodes one block's stored bytes. */
+  decodeBlock(b: number, stored: Uint8Array): Uint8Array {
+    const blocks = this.toc.blocks;
+    const csize = blocks.compressedSize(b);
+    const usize = blocks.uncompressedSize(b);
+    const payload = this.decryptBlock(b, stored);
+    const enc = this.toc.encryption;
+    const method = blocks.method(b);
+    if (method === 0) {
+      if (usize > csize) throw this.blockError(b, `is stored raw but its size ${csize} is smaller than its uncompressed size ${usize}`);
+      return payload.subarray(0, usize);
+    }
+    const name = this.toc.compressionMethods[method]!;
+    try {
+      return this.codecs.require(name).decompress(payload.subarray(0, csize), usize);
+    } catch (e) {
+      if (e instanceof IoStoreError && e.code === 'CODEC' && e.file === undefined) {
+        throw this.blockError(b, `(${name}) could not be decoded: ${e.message}${enc !== EncryptionMethod.None ? ' (wrong AES key?)' : ''}`);
+      }
+      throw e;
+    }
+  }
+
+  private blockError(b: number, what: string): IoStoreError {
+    const { partition, offset } = this.locate(b);
+    const file = this.partitions[partition]?.name ?? this.toc.source;
+    return new IoStoreError('CODEC', `block ${b} ${what}`, { file, offset });
+  }
+
+  private source(partition: number, b: number): RandomAccessSource {
+    const s = this.partitions[partition];
+    if (!s) throw new IoStoreError('NOT_FOUND', `block ${b} lies in partition ${partition} but the container has ${this.partitions.length} .ucas file(s)`, { file: this.toc.source });
+    return s;
+  }
+
+  private checkChunk(i: number): void {
+    if (!(i >= 0 && i < this.toc.chunkCount)) throw new IoStoreError('USAGE', `chunk index ${i} is out of range (${this.toc.chunkCount} chunks)`, { file: this.toc.source });
+  }
+
+  private checkBlock(b: number): void {
+    if (!(b >= 0 && b < this.toc.blockCount)) throw new IoStoreError('BAD_VALUE', `block ${b} is out of range (${this.toc.blockCount} blocks)`, { file: this.toc.source });
+  }
+}

@@ -1,0 +1,72 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { IoStoreError } from '../errors.js';
+import { ioError } from '../toc/read-file.js';
+
+/** Positional reads from one file or buffer: what the block reader needs of a `.ucas` partition. */
+export interface RandomAccessSource {
+  readonly name: string;
+  size(): Promise<number>;
+  /** Reads exactly `length` bytes at `offset`; fails with TRUNCATED if the source ends first. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** A source over bytes already in memory (tests, browsers). */
+export function bytesSource(bytes: Uint8Array, name = '<memory>'): RandomAccessSource {
+  return {
+    name,
+    size: async () => bytes.length,
+    async read(offset, length) {
+      if (offset + length > bytes.length) {
+        throw new IoStoreError('TRUNCATED', `needs ${length} bytes but the file is ${bytes.length} bytes`, { file: name, offset });
+      }
+      return bytes.subarray(offset, offset + length);
+    },
+    close: async () => {},
+  };
+}
+
+/** A source over a file, opened on first use. */
+export function fileSource(path: string): RandomAccessSource {
+  let handle: Promise<FileHandle> | undefined;
+  const fh = () => {
+    handle ??= open(path, 'r').catch((e) => {
+      throw ioError(e, path);
+    });
+    return handle;
+  };
+  let cachedSize: number | undefined;
+  return {
+    name: path,
+    async size() {
+      cachedSize ??= (await (await fh()).stat()).size;
+      return cachedSize;
+    },
+    async read(offset, length) {
+      const h = await fh();
+      const out = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await h.read(out, done, length - done, offset + done);
+        if (bytesRead === 0) {
+          throw new IoStoreError('TRUNCATED', `needs ${length} bytes here but the file ends after ${done}`, { file: path, offset });
+        }
+        done += bytesRead;
+      }
+      return out;
+    },
+    async close() {
+      if (handle) {
+        const h = await handle.catch(() => undefined);
+        handle = undefined;
+        await h?.close();
+      }
+    },
+  };
+}
+
+/** `name.ucas`, `name_s1.ucas`, ... for a container's partitions. */
+export function partitionPaths(utocPath: string, count: number): string[] {
+  const base = utocPath.replace(/\.utoc$/i, '');
+  return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? `${base}.ucas` : `${base}_s${i}.ucas`));
+}

@@ -1,0 +1,72 @@
+import { IoStoreError } from '../../errors.js';
+import { parseEngineVersion } from '../../toc/engine.js';
+import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
+import type { Command } from '../command.js';
+import { formatBytes, renderJson, renderTable } from '../format.js';
+import { ExitCode } from '../io.js';
+import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { ProgressBar } from '../progress.js';
+
+interface UnpackArgs extends KeyArgs {
+  paths: string[];
+  filter?: string;
+  type?: string;
+  'dry-run'?: boolean;
+  jobs?: number;
+  engine?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export const unpackCommand: Command<UnpackArgs> = {
+  command: 'unpack <paths..>',
+  describe: 'Write every chunk of containers (.utoc files or a Paks folder) to a folder, with a manifest for pack',
+  builder: (y) =>
+    withKeyOptions(y)
+      .usage('$0 unpack <input..> <outdir>\n\nInputs are .utoc files and/or folders (searched recursively, e.g. a game\'s Paks folder); patch\ncontainers (_P) override base ones. The last path is the output folder.')
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'input(s) then the output folder' })
+      .option('filter', { type: 'string', describe: 'only chunks whose output path matches this glob (unnamed chunks: _chunks/<Type>/<id>.bin)' })
+      .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
+      .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
+      .option('jobs', { type: 'number', default: 4, describe: 'chunks written in parallel' })
+      .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
+      .option('json', { type: 'boolean', describe: 'print a JSON summary' })
+      .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
+      .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
+  async run(args, io) {
+    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 4 };
+    if (args.filter !== undefined) options.filter = args.filter;
+    if (args.type !== undefined) options.type = args.type;
+    if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
+    if (args['dry-run']) options.dryRun = true;
+    const bar = new ProgressBar(io, 'unpack', io.isTTY && !args.quiet && !args.json);
+    options.onProgress = (p) => bar.update(p);
+    if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
+    const inputs = args.paths.slice(0, -1);
+    const outdir = args.paths[args.paths.length - 1]!;
+    let result;
+    try {
+      result = await unpack(inputs, outdir, options);
+    } finally {
+      bar.done();
+    }
+    const partial = result.failures.length > 0;
+    if (args.json) {
+      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined }));
+    } else {
+      if (args['dry-run']) {
+        io.out(renderTable(['container', '#', 'type', 'size', 'path'], result.planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));
+        io.out(`${result.planned.length} chunks, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
+      } else if (!args.quiet) {
+        io.out(`wrote ${result.chunksWritten} chunks (${formatBytes(result.bytesWritten)}) from ${result.containers.length} container(s) to ${outdir}\n`);
+        for (const c of result.containers) {
+          io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by patches` : ''}\n`);
+        }
+      }
+      for (const w of result.warnings) io.err(`warning: ${w}\n`);
+      for (const f of result.failures) io.err(`error: ${f.message}${f.path ? ` (${f.path})` : ''}\n`);
+      if (partial) io.err(`${result.failures.length} failure(s); the other chunks were written\n`);
+    }
+    return partial ? ExitCode.Partial : ExitCode.Ok;
+  },
+};

@@ -1,0 +1,20 @@
+import type { Argv } from 'yargs';
+import { parseAesKey } from '../crypto/aes.js';
+import { KeyRing } from '../unpack/keys.js';
+
+export interface KeyArgs {
+  'aes-key'?: string;
+  keys?: string;
+}
+
+export function withKeyOptions<T>(y: Argv<T>) {
+  return y
+    .option('aes-key', { type: 'string', describe: 'AES-256 key (64 hex digits, 0x optional, or base64) for encrypted containers' })
+    .option('keys', { type: 'string', describe: 'JSON file of encryption-key GUID -> AES key, for containers with different keys' });
+}
+
+export async function keyRing(args: KeyArgs): Promise<KeyRing> {
+  const ring = args.keys ? await KeyRing.fromFile(args.keys) : new KeyRing();
+  if (args['aes-key']) ring.add(parseAesKey(args['aes-key']));
+  return ring;
+}

@@ -1,0 +1,15 @@
+/**
+ * A block codec as the container names it (`Zlib`, `Oodle`, `LZ4` ...). Decoders are synchronous pure functions over
+ * bytes so they run the same in Node, a worker or a browser.
+ */
+export interface Codec {
+  /** The name a .utoc uses for the method (matched case-insensitively). */
+  readonly name: string;
+  /**
+   * Decodes one block. `uncompressedSize` is the exact size the TOC declares; a decoder must never produce more,
+   * and must throw (IoStoreError code 'CODEC') on corrupt input rather than read or write out of range.
+   */
+  decompress(src: Uint8Array, uncompressedSize: number): Uint8Array;
+  /** Encodes one block, for `pack`; codecs that only decode leave it out. */
+  compress?(src: Uint8Array): Uint8Array;
+}

@@ -1,0 +1,56 @@
+import { IoStoreError } from '../errors.js';
+import type { Codec } from './codec.js';
+import { lz4Codec } from './lz4.js';
+import { gzipNode, zlibNode } from './zlib.js';
+
+/** Codecs by the (case-insensitive) method name a container uses. */
+export class CodecRegistry {
+  private readonly byName = new Map<string, Codec>();
+
+  constructor(codecs: readonly Codec[] = []) {
+    for (const c of codecs) this.register(c);
+  }
+
+  /** Adds or replaces the codec for `codec.name`. */
+  register(codec: Codec): this {
+    this.byName.set(codec.name.toLowerCase(), codec);
+    return this;
+  }
+
+  get(name: string): Codec | undefined {
+    return this.byName.get(name.toLowerCase());
+  }
+
+  /** The codec for `name`, or a CODEC error saying how to provide one. */
+  require(name: string): Codec {
+    const c = this.get(name);
+    if (c) return c;
+    const hint = name.toLowerCase() === 'oodle'
+      ? 'this build has no Oodle decoder yet; register one with registry.register({ name: "Oodle", decompress })'
+      : `register one with registry.register({ name: "${name}", decompress })`;
+    throw new IoStoreError('CODEC', `no decoder for compression method "${name}": ${hint}`);
+  }
+
+  names(): string[] {
+    return [...this.byName.values()].map((c) => c.name);
+  }
+
+  clone(): CodecRegistry {
+    return new CodecRegistry([...this.byName.values()]);
+  }
+}
+
+/** None is method 0 and never reaches a codec; it is listed so `decompress --method none` works. */
+export const noneCodec: Codec = {
+  name: 'None',
+  decompress(src, size) {
+    if (src.length < size) throw new IoStoreError('CODEC', `None: block holds ${src.length} bytes, expected ${size}`);
+    return src.subarray(0, size);
+  },
+  compress: (src) => src,
+};
+
+/** A registry with every built-in codec. */
+export function defaultCodecs(): CodecRegistry {
+  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec]);
+}

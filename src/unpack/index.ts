@@ -1,0 +1,9 @@
+/** Unpacking containers to a folder: mount order, keys, safe atomic output, the manifest `pack` reads. */
+export { unpack, openContainer, unnamedChunkPath } from './unpack.js';
+export type { UnpackOptions, UnpackProgress, UnpackResult, UnpackFailure, PlannedChunk } from './unpack.js';
+export { discoverContainers, containerPriority, mountEntry } from './mount.js';
+export type { MountEntry } from './mount.js';
+export { KeyRing } from './keys.js';
+export { safeOutputPath, writeFileAtomic } from './output.js';
+export { MANIFEST_NAME, MANIFEST_VERSION } from './manifest.js';
+export type { Manifest, ManifestContainer, ManifestChunk } from './manifest.js';

@@ -1,0 +1,109 @@
+import type { IoStoreToc } from '../toc/toc.js';
+import { guidHex } from '../toc/header.js';
+import { containerFlagNames, encryptionMethodName, tocVersionName } from '../toc/version.js';
+
+export const MANIFEST_NAME = 'iostore-manifest.json';
+export const MANIFEST_VERSION = 1;
+
+/** One chunk as `pack` needs it to rebuild the container faithfully. */
+export interface ManifestChunk {
+  id: string;
+  type: string;
+  /** Output file, relative to the unpack folder, `/`-separated. */
+  path: string;
+  /** Directory-index path below the mount point, when the chunk is named. */
+  tocPath?: string;
+  /** TOC index in the source container. */
+  order: number;
+  size: number;
+  hash: string;
+  /** Meta flags (1 Compressed, 2 MemoryMapped). */
+  flags: number;
+  /** The compression method of its compressed blocks, or None. */
+  compression: string;
+  /** Indices (within the chunk) of blocks stored raw although the chunk is compressed. */
+  rawBlocks?: number[];
+  /** Offset of the chunk in the uncompressed address space, and of its first block in the .ucas space. */
+  offset: number;
+  ucasOffset: number | null;
+  /** Set when a higher-priority container supplied the chunk id; the file then holds that container's data. */
+  overriddenBy?: string;
+}
+
+export interface ManifestContainer {
+  name: string;
+  utoc: string;
+  priority: number;
+  tocVersion: number;
+  tocVersionName: string;
+  engineGeneration: string;
+  containerId: string;
+  flags: number;
+  flagNames: string[];
+  encryption: string;
+  encryptionKeyGuid: string;
+  blockSize: number;
+  compressionMethods: string[];
+  partitionCount: number;
+  partitionSize: number | null;
+  mountPoint: string | null;
+  perfectHash: boolean;
+  chunks: ManifestChunk[];
+}
+
+export interface Manifest {
+  tool: 'iostore-toolkit';
+  manifestVersion: number;
+  containers: ManifestContainer[];
+}
+
+export function manifestContainer(toc: IoStoreToc, name: string, priority: number): Omit<ManifestContainer, 'chunks'> {
+  const h = toc.header;
+  return {
+    name,
+    utoc: toc.source,
+    priority,
+    tocVersion: h.version,
+    tocVersionName: tocVersionName(h.version),
+    engineGeneration: toc.generation,
+    containerId: `0x${h.containerId.toString(16).padStart(16, '0')}`,
+    flags: h.containerFlags,
+    flagNames: containerFlagNames(h.containerFlags),
+    encryption: encryptionMethodName(toc.encryption),
+    encryptionKeyGuid: guidHex(h.encryptionKeyGuid),
+    blockSize: toc.blockSize,
+    compressionMethods: [...toc.compressionMethods],
+    partitionCount: toc.partitionCount,
+    partitionSize: Number.isFinite(toc.partitionSize) ? toc.partitionSize : null,
+    mountPoint: toc.directoryIndex?.mountPoint ?? null,
+    perfectHash: toc.perfectHashSeeds.length > 0,
+  };
+}
+
+export function manifestChunk(toc: IoStoreToc, i: number, path: string): ManifestChunk {
+  const first = toc.chunkFirstBlock(i);
+  const count = toc.chunkBlockCount(i);
+  let compression = 'None';
+  const rawBlocks: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const m = toc.blocks.method(first + k);
+    if (m === 0) rawBlocks.push(k);
+    else compression = toc.compressionMethods[m]!;
+  }
+  const c: ManifestChunk = {
+    id: toc.chunkIdHex(i),
+    type: toc.chunkTypeName(i),
+    path,
+    order: i,
+    size: toc.chunkSize(i),
+    hash: toc.chunkHashHex(i),
+    flags: toc.chunkMetaFlags(i),
+    compression,
+    offset: toc.chunkOffset(i),
+    ucasOffset: count > 0 ? toc.blocks.offset(first) : null,
+  };
+  const tocPath = toc.chunkPath(i);
+  if (tocPath !== undefined) c.tocPath = tocPath;
+  if (compression !== 'None' && rawBlocks.length > 0) c.rawBlocks = rawBlocks;
+  return c;
+}

@@ -1,0 +1,226 @@
+import pLimit from 'p-limit';
+import picomatch from 'picomatch';
+import { ContainerReader } from '../cas/container-reader.js';
+import { fileSource, partitionPaths } from '../cas/source.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { chunkTypeFromName } from '../toc/chunk-id.js';
+import type { EngineVersion } from '../toc/engine.js';
+import { guidHex, parseTocHeader } from '../toc/header.js';
+import { readTocBytes } from '../toc/read-file.js';
+import { readToc, type IoStoreToc } from '../toc/toc.js';
+import { ContainerFlags } from '../toc/version.js';
+import { KeyRing } from './keys.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
+import { discoverContainers, type MountEntry } from './mount.js';
+import { safeOutputPath, writeFileAtomic } from './output.js';
+
+export interface UnpackOptions {
+  keys?: KeyRing;
+  engine?: EngineVersion;
+  codecs?: CodecRegistry;
+  /** Glob on the output path (named chunks: their directory-index path; others: `_chunks/<Type>/<id>.bin`). */
+  filter?: string;
+  /** Only chunks of this type name. */
+  type?: string;
+  /** Plan only: nothing is written. */
+  dryRun?: boolean;
+  /** Chunks written concurrently (default 4). */
+  jobs?: number;
+  onProgress?: (p: UnpackProgress) => void;
+}
+
+export interface UnpackProgress {
+  chunksDone: number;
+  chunksTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface UnpackFailure {
+  container: string;
+  /** Chunk index in its container, or -1 when the whole container failed. */
+  index: number;
+  id?: string;
+  path?: string;
+  code: string;
+  message: string;
+}
+
+export interface PlannedChunk {
+  container: string;
+  index: number;
+  id: string;
+  type: string;
+  path: string;
+  size: number;
+}
+
+export interface UnpackResult {
+  outdir: string;
+  containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number }>;
+  chunksWritten: number;
+  bytesWritten: number;
+  planned: PlannedChunk[];
+  failures: UnpackFailure[];
+  warnings: string[];
+  manifest: string | null;
+}
+
+/** Output path of a chunk with no directory-index name: by type and chunk id. */
+export function unnamedChunkPath(type: string, idHex: string): string {
+  return `_chunks/${type}/${idHex}.bin`;
+}
+
+/** Opens one container, choosing its AES key from the ring by the container's key GUID. */
+export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
+  const bytes = await readTocBytes(entry.utoc);
+  const header = parseTocHeader(bytes, entry.utoc);
+  let aesKey: Uint8Array | undefined;
+  if (header.containerFlags & ContainerFlags.Encrypted) {
+    aesKey = o.keys?.get(guidHex(header.encryptionKeyGuid));
+    if (!aesKey) {
+      throw new IoStoreError('NEEDS_KEY', `the container is encrypted (key GUID ${guidHex(header.encryptionKeyGuid)}): pass --aes-key or --keys`, { file: entry.utoc });
+    }
+  }
+  const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+  if (toc.directoryIndexError) throw toc.directoryIndexError;
+  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}) };
+  return new ContainerReader(toc, partitionPaths(entry.utoc, toc.partitionCount).map(fileSource), readerOptions);
+}
+
+/**
+ * Unpacks containers (files or Paks folders) into `outdir`: every chunk the mount order makes visible, named ones
+ * under their directory-index paths, unnamed ones under `_chunks/<Type>/`, and a manifest that `pack` reads. A chunk
+ * that fails is reported in `failures` and the rest continue.
+ */
+export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
+  const entries = await discoverContainers(inputs);
+  const failures: UnpackFailure[] = [];
+  const warnings: string[] = [];
+  const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
+  for (const entry of entries) {
+    try {
+      opened.push({ entry, reader: await openContainer(entry, o) });
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      failures.push({ container: entry.name, index: -1, code: e.code, message: e.message });
+    }
+  }
+  if (opened.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
+
+  try {
+    // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does.
+    const owner = new Map<string, number>();
+    opened.forEach(({ reader }, c) => {
+      for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
+    });
+
+    const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
+    const manifest: Manifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
+    const planned: Array<PlannedChunk & { reader: ContainerReader }> = [];
+    const byPath = new Map<string, number>();
+    const summary: UnpackResult['containers'] = [];
+    const codecs = o.codecs ?? defaultCodecs();
+    opened.forEach(({ entry, reader }, c) => {
+      const toc = reader.toc;
+      const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
+      const missing = toc.compressionMethods.map((m, k) => k > 0 && !codecs.get(m));
+      const skipped = new Map<string, number>();
+      const mc: ManifestContainer = { ...manifestContainer(toc, entry.name, entry.priority), chunks: [] };
+      let overridden = 0;
+      for (let i = 0; i < toc.chunkCount; i++) {
+        if (type !== undefined && toc.chunkType(i) !== type) continue;
+        const id = toc.chunkIdHex(i);
+        const path = outputPathOf(toc, i);
+        if (match && !match(path)) continue;
+        const chunk = manifestChunk(toc, i, path);
+        const winner = owner.get(id)!;
+        if (winner !== c) {
+          chunk.overriddenBy = opened[winner]!.entry.name;
+          overridden++;
+        } else if (needsMissingCodec(toc, i, missing)) {
+          const m = firstMissingMethod(toc, i, missing);
+          skipped.set(m, (skipped.get(m) ?? 0) + 1);
+        } else {
+          const clash = byPath.get(path);
+          if (clash !== undefined) {
+            warnings.push(`${path}: written from ${entry.name} (chunk ${id}) over ${planned[clash]!.container}'s chunk ${planned[clash]!.id}`);
+            planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i), reader };
+          } else {
+            byPath.set(path, planned.length);
+            planned.push({ container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i), reader });
+          }
+        }
+        mc.chunks.push(chunk);
+      }
+      manifest.containers.push(mc);
+      for (const [method, n] of skipped) {
+        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
+      }
+      summary.push({ name: entry.name, priority: entry.priority, chunks: mc.chunks.length, written: 0, overridden });
+    });
+
+    const result: UnpackResult = {
+      outdir,
+      containers: summary,
+      chunksWritten: 0,
+      bytesWritten: 0,
+      planned: planned.map(({ reader: _r, ...p }) => p),
+      failures,
+      warnings,
+      manifest: null,
+    };
+    if (o.dryRun) return result;
+
+    const total = { chunksDone: 0, chunksTotal: planned.length, bytesDone: 0, bytesTotal: planned.reduce((a, p) => a + p.size, 0) };
+    o.onProgress?.({ ...total });
+    const limit = pLimit(Math.max(1, o.jobs ?? 4));
+    await Promise.all(
+      planned.map((p) =>
+        limit(async () => {
+          try {
+            const target = safeOutputPath(outdir, p.path);
+            const n = await writeFileAtomic(target, p.reader.chunkBlocks(p.index));
+            result.chunksWritten++;
+            result.bytesWritten += n;
+            summary.find((c) => c.name === p.container)!.written++;
+          } catch (e) {
+            if (!(e instanceof IoStoreError)) throw e;
+            failures.push({ container: p.container, index: p.index, id: p.id, path: p.path, code: e.code, message: e.message });
+          }
+          total.chunksDone++;
+          total.bytesDone += p.size;
+          o.onProgress?.({ ...total });
+        }),
+      ),
+    );
+    const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
+    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);
+    result.manifest = manifestPath;
+    return result;
+  } finally {
+    await Promise.all(opened.map(({ reader }) => reader.close()));
+  }
+}
+
+function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {
+  return firstMissingMethod(toc, i, missing) !== '';
+}
+
+function firstMissingMethod(toc: IoStoreToc, i: number, missing: boolean[]): string {
+  const first = toc.chunkFirstBlock(i);
+  for (let b = first, e = first + toc.chunkBlockCount(i); b < e; b++) {
+    const m = toc.blocks.method(b);
+    if (missing[m]) return toc.compressionMethods[m]!;
+  }
+  return '';
+}
+
+function codecHint(method: string): string {
+  return method.toLowerCase() === 'oodle' ? 'this build has no Oodle decoder yet' : `register a codec named "${method}" with CodecRegistry.register`;
+}
+
+function outputPathOf(toc: IoStoreToc, i: number): string {
+  return toc.chunkPath(i) ?? unnamedChunkPath(toc.chunkTypeName(i), toc.chunkIdHex(i));
+}

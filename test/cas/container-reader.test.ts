@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { BlockCache, ContainerReader, parseAesKey } from '../../src/index.js';
+import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
+
+const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
+const variant = (project: string, v: string) => {
+  const cap = { uncompressed: 'Uncompressed', zlib: 'Zlib', oodle: 'Oodle', oodleencrypted: 'OodleEncrypted', oodlepartitioned: 'OodlePartitioned' }[v]!;
+  return corpusPath(`${project}/${v}/CUE4ParseFixtures-Minimal-${cap}-Windows.utoc`);
+};
+
+/** The stored (compressed, decrypted, unpadded) bytes of every block of every chunk, keyed by chunk id. */
+async function storedBlocksById(r: ContainerReader): Promise<Map<string, Buffer[]>> {
+  const out = new Map<string, Buffer[]>();
+  for (let i = 0; i < r.toc.chunkCount; i++) {
+    const blocks: Buffer[] = [];
+    const first = r.toc.chunkFirstBlock(i);
+    for (let b = first; b < first + r.toc.chunkBlockCount(i); b++) {
+      const stored = await r.readStoredBlock(b);
+      const plain = r.decryptBlock(b, stored);
+      blocks.push(Buffer.from(plain.subarray(0, r.toc.blocks.compressedSize(b))));
+    }
+    out.set(r.toc.chunkIdHex(i), blocks);
+  }
+  return out;
+}
+
+describe.each(['ue5.8-cue4parse', 'ue6.0-cue4parse'])('%s', (project) => {
+  it('encrypted and partitioned variants hold byte-identical compressed blocks to the plain Oodle one', async () => {
+    const plain = await ContainerReader.open(variant(project, 'oodle'));
+    const enc = await ContainerReader.open(variant(project, 'oodleencrypted'), { aesKey: KEY });
+    const part = await ContainerReader.open(variant(project, 'oodlepartitioned'));
+    try {
+      expect(part.toc.partitionCount).toBeGreaterThan(1);
+      expect(part.partitions.length).toBe(part.toc.partitionCount);
+      const ref = await storedBlocksById(plain);
+      for (const other of [enc, part]) {
+        const got = await storedBlocksById(other);
+        let compared = 0;
+        for (const [id, blocks] of got) {
+          const want = ref.get(id);
+          if (!want) continue; // the container header chunk carries each container's own id
+          expect(blocks.length).toBe(want.length);
+          blocks.forEach((b, k) => expect(b.equals(want[k]!)).toBe(true));
+          compared += blocks.length;
+        }
+        expect(compared).toBeGreaterThan(100);
+      }
+      // The partitioned container really spreads blocks over its _sN files.
+      const used = new Set(Array.from({ length: part.toc.blockCount }, (_, b) => part.locate(b).partition));
+      expect(used.size).toBe(part.toc.partitionCount);
+    } finally {
+      await Promise.all([plain.close(), enc.close(), part.close()]);
+    }
+  });
+
+  it('serves any byte range of a chunk, across block boundaries, equal in the raw and Zlib variants', async () => {
+    const raw = await ContainerReader.open(variant(project, 'uncompressed'), { cacheBlocks: 2, maxReadSpan: 70_000 });
+    const zlib = await ContainerReader.open(variant(project, 'zlib'), { cacheBlocks: 2 });
+    try {
+      // The biggest chunk spans several blocks.
+      let big = 0;
+      for (let i = 1; i < raw.toc.chunkCount; i++) if (raw.toc.chunkSize(i) > raw.toc.chunkSize(big)) big = i;
+      expect(raw.toc.chunkBlockCount(big)).toBeGreaterThan(3);
+      const whole = await raw.readChunk(big);
+      const zi = zlib.toc.findChunk(raw.toc.chunkIdBytes(big));
+      expect(Buffer.from(await zlib.readChunk(zi)).equals(Buffer.from(whole))).toBe(true);
+      const size = whole.length;
+      for (const [o, n] of [[0, 1], [65535, 2], [65536, 65536], [100_000, 150_000], [size - 7, 7], [1, size - 1]] as const) {
+        expect(Buffer.from(await raw.readRange(big, o, n)).equals(Buffer.from(whole.subarray(o, o + n)))).toBe(true);
+        expect(Buffer.from(await zlib.readRange(zi, o, n)).equals(Buffer.from(whole.subarray(o, o + n)))).toBe(true);
+      }
+      await expect(raw.readRange(big, size - 1, 2)).rejects.toThrow(/outside chunk/);
+    } finally {
+      await Promise.all([raw.close(), zlib.close()]);
+    }
+  });
+});
+
+describe('errors', () => {
+  it('an encrypted container without a key is refused up front', async () => {
+    await expect(ContainerReader.open(variant('ue5.8-cue4parse', 'oodleencrypted'))).rejects.toMatchObject({ code: 'NEEDS_KEY' });
+  });
+
+  it('a block with a codec that is not registered names the block and the codec', async () => {
+    const r = await ContainerReader.open(variant('ue5.8-cue4parse', 'oodle'));
+    try {
+      let b = 0;
+      while (r.toc.blocks.method(b) === 0) b++;
+      await expect(r.readBlock(b)).rejects.toThrow(new RegExp(`block ${b} \\(Oodle\\).*no decoder for compression method "Oodle"`));
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('BlockCache', () => {
+  it('keeps at most its capacity, dropping the least recently used', () => {
+    const c = new BlockCache(2);
+    c.set(1, new Uint8Array(1));
+    c.set(2, new Uint8Array(2));
+    c.get(1);
+    c.set(3, new Uint8Array(3));
+    expect(c.get(2)).toBeUndefined();
+    expect(c.get(1)?.length).toBe(1);
+    expect(c.get(3)?.length).toBe(3);
+  });
+});

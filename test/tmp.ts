@@ -1,0 +1,25 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll } from 'vitest';
+
+/** A fresh temporary folder removed after the file's tests. */
+export function tempDir(prefix = 'iostore-test-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+/** Every file below `dir`, as sorted `/`-separated relative paths. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(dir, p).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}

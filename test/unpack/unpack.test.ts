@@ -1,0 +1,169 @@
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chunkHash, containerIdFromName, safeOutputPath, unpack, writeFileAtomic, MANIFEST_NAME, KeyRing, parseAesKey, type Manifest } from '../../src/index.js';
+import { cli } from '../cli-helper.js';
+import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
+import { listFiles, tempDir } from '../tmp.js';
+
+const tmp = tempDir();
+let n = 0;
+const out = () => join(tmp, `out${n++}`);
+const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+describe.each(['ue5.8-cue4parse', 'ue6.0-cue4parse'])('%s: unpack', (project) => {
+  it('uncompressed/ and zlib/ give identical trees, file for file and byte for byte', async () => {
+    const a = out();
+    const b = out();
+    const ra = await unpack([corpusPath(`${project}/uncompressed`)], a);
+    const rb = await unpack([corpusPath(`${project}/zlib`)], b);
+    expect(ra.failures).toEqual([]);
+    expect(rb.failures).toEqual([]);
+    expect(ra.chunksWritten).toBe(112);
+    const fa = listFiles(a);
+    const fb = listFiles(b);
+    // 97 packages + 14 bulk files + the container header + the manifest.
+    expect(fa.filter((f) => f.endsWith('.uasset') || f.endsWith('.umap'))).toHaveLength(97);
+    expect(fa.filter((f) => f.endsWith('.ubulk'))).toHaveLength(14);
+    const named = (fs: string[]) => fs.filter((f) => !f.startsWith('_chunks/') && f !== MANIFEST_NAME);
+    expect(named(fa)).toEqual(named(fb));
+    expect(named(fa)).toHaveLength(111);
+    for (const f of named(fa)) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f)))).toBe(true);
+    // The container header is the one chunk that differs: it embeds its own container id (bytes 8-15).
+    const ha = fa.filter((f) => f.startsWith('_chunks/ContainerHeader/'));
+    const hb = fb.filter((f) => f.startsWith('_chunks/ContainerHeader/'));
+    expect(ha).toHaveLength(1);
+    const [xa, xb] = [readFileSync(join(a, ha[0]!)), readFileSync(join(b, hb[0]!))];
+    expect(xa.readBigUInt64LE(8)).toBe(containerIdFromName(ra.containers[0]!.name));
+    expect(xb.readBigUInt64LE(8)).toBe(containerIdFromName(rb.containers[0]!.name));
+    expect(Buffer.concat([xa.subarray(0, 8), xa.subarray(16)]).equals(Buffer.concat([xb.subarray(0, 8), xb.subarray(16)]))).toBe(true);
+  });
+
+  it('writes each chunk with the hash its meta records, and a manifest with what pack needs', async () => {
+    const dir = out();
+    await unpack([corpusPath(`${project}/zlib`)], dir);
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as Manifest;
+    expect(m.containers).toHaveLength(1);
+    const c = m.containers[0]!;
+    expect(c).toMatchObject({ tocVersion: project.startsWith('ue5') ? 8 : 10, blockSize: 65536, compressionMethods: ['None', 'Zlib'], mountPoint: '../../../CUE4ParseFixtures/Content/Fixtures/', perfectHash: true, flags: 9 });
+    expect(c.chunks).toHaveLength(112);
+    expect(new Set(c.chunks.map((x) => x.order))).toEqual(new Set(Array.from({ length: 112 }, (_, i) => i)));
+    for (const chunk of c.chunks) {
+      const data = readFileSync(join(dir, chunk.path));
+      expect(data.length).toBe(chunk.size);
+      expect(toHex(await chunkHash('blake3', data))).toBe(chunk.hash);
+    }
+    expect(c.chunks.some((x) => x.compression === 'Zlib')).toBe(true);
+  });
+
+  it('base + _0_P patch: the patch\'s version of overridden chunks wins', async () => {
+    const dir = out();
+    const r = await unpack([corpusPath(`${project}/patch`)], dir);
+    expect(r.failures).toEqual([]);
+    expect(r.containers.map((c) => [c.name, c.priority, c.overridden])).toEqual([
+      ['CUE4ParseFixtures-PatchBase', 0, 1],
+      ['CUE4ParseFixtures-PatchBase_0_P', 100, 0],
+    ]);
+    const target = readFileSync(join(dir, 'CUE4ParseFixtures/Content/PatchFixtures/DA_PatchTarget.uasset'));
+    expect(target.length).toBe(714);
+    expect(toHex(await chunkHash('blake3', target))).toBe('b124396186f90a4e3ea976292f35856aa0371905');
+    // The base's own version is 704 bytes.
+    const base = out();
+    await unpack([corpusPath(`${project}/patch/CUE4ParseFixtures-PatchBase.utoc`)], base);
+    expect(readFileSync(join(base, 'CUE4ParseFixtures/Content/PatchFixtures/DA_PatchTarget.uasset')).length).toBe(704);
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as Manifest;
+    expect(m.containers[0]!.chunks.find((x) => x.path.endsWith('DA_PatchTarget.uasset'))!.overriddenBy).toBe('CUE4ParseFixtures-PatchBase_0_P');
+  });
+});
+
+describe('unpack options', () => {
+  it('global containers unpack to their ScriptObjects chunk with a matching hash', async () => {
+    for (const g of ['ue5.1-templeofgiants/global.utoc', 'ue5-wayoftheninja/global.utoc', 'ue5.8-cue4parse/global/global.utoc', 'ue6.0-cue4parse/global/global.utoc', 'ue5.1-mirage3d/global.utoc']) {
+      const dir = out();
+      const r = await unpack([corpusPath(g)], dir);
+      expect(r.failures).toEqual([]);
+      const files = listFiles(dir);
+      expect(files).toEqual(['_chunks/ScriptObjects/000000000000000000000005.bin', MANIFEST_NAME]);
+      const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as Manifest;
+      const data = readFileSync(join(dir, files[0]!));
+      expect(toHex(await chunkHash('blake3', data))).toBe(m.containers[0]!.chunks[0]!.hash);
+    }
+  });
+
+  it('--filter, --type and --dry-run', async () => {
+    const dir = out();
+    const dry = await unpack([corpusPath('ue5.8-cue4parse/uncompressed')], dir, { dryRun: true, filter: '**/*.ubulk' });
+    expect(dry.planned).toHaveLength(14);
+    expect(existsSync(dir)).toBe(false);
+    const typed = await unpack([corpusPath('ue5.8-cue4parse/uncompressed')], dir, { type: 'ContainerHeader' });
+    expect(listFiles(dir)).toEqual(['_chunks/ContainerHeader/f284deb7f0e2318e00000006.bin', MANIFEST_NAME]);
+    expect(typed.chunksWritten).toBe(1);
+  });
+
+  it('encrypted containers take their key from --aes-key or a keys file', async () => {
+    const ring = new KeyRing().add(parseAesKey(CORPUS_AES_KEY_HEX));
+    const r = await unpack([corpusPath('ue6.0-cue4parse/oodleencrypted')], out(), { keys: ring, type: 'ContainerHeader' });
+    expect(r.failures).toEqual([]);
+    const keysFile = join(tmp, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify({ '00000000-00000000-00000000-00000000': `0x${CORPUS_AES_KEY_HEX}` }));
+    const ring2 = await KeyRing.fromFile(keysFile);
+    expect(ring2.get('00000000000000000000000000000000')).toEqual(parseAesKey(CORPUS_AES_KEY_HEX));
+    const noKey = await cli('unpack', corpusPath('ue6.0-cue4parse/oodleencrypted'), out());
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toMatch(/encrypted.*--aes-key or --keys/);
+  });
+
+  it('the CLI prints a summary, --json a machine-readable one, and exits 1 when chunks fail', async () => {
+    const r = await cli('unpack', corpusPath('ue5.8-cue4parse/uncompressed'), out(), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ chunksWritten: 112, failures: [] });
+    // Without an Oodle codec the Oodle chunks fail as one clear error per container; the rest is written.
+    const o = await cli('unpack', corpusPath('ue5.8-cue4parse/oodle'), out());
+    expect(o.code).toBe(1);
+    expect(o.err).toMatch(/111 chunk\(s\) need the Oodle codec/);
+  });
+});
+
+describe('safety', () => {
+  it('output paths cannot leave the output folder', () => {
+    for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'C:/x', 'a//b', 'a/./b', 'a\\..\\b']) {
+      expect(() => safeOutputPath(tmp, bad)).toThrow(/UNSAFE|component|leave/i);
+    }
+    expect(safeOutputPath(tmp, 'Game/Content/A.uasset')).toBe(join(tmp, 'Game/Content/A.uasset'));
+  });
+
+  it('a write that fails midway leaves neither the final file nor a temporary one', async () => {
+    const dir = join(tmp, 'atomic');
+    const target = join(dir, 'file.bin');
+    async function* failing() {
+      yield new Uint8Array(1000);
+      throw new Error('disk on fire');
+    }
+    await expect(writeFileAtomic(target, failing())).rejects.toThrow('disk on fire');
+    expect(existsSync(target)).toBe(false);
+    expect(listFiles(dir)).toEqual([]);
+  });
+
+  it('a corrupt block fails its chunk only: the others are written, no partial or temporary file remains', async () => {
+    const dir = join(tmp, 'corrupt-src');
+    const dst = out();
+    const name = 'CUE4ParseFixtures-Minimal-Zlib-Windows';
+    const src = corpusPath('ue5.8-cue4parse/zlib');
+    (await import('node:fs')).mkdirSync(dir, { recursive: true });
+    copyFileSync(join(src, `${name}.utoc`), join(dir, `${name}.utoc`));
+    const ucas = readFileSync(join(src, `${name}.ucas`));
+    // Garbage over the start of the first Zlib block.
+    const { readToc } = await import('../../src/index.js');
+    const toc = readToc(new Uint8Array(readFileSync(join(dir, `${name}.utoc`))));
+    let b = 0;
+    while (toc.blocks.method(b) === 0) b++;
+    ucas.fill(0xee, toc.blocks.offset(b), toc.blocks.offset(b) + 8);
+    writeFileSync(join(dir, `${name}.ucas`), ucas);
+    const r = await cli('unpack', dir, dst);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`block ${b} \\(Zlib\\) could not be decoded`));
+    const files = listFiles(dst);
+    expect(files.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
+    expect(files.filter((f) => f !== MANIFEST_NAME)).toHaveLength(111);
+  });
+});

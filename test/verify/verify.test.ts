@@ -1,0 +1,64 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContainerReader, readToc, verifyContainer } from '../../src/index.js';
+import { cli } from '../cli-helper.js';
+import { corpusFiles, corpusPath } from '../corpus.js';
+import { tempDir } from '../tmp.js';
+
+const tmp = tempDir();
+
+// Every corpus container whose .ucas is present and whose blocks use codecs this build has.
+const verifiable = corpusFiles('.utoc').filter((f) => {
+  if (!existsSync(corpusPath(f.replace(/\.utoc$/, '.ucas')))) return false;
+  const toc = readToc(new Uint8Array(readFileSync(corpusPath(f))));
+  return toc.compressionMethods.every((m) => m === 'None' || m === 'Zlib');
+});
+
+describe('verify', () => {
+  it('covers the uncompressed, zlib, patch and global containers', () => {
+    expect(verifiable.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it.each(verifiable)('%s: every chunk matches its BLAKE3 meta hash', async (rel) => {
+    const r = await ContainerReader.open(corpusPath(rel));
+    try {
+      const v = await verifyContainer(r);
+      expect(v.algorithm).toBe('blake3');
+      expect(v.errors).toEqual([]);
+      expect(v.mismatches).toEqual([]);
+      expect(v.verified).toBe(r.toc.chunkCount);
+      expect(v.ok).toBe(true);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it.each([
+    ['uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows'],
+    ['zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows'],
+  ])('one flipped byte in a %s .ucas copy fails, naming the chunk', async (variant, name) => {
+    const dir = join(tmp, variant);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(corpusPath(`ue5.8-cue4parse/${variant}/${name}.utoc`), join(dir, `${name}.utoc`));
+    const toc = readToc(new Uint8Array(readFileSync(join(dir, `${name}.utoc`))));
+    const i = toc.findChunk('915ddb99070a4f0400000001');
+    const path = toc.chunkPath(i)!;
+    const ucas = readFileSync(corpusPath(`ue5.8-cue4parse/${variant}/${name}.ucas`));
+    const at = toc.blocks.offset(toc.chunkFirstBlock(i)) + Math.floor(toc.blocks.compressedSize(toc.chunkFirstBlock(i)) / 2);
+    ucas[at] ^= 0x10;
+    writeFileSync(join(dir, `${name}.ucas`), ucas);
+    const r = await cli('verify', join(dir, `${name}.utoc`));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(path);
+    expect(r.out).toMatch(/FAILED: 111\/112 chunks/);
+    const j = JSON.parse((await cli('verify', join(dir, `${name}.utoc`), '--json')).out);
+    expect([...j.mismatches, ...j.errors].map((m: { index: number }) => m.index)).toEqual([i]);
+  });
+
+  it('the CLI reports success with exit code 0', async () => {
+    const r = await cli('verify', corpusPath('ue5.8-cue4parse/global/global.utoc'));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/OK: 1\/1 chunks match their blake3 hashes/);
+  });
+});
