@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // The `iostore` command: a thin shell over the compiled library (npm install builds dist/).
+// File writes go through libuv's thread pool; unpack keeps 8 in flight, so give the pool room for them. This must
+// be set before the first file operation.
+process.env.UV_THREADPOOL_SIZE ??= '16';
 import { unlinkSync } from 'node:fs';
 import { run } from '../dist/cli/main.js';
 import { removeTempFilesSync } from '../dist/unpack/output.js';

@@ -6,6 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readToc } from '../dist/index.js';
 import { run } from '../dist/cli/main.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { writeSyntheticContainer } from './synth.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = join(root, '..', 'shared', 'corpus');
@@ -59,6 +63,38 @@ if (!existsSync(BIG_TOC)) {
   console.log(`  parse + directory paths      ${fmt(parsePathsMs).padStart(10)}  ${mbps(size, parsePathsMs).padStart(10)}  ${(parsePathsMs / readMs).toFixed(2)}x read`);
   console.log(`  read + parse                 ${fmt(openMs).padStart(10)}  ${mbps(size, openMs).padStart(10)}  ${(openMs / readMs).toFixed(2)}x read`);
   console.log(`  list --json (in-process)     ${fmt(listMs).padStart(10)}  ${(sink / 12 / 1e6).toFixed(1)} MB of JSON per run`);
+}
+
+// 2. Unpack throughput (MB/s of output) and peak RSS, each job in its own process.
+{
+  const child = (...args) => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), ...args], { encoding: 'utf8' }));
+  const best = (f, n = 3) => { let r; for (let i = 0; i < n; i++) { const x = f(i); if (!r || x.ms < r.ms) r = x; } return r; };
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-'));
+  try {
+    const MB = (x) => (x.bytes / 1e6 / (x.ms / 1000)).toFixed(0);
+    const mib = (x) => (x.maxRss / 1048576).toFixed(0);
+    console.log('\nunpack (synthetic containers of repeated corpus blocks, 4 jobs; best of 3)');
+    for (const method of ['none', 'zlib']) {
+      const name = `Bench${method}-Windows`;
+      const chunks = method === 'none' ? 256 : 128;
+      const { utoc, ucasBytes, rawBytes } = await writeSyntheticContainer(tmp, name, { chunks, blocksPerChunk: 16, method });
+      const ucas = utoc.replace(/\.utoc$/, '.ucas');
+      const un = best((i) => { const r = child('unpack', utoc, join(tmp, `out-${method}-${i}`)); rmSync(join(tmp, `out-${method}-${i}`), { recursive: true }); return r; });
+      if (method === 'none') {
+        const cp = best((i) => { const s = process.hrtime.bigint(); spawnSync('cp', [ucas, join(tmp, `cp${i}`)]); const ms = Number(process.hrtime.bigint() - s) / 1e6; rmSync(join(tmp, `cp${i}`)); return { ms, bytes: ucasBytes }; });
+        const sc = child('stream-copy', ucas, join(tmp, 'streamcopy'));
+        rmSync(join(tmp, 'streamcopy'));
+        console.log(`  uncompressed ${(rawBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s, cp ${MB(cp)} MB/s -> ${(un.bytes / un.ms / (cp.bytes / cp.ms)).toFixed(2)}x cp`);
+        console.log(`    peak RSS: unpack ${mib(un)} MiB, node stream copy of the same file ${mib(sc)} MiB -> ${(un.maxRss / sc.maxRss).toFixed(2)}x`);
+      } else {
+        const inf = best(() => child('inflate', utoc));
+        console.log(`  zlib ${(rawBytes / 1048576).toFixed(0)} MiB out of ${(ucasBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s, raw node:zlib inflate of the same blocks ${MB(inf)} MB/s -> inflate is ${(un.ms / un.bytes / (inf.ms / inf.bytes)).toFixed(2)}x faster`);
+        console.log(`    peak RSS: unpack ${mib(un)} MiB, inflate-only ${mib(inf)} MiB (holds the whole .ucas)`);
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 clearInterval(sample);

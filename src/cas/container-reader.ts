@@ -17,7 +17,7 @@ export interface ContainerReaderOptions {
   codecs?: CodecRegistry;
   /** Decoded blocks kept for re-reads (default 16, about 1 MiB at 64 KiB blocks). */
   cacheBlocks?: number;
-  /** Largest span of consecutive stored blocks fetched in one read (default 4 MiB). */
+  /** Largest span of consecutive blocks fetched and decoded together, stored or decoded (default 2 MiB). */
   maxReadSpan?: number;
 }
 
@@ -39,7 +39,7 @@ export class ContainerReader {
   ) {
     this.cache = new BlockCache(options.cacheBlocks ?? 16);
     this.codecs = options.codecs ?? defaultCodecs();
-    this.maxSpan = Math.max(options.maxReadSpan ?? 4 << 20, toc.blockSize + 16);
+    this.maxSpan = Math.max(options.maxReadSpan ?? 2 << 20, toc.blockSize + 16);
     this.partSize = toc.partitionSize;
     if (toc.encryption !== EncryptionMethod.None && !options.aesKey && toc.blockCount > 0) {
       throw new IoStoreError('NEEDS_KEY', 'the container is encrypted: pass its AES key (--aes-key)', { file: toc.source });
@@ -146,6 +146,8 @@ export class ContainerReader {
       const q = this.locate(end);
       const qEnd = q.offset + this.storedLength(end);
       if (q.partition !== p.partition || q.offset < prevEnd || q.offset - prevEnd > MAX_GAP || qEnd - p.offset > this.maxSpan) break;
+      // Decoded bytes are bounded as well as stored ones: a span of well-compressed blocks would otherwise expand.
+      if ((end + 1 - b) * this.toc.blockSize > this.maxSpan) break;
       prevEnd = qEnd;
       end++;
     }
@@ -188,7 +190,6 @@ export class ContainerReader {
     const csize = blocks.compressedSize(b);
     const usize = blocks.uncompressedSize(b);
     const payload = this.decryptBlock(b, stored);
-    const enc = this.toc.encryption;
     const method = blocks.method(b);
     if (method === 0) {
       if (usize > csize) throw this.blockError(b, `is stored raw but its size ${csize} is smaller than its uncompressed size ${usize}`);
@@ -198,11 +199,16 @@ export class ContainerReader {
     try {
       return this.codecs.require(name).decompress(payload.subarray(0, csize), usize);
     } catch (e) {
-      if (e instanceof IoStoreError && e.code === 'CODEC' && e.file === undefined) {
-        throw this.blockError(b, `(${name}) could not be decoded: ${e.message}${enc !== EncryptionMethod.None ? ' (wrong AES key?)' : ''}`);
-      }
-      throw e;
+      throw this.decodeFailure(b, name, e);
     }
+  }
+
+  private decodeFailure(b: number, name: string, e: unknown): unknown {
+    if (e instanceof IoStoreError && e.code === 'CODEC' && e.file === undefined) {
+      const hint = this.toc.encryption !== EncryptionMethod.None ? ' (wrong AES key?)' : '';
+      return this.blockError(b, `(${name}) could not be decoded: ${e.message}${hint}`);
+    }
+    return e;
   }
 
   private blockError(b: number, what: string): IoStoreError {

@@ -4,7 +4,8 @@ import type { Codec } from './codec.js';
 import { checkedOutput, codecError } from './errors.js';
 
 // node:zlib measured about 2x faster than fflate on the corpus's Zlib blocks (243 vs 103 MB/s); fflate stays
-// available as the pure-JS implementation for hosts without node:zlib (browsers).
+// available as the pure-JS implementation for hosts without node:zlib (browsers). The async node:zlib API (inflate
+// on the libuv pool) measured slower still for 64 KiB blocks: 160 vs 280 MB/s unpack throughput.
 
 export const zlibNode: Codec = {
   name: 'Zlib',

@@ -25,7 +25,7 @@ export interface UnpackOptions {
   type?: string;
   /** Plan only: nothing is written. */
   dryRun?: boolean;
-  /** Chunks written concurrently (default 4). */
+  /** Chunks written concurrently (default 8: file creation is latency-bound, not CPU-bound). */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
 }
@@ -175,7 +175,7 @@ export async function unpack(inputs: readonly string[], outdir: string, o: Unpac
 
     const total = { chunksDone: 0, chunksTotal: planned.length, bytesDone: 0, bytesTotal: planned.reduce((a, p) => a + p.size, 0) };
     o.onProgress?.({ ...total });
-    const limit = pLimit(Math.max(1, o.jobs ?? 4));
+    const limit = pLimit(Math.max(1, o.jobs ?? 8));
     await Promise.all(
       planned.map((p) =>
         limit(async () => {

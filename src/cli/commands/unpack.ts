@@ -28,13 +28,13 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('filter', { type: 'string', describe: 'only chunks whose output path matches this glob (unnamed chunks: _chunks/<Type>/<id>.bin)' })
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
-      .option('jobs', { type: 'number', default: 4, describe: 'chunks written in parallel' })
+      .option('jobs', { type: 'number', default: 8, describe: 'chunks written in parallel' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
   async run(args, io) {
-    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 4 };
+    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8 };
     if (args.filter !== undefined) options.filter = args.filter;
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
