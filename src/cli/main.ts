@@ -6,9 +6,10 @@ import { listCommand } from './commands/list.js';
 import { unpackCommand } from './commands/unpack.js';
 import { verifyCommand } from './commands/verify.js';
 import { decompressCommand } from './commands/decompress.js';
+import { packCommand } from './commands/pack.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, decompressCommand];
+export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, decompressCommand];
 
 /**
  * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.

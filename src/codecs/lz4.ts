@@ -29,6 +29,7 @@ export const lz4Codec: Codec = {
   compress(src) {
     const dst = new Uint8Array(lz4.compressBound(src.length));
     const n = lz4.compressBlock(src, dst, 0, src.length, new Uint32Array(1 << 16));
-    return dst.subarray(0, n);
+    // lz4js reports incompressible input as 0: hand back the input so the block is stored raw.
+    return n > 0 ? dst.subarray(0, n) : src;
   },
 };

@@ -1,5 +1,6 @@
 import type { IoStoreToc } from '../toc/toc.js';
 import { guidHex } from '../toc/header.js';
+import { inferBlockAlignment } from '../pack/layout.js';
 import { containerFlagNames, encryptionMethodName, tocVersionName } from '../toc/version.js';
 
 export const MANIFEST_NAME = 'iostore-manifest.json';
@@ -48,6 +49,11 @@ export interface ManifestContainer {
   partitionSize: number | null;
   mountPoint: string | null;
   perfectHash: boolean;
+  /** The perfect-hash table, so an unchanged chunk set repacks to the same TOC order. */
+  perfectHashSeeds: number[];
+  chunksWithoutPerfectHash: number[];
+  /** The engine's CompressionBlockAlignment inferred from chunk placement (null when it could not be). */
+  compressionBlockAlignment: number | null;
   chunks: ManifestChunk[];
 }
 
@@ -77,6 +83,9 @@ export function manifestContainer(toc: IoStoreToc, name: string, priority: numbe
     partitionSize: Number.isFinite(toc.partitionSize) ? toc.partitionSize : null,
     mountPoint: toc.directoryIndex?.mountPoint ?? null,
     perfectHash: toc.perfectHashSeeds.length > 0,
+    perfectHashSeeds: Array.from(toc.perfectHashSeeds),
+    chunksWithoutPerfectHash: Array.from(toc.chunksWithoutPerfectHash),
+    compressionBlockAlignment: inferBlockAlignment(toc) ?? null,
   };
 }
 

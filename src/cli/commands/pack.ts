@@ -1,0 +1,65 @@
+import { parseAesKey } from '../../crypto/aes.js';
+import { IoStoreError } from '../../errors.js';
+import { packFolder, type PackOptions } from '../../pack/pack.js';
+import type { Command } from '../command.js';
+import { formatBytes, renderJson } from '../format.js';
+import { ExitCode } from '../io.js';
+import { ProgressBar } from '../progress.js';
+
+interface PackArgs {
+  folder: string;
+  output: string;
+  container?: string;
+  version?: number;
+  compression?: string;
+  'block-size'?: number;
+  'aes-key'?: string;
+  'partition-size'?: number;
+  force?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export const packCommand: Command<PackArgs> = {
+  command: 'pack <folder> <output>',
+  describe: 'Rebuild a container (.utoc + .ucas) from a folder written by unpack',
+  builder: (y) =>
+    y
+      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json)' })
+      .positional('output', { type: 'string', demandOption: true, describe: 'the .utoc to write; .ucas (and _sN.ucas) go beside it' })
+      .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
+      .option('version', { type: 'number', describe: 'TOC version to write (default: the original container\'s)' })
+      .option('compression', { type: 'string', describe: 'none, zlib or lz4 (default: the original method when this build can encode it)' })
+      .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
+      .option('aes-key', { type: 'string', describe: 'encrypt with this AES-256 key (ECB before TOC v10, CTR from v10)' })
+      .option('partition-size', { type: 'number', describe: 'split the .ucas into _sN files of at most this many bytes' })
+      .option('force', { type: 'boolean', describe: 'allow overwriting the container the folder was unpacked from' })
+      .option('json', { type: 'boolean', describe: 'print a JSON summary' })
+      .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
+      .example('$0 pack out/ rebuilt.utoc --compression zlib', '') as never,
+  async run(args, io) {
+    const o: PackOptions = {};
+    if (args.container !== undefined) o.container = args.container;
+    if (args.version !== undefined) o.version = args.version;
+    if (args.compression !== undefined) o.compression = args.compression;
+    if (args['block-size'] !== undefined) o.blockSize = args['block-size'];
+    if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
+    if (args['partition-size'] !== undefined) {
+      if (!(args['partition-size'] > 0)) throw new IoStoreError('USAGE', '--partition-size must be a positive byte count');
+      o.partitionSize = args['partition-size'];
+    }
+    if (args.force) o.force = true;
+    const bar = new ProgressBar(io, 'pack', io.isTTY && !args.quiet && !args.json);
+    o.onProgress = (p) => bar.update(p);
+    let r;
+    try {
+      r = await packFolder(args.folder, args.output, o);
+    } finally {
+      bar.done();
+    }
+    if (args.json) io.out(renderJson(r));
+    else if (!args.quiet) io.out(`wrote ${r.utoc} and ${r.ucas.length} .ucas file(s): ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+    for (const w of r.warnings) io.err(`warning: ${w}\n`);
+    return ExitCode.Ok;
+  },
+};

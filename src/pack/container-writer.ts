@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { aesCtrCrypt, aesEcbEncrypt } from '../crypto/aes.js';
+import type { Codec } from '../codecs/codec.js';
+import { IoStoreError } from '../errors.js';
+import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
+import { align } from '../util/bytes.js';
+import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
+import { BlockTable, type BlockEntry } from '../toc/compression-blocks.js';
+import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
+import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
+import { buildPerfectHash } from '../toc/perfect-hash.js';
+import { serializeToc } from '../toc/write.js';
+import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
+import { padBlock } from './container-builder.js';
+
+export interface ContainerWriterOptions {
+  version: number;
+  containerId: bigint;
+  blockSize: number;
+  /** Codec for blocks, or undefined to store every block raw. A block is kept raw when compressing does not pay. */
+  codec?: Codec;
+  hashAlgorithm: ChunkHashAlgorithm;
+  /** AES-256 key: ECB before TOC v10, CTR with random per-block IVs from v10. */
+  aesKey?: Uint8Array;
+  encryptionKeyGuid?: Uint8Array;
+  /** Split the .ucas into `_sN` files of at most this many bytes (no chunk straddles two). */
+  partitionSize?: number;
+  /** Move a chunk to the next multiple of this when its stored bytes would cross one (2048 on Windows). */
+  compressionBlockAlignment?: number;
+  mountPoint: string;
+  /** Seeds for the engine's lookup (TOC v4+). */
+  perfectHash: boolean;
+  /**
+   * A perfect-hash table to reuse (with the chunks' TOC order), as unpack recorded it: when the chunk set is
+   * unchanged this reproduces the original TOC exactly. Ignored when it does not place every chunk.
+   */
+  reuseLayout?: { order: Map<string, number>; seeds: Int32Array; overflow: Int32Array };
+}
+
+interface ChunkRecord {
+  id: Uint8Array;
+  offset: number;
+  length: number;
+  hash: Uint8Array;
+  flags: number;
+  path: string | undefined;
+}
+
+/**
+ * Writes a container chunk by chunk: each chunk's blocks are compressed, padded to 16 bytes by repeating their own
+ * bytes, encrypted and appended to the current .ucas partition; the TOC is written at the end. One chunk's stored
+ * blocks are held at a time (placement rules need the chunk's stored size before it is written), never the container.
+ */
+export class ContainerWriter {
+  private readonly chunks: ChunkRecord[] = [];
+  private readonly blocks: BlockEntry[] = [];
+  private readonly ivs: Uint8Array[] = [];
+  private readonly methods = ['None'];
+  private readonly partitions: FileHandle[] = [];
+  private readonly hasherPromise: Promise<ChunkHasher>;
+  private partitionOffset = 0;
+  private virtualOffset = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly ucasPath: (partition: number) => string,
+    private readonly o: ContainerWriterOptions,
+  ) {
+    if (o.blockSize <= 0 || o.blockSize > 0xffffff || o.blockSize % 16 !== 0) {
+      throw new IoStoreError('USAGE', `block size ${o.blockSize} must be a multiple of 16 below 16 MiB`);
+    }
+    this.hasherPromise = createChunkHasher(o.hashAlgorithm);
+  }
+
+  /** Starts a container whose partition files are named by `ucasPath(i)`. */
+  static async create(ucasPath: (partition: number) => string, o: ContainerWriterOptions): Promise<ContainerWriter> {
+    const w = new ContainerWriter(ucasPath, o);
+    w.partitions.push(await open(ucasPath(0), 'w'));
+    return w;
+  }
+
+  private get encryption(): number {
+    if (!this.o.aesKey) return EncryptionMethod.None;
+    return this.o.version >= TocVersion.ContainerEncryptionMethod ? EncryptionMethod.AesCtr : EncryptionMethod.AesEcb;
+  }
+
+  /** Adds one chunk from its pieces (any sizes; re-cut into blocks here). */
+  async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<void> {
+    if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
+    if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
+    const hasher = await this.hasherPromise;
+    hasher.reset();
+    const bs = this.o.blockSize;
+    const stored: Array<{ data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array }> = [];
+    let length = 0;
+    let flags = memoryMapped ? 2 : 0;
+    let pending = new Uint8Array(bs);
+    let fill = 0;
+    const emit = (raw: Uint8Array) => {
+      hasher.update(raw);
+      length += raw.length;
+      // The engine never compresses memory-mapped chunks: they are read in place.
+      const packed = this.o.codec && !memoryMapped ? this.o.codec.compress?.(raw) : undefined;
+      let method = 0;
+      let payload = raw;
+      if (packed && packed.length > 0 && packed.length < raw.length) {
+        method = this.methodIndex(this.o.codec!.name);
+        payload = packed;
+        flags |= 1;
+      }
+      let data = padBlock(payload);
+      let iv: Uint8Array | undefined;
+      if (this.encryption === EncryptionMethod.AesEcb) data = aesEcbEncrypt(this.o.aesKey!, data);
+      else if (this.encryption === EncryptionMethod.AesCtr) {
+        iv = new Uint8Array(randomBytes(12));
+        data = aesCtrCrypt(this.o.aesKey!, iv, data);
+      } else if (data === raw) data = raw.slice(); // `pending` is reused: keep our own copy
+      const rec: { data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array } = { data, entry: { compressedSize: payload.length, uncompressedSize: raw.length, method } };
+      if (iv) rec.iv = iv;
+      stored.push(rec);
+    };
+    for await (const piece of pieces) {
+      let o = 0;
+      while (o < piece.length) {
+        const n = Math.min(bs - fill, piece.length - o);
+        pending.set(piece.subarray(o, o + n), fill);
+        fill += n;
+        o += n;
+        if (fill === bs) {
+          emit(pending);
+          pending = new Uint8Array(bs);
+          fill = 0;
+        }
+      }
+    }
+    if (fill > 0) emit(pending.subarray(0, fill));
+
+    const storedSize = stored.reduce((a, s) => a + s.data.length, 0);
+    await this.placeChunk(storedSize);
+    let at = this.partitionOffset;
+    const fh = this.partitions[this.partitions.length - 1]!;
+    const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
+    for (const s of stored) {
+      this.blocks.push({ offset: partBase + at, ...s.entry });
+      if (s.iv) this.ivs.push(s.iv);
+      at += s.data.length;
+    }
+    await writeAll(fh, stored.map((s) => s.data), this.partitionOffset);
+    this.partitionOffset = at;
+    this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash: hasher.digest(), flags, path });
+    this.virtualOffset = align(this.virtualOffset + length, bs);
+  }
+
+  /**
+   * Applies the partition and block-alignment rules before a chunk of `size` stored bytes is written: a chunk that
+   * would cross an alignment boundary moves to the next one, and one that would overflow the partition starts the
+   * next partition file.
+   */
+  private async placeChunk(size: number): Promise<void> {
+    const a = this.o.compressionBlockAlignment ?? 0;
+    let start = this.partitionOffset;
+    if (a > 1 && size > 0 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
+    const ps = this.o.partitionSize;
+    if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
+      this.partitions.push(await open(this.ucasPath(this.partitions.length), 'w'));
+      start = 0;
+    }
+    if (ps !== undefined && start + size > ps) {
+      throw new IoStoreError('USAGE', `a chunk of ${size} stored bytes does not fit partitions of ${ps} bytes`);
+    }
+    this.partitionOffset = start;
+  }
+
+  private methodIndex(name: string): number {
+    let i = this.methods.indexOf(name);
+    if (i < 0) i = this.methods.push(name) - 1;
+    return i;
+  }
+
+  /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
+  async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
+    if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
+    this.closed = true;
+    await Promise.all(this.partitions.map((p) => p.close()));
+    const n = this.chunks.length;
+    const v = this.o.version;
+
+    // TOC order: perfect-hash slots when the version has them, else the order chunks were added.
+    let order = this.chunks.map((_, i) => i);
+    let seeds: Int32Array = new Int32Array(0);
+    let overflow: Int32Array = new Int32Array(0);
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    const reuse = this.o.reuseLayout;
+    if (reuse && reuse.order.size === n && this.chunks.every((c) => reuse.order.has(hex(c.id)))) {
+      order = new Array(n);
+      this.chunks.forEach((c, i) => (order[reuse.order.get(hex(c.id))!] = i));
+      seeds = reuse.seeds;
+      overflow = reuse.overflow;
+    } else if (this.o.perfectHash && v >= TocVersion.PerfectHash) {
+      const layout = buildPerfectHash(this.chunks.map((c) => c.id));
+      if (v >= TocVersion.PerfectHashWithOverflow || layout.overflow.length === 0) {
+        order = Array.from(layout.slotToInput);
+        seeds = layout.seeds;
+        overflow = layout.overflow;
+      }
+    }
+
+    const chunkIds = new Uint8Array(n * CHUNK_ID_SIZE);
+    const offsets = new Float64Array(n);
+    const lengths = new Float64Array(n);
+    const hashSize = 20;
+    const metaHashes = new Uint8Array(n * hashSize);
+    const metaFlags = new Uint8Array(n);
+    const files: DirectoryFile[] = [];
+    order.forEach((src, slot) => {
+      const c = this.chunks[src]!;
+      chunkIds.set(c.id, slot * CHUNK_ID_SIZE);
+      offsets[slot] = c.offset;
+      lengths[slot] = c.length;
+      metaHashes.set(c.hash, slot * hashSize);
+      metaFlags[slot] = c.flags;
+      if (c.path !== undefined) files.push({ path: c.path, tocIndex: slot });
+    });
+
+    let dirIndex = files.length > 0 ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files)) : new Uint8Array(0);
+    const enc = this.encryption;
+    if (enc !== EncryptionMethod.None && dirIndex.length > 0) {
+      const padded = padBlock(dirIndex);
+      if (enc === EncryptionMethod.AesCtr) {
+        const iv = new Uint8Array(randomBytes(12));
+        this.ivs.push(iv);
+        dirIndex = aesCtrCrypt(this.o.aesKey!, iv, padded);
+      } else {
+        dirIndex = aesEcbEncrypt(this.o.aesKey!, padded);
+      }
+    }
+    let flags = ContainerFlags.Indexed * (files.length > 0 ? 1 : 0);
+    if (this.methods.length > 1) flags |= ContainerFlags.Compressed;
+    if (enc !== EncryptionMethod.None) flags |= ContainerFlags.Encrypted;
+    const partitionCount = this.partitions.length;
+    const header: TocHeader = {
+      version: v,
+      entryCount: n,
+      compressedBlockEntryCount: this.blocks.length,
+      compressionMethodNameCount: this.methods.length - 1,
+      compressionMethodNameLength: 32,
+      compressionBlockSize: this.o.blockSize,
+      directoryIndexSize: dirIndex.length,
+      partitionCount: n > 0 ? partitionCount : 0,
+      containerId: this.o.containerId,
+      encryptionKeyGuid: this.o.encryptionKeyGuid ?? new Uint8Array(16),
+      containerFlags: flags,
+      encryptionMethodByte: v >= TocVersion.ContainerEncryptionMethod ? enc : 0,
+      perfectHashSeedsCount: seeds.length,
+      partitionSize: this.o.partitionSize !== undefined ? BigInt(this.o.partitionSize) : NO_PARTITION_SIZE,
+      chunksWithoutPerfectHashCount: overflow.length,
+      sourceHashCount: 0,
+      encryptionIvCount: this.ivs.length,
+    };
+    const ivBytes = new Uint8Array(this.ivs.length * 12);
+    this.ivs.forEach((iv, i) => ivBytes.set(iv, i * 12));
+    const utoc = serializeToc({
+      header, chunkIds, chunkOffsets: offsets, chunkLengths: lengths, perfectHashSeeds: seeds, chunksWithoutPerfectHash: overflow,
+      blocks: BlockTable.fromEntries(this.blocks), encryptionIvs: ivBytes, compressionMethods: this.methods, signatures: null,
+      directoryIndexBytes: dirIndex, metaHashes, metaHashSize: hashSize, metaFlags, onDemandHashes: null, sourceHashes: null,
+    });
+    return { utoc, partitions: partitionCount };
+  }
+
+  /** Closes the partition files without writing a TOC (after a failure). */
+  async abort(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
+  }
+}
+
+async function writeAll(fh: FileHandle, pieces: Uint8Array[], position: number): Promise<void> {
+  let pos = position;
+  for (let i = 0; i < pieces.length; i += 256) {
+    const batch = pieces.slice(i, i + 256);
+    const want = batch.reduce((a, p) => a + p.length, 0);
+    let done = (await fh.writev(batch, pos)).bytesWritten;
+    for (let k = 0, skip = done; done < want && k < batch.length; k++) {
+      const p = batch[k]!;
+      if (skip >= p.length) {
+        skip -= p.length;
+        continue;
+      }
+      done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
+      skip = 0;
+    }
+    pos += want;
+  }
+}

@@ -1,0 +1,38 @@
+import type { IoStoreToc } from '../toc/toc.js';
+import { align } from '../util/bytes.js';
+
+const CANDIDATES = [0, 2048, 4096, 16384, 65536];
+
+/**
+ * The engine's CompressionBlockAlignment of a container (a platform setting not stored in the file), found by
+ * replaying the placement rule over its chunks in .ucas order: the first candidate that reproduces every chunk's
+ * start. Undefined when none does (e.g. partitioned or hand-made containers).
+ */
+export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
+  const chunks: number[] = [];
+  for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkBlockCount(i) > 0) chunks.push(i);
+  chunks.sort((a, b) => toc.blocks.offset(toc.chunkFirstBlock(a)) - toc.blocks.offset(toc.chunkFirstBlock(b)));
+  const partSize = toc.partitionSize;
+  outer: for (const a of CANDIDATES) {
+    let pos = 0;
+    let partition = 0;
+    for (const i of chunks) {
+      const first = toc.chunkFirstBlock(i);
+      let size = 0;
+      for (let b = first; b < first + toc.chunkBlockCount(i); b++) size += align(toc.blocks.compressedSize(b), 16);
+      const off = toc.blocks.offset(first);
+      const p = Number.isFinite(partSize) ? Math.floor(off / partSize) : 0;
+      const local = Number.isFinite(partSize) ? off % partSize : off;
+      if (p !== partition) {
+        partition = p;
+        pos = 0;
+      }
+      let start = pos;
+      if (a > 1 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
+      if (start !== local) continue outer;
+      pos = local + size;
+    }
+    return a;
+  }
+  return undefined;
+}
