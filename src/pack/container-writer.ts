@@ -13,6 +13,7 @@ import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { padBlock } from './container-builder.js';
+import { ioError } from '../toc/read-file.js';
 
 export interface ContainerWriterOptions {
   version: number;
@@ -76,7 +77,7 @@ export class ContainerWriter {
   /** Starts a container whose partition files are named by `ucasPath(i)`. */
   static async create(ucasPath: (partition: number) => string, o: ContainerWriterOptions): Promise<ContainerWriter> {
     const w = new ContainerWriter(ucasPath, o);
-    w.partitions.push(await open(ucasPath(0), 'w'));
+    w.partitions.push(await openForWrite(ucasPath(0)));
     return w;
   }
 
@@ -163,7 +164,7 @@ export class ContainerWriter {
     if (a > 1 && size > 0 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
-      this.partitions.push(await open(this.ucasPath(this.partitions.length), 'w'));
+      this.partitions.push(await openForWrite(this.ucasPath(this.partitions.length)));
       start = 0;
     }
     if (ps !== undefined && start + size > ps) {
@@ -272,6 +273,14 @@ export class ContainerWriter {
   async abort(): Promise<void> {
     this.closed = true;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
+  }
+}
+
+async function openForWrite(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'w');
+  } catch (e) {
+    throw ioError(e, path);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { Codec } from '../codecs/codec.js';
 import { defaultCodecs } from '../codecs/registry.js';
@@ -77,6 +77,9 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
   const finalPaths = [`${outBase}.utoc`, `${outBase}.ucas`];
   for (const p of finalPaths) if (inputs.has(resolve(p))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: p });
 
+  await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
+    throw ioError(e, dirname(outBase));
+  });
   const tmp = (p: string) => `${p}.iostore-tmp`;
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const mountPoint = c.mountPoint ?? '../../../';
