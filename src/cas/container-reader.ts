@@ -6,6 +6,7 @@ import type { IoStoreToc, ReadTocOptions } from '../toc/toc.js';
 import { openToc } from '../toc/read-file.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { BlockCache } from './block-cache.js';
+import type { DecodePool } from './decode-pool.js';
 import { fileSource, partitionPaths, type RandomAccessSource } from './source.js';
 
 /** Padding between blocks that a span read may include rather than split the read. */
@@ -18,6 +19,8 @@ export interface ContainerReaderOptions {
   /** Decoded blocks kept for re-reads (default 16, about 1 MiB at 64 KiB blocks). */
   cacheBlocks?: number;
   /** Largest span of consecutive blocks fetched and decoded together, stored or decoded (default 2 MiB). */
+  /** Worker threads for the built-in codecs; without one, blocks decode on the calling thread. */
+  pool?: DecodePool;
   maxReadSpan?: number;
 }
 
@@ -31,6 +34,8 @@ export class ContainerReader {
   private readonly codecs: CodecRegistry;
   private readonly maxSpan: number;
   private readonly partSize: number;
+  /** Per compression-method index: decoded by the worker pool (a built-in codec the caller has not replaced). */
+  private readonly pooled: boolean[];
 
   constructor(
     readonly toc: IoStoreToc,
@@ -41,6 +46,8 @@ export class ContainerReader {
     this.codecs = options.codecs ?? defaultCodecs();
     this.maxSpan = Math.max(options.maxReadSpan ?? 2 << 20, toc.blockSize + 16);
     this.partSize = toc.partitionSize;
+    const builtin = defaultCodecs();
+    this.pooled = toc.compressionMethods.map((name, m) => m > 0 && !!options.pool?.supports(name) && this.codecs.get(name) === builtin.get(name));
     if (toc.encryption !== EncryptionMethod.None && !options.aesKey && toc.blockCount > 0) {
       throw new IoStoreError('NEEDS_KEY', 'the container is encrypted: pass its AES key (--aes-key)', { file: toc.source });
     }
@@ -161,13 +168,35 @@ export class ContainerReader {
     const lastLoc = this.locate(end - 1);
     const total = lastLoc.offset + this.storedLength(end - 1) - offset;
     const raw = await this.source(partition, first).read(offset, total);
-    const out: Uint8Array[] = [];
+    const out: Uint8Array[] = new Array(end - first);
+    const pool = this.options.pool;
+    const remote: Array<{ b: number; method: string; data: Uint8Array; size: number }> = [];
     for (let b = first; b < end; b++) {
       const at = this.locate(b).offset - offset;
-      const data = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)));
-      this.cache.set(b, data);
-      out.push(data);
+      const stored = raw.subarray(at, at + this.storedLength(b));
+      const method = this.toc.blocks.method(b);
+      const name = this.toc.compressionMethods[method]!;
+      if (pool && this.pooled[method]) {
+        const payload = this.decryptBlock(b, stored).subarray(0, this.toc.blocks.compressedSize(b));
+        remote.push({ b, method: name, data: payload, size: this.toc.blocks.uncompressedSize(b) });
+      } else {
+        out[b - first] = this.decodeBlock(b, stored);
+      }
     }
+    if (remote.length > 0) {
+      let decoded: Uint8Array[];
+      try {
+        decoded = await pool!.decode(remote);
+      } catch (e) {
+        const k = (e as { blockIndex?: number }).blockIndex ?? 0;
+        throw this.decodeFailure(remote[k]!.b, remote[k]!.method, e instanceof IoStoreError ? new IoStoreError(e.code, e.message) : e);
+      }
+      remote.forEach((r, k) => {
+        if (decoded[k]!.length !== r.size) throw this.blockError(r.b, `decoded to ${decoded[k]!.length} bytes, expected ${r.size}`);
+        out[r.b - first] = decoded[k]!;
+      });
+    }
+    out.forEach((data, k) => this.cache.set(first + k, data));
     return out;
   }
 

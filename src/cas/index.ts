@@ -4,3 +4,4 @@ export type { ContainerReaderOptions } from './container-reader.js';
 export { bytesSource, fileSource, partitionPaths } from './source.js';
 export type { RandomAccessSource } from './source.js';
 export { BlockCache } from './block-cache.js';
+export { DecodePool } from './decode-pool.js';

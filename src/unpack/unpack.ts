@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
+import { DecodePool } from '../cas/decode-pool.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
@@ -28,6 +29,8 @@ export interface UnpackOptions {
   /** Chunks written concurrently (default 8: file creation is latency-bound, not CPU-bound). */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
+  /** Worker threads decoding compressed blocks (0 = decode on this thread, the default). */
+  threads?: number;
 }
 
 export interface UnpackProgress {
@@ -73,7 +76,7 @@ export function unnamedChunkPath(type: string, idHex: string): string {
 }
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */
-export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
+export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'> & { pool?: DecodePool }): Promise<ContainerReader> {
   const bytes = await readTocBytes(entry.utoc);
   const header = parseTocHeader(bytes, entry.utoc);
   let aesKey: Uint8Array | undefined;
@@ -85,7 +88,7 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
   }
   const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
   if (toc.directoryIndexError) throw toc.directoryIndexError;
-  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}) };
+  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), ...(o.pool ? { pool: o.pool } : {}) };
   return new ContainerReader(toc, partitionPaths(entry.utoc, toc.partitionCount).map(fileSource), readerOptions);
 }
 
@@ -96,6 +99,15 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
  */
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
   const entries = await discoverContainers(inputs);
+  const pool = o.threads && o.threads > 0 && !o.dryRun ? new DecodePool(o.threads) : undefined;
+  try {
+    return await unpackWith(entries, outdir, { ...o, ...(pool ? { pool } : {}) });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions & { pool?: DecodePool }): Promise<UnpackResult> {
   const failures: UnpackFailure[] = [];
   const warnings: string[] = [];
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
@@ -7,7 +8,12 @@ import { ExitCode } from '../io.js';
 import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(8, availableParallelism()));
+}
+
 interface UnpackArgs extends KeyArgs {
+  threads?: number;
   paths: string[];
   filter?: string;
   type?: string;
@@ -29,12 +35,13 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
       .option('jobs', { type: 'number', default: 8, describe: 'chunks written in parallel' })
+      .option('threads', { type: 'number', default: defaultThreads(), describe: 'worker threads decoding compressed blocks (0: decode on the main thread)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
   async run(args, io) {
-    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8 };
+    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, threads: args.threads ?? defaultThreads() };
     if (args.filter !== undefined) options.filter = args.filter;
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);

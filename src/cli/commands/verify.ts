@@ -1,4 +1,6 @@
+import { DecodePool } from '../../cas/decode-pool.js';
 import { parseEngineVersion } from '../../toc/engine.js';
+import { defaultThreads } from './unpack.js';
 import { openContainer } from '../../unpack/unpack.js';
 import { mountEntry } from '../../unpack/mount.js';
 import { verifyContainer } from '../../verify/verify.js';
@@ -9,6 +11,7 @@ import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 
 interface VerifyArgs extends KeyArgs {
+  threads?: number;
   file: string;
   hash?: 'blake3' | 'sha1';
   engine?: string;
@@ -24,10 +27,19 @@ export const verifyCommand: Command<VerifyArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'the .utoc file (its .ucas partitions beside it)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27)' })
+      .option('threads', { type: 'number', default: defaultThreads(), describe: 'worker threads decoding compressed blocks (0: main thread)' })
       .option('json', { type: 'boolean', describe: 'print the result as JSON' }) as never,
   async run(args, io) {
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
-    const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), ...(engine ? { engine } : {}) });
+    const threads = args.threads ?? defaultThreads();
+    const pool = threads > 0 ? new DecodePool(threads) : undefined;
+    let reader;
+    try {
+      reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), ...(engine ? { engine } : {}), ...(pool ? { pool } : {}) });
+    } catch (e) {
+      await pool?.close();
+      throw e;
+    }
     const bar = new ProgressBar(io, 'verify', io.isTTY && !args.quiet && !args.json);
     let result;
     try {
@@ -35,6 +47,7 @@ export const verifyCommand: Command<VerifyArgs> = {
     } finally {
       bar.done();
       await reader.close();
+      await pool?.close();
     }
     if (args.json) {
       io.out(renderJson(result));
