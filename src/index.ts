@@ -22,3 +22,5 @@ export type { ContainerWriterOptions } from './pack/container-writer.js';
 export { buildContainer, padBlock } from './pack/container-builder.js';
 export type { BuildChunk, BuildOptions, BlockCompressor } from './pack/container-builder.js';
 export { inferBlockAlignment } from './pack/layout.js';
+export * from './zen/index.js';
+export * from './inspect/index.js';

@@ -7,9 +7,10 @@ import { unpackCommand } from './commands/unpack.js';
 import { verifyCommand } from './commands/verify.js';
 import { decompressCommand } from './commands/decompress.js';
 import { packCommand } from './commands/pack.js';
+import { inspectCommand } from './commands/inspect.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, decompressCommand];
+export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, inspectCommand, decompressCommand];
 
 /**
  * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.

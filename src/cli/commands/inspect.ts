@@ -1,0 +1,128 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { IoStoreError } from '../../errors.js';
+import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
+import { findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
+import { ioError } from '../../toc/read-file.js';
+import { mountEntry } from '../../unpack/mount.js';
+import { openContainer } from '../../unpack/unpack.js';
+import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeaderVersionName } from '../../zen/container-header.js';
+import { parseZenPackage, type ParseZenPackageOptions } from '../../zen/zen-package.js';
+import type { Command } from '../command.js';
+import { renderJson, renderTable } from '../format.js';
+import { ExitCode } from '../io.js';
+import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { parseEngineVersion } from '../../toc/engine.js';
+
+interface InspectArgs extends KeyArgs {
+  file: string;
+  package?: string;
+  json?: boolean;
+  'container-header-version'?: string;
+  engine?: string;
+  global?: string;
+}
+
+export const inspectCommand: Command<InspectArgs> = {
+  command: 'inspect <file> [package]',
+  describe: 'Show a zen package (names, imports, exports) or a container header',
+  builder: (y) =>
+    withKeyOptions(y)
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.uzenasset (zen form), a container-header .bin, or a .utoc' })
+      .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
+      .option('json', { type: 'boolean', describe: 'print JSON' })
+      .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
+      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell' })
+      .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
+      .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
+      .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
+      .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '') as never,
+  async run(args, io) {
+    const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
+    const hints: ParseZenPackageOptions = {};
+    if (args.engine !== undefined) hints.engine = parseEngineVersion(args.engine);
+    if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
+
+    if (/\.utoc$/i.test(args.file)) {
+      const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args) });
+      try {
+        const names = packageNamesFromToc(reader.toc);
+        const header = await readContainerHeader(reader, headerVersion);
+        if (args.package === undefined) {
+          if (!header) throw new IoStoreError('NOT_FOUND', 'the container has no container header chunk (a global container?)', { file: args.file });
+          const view = describeContainerHeader(header, names);
+          io.out(args.json ? renderJson(view) : renderHeader(view));
+          return ExitCode.Ok;
+        }
+        const i = findPackageChunk(reader.toc, args.package, names);
+        if (i < 0) throw new IoStoreError('NOT_FOUND', `no package "${args.package}" in the container`, { file: args.file });
+        const id = reader.toc.chunkId(i).id;
+        const entry = header?.packages.find((p) => p.packageId === id);
+        const bytes = await reader.readChunk(i);
+        const pkg = parseZenPackage(bytes, {
+          source: `${args.file}: ${reader.toc.chunkPath(i)}`,
+          ...hints,
+          ...(header && hints.containerHeaderVersion === undefined ? { containerHeaderVersion: header.version } : {}),
+          ...(entry ? { storeEntry: entry } : {}),
+        });
+        const scriptObjects = await loadScriptObjects(args.file, args.global);
+        const view = describePackage(pkg, { packageNames: names, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
+        io.out(args.json ? renderJson(view) : renderPackage(view));
+        return ExitCode.Ok;
+      } finally {
+        await reader.close();
+      }
+    }
+
+    const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
+    const isPackageFile = /^\.(uasset|umap|uzenasset)$/i.test(extname(args.file));
+    const looksLikeHeader = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === 0x496f436e;
+    if (!isPackageFile || looksLikeHeader) {
+      const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
+      const view = describeContainerHeader(header);
+      io.out(args.json ? renderJson(view) : renderHeader(view));
+      return ExitCode.Ok;
+    }
+    const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
+    const scriptObjects = args.global ? await loadScriptObjects(args.file, args.global) : undefined;
+    const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
+    io.out(args.json ? renderJson(view) : renderPackage(view));
+    return ExitCode.Ok;
+  },
+};
+
+function renderPackage(v: PackageView): string {
+  const lines = [
+    `Package:          ${v.packageName}`,
+    `Format:           ${v.format} zen package, header ${v.headerSize} bytes, export data ${v.exportDataSize} bytes`,
+    `Legacy header:    ${v.cookedHeaderSize} bytes (CookedHeaderSize)`,
+    `Package flags:    ${v.packageFlags}`,
+    `Versioning:       ${v.versioning ? `UE4 ${v.versioning.fileVersionUE4}, UE5 ${v.versioning.fileVersionUE5}, licensee ${v.versioning.licenseeVersion}, zen ${v.versioning.zenVersion}` : 'unversioned'}`,
+    `Names:            ${v.nameCount}`,
+    `Bulk data:        ${v.bulkData} entries`,
+    `Imported packages (${v.importedPackages.length}):`,
+    ...v.importedPackages.map((p, i) => `  ${i}  ${p}`),
+    '',
+    `Imports (${v.imports.length}):`,
+  ];
+  const out = [lines.join('\n'), '\n'];
+  out.push(renderTable(['#', 'kind', 'index', 'resolved'], v.imports.map((i) => [String(i.index), i.kind, i.value, i.resolved ?? '']), ['right', 'left', 'left', 'left']));
+  out.push(`\nExports (${v.exports.length}):\n`);
+  out.push(renderTable(['#', 'name', 'class', 'outer', 'offset', 'size'], v.exports.map((e) => [String(e.index), e.name, e.class ?? '', e.outer ?? '', String(e.serialOffset), String(e.serialSize)]), ['right', 'left', 'left', 'left', 'right', 'right']));
+  out.push(`\nNames (${v.nameCount}):\n${v.names.map((n, i) => `  ${i}  ${n}`).join('\n')}\n`);
+  return out.join('');
+}
+
+function renderHeader(v: ContainerHeaderView): string {
+  const head = [
+    `Container header: ${v.version}`,
+    `Container id:     ${v.containerId}`,
+    `Packages:         ${v.packageCount}`,
+    `Optional segment: ${v.optionalSegmentPackages}`,
+    `Localized:        ${v.localizedPackages}`,
+    `Redirects:        ${v.packageRedirects}`,
+    `Soft references:  ${v.softPackageReferences}`,
+    '',
+  ].join('\n');
+  return `${head}\n${renderTable(['package id', 'name', 'imports', 'exports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), p.exportCount === undefined ? '' : String(p.exportCount), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right', 'right'])}`;
+}
