@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ContainerReader, cityHash64, defaultCodecs, lowerAscii, parseContainerHeader, parseZenPackage, readToc, serializeContainerHeader, utf16leBytes } from '../../src/index.js';
+import { corpusFiles, corpusPath } from '../corpus.js';
+
+const codecs = defaultCodecs();
+// Every corpus container with its .ucas whose compression methods this build decodes (encrypted ones with the key).
+const readable = corpusFiles('.utoc').filter((f) => {
+  if (!existsSync(corpusPath(f.replace(/\.utoc$/, '.ucas')))) return false;
+  const toc = readToc(new Uint8Array(readFileSync(corpusPath(f))));
+  return !toc.isEncrypted && toc.compressionMethods.every((m) => m === 'None' || codecs.get(m));
+});
+
+const nameHash = (n: string) => {
+  const lower = /[^\x00-\x7f]/.test(n) ? n.toLowerCase() : lowerAscii(n);
+  return cityHash64(/[^\x00-\x7f]/.test(n) ? utf16leBytes(lower) : new TextEncoder().encode(lower));
+};
+
+describe.each(readable)('%s', (rel) => {
+  it('its container header writes back byte for byte and lists exactly its packages; every package parses', async () => {
+    const r = await ContainerReader.open(corpusPath(rel));
+    try {
+      const toc = r.toc;
+      const packageIds = new Set<bigint>();
+      let header;
+      for (let i = 0; i < toc.chunkCount; i++) {
+        const type = toc.chunkTypeName(i);
+        if (type === 'ContainerHeader') {
+          const bytes = await r.readChunk(i);
+          header = parseContainerHeader(bytes, { source: rel });
+          expect(Buffer.from(serializeContainerHeader(header)).equals(Buffer.from(bytes))).toBe(true);
+          expect(header.containerId).toBe(toc.header.containerId);
+        } else if (type === 'ExportBundleData') {
+          packageIds.add(toc.chunkId(i).id);
+        }
+      }
+      if (packageIds.size === 0) return; // the global container has no packages and no header
+      expect(header).toBeDefined();
+      expect(new Set(header!.packages.map((p) => p.packageId))).toEqual(packageIds);
+      for (let i = 0; i < toc.chunkCount; i++) {
+        if (toc.chunkTypeName(i) !== 'ExportBundleData') continue;
+        const bytes = await r.readChunk(i);
+        const entry = header!.packages.find((p) => p.packageId === toc.chunkId(i).id)!;
+        const pkg = parseZenPackage(bytes, { source: `${rel}:${toc.chunkPath(i)}`, containerHeaderVersion: header!.version, storeEntry: entry });
+        pkg.names.forEach((n, k) => expect(pkg.nameHashes[k]).toBe(nameHash(n)));
+        expect(pkg.headerSize + pkg.exportDataSize + 4).toBe(bytes.length);
+      }
+    } finally {
+      await r.close();
+    }
+  });
+});
