@@ -1,25 +1,42 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
 import { defaultCodecs } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName } from '../hash/names.js';
+import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { generationFromTocVersion } from '../toc/engine.js';
+import { partitionPaths, fileSource } from '../cas/source.js';
+import { ioError, readTocBytes } from '../toc/read-file.js';
+import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { ioError } from '../toc/read-file.js';
 import { safeOutputPath } from '../unpack/output.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
-import { ContainerWriter } from './container-writer.js';
+import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
+import type { StoreEntry } from '../zen/store-entry.js';
+import { parseZenPackage } from '../zen/zen-package.js';
+import { ContainerWriter, type ContainerWriterOptions } from './container-writer.js';
+import { buildContainerHeader, storeEntryFor } from './header-builder.js';
+import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
+import { scanModFolder } from './mod-folder.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
   container?: string;
-  /** TOC version to write (default: the manifest's). */
+  /**
+   * A container of the target game: pack then takes a plain folder of zen packages and bulk files (no manifest)
+   * and copies version, block size, mount point, compression and block alignment from it.
+   */
+  like?: string;
+  /** Container-header layout for a plain folder when `like` has no readable .ucas to tell it. */
+  containerHeaderVersion?: ContainerHeaderVersionName;
+  /** TOC version to write (default: the manifest's or the `like` container's). */
   version?: number;
-  /** `none`, `zlib`, `lz4`, ... (default: the manifest's method when this build can encode it, else none). */
+  /** `none`, `zlib`, `lz4`, ... (default: the source's method when this build can encode it, else none). */
   compression?: string;
   blockSize?: number;
   aesKey?: Uint8Array;
@@ -36,119 +53,248 @@ export interface PackResult {
   bytes: number;
   compression: string;
   version: number;
+  /** Plain-folder packs: the packages the new container header lists. */
+  packages?: string[];
   warnings: string[];
 }
 
+/** One chunk to write: where its bytes come from and how it is indexed. */
+interface PlannedChunk {
+  id: Uint8Array;
+  size: number;
+  pieces: () => AsyncIterable<Uint8Array>;
+  /** Path below the mount point, for the directory index; unnamed chunks have none. */
+  path?: string;
+  memoryMapped: boolean;
+  /** A file the chunk is read from: never overwritten by the output. */
+  input?: string;
+}
+
 /**
- * Rebuilds a container from a folder written by `unpack`: every chunk of the chosen container from its file, in the
- * original .ucas order, with the original settings unless overridden. Output files are written under temporary names
- * and renamed only when all are complete.
+ * Rebuilds a container: from a folder written by `unpack` (its manifest gives every chunk and setting), or, with
+ * `like`, from a plain folder of zen packages and bulk files with a container header built from the packages.
+ * Output files are written under temporary names and renamed only when all are complete.
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
   if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
-  const manifest = await readManifest(folder);
-  const c = pickContainer(manifest, o.container, folder);
-  const warnings: string[] = [];
   const outName = basename(outUtoc).replace(/\.utoc$/i, '');
   const outBase = resolve(dirname(outUtoc), outName);
-  if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
-    throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: outUtoc });
-  }
-  const version = o.version ?? c.tocVersion;
-  if (!(version >= 1 && version <= LATEST_TOC_VERSION)) throw new IoStoreError('USAGE', `TOC version ${version} is not supported`);
-  const codec = chooseCodec(c, o.compression, warnings);
   const containerId = containerIdFromName(outName);
-  const generation = generationFromTocVersion(version);
+  const warnings: string[] = [];
+  const plan = o.like ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
+  const r = await writeContainer(outBase, plan.settings, plan.chunks, o.onProgress);
+  return { ...r, compression: plan.settings.codec?.name ?? 'None', version: plan.settings.version, warnings, ...(plan.packages ? { packages: plan.packages } : {}) };
+}
 
-  // Chunks in their original .ucas order (unnamed first-block-less chunks last), files checked before writing.
-  const chunks = [...c.chunks].sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
-  const inputs = new Set<string>();
-  for (const ch of chunks) {
-    const file = safeOutputPath(folder, ch.path);
-    inputs.add(file);
-    try {
-      const st = await stat(file);
-      if (!st.isFile()) throw new IoStoreError('BAD_VALUE', 'is not a file', { file });
-    } catch (e) {
-      throw e instanceof IoStoreError ? e : new IoStoreError('NOT_FOUND', `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`, { file });
-    }
-    if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
+async function planManifest(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
+  const manifest = await readManifest(folder);
+  const c = pickContainer(manifest, o.container, folder);
+  if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
+    throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: `${outBase}.utoc` });
   }
-  const finalPaths = [`${outBase}.utoc`, `${outBase}.ucas`];
-  for (const p of finalPaths) if (inputs.has(resolve(p))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: p });
-
-  await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outBase));
-  });
-  const tmp = (p: string) => `${p}.iostore-tmp`;
-  const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
+  const version = checkVersion(o.version ?? c.tocVersion);
+  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
   const mountPoint = c.mountPoint ?? '../../../';
   const prefix = mountPointRelative(mountPoint);
-  const writer = await ContainerWriter.create((i) => tmp(ucasName(i)), {
+  // Chunks in their original .ucas order; files are checked before anything is written.
+  const sorted = [...c.chunks].sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
+  const chunks: PlannedChunk[] = [];
+  for (const ch of sorted) {
+    const file = safeOutputPath(folder, ch.path);
+    await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
+    if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
+    const id = Buffer.from(ch.id, 'hex');
+    const isHeader = ch.type === 'ContainerHeader';
+    if (isHeader) new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
+    let path: string | undefined;
+    if (ch.tocPath !== undefined) {
+      if (!ch.tocPath.startsWith(prefix)) throw new IoStoreError('BAD_VALUE', `chunk path "${ch.tocPath}" is not below the mount point "${mountPoint}"`, { file: folder });
+      path = ch.tocPath.slice(prefix.length);
+    }
+    chunks.push({
+      id,
+      size: ch.size,
+      pieces: isHeader ? () => withContainerId(file, containerId, c) : () => readPieces(file),
+      ...(path !== undefined ? { path } : {}),
+      memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
+      input: file,
+    });
+  }
+  const settings: ContainerWriterOptions = {
     version,
     containerId,
     blockSize: o.blockSize ?? c.blockSize,
     ...(codec ? { codec } : {}),
-    hashAlgorithm: generation === 'UE4' ? 'sha1' : 'blake3',
-    ...(o.aesKey ? { aesKey: o.aesKey, encryptionKeyGuid: Buffer.from(c.encryptionKeyGuid ?? '0'.repeat(32), 'hex') } : {}),
-    ...((o.partitionSize ?? c.partitionSize) ? { partitionSize: (o.partitionSize ?? c.partitionSize)! } : {}),
+    hashAlgorithm: generationFromTocVersion(version) === 'UE4' ? 'sha1' : 'blake3',
+    ...encryption(o, c.encryptionKeyGuid),
+    ...partitioning(o.partitionSize ?? c.partitionSize ?? undefined),
     ...(c.compressionBlockAlignment ? { compressionBlockAlignment: c.compressionBlockAlignment } : {}),
     mountPoint,
     perfectHash: c.perfectHash ?? true,
     ...(c.perfectHashSeeds && version === c.tocVersion
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
-  });
-  const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, ch) => a + ch.size, 0) };
-  let partitions = 0;
-  try {
-    for (const ch of chunks) {
-      const file = safeOutputPath(folder, ch.path);
-      const id = Buffer.from(ch.id, 'hex');
-      const isHeader = ch.type === 'ContainerHeader';
-      if (isHeader) new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
-      let path: string | undefined;
-      if (ch.tocPath !== undefined) {
-        if (!ch.tocPath.startsWith(prefix)) throw new IoStoreError('BAD_VALUE', `chunk path "${ch.tocPath}" is not below the mount point "${mountPoint}"`, { file: folder });
-        path = ch.tocPath.slice(prefix.length);
+  };
+  return { settings, chunks, packages: undefined };
+}
+
+async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
+  const likePath = o.like!;
+  if (resolve(likePath).replace(/\.utoc$/i, '') === outBase) throw new IoStoreError('USAGE', 'the output would overwrite the --like container', { file: likePath });
+  const like = readToc(await readTocBytes(likePath), { source: likePath, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
+  const { headerVersion, entries } = await likeHeader(like, likePath, o);
+  const version = checkVersion(o.version ?? like.version);
+  const gen = generationFromTocVersion(version);
+  const mountPoint = like.directoryIndex?.mountPoint ?? '../../../';
+  const knownIds = new Set<bigint>();
+  for (let i = 0; i < like.chunkCount; i++) knownIds.add(like.chunkId(i).id);
+  const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds);
+  if (mod.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
+
+  const chunks: PlannedChunk[] = [];
+  const packages: ContainerPackage[] = [];
+  const names: string[] = [];
+  for (const m of mod) {
+    const size = (await stat(m.file)).size;
+    if (m.type === 'ExportBundleData') {
+      const bytes = new Uint8Array(await readFile(m.file).catch((e) => { throw ioError(e, m.file); }));
+      const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
+      if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
+        warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}`);
       }
-      const data = isHeader ? withContainerId(file, containerId, c) : readPieces(file);
-      await writer.addChunk(id, data, path, (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData');
-      progress.chunksDone++;
-      progress.bytesDone += ch.size;
-      o.onProgress?.({ ...progress });
+      const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
+      if (warning) warnings.push(warning);
+      packages.push({ packageId: m.packageId!, ...entry });
+      names.push(m.packageName!);
     }
-    const { utoc, partitions: n } = await writer.finish();
-    partitions = n;
+    chunks.push({ id: m.id, size, pieces: () => readPieces(m.file), path: m.path, memoryMapped: m.type === 'MemoryMappedBulkData', input: m.file });
+  }
+  const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
+  const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
+  chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
+
+  const likeMethod = like.compressionMethods.find((m) => m !== 'None');
+  const codec = chooseCodec(o.compression, likeMethod, warnings);
+  const alignment = inferBlockAlignment(like);
+  const settings: ContainerWriterOptions = {
+    version,
+    containerId,
+    blockSize: o.blockSize ?? (like.blockSize || 0x10000),
+    ...(codec ? { codec } : {}),
+    hashAlgorithm: gen === 'UE4' ? 'sha1' : 'blake3',
+    ...encryption(o, Buffer.from(like.header.encryptionKeyGuid).toString('hex')),
+    ...partitioning(o.partitionSize),
+    ...(alignment ? { compressionBlockAlignment: alignment } : {}),
+    mountPoint,
+    perfectHash: like.perfectHashSeeds.length > 0,
+  };
+  return { settings, chunks, packages: names.sort() };
+}
+
+/** The container-header version and store entries of the `like` container, from its .ucas when present. */
+async function likeHeader(like: IoStoreToc, likePath: string, o: PackOptions): Promise<{ headerVersion: ContainerHeaderVersionName; entries: Map<bigint, StoreEntry> }> {
+  const entries = new Map<bigint, StoreEntry>();
+  let headerVersion = o.containerHeaderVersion;
+  const headerIndex = Array.from({ length: like.chunkCount }, (_, i) => i).find((i) => like.chunkTypeName(i) === 'ContainerHeader');
+  const parts = partitionPaths(likePath, like.partitionCount);
+  if (headerIndex !== undefined && parts.every((p) => existsSync(p))) {
+    const reader = new ContainerReader(like, parts.map(fileSource), o.aesKey ? { aesKey: o.aesKey } : {});
+    try {
+      const bytes = await reader.readChunk(headerIndex);
+      const h = parseContainerHeader(bytes, { source: `${likePath} (container header)`, ...(headerVersion ? { version: headerVersion } : {}) });
+      headerVersion ??= h.version;
+      for (const p of h.packages) entries.set(p.packageId, p);
+    } catch (e) {
+      if (!(e instanceof IoStoreError) || e.code !== 'CODEC' || headerVersion) throw e;
+    } finally {
+      await reader.close();
+    }
+  }
+  headerVersion ??= headerVersionForToc(like.version);
+  if (!headerVersion) {
+    throw new IoStoreError('USAGE', `cannot tell the container-header version of a TOC v${like.version} game without its .ucas: pass --container-header-version`, { file: likePath });
+  }
+  return { headerVersion, entries };
+}
+
+/** The container-header version when the TOC version settles it (several engine releases share a TOC version). */
+function headerVersionForToc(v: number): ContainerHeaderVersionName | undefined {
+  if (v <= 3) return 'Initial';
+  if (v === 6) return 'NoExportInfo';
+  if (v >= 9) return 'SoftPackageReferencesOffset';
+  return undefined;
+}
+
+function checkVersion(v: number): number {
+  if (!(Number.isInteger(v) && v >= 1 && v <= LATEST_TOC_VERSION)) throw new IoStoreError('USAGE', `TOC version ${v} is not supported (1 to ${LATEST_TOC_VERSION})`);
+  return v;
+}
+
+function encryption(o: PackOptions, guidHex: string | undefined): Partial<ContainerWriterOptions> {
+  if (!o.aesKey) return {};
+  return { aesKey: o.aesKey, encryptionKeyGuid: Uint8Array.from(Buffer.from(guidHex ?? '0'.repeat(32), 'hex')) };
+}
+
+function partitioning(size: number | undefined): Partial<ContainerWriterOptions> {
+  return size ? { partitionSize: size } : {};
+}
+
+async function requireFile(file: string, missing: string): Promise<void> {
+  try {
+    const st = await stat(file);
+    if (!st.isFile()) throw new IoStoreError('BAD_VALUE', 'is not a file', { file });
+  } catch (e) {
+    throw e instanceof IoStoreError ? e : new IoStoreError('NOT_FOUND', missing, { file });
+  }
+}
+
+/** Writes the planned chunks under temporary names, then renames every output into place. */
+async function writeContainer(
+  outBase: string,
+  settings: ContainerWriterOptions,
+  chunks: PlannedChunk[],
+  onProgress: PackOptions['onProgress'],
+): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings'>> {
+  const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
+  for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
+  await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
+    throw ioError(e, dirname(outBase));
+  });
+  const tmp = (p: string) => `${p}.iostore-tmp`;
+  const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
+  const writer = await ContainerWriter.create((i) => tmp(ucasName(i)), settings);
+  const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
+  try {
+    for (const c of chunks) {
+      await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+      progress.chunksDone++;
+      progress.bytesDone += c.size;
+      onProgress?.({ ...progress });
+    }
+    const { utoc, partitions } = await writer.finish();
     await writeFile(tmp(`${outBase}.utoc`), utoc).catch((e) => {
       throw ioError(e, `${outBase}.utoc`);
     });
-    for (let i = 0; i < n; i++) await rename(tmp(ucasName(i)), ucasName(i));
+    for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
     await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
+    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), chunks: chunks.length, bytes: progress.bytesDone };
   } catch (e) {
     await writer.abort();
-    for (let i = 0; i < 64; i++) await unlink(tmp(ucasName(i))).catch(() => {});
+    for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
     await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
     throw e;
   }
-  return {
-    utoc: `${outBase}.utoc`,
-    ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)),
-    chunks: chunks.length,
-    bytes: progress.bytesDone,
-    compression: codec?.name ?? 'None',
-    version,
-    warnings,
-  };
 }
 
-function chooseCodec(c: ManifestContainer, requested: string | undefined, warnings: string[]): Codec | undefined {
+function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {
   const registry = defaultCodecs();
-  const want = requested ?? c.chunks.find((ch) => ch.compression !== 'None')?.compression ?? 'None';
+  const want = requested ?? sourceMethod ?? 'None';
   if (want.toLowerCase() === 'none') return undefined;
   const codec = registry.get(want);
   if (codec?.compress) return codec;
-  if (requested !== undefined) throw new IoStoreError('USAGE', `cannot compress with "${requested}" (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
+  if (requested !== undefined) {
+    throw new IoStoreError('USAGE', `cannot compress with "${requested}" (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
+  }
   warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;
 }
@@ -174,4 +320,3 @@ async function* withContainerId(file: string, id: bigint, c: ManifestContainer):
   view.setBigUint64(at, id, true);
   yield bytes;
 }
-

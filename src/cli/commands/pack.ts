@@ -1,6 +1,7 @@
 import { parseAesKey } from '../../crypto/aes.js';
 import { IoStoreError } from '../../errors.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
+import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
@@ -10,6 +11,8 @@ interface PackArgs {
   folder: string;
   output: string;
   container?: string;
+  like?: string;
+  'container-header-version'?: string;
   version?: number;
   compression?: string;
   'block-size'?: number;
@@ -22,12 +25,14 @@ interface PackArgs {
 
 export const packCommand: Command<PackArgs> = {
   command: 'pack <folder> <output>',
-  describe: 'Rebuild a container (.utoc + .ucas) from a folder written by unpack',
+  describe: 'Build a container (.utoc + .ucas) from a folder written by unpack, or from a mod folder with --like',
   builder: (y) =>
     y
-      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json)' })
+      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json), or with --like a folder of zen packages and bulk files laid out below the mount point (e.g. Game/Content/Hero.uasset)' })
       .positional('output', { type: 'string', demandOption: true, describe: 'the .utoc to write; .ucas (and _sN.ucas) go beside it' })
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
+      .option('like', { type: 'string', describe: 'a .utoc of the target game: pack a plain mod folder with its version, block size, mount point and compression, and build the container header from the packages' })
+      .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from (e.g. SoftPackageReferences)' })
       .option('version', { type: 'number', describe: 'TOC version to write (default: the original container\'s)' })
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (default: the original method when this build can encode it)' })
       .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
@@ -36,10 +41,13 @@ export const packCommand: Command<PackArgs> = {
       .option('force', { type: 'boolean', describe: 'allow overwriting the container the folder was unpacked from' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
-      .example('$0 pack out/ rebuilt.utoc --compression zlib', '') as never,
+      .example('$0 pack out/ rebuilt.utoc --compression zlib', '')
+      .example('$0 pack MyMod/ ~mods/MyMod_P.utoc --like Paks/pakchunk0-Windows.utoc', 'a new mod as a patch container') as never,
   async run(args, io) {
     const o: PackOptions = {};
     if (args.container !== undefined) o.container = args.container;
+    if (args.like !== undefined) o.like = args.like;
+    if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
     if (args.version !== undefined) o.version = args.version;
     if (args.compression !== undefined) o.compression = args.compression;
     if (args['block-size'] !== undefined) o.blockSize = args['block-size'];
@@ -58,7 +66,10 @@ export const packCommand: Command<PackArgs> = {
       bar.done();
     }
     if (args.json) io.out(renderJson(r));
-    else if (!args.quiet) io.out(`wrote ${r.utoc} and ${r.ucas.length} .ucas file(s): ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+    else if (!args.quiet) {
+      io.out(`wrote ${r.utoc} and ${r.ucas.length} .ucas file(s): ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
+    }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
     return ExitCode.Ok;
   },
