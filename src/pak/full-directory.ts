@@ -1,0 +1,259 @@
+import { concatBytes, encodeFString } from '../toc/directory-index.js';
+import { ByteReader } from '../util/bytes.js';
+import { MAX_PAK_STRING, decodeUtf8, encodeUtf8, encodeUtf8String, readPakFString, readUtf8String } from './strings.js';
+import { PakVersion } from './version.js';
+
+/**
+ * The directory index maps directory -> file name -> entry location. Directory names are relative to the mount
+ * point and end with '/', the mount point itself being "/". A location >= 0 is a byte offset into the encoded
+ * entries; -1, -2, ... index the non-encodable list; INT32_MIN (and 0x7fffffff) mark a deleted file.
+ */
+export interface PakDirectoryFile {
+  name: string;
+  location: number;
+}
+
+export interface PakDirectory {
+  name: string;
+  files: PakDirectoryFile[];
+}
+
+/** 'PFDQ' read as a little-endian u32: the first bytes of a v13+ flat directory index. */
+export const FLAT_DIRECTORY_MAGIC = 0x50464451;
+/** Every this many directories the flat index stores a full name (no shared prefix) and an anchor offset. */
+export const FLAT_RESTART_INTERVAL = 16;
+
+/** Bytes of reconstructed names allowed per byte of index, so front-coded prefixes cannot blow up memory. */
+const NAME_BUDGET_FACTOR = 64;
+const NAME_BUDGET_FLOOR = 1 << 20;
+
+export interface PathHashPair {
+  hash: bigint;
+  location: number;
+}
+
+export interface FullDirectoryIndex {
+  directories: PakDirectory[];
+  /** v13+ flat form only: the sorted (hash, location) table it embeds. */
+  pathHashes?: PathHashPair[];
+  flat: boolean;
+}
+
+/**
+ * Reads a full directory index in either form (tree, or the v13+ flat table when it starts with 'PFDQ').
+ * `padded`: the part was AES-encrypted, so up to 15 bytes of block padding may follow it.
+ */
+export function readFullDirectoryIndex(bytes: Uint8Array, version: number, source: string, base: number, padded = false): FullDirectoryIndex {
+  const r = new ByteReader(bytes, source, base);
+  if (version >= PakVersion.SortedDirectoryIndex && bytes.length >= 4 && r.view.getUint32(0, true) === FLAT_DIRECTORY_MAGIC) {
+    return readFlatDirectoryIndex(r, padded ? 16 : 1);
+  }
+  const directories = readDirectoryTree(r, version);
+  if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the directory index`);
+  return { directories, flat: false };
+}
+
+/** The tree form: i32 directory count, then per directory an FString name, i32 file count, (name, i32 location)s. */
+export function readDirectoryTree(r: ByteReader, version: number): PakDirectory[] {
+  const countAt = r.pos;
+  const dirCount = r.i32('directory count');
+  if (dirCount < 0) r.fail('BAD_VALUE', `negative directory count ${dirCount}`, countAt);
+  // Smallest directory record: empty-string length + file count.
+  r.needArray(dirCount, 8, 'directory index');
+  const utf8Names = version >= PakVersion.Utf8PakDirectory;
+  const dirs: PakDirectory[] = [];
+  for (let d = 0; d < dirCount; d++) {
+    const name = readPakFString(r, 'directory name');
+    const filesAt = r.pos;
+    const fileCount = r.i32('directory file count');
+    if (fileCount < 0) r.fail('BAD_VALUE', `directory "${name}" has a negative file count ${fileCount}`, filesAt);
+    r.needArray(fileCount, 8, `files of directory "${name}"`);
+    const files: PakDirectoryFile[] = [];
+    for (let f = 0; f < fileCount; f++) {
+      const fileName = utf8Names ? readUtf8String(r, 'file name') : readPakFString(r, 'file name');
+      files.push({ name: fileName, location: r.i32('entry location') });
+    }
+    dirs.push({ name, files });
+  }
+  return dirs;
+}
+
+export function writeDirectoryTree(dirs: readonly PakDirectory[], version: number): Uint8Array {
+  const parts: Uint8Array[] = [i32(dirs.length)];
+  const utf8Names = version >= PakVersion.Utf8PakDirectory;
+  for (const d of dirs) {
+    parts.push(encodeFString(d.name), i32(d.files.length));
+    for (const f of d.files) parts.push(utf8Names ? encodeUtf8String(f.name) : encodeFString(f.name), i32(f.location));
+  }
+  return concatBytes(parts);
+}
+
+/*
+ * Flat form (v13+), all little-endian:
+ *   u32 'PFDQ', i32 dirCount, i32 fileCount, i32 restartInterval, i32 dirBlobBytes, i32 fileBlobBytes,
+ *   i32 pathHashCount, i32 pad (8-aligns the hash table),
+ *   u64 sortedPathHashes[pathHashCount], i32 hashLocations[pathHashCount],
+ *   i32 dirAnchorOffsets[ceil(dirCount / restartInterval) + 1],
+ *   i32 dirFileStart[dirCount + 1], i32 fileNameOffsets[fileCount + 1], i32 fileLocations[fileCount],
+ *   dirBlob: per directory (sorted) i32 sharedPrefixBytes, i32 suffixBytes, suffix (UTF-8),
+ *   fileBlob: the file names (UTF-8) back to back.
+ */
+function readFlatDirectoryIndex(r: ByteReader, slack: number): FullDirectoryIndex {
+  r.skip(4, 'flat directory index magic');
+  const headerAt = r.pos;
+  const dirCount = r.i32('directory count');
+  const fileCount = r.i32('file count');
+  const restart = r.i32('restart interval');
+  const dirBlobBytes = r.i32('directory blob size');
+  const fileBlobBytes = r.i32('file blob size');
+  const hashCount = r.i32('path hash count');
+  r.skip(4, 'flat directory index padding');
+  if (dirCount < 0 || fileCount < 0 || restart <= 0 || dirBlobBytes < 0 || fileBlobBytes < 0 || hashCount < 0) {
+    r.fail('BAD_VALUE', `flat directory index header is corrupt (dirs ${dirCount}, files ${fileCount}, restart ${restart}, blobs ${dirBlobBytes}/${fileBlobBytes}, hashes ${hashCount})`, headerAt);
+  }
+  const anchorCount = Math.ceil(dirCount / restart) + 1;
+  // Everything below is sized by the header: check it all fits before reading (or allocating) any of it.
+  r.need(12 * hashCount + 4 * (anchorCount + dirCount + 1 + 2 * fileCount + 1) + dirBlobBytes + fileBlobBytes, 'flat directory index tables');
+
+  const hashes: bigint[] = [];
+  for (let i = 0; i < hashCount; i++) hashes.push(r.u64('path hash'));
+  const pathHashes: PathHashPair[] = hashes.map((hash) => ({ hash, location: r.i32('path hash location') }));
+  const ints = (n: number, what: string) => {
+    const a: number[] = [];
+    for (let i = 0; i < n; i++) a.push(r.i32(what));
+    return a;
+  };
+  const anchorsAt = r.pos;
+  const anchors = ints(anchorCount, 'directory anchor');
+  const dirStartAt = r.pos;
+  const dirFileStart = ints(dirCount + 1, 'directory file start');
+  const nameOffsetsAt = r.pos;
+  const nameOffsets = ints(fileCount + 1, 'file name offset');
+  const locations = ints(fileCount, 'file location');
+  const dirBlobAt = r.pos;
+  const dirBlob = r.bytesView(dirBlobBytes, 'directory blob');
+  const fileBlob = r.bytesView(fileBlobBytes, 'file blob');
+  if (r.remaining >= slack) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the flat directory index`);
+
+  checkRuns(r, dirFileStart, fileCount, 'directory file starts', dirStartAt);
+  checkRuns(r, nameOffsets, fileBlobBytes, 'file name offsets', nameOffsetsAt);
+
+  const budget = Math.max(NAME_BUDGET_FLOOR, NAME_BUDGET_FACTOR * r.bytes.length);
+  let spent = 0;
+  const blob = new ByteReader(dirBlob, r.source, r.base + dirBlobAt);
+  let prev: Uint8Array = new Uint8Array(0);
+  const directories: PakDirectory[] = [];
+  for (let d = 0; d < dirCount; d++) {
+    const at = blob.pos;
+    if (d % restart === 0 && anchors[d / restart] !== at) {
+      r.fail('BAD_VALUE', `directory anchor ${d / restart} is ${anchors[d / restart]} but directory ${d} starts at ${at}`, anchorsAt);
+    }
+    const shared = blob.i32('shared prefix length');
+    const suffixLen = blob.i32('suffix length');
+    if (shared < 0 || shared > prev.length || suffixLen < 0 || shared + suffixLen > MAX_PAK_STRING) {
+      blob.fail('BAD_VALUE', `directory ${d}: shared prefix ${shared} and suffix ${suffixLen} do not fit the previous name of ${prev.length} bytes`, at);
+    }
+    const suffix = blob.bytesView(suffixLen, 'directory name suffix');
+    const nameBytes = new Uint8Array(shared + suffixLen);
+    nameBytes.set(prev.subarray(0, shared), 0);
+    nameBytes.set(suffix, shared);
+    spent += nameBytes.length;
+    if (spent > budget) blob.fail('BAD_VALUE', `directory names expand to more than ${budget} bytes; the index is corrupt`, at);
+    prev = nameBytes;
+    const name = decodeUtf8(nameBytes) ?? blob.fail('BAD_VALUE', `directory ${d}: name is not valid UTF-8`, at);
+    const files: PakDirectoryFile[] = [];
+    for (let f = dirFileStart[d]!; f < dirFileStart[d + 1]!; f++) {
+      const raw = fileBlob.subarray(nameOffsets[f]!, nameOffsets[f + 1]!);
+      const fileName = decodeUtf8(raw) ?? r.fail('BAD_VALUE', `file ${f}: name is not valid UTF-8`, nameOffsetsAt + 4 * f);
+      files.push({ name: fileName, location: locations[f]! });
+    }
+    directories.push({ name, files });
+  }
+  if (blob.remaining !== 0) blob.fail('BAD_VALUE', `${blob.remaining} bytes left over in the directory blob`);
+  if (anchors[anchorCount - 1] !== dirBlobBytes) r.fail('BAD_VALUE', `last directory anchor ${anchors[anchorCount - 1]} is not the blob size ${dirBlobBytes}`, anchorsAt);
+  return { directories, pathHashes, flat: true };
+}
+
+/** A [0 .. total] table of run starts must start at 0, never go back, and end at the total. */
+function checkRuns(r: ByteReader, runs: readonly number[], total: number, what: string, at: number): void {
+  if (runs[0] !== 0 || runs[runs.length - 1] !== total) r.fail('BAD_VALUE', `${what} must run from 0 to ${total}`, at);
+  for (let i = 1; i < runs.length; i++) {
+    if (runs[i]! < runs[i - 1]!) r.fail('BAD_VALUE', `${what} go backwards at ${i}`, at + 4 * i);
+  }
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/**
+ * Writes the v13+ flat form. Directories and the files in each are sorted by their UTF-8 bytes, as in the
+ * engine-made UE 6.0 paks; path hashes are sorted as unsigned 64-bit numbers.
+ */
+export function writeFlatDirectoryIndex(dirs: readonly PakDirectory[], pathHashes: readonly PathHashPair[]): Uint8Array {
+  const sortedDirs = dirs
+    .map((d) => ({
+      bytes: encodeUtf8(d.name),
+      files: d.files.map((f) => ({ bytes: encodeUtf8(f.name), location: f.location })).sort((a, b) => compareBytes(a.bytes, b.bytes)),
+    }))
+    .sort((a, b) => compareBytes(a.bytes, b.bytes));
+  const hashes = [...pathHashes].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+
+  const dirBlob: Uint8Array[] = [];
+  const anchors: number[] = [];
+  let dirBlobBytes = 0;
+  let prev: Uint8Array = new Uint8Array(0);
+  sortedDirs.forEach((d, i) => {
+    let shared = 0;
+    if (i % FLAT_RESTART_INTERVAL === 0) anchors.push(dirBlobBytes);
+    else while (shared < prev.length && shared < d.bytes.length && prev[shared] === d.bytes[shared]) shared++;
+    const suffix = d.bytes.subarray(shared);
+    dirBlob.push(i32(shared), i32(suffix.length), suffix);
+    dirBlobBytes += 8 + suffix.length;
+    prev = d.bytes;
+  });
+  anchors.push(dirBlobBytes);
+
+  const dirFileStart = [0];
+  const nameOffsets = [0];
+  const locations: number[] = [];
+  const fileBlob: Uint8Array[] = [];
+  let fileBlobBytes = 0;
+  for (const d of sortedDirs) {
+    for (const f of d.files) {
+      fileBlob.push(f.bytes);
+      fileBlobBytes += f.bytes.length;
+      nameOffsets.push(fileBlobBytes);
+      locations.push(f.location);
+    }
+    dirFileStart.push(locations.length);
+  }
+
+  const header = new Uint8Array(32);
+  const hv = new DataView(header.buffer);
+  [FLAT_DIRECTORY_MAGIC, sortedDirs.length, locations.length, FLAT_RESTART_INTERVAL, dirBlobBytes, fileBlobBytes, hashes.length, 0].forEach((v, k) =>
+    hv.setUint32(k * 4, v >>> 0, true),
+  );
+  const hashTable = new Uint8Array(12 * hashes.length);
+  const tv = new DataView(hashTable.buffer);
+  hashes.forEach((h, k) => {
+    tv.setBigUint64(8 * k, h.hash, true);
+    tv.setInt32(8 * hashes.length + 4 * k, h.location, true);
+  });
+  return concatBytes([header, hashTable, ints32(anchors), ints32(dirFileStart), ints32(nameOffsets), ints32(locations), ...dirBlob, ...fileBlob]);
+}
+
+function i32(v: number): Uint8Array {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setInt32(0, v, true);
+  return b;
+}
+
+function ints32(values: readonly number[]): Uint8Array {
+  const b = new Uint8Array(4 * values.length);
+  const v = new DataView(b.buffer);
+  values.forEach((x, k) => v.setInt32(4 * k, x, true));
+  return b;
+}

@@ -1,0 +1,212 @@
+import { IoStoreError } from '../errors.js';
+import { ByteReader, toHex } from '../util/bytes.js';
+import { decodeEntry, PAK_ENTRY_FLAG_DELETED, PAK_ENTRY_FLAG_ENCRYPTED, type PakBlock, type PakEntryRecord } from './entry.js';
+import { PakEncryptionMethod, readPakFooter, type PakFooter } from './footer.js';
+import { readFullDirectoryIndex, type PakDirectory } from './full-directory.js';
+import { openIndexPart } from './pak-crypto.js';
+import { readLegacyIndex, readPrimaryIndex, type PakIndexPart } from './pak-index.js';
+import { readPathHashIndex } from './path-hash.js';
+import { isSafePakPath } from './safe-path.js';
+import { PakVersion, pakVersionName } from './version.js';
+
+export interface ReadPakOptions {
+  /** Name used in error messages. */
+  source?: string;
+  /** 32-byte AES-256 key, needed when the index is encrypted. */
+  aesKey?: Uint8Array;
+  /** Check the SHA-1 of each unencrypted index part (default true; encrypted parts are always checked). */
+  verifyHashes?: boolean;
+}
+
+export interface PakEntry {
+  /** Path relative to the mount point, '/'-separated, e.g. `Config/DefaultGame.ini`. */
+  path: string;
+  /** Absolute offset of the entry's in-place header; the stored bytes follow it. */
+  offset: number;
+  /** Stored size (compressed size when compressed, before AES padding). */
+  size: number;
+  uncompressedSize: number;
+  /** `None` or the footer's method name, e.g. `Zlib`, `Oodle`. */
+  compressionMethod: string;
+  compressionMethodIndex: number;
+  encrypted: boolean;
+  compressionBlockSize: number;
+  /** Compressed blocks as absolute offsets in the pak (end exclusive, before AES padding). */
+  blocks?: PakBlock[];
+  /** SHA-1 of the stored bytes; only pre-v10 indexes keep it (the in-place header always has it). */
+  hash?: Uint8Array;
+  /** v15 AES-CTR only. */
+  encryptionIv?: Uint8Array;
+  /** False when the path is absolute, climbs with `..`, has a drive letter or control characters. */
+  safe: boolean;
+}
+
+export interface PakFile {
+  source: string;
+  version: number;
+  versionName: string;
+  footer: PakFooter;
+  /** Hex of the 16-byte key GUID; all zeros = the embedded key. */
+  encryptionKeyGuid: string;
+  encryptedIndex: boolean;
+  indexOffset: number;
+  indexSize: number;
+  /** Hex SHA-1 of the primary index. */
+  indexHash: string;
+  /** Named compression methods, in footer slot order. */
+  compressionMethods: string[];
+  mountPoint: string;
+  /** v10+: seed of the path hashes (the engine derives it from the pak's file name). */
+  pathHashSeed?: bigint;
+  /** v10+: where the secondary indexes are. */
+  pathHashIndex?: PakIndexPart & { count: number };
+  fullDirectoryIndex?: PakIndexPart & { flat: boolean };
+  /** Entry count the index declares (delete records included). */
+  declaredEntryCount: number;
+  entries: PakEntry[];
+  /** Paths the pak deletes (patch paks). */
+  deleted: string[];
+}
+
+/** Path characters allowed per index byte; a hostile index could otherwise multiply long directory names. */
+const PATH_BUDGET_FACTOR = 64;
+const PATH_BUDGET_FLOOR = 1 << 20;
+
+function methodName(footer: PakFooter, index: number, r: ByteReader, at: number): string {
+  if (index === 0) return 'None';
+  const name = footer.compressionMethods[index - 1];
+  if (name === undefined) r.fail('BAD_VALUE', `entry uses compression method ${index} but the footer names ${footer.compressionMethods.length}`, at);
+  return name;
+}
+
+function toEntry(path: string, rec: PakEntryRecord, footer: PakFooter, r: ByteReader, at: number): PakEntry {
+  const e: PakEntry = {
+    path,
+    offset: rec.offset,
+    size: rec.size,
+    uncompressedSize: rec.uncompressedSize,
+    compressionMethod: methodName(footer, rec.compressionMethodIndex, r, at),
+    compressionMethodIndex: rec.compressionMethodIndex,
+    encrypted: (rec.flags & PAK_ENTRY_FLAG_ENCRYPTED) !== 0,
+    compressionBlockSize: rec.compressionBlockSize,
+    safe: isSafePakPath(path),
+  };
+  if (rec.blocks.length > 0) e.blocks = rec.blocks;
+  if (rec.hash && rec.hash.some((b) => b !== 0)) e.hash = rec.hash;
+  if (rec.encryptionIv) e.encryptionIv = rec.encryptionIv;
+  if (rec.offset + rec.size > footer.offset) r.fail('BAD_VALUE', `entry "${path}" at ${rec.offset} of ${rec.size} bytes runs into the index or footer`, at);
+  return e;
+}
+
+/** Reads a pak's footer and index and lists its files. File data is not touched (see readPakEntryData). */
+export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFile {
+  const source = options.source ?? 'pak';
+  const verify = options.verifyHashes ?? true;
+  const footer = readPakFooter(bytes, source);
+  if (footer.frozenIndex) {
+    throw new IoStoreError('UNSUPPORTED', 'frozen (memory-image) pak indexes are not supported; the engine itself refuses them', { file: source, offset: footer.offset });
+  }
+  const cryptOpts = (offset: number) => {
+    const o: { source: string; offset: number; aesKey?: Uint8Array; verify: boolean } = { source, offset, verify };
+    if (options.aesKey) o.aesKey = options.aesKey;
+    return o;
+  };
+  const stored = bytes.subarray(footer.indexOffset, footer.indexOffset + footer.indexSize);
+  const index = openIndexPart(stored, footer, 'primary', footer.indexHash, cryptOpts(footer.indexOffset));
+
+  const result: PakFile = {
+    source,
+    version: footer.version,
+    versionName: pakVersionName(footer.version),
+    footer,
+    encryptionKeyGuid: toHex(footer.encryptionKeyGuid),
+    encryptedIndex: footer.encryptedIndex,
+    indexOffset: footer.indexOffset,
+    indexSize: footer.indexSize,
+    indexHash: toHex(footer.indexHash),
+    compressionMethods: footer.version >= PakVersion.FNameBasedCompressionMethod ? [...footer.compressionMethods] : [],
+    mountPoint: '',
+    declaredEntryCount: 0,
+    entries: [],
+    deleted: [],
+  };
+  const r = new ByteReader(index, source, footer.indexOffset);
+
+  if (footer.version < PakVersion.PathHashIndex) {
+    const legacy = readLegacyIndex(index, footer, source, footer.indexOffset);
+    result.mountPoint = legacy.mountPoint;
+    result.declaredEntryCount = legacy.entries.length;
+    for (const { path, record } of legacy.entries) {
+      if (record.flags & PAK_ENTRY_FLAG_DELETED) result.deleted.push(path);
+      else result.entries.push(toEntry(path, record, footer, r, 0));
+    }
+    return result;
+  }
+
+  const primary = readPrimaryIndex(index, footer, source, footer.indexOffset);
+  result.mountPoint = primary.mountPoint;
+  result.declaredEntryCount = primary.entryCount;
+  result.pathHashSeed = primary.pathHashSeed;
+
+  if (primary.pathHashIndex) {
+    const ph = primary.pathHashIndex;
+    const phBytes = openIndexPart(bytes.subarray(ph.offset, ph.offset + ph.size), footer, 'pathHash', ph.hash, cryptOpts(ph.offset));
+    const parsed = readPathHashIndex(phBytes, footer.version, source, ph.offset, footer.encryptedIndex);
+    result.pathHashIndex = { ...ph, count: parsed.entries.length };
+  }
+  const fd = primary.fullDirectoryIndex;
+  if (!fd) {
+    throw new IoStoreError('UNSUPPORTED', 'pak has no full directory index (only path hashes), so its file names cannot be listed', { file: source, offset: footer.indexOffset });
+  }
+  const fdBytes = openIndexPart(bytes.subarray(fd.offset, fd.offset + fd.size), footer, 'fullDirectory', fd.hash, cryptOpts(fd.offset));
+  const dirIndex = readFullDirectoryIndex(fdBytes, footer.version, source, fd.offset, footer.encryptedIndex);
+  result.fullDirectoryIndex = { ...fd, flat: dirIndex.flat };
+  collectEntries(result, dirIndex.directories, primary, footer, r, fdBytes.length);
+  return result;
+}
+
+function collectEntries(
+  result: PakFile,
+  dirs: readonly PakDirectory[],
+  primary: ReturnType<typeof readPrimaryIndex>,
+  footer: PakFooter,
+  r: ByteReader,
+  fdSize: number,
+): void {
+  const ctr = footer.encryptionMethod === PakEncryptionMethod.AesCtr;
+  const encoded = new ByteReader(primary.encodedEntries, r.source, r.base + primary.encodedEntriesAt);
+  // Decode each location once: many names may point at the same record, and its block list must not be copied.
+  const decoded = new Map<number, PakEntryRecord>();
+  const budget = Math.max(PATH_BUDGET_FLOOR, PATH_BUDGET_FACTOR * (fdSize + primary.encodedEntries.length));
+  let spent = 0;
+  for (const dir of dirs) {
+    let prefix = dir.name.replace(/^\/+/, '');
+    if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
+    for (const file of dir.files) {
+      const path = prefix + file.name;
+      spent += path.length;
+      if (spent > budget) r.fail('BAD_VALUE', `file paths add up to more than ${budget} characters; the directory index is corrupt`, primary.encodedEntriesAt);
+      const loc = file.location;
+      // INT32_MIN marks a delete record; 0x7fffffff is reserved and also invalid.
+      if (loc === -0x80000000 || loc === 0x7fffffff) {
+        result.deleted.push(path);
+        continue;
+      }
+      let rec = decoded.get(loc);
+      if (!rec) {
+        if (loc >= 0) {
+          if (loc >= primary.encodedEntries.length) {
+            r.fail('BAD_VALUE', `"${path}" points at encoded entry offset ${loc} beyond the ${primary.encodedEntries.length} encoded bytes`, primary.encodedEntriesAt);
+          }
+          encoded.pos = loc;
+          rec = decodeEntry(encoded, footer.version, ctr);
+        } else {
+          rec = primary.nonEncodedEntries[-loc - 1];
+          if (!rec) r.fail('BAD_VALUE', `"${path}" points at non-encoded entry ${-loc - 1} of ${primary.nonEncodedEntries.length}`, primary.encodedEntriesAt);
+        }
+        decoded.set(loc, rec);
+      }
+      result.entries.push(toEntry(path, rec, footer, r, primary.encodedEntriesAt + Math.max(0, loc)));
+    }
+  }
+}

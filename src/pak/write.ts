@@ -1,0 +1,220 @@
+import { IoStoreError } from '../errors.js';
+import { concatBytes } from '../toc/directory-index.js';
+import { encodeEntry, writeFullEntry, type PakEntryRecord } from './entry.js';
+import { defaultSlots, writePakFooter } from './footer.js';
+import { writeDirectoryTree, writeFlatDirectoryIndex, type PakDirectory, type PathHashPair } from './full-directory.js';
+import { sha1 } from './pak-crypto.js';
+import { writeLegacyIndex, writePrimaryIndex, type PakIndexPart } from './pak-index.js';
+import { pakPathHash, writePathHashIndex } from './path-hash.js';
+import { unsafePakPathReason } from './safe-path.js';
+import { MAX_PAK_STRING } from './strings.js';
+import { PAK_VERSION_LATEST, PAK_VERSION_MIN, PakVersion } from './version.js';
+
+export interface CompanionPakFile {
+  /** Path relative to the mount point, '/'-separated, e.g. `AssetRegistry.bin` or `Config/DefaultGame.ini`. */
+  path: string;
+  data: Uint8Array;
+}
+
+export interface CompanionPakOptions {
+  /** Pak version to write, 1 to 15 (see pakVersionForEngine). */
+  version: number;
+  /** Default `../../../`, the engine root as IoStore tools use it. UnrealPak wrote `/` for empty companion paks. */
+  mountPoint?: string;
+  /** Small files stored uncompressed and unencrypted, in this order. Default: none (an empty pak). */
+  files?: readonly CompanionPakFile[];
+  /**
+   * v10+: seed of the path hashes. UnrealPak uses the CRC32 of its lower-cased output file name; any value works
+   * since readers take the seed from the pak itself. Default 0 (as repak and retoc write).
+   */
+  pathHashSeed?: number | bigint;
+  /** v14+: the pakchunk index recorded in the footer. Default -1 (none), as the UE 6.0 paks of the corpus. */
+  pakchunkIndex?: number;
+  /** v8 only: 5 name slots (UE 4.23+, default) or 4 (UE 4.22, which also narrows the entry method to a byte). */
+  compressionSlots?: 4 | 5;
+  /**
+   * v10+: files (mount-relative paths) to list in the pruned directory index, as the project's
+   * `[Pak] DirectoryIndexKeepFiles` wildcards would select them (UnrealPak kept `*.ini` and `Localization` files
+   * in the corpus companion paks). Default: none, an empty pruned index.
+   */
+  keepInPrunedIndex?: (path: string) => boolean;
+}
+
+function usage(message: string): never {
+  throw new IoStoreError('USAGE', message);
+}
+
+/** Directory of a mount-relative path in the index's convention ("/" for the mount point itself). */
+function splitPath(path: string): [string, string] {
+  const cut = path.lastIndexOf('/');
+  return cut < 0 ? ['/', path] : [path.slice(0, cut + 1), path.slice(cut + 1)];
+}
+
+function parentDir(dir: string): string | undefined {
+  if (dir === '/') return undefined;
+  const cut = dir.lastIndexOf('/', dir.length - 2);
+  return cut < 0 ? '/' : dir.slice(0, cut + 1);
+}
+
+/**
+ * Groups files by directory in the order the engine's directory map gets them: for each file, the missing
+ * parents of its directory (nearest first, up to "/"), then the directory itself. The order only matters for the
+ * tree form (v10-12); the flat form of v13+ is sorted.
+ */
+function buildDirectories(files: readonly { path: string; location: number }[]): PakDirectory[] {
+  const dirs = new Map<string, PakDirectory>();
+  for (const f of files) {
+    const [dir, name] = splitPath(f.path);
+    if (!dirs.has(dir)) {
+      for (let d = parentDir(dir); d !== undefined && !dirs.has(d); d = parentDir(d)) dirs.set(d, { name: d, files: [] });
+      dirs.set(dir, { name: dir, files: [] });
+    }
+    dirs.get(dir)!.files.push({ name, location: f.location });
+  }
+  return [...dirs.values()];
+}
+
+/**
+ * The pruned directory index stored after the path hashes: what a shipping game keeps in memory when it drops
+ * the full directory (files matching the project's DirectoryIndexKeepFiles wildcards). Built as the engine does:
+ * directories holding kept files, in directory order, then every other kept directory (the parents of those).
+ */
+function buildPrunedDirectories(dirs: readonly PakDirectory[], keep: (path: string) => boolean): PakDirectory[] {
+  const pruned = new Map<string, PakDirectory>();
+  const keepDir = new Map<string, boolean>();
+  for (const d of dirs) {
+    const prefix = d.name === '/' ? '' : d.name;
+    let kept = false;
+    for (const f of d.files) {
+      if (!keep(prefix + f.name)) continue;
+      kept = true;
+      if (!pruned.has(d.name)) pruned.set(d.name, { name: d.name, files: [] });
+      pruned.get(d.name)!.files.push(f);
+    }
+    keepDir.set(d.name, kept);
+  }
+  for (const [name, kept] of [...keepDir]) {
+    if (!kept) continue;
+    for (let p = parentDir(name); p !== undefined && keepDir.get(p) !== true; p = parentDir(p)) keepDir.set(p, true);
+  }
+  for (const [name, kept] of keepDir) if (kept && !pruned.has(name)) pruned.set(name, { name, files: [] });
+  return [...pruned.values()];
+}
+
+function checkOptions(o: CompanionPakOptions): { mountPoint: string; seed: bigint; slots: number } {
+  const v = o.version;
+  if (!Number.isInteger(v) || v < PAK_VERSION_MIN || v > PAK_VERSION_LATEST) usage(`pak version must be an integer from ${PAK_VERSION_MIN} to ${PAK_VERSION_LATEST}, got ${v}`);
+  const mountPoint = o.mountPoint ?? '../../../';
+  if (typeof mountPoint !== 'string' || mountPoint.length > MAX_PAK_STRING || mountPoint.includes('\0')) usage('mount point must be a string without NUL of at most 65535 characters');
+  let seed: bigint;
+  try {
+    seed = BigInt(o.pathHashSeed ?? 0);
+  } catch {
+    usage(`path hash seed must be an integer, got ${String(o.pathHashSeed)}`);
+  }
+  if (seed < 0n || seed >= 1n << 64n) usage(`path hash seed ${seed} does not fit in 64 bits`);
+  if (o.pakchunkIndex !== undefined && (!Number.isInteger(o.pakchunkIndex) || o.pakchunkIndex < -0x80000000 || o.pakchunkIndex > 0x7fffffff)) usage(`pakchunk index must be a 32-bit integer, got ${o.pakchunkIndex}`);
+  let slots = defaultSlots(v);
+  if (o.compressionSlots !== undefined) {
+    if (v !== PakVersion.FNameBasedCompressionMethod || (o.compressionSlots !== 4 && o.compressionSlots !== 5)) usage('compressionSlots (4 or 5) only applies to pak version 8');
+    slots = o.compressionSlots;
+  }
+  const seen = new Set<string>();
+  for (const f of o.files ?? []) {
+    if (!f || typeof f.path !== 'string' || !(f.data instanceof Uint8Array)) usage('each file needs a string path and Uint8Array data');
+    const why = unsafePakPathReason(f.path);
+    if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${JSON.stringify(f.path)} ${why}`);
+    if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
+    if (f.path.length > MAX_PAK_STRING) usage(`pak path of ${f.path.length} characters is too long`);
+    // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.
+    const key = f.path.toLowerCase();
+    if (seen.has(key)) usage(`pak path ${JSON.stringify(f.path)} is given twice (paths are case-insensitive)`);
+    seen.add(key);
+  }
+  return { mountPoint, seed, slots };
+}
+
+/**
+ * Writes a pak as UnrealPak lays it out: each file as an in-place entry header (offset field 0) and its bytes,
+ * then the index, then the footer. By default the pak is empty, which is what an IoStore container needs beside
+ * it: the engine mounts `X.utoc/X.ucas` only when it finds `X.pak`.
+ *
+ * v10+ writes the primary index, the path-hash index (pruned directories only on request) and the full directory index (the
+ * flat sorted form from v13, as UE 6.0 does); older versions write the single legacy index. All index hashes are
+ * SHA-1 of the bytes written. Files are stored uncompressed and unencrypted.
+ */
+export function writeCompanionPak(options: CompanionPakOptions): Uint8Array {
+  const { mountPoint, seed, slots } = checkOptions(options);
+  const version = options.version;
+  const methodWidth: 1 | 4 = version === PakVersion.FNameBasedCompressionMethod && slots === 4 ? 1 : 4;
+  const files = options.files ?? [];
+
+  const parts: Uint8Array[] = [];
+  const records: { path: string; record: PakEntryRecord }[] = [];
+  let pos = 0;
+  for (const f of files) {
+    const record: PakEntryRecord = {
+      offset: pos,
+      size: f.data.length,
+      uncompressedSize: f.data.length,
+      compressionMethodIndex: 0,
+      hash: sha1(f.data),
+      blocks: [],
+      compressionBlockSize: 0,
+      flags: 0,
+    };
+    const header = writeFullEntry({ ...record, offset: 0 }, version, methodWidth);
+    parts.push(header, f.data);
+    pos += header.length + f.data.length;
+    records.push({ path: f.path, record });
+  }
+  const indexOffset = pos;
+
+  let index: Uint8Array;
+  const secondary: Uint8Array[] = [];
+  if (version < PakVersion.PathHashIndex) {
+    index = writeLegacyIndex(mountPoint, records, version, methodWidth);
+  } else {
+    const encodedParts: Uint8Array[] = [];
+    const nonEncoded: PakEntryRecord[] = [];
+    const located: { path: string; location: number }[] = [];
+    let encodedLen = 0;
+    for (const { path, record } of records) {
+      const enc = encodeEntry(record, version);
+      if (enc) {
+        located.push({ path, location: encodedLen });
+        encodedParts.push(enc);
+        encodedLen += enc.length;
+      } else {
+        // The index copy of a non-encodable entry carries no hash; the in-place header keeps it.
+        located.push({ path, location: -nonEncoded.length - 1 });
+        nonEncoded.push({ ...record, hash: new Uint8Array(20) });
+      }
+    }
+    const pairs: PathHashPair[] = located.map((l) => ({ hash: pakPathHash(l.path, seed, version), location: l.location }));
+    const dirs = buildDirectories(located);
+    const pruned = options.keepInPrunedIndex ? buildPrunedDirectories(dirs, options.keepInPrunedIndex) : [];
+    const pathHashIndex = writePathHashIndex(pairs, pruned, version);
+    const fullDirectoryIndex = version >= PakVersion.SortedDirectoryIndex ? writeFlatDirectoryIndex(dirs, pairs) : writeDirectoryTree(dirs, version);
+    const encodedEntries = concatBytes(encodedParts);
+    const primary = (ph: PakIndexPart, fd: PakIndexPart) =>
+      writePrimaryIndex({ mountPoint, entryCount: records.length, pathHashSeed: seed, pathHashIndex: ph, fullDirectoryIndex: fd, encodedEntries, nonEncodedEntries: nonEncoded, version });
+    // The primary index has a fixed length whatever the offsets, so measure it once with placeholders.
+    const placeholder = { offset: 0, size: 0, hash: new Uint8Array(20) };
+    const primaryLen = primary(placeholder, placeholder).length;
+    const ph = { offset: indexOffset + primaryLen, size: pathHashIndex.length, hash: sha1(pathHashIndex) };
+    const fd = { offset: ph.offset + ph.size, size: fullDirectoryIndex.length, hash: sha1(fullDirectoryIndex) };
+    index = primary(ph, fd);
+    secondary.push(pathHashIndex, fullDirectoryIndex);
+  }
+
+  const footerInit: Parameters<typeof writePakFooter>[0] = {
+    version,
+    compressionSlots: slots,
+    indexOffset,
+    indexSize: index.length,
+    indexHash: sha1(index),
+  };
+  if (options.pakchunkIndex !== undefined) footerInit.pakchunkIndex = options.pakchunkIndex;
+  return concatBytes([...parts, index, ...secondary, writePakFooter(footerInit)]);
+}
