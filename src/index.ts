@@ -24,3 +24,4 @@ export type { BuildChunk, BuildOptions, BlockCompressor } from './pack/container
 export { inferBlockAlignment } from './pack/layout.js';
 export * from './zen/index.js';
 export * from './inspect/index.js';
+export * from './pak/index.js';

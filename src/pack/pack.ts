@@ -23,6 +23,8 @@ import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
 import { scanModFolder } from './mod-folder.js';
+import { companionPakSettings, type CompanionPakSettings } from './companion.js';
+import { writeCompanionPak } from '../pak/write.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -43,12 +45,18 @@ export interface PackOptions {
   partitionSize?: number;
   /** Overwrite the manifest's source container if the output is the same file. */
   force?: boolean;
+  /** Companion .pak version (default: the source container's own, else 11; 15 for TOC v10). */
+  pakVersion?: number;
+  /** Skip writing the companion .pak. */
+  noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
 }
 
 export interface PackResult {
   utoc: string;
   ucas: string[];
+  /** The companion .pak written (or kept when one existed), null with noPak. */
+  pak: string | null;
   chunks: number;
   bytes: number;
   compression: string;
@@ -82,7 +90,12 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
   const containerId = containerIdFromName(outName);
   const warnings: string[] = [];
   const plan = o.like ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
-  const r = await writeContainer(outBase, plan.settings, plan.chunks, o.onProgress);
+  let pak: CompanionPakSettings | undefined;
+  if (!o.noPak) {
+    pak = await companionPakSettings(plan.source, plan.settings.version);
+    if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
+  }
+  const r = await writeContainer(outBase, plan.settings, plan.chunks, o.onProgress, pak, warnings);
   return { ...r, compression: plan.settings.codec?.name ?? 'None', version: plan.settings.version, warnings, ...(plan.packages ? { packages: plan.packages } : {}) };
 }
 
@@ -135,7 +148,7 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  return { settings, chunks, packages: undefined };
+  return { settings, chunks, packages: undefined, source: c.utoc };
 }
 
 async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
@@ -188,7 +201,7 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
     mountPoint,
     perfectHash: like.perfectHashSeeds.length > 0,
   };
-  return { settings, chunks, packages: names.sort() };
+  return { settings, chunks, packages: names.sort(), source: likePath };
 }
 
 /** The container-header version and store entries of the `like` container, from its .ucas when present. */
@@ -254,6 +267,8 @@ async function writeContainer(
   settings: ContainerWriterOptions,
   chunks: PlannedChunk[],
   onProgress: PackOptions['onProgress'],
+  pak: CompanionPakSettings | undefined,
+  warnings: string[],
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
@@ -275,13 +290,24 @@ async function writeContainer(
     await writeFile(tmp(`${outBase}.utoc`), utoc).catch((e) => {
       throw ioError(e, `${outBase}.utoc`);
     });
+    // An existing .pak of that name may hold real files (AssetRegistry.bin ...): it is kept, not replaced.
+    const pakPath = `${outBase}.pak`;
+    const writePak = pak !== undefined && !existsSync(pakPath);
+    if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
+    if (writePak) {
+      await writeFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint })).catch((e) => {
+        throw ioError(e, pakPath);
+      });
+    }
     for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
     await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
-    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), chunks: chunks.length, bytes: progress.bytesDone };
+    if (writePak) await rename(tmp(pakPath), pakPath);
+    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone };
   } catch (e) {
     await writer.abort();
     for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
     await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
+    await unlink(tmp(`${outBase}.pak`)).catch(() => {});
     throw e;
   }
 }

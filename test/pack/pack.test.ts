@@ -181,3 +181,36 @@ describe('pack safety', () => {
     expect((await cli('pack', a, fresh('Bad.utoc'), '--compression', 'oodle')).err).toMatch(/cannot compress with "oodle"/);
   });
 });
+
+describe('companion .pak', () => {
+  it('is written beside the container, readable, with the version the engine generation reads', async () => {
+    const { readPak } = await import('../../src/index.js');
+    for (const [project, version] of [['ue5.8-cue4parse', 11], ['ue6.0-cue4parse', 15]] as const) {
+      const a = fresh('a');
+      await unpack([corpusPath(`${project}/patch/CUE4ParseFixtures-PatchBase.utoc`)], a);
+      const out = fresh('Mod_P.utoc');
+      const r = await packFolder(a, out);
+      expect(r.pak).toBe(out.replace(/\.utoc$/, '.pak'));
+      const pak = readPak(new Uint8Array(readFileSync(r.pak!)), { source: r.pak! });
+      expect(pak.version).toBe(version);
+      expect(pak.mountPoint).toBe('../../../');
+      expect(pak.entries).toEqual([]);
+    }
+  });
+
+  it('--no-pak skips it; an existing .pak is kept, not replaced; --pak-version picks another', async () => {
+    const a = fresh('a');
+    await unpack([corpusPath('ue5.8-cue4parse/patch/CUE4ParseFixtures-PatchBase.utoc')], a);
+    const out = fresh('NoPak.utoc');
+    expect((await packFolder(a, out, { noPak: true })).pak).toBeNull();
+    expect(existsSync(out.replace(/\.utoc$/, '.pak'))).toBe(false);
+    writeFileSync(out.replace(/\.utoc$/, '.pak'), 'precious');
+    const again = await packFolder(a, out, { pakVersion: 12 });
+    expect(again.warnings.some((w) => /kept the existing/.test(w))).toBe(true);
+    expect(readFileSync(out.replace(/\.utoc$/, '.pak'), 'utf8')).toBe('precious');
+    const v12 = fresh('V12.utoc');
+    await packFolder(a, v12, { pakVersion: 12 });
+    const { readPak } = await import('../../src/index.js');
+    expect(readPak(new Uint8Array(readFileSync(v12.replace(/\.utoc$/, '.pak')))).version).toBe(12);
+  });
+});

@@ -19,6 +19,8 @@ interface PackArgs {
   'aes-key'?: string;
   'partition-size'?: number;
   force?: boolean;
+  'pak-version'?: number;
+  pak?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -39,6 +41,8 @@ export const packCommand: Command<PackArgs> = {
       .option('aes-key', { type: 'string', describe: 'encrypt with this AES-256 key (ECB before TOC v10, CTR from v10)' })
       .option('partition-size', { type: 'number', describe: 'split the .ucas into _sN files of at most this many bytes' })
       .option('force', { type: 'boolean', describe: 'allow overwriting the container the folder was unpacked from' })
+      .option('pak-version', { type: 'number', describe: 'version of the companion .pak (default: the source container\'s .pak, else 11; 15 for TOC v10)' })
+      .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
       .example('$0 pack out/ rebuilt.utoc --compression zlib', '')
@@ -57,6 +61,8 @@ export const packCommand: Command<PackArgs> = {
       o.partitionSize = args['partition-size'];
     }
     if (args.force) o.force = true;
+    if (args['pak-version'] !== undefined) o.pakVersion = args['pak-version'];
+    if (args.pak === false) o.noPak = true;
     const bar = new ProgressBar(io, 'pack', io.isTTY && !args.quiet && !args.json);
     o.onProgress = (p) => bar.update(p);
     let r;
@@ -67,7 +73,7 @@ export const packCommand: Command<PackArgs> = {
     }
     if (args.json) io.out(renderJson(r));
     else if (!args.quiet) {
-      io.out(`wrote ${r.utoc} and ${r.ucas.length} .ucas file(s): ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      io.out(`wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
       if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
