@@ -1,23 +1,37 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readToc } from '../src/index.js';
+import { packFolder, parseZenPackage, readPak, readToc } from '../src/index.js';
+import { listFiles } from './tmp.js';
 // The generator runs on the built library, as `npm run sample` does (npm test builds first).
 // @ts-expect-error plain JS module
-import { makeSample, SAMPLE_DIR, SAMPLE_NAME } from '../scripts/make-sample.mjs';
+import { MOD_DIR, PACK_OPTIONS, SAMPLE_DIR, SAMPLE_NAME, sampleFiles } from '../scripts/make-sample.mjs';
 
 describe('samples/demo', () => {
-  it('is exactly what the generator writes (it is reproducible, not hand-edited)', async () => {
-    const { utoc, ucas } = await makeSample();
-    expect(Buffer.from(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.utoc`))).equals(Buffer.from(utoc))).toBe(true);
-    expect(Buffer.from(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.ucas`))).equals(Buffer.from(ucas))).toBe(true);
+  it('the mod folder is exactly what the generator writes (reproducible, not hand-edited)', () => {
+    const files: Record<string, Uint8Array> = sampleFiles();
+    expect(listFiles(MOD_DIR)).toEqual(Object.keys(files).sort());
+    for (const [p, data] of Object.entries(files)) expect(readFileSync(join(MOD_DIR, p)).equals(Buffer.from(data))).toBe(true);
   });
 
-  it('lists five named chunks with mixed raw and Zlib blocks', () => {
+  it('the committed container is what pack makes of the mod folder, byte for byte', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'iostore-sample-')), `${SAMPLE_NAME}.utoc`);
+    await packFolder(MOD_DIR, out, PACK_OPTIONS);
+    for (const ext of ['utoc', 'ucas', 'pak']) {
+      expect(readFileSync(out.replace(/utoc$/, ext)).equals(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.${ext}`)))).toBe(true);
+    }
+  });
+
+  it('holds three parseable zen packages, two bulk files and a container header, as UE 5.4 writes them', () => {
     const toc = readToc(new Uint8Array(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.utoc`))));
-    expect(toc.chunkCount).toBe(5);
-    expect(toc.files().map((f) => f.path).sort()).toEqual(['DemoMod/Content/Demo/Gradient.uasset', 'DemoMod/Content/Demo/Gradient.ubulk', 'DemoMod/Content/Demo/Hello.uasset', 'DemoMod/Content/Demo/Noise.uasset', 'DemoMod/Content/Demo/Noise.ubulk']);
-    const methods = new Set(Array.from({ length: toc.blockCount }, (_, b) => toc.blockMethodName(b)));
-    expect(methods).toEqual(new Set(['None', 'Zlib']));
+    expect(toc.version).toBe(6);
+    expect(toc.chunkCount).toBe(6);
+    expect(toc.files()).toHaveLength(5);
+    expect(readPak(new Uint8Array(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.pak`)))).version).toBe(11);
+    for (const f of listFiles(MOD_DIR).filter((p) => p.endsWith('.uasset'))) {
+      const pkg = parseZenPackage(new Uint8Array(readFileSync(join(MOD_DIR, f))));
+      expect(pkg.packageName).toBe(`/Game/${f.split('/Content/')[1]!.replace('.uasset', '')}`);
+    }
   });
 });

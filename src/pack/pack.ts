@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
 import { defaultCodecs } from '../codecs/registry.js';
@@ -14,6 +14,8 @@ import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
 import { safeOutputPath } from '../unpack/output.js';
+import { MANIFEST_NAME } from '../unpack/manifest.js';
+import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
@@ -34,6 +36,13 @@ export interface PackOptions {
    * and copies version, block size, mount point, compression and block alignment from it.
    */
   like?: string;
+  /**
+   * The target engine release (`UE5_4` ...): for a plain folder without `like`, it gives the TOC, container-header
+   * and pak versions.
+   */
+  engine?: string;
+  /** Mount point of a plain folder packed without `like` (default `../../../`). */
+  mountPoint?: string;
   /** Container-header layout for a plain folder when `like` has no readable .ucas to tell it. */
   containerHeaderVersion?: ContainerHeaderVersionName;
   /** TOC version to write (default: the manifest's or the `like` container's). */
@@ -89,10 +98,12 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
   const outBase = resolve(dirname(outUtoc), outName);
   const containerId = containerIdFromName(outName);
   const warnings: string[] = [];
-  const plan = o.like ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
+  const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
+  const plan = plain ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
   let pak: CompanionPakSettings | undefined;
   if (!o.noPak) {
     pak = await companionPakSettings(plan.source, plan.settings.version);
+    if (plan.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: plan.pakVersion, from: 'engine' };
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
   const r = await writeContainer(outBase, plan.settings, plan.chunks, o.onProgress, pak, warnings);
@@ -105,7 +116,8 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
   if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
     throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: `${outBase}.utoc` });
   }
-  const version = checkVersion(o.version ?? c.tocVersion);
+  const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
+  const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
   const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
   const mountPoint = c.mountPoint ?? '../../../';
   const prefix = mountPointRelative(mountPoint);
@@ -148,19 +160,29 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  return { settings, chunks, packages: undefined, source: c.utoc };
+  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion };
 }
 
 async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
-  const likePath = o.like!;
-  if (resolve(likePath).replace(/\.utoc$/i, '') === outBase) throw new IoStoreError('USAGE', 'the output would overwrite the --like container', { file: likePath });
-  const like = readToc(await readTocBytes(likePath), { source: likePath, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
-  const { headerVersion, entries } = await likeHeader(like, likePath, o);
-  const version = checkVersion(o.version ?? like.version);
+  // The target's formats come from a real container of the game (`like`) or from the engine release named.
+  const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
+  let like: IoStoreToc | undefined;
+  let headerVersion: ContainerHeaderVersionName;
+  let entries = new Map<bigint, StoreEntry>();
+  if (o.like !== undefined) {
+    if (resolve(o.like).replace(/\.utoc$/i, '') === outBase) throw new IoStoreError('USAGE', 'the output would overwrite the --like container', { file: o.like });
+    like = readToc(await readTocBytes(o.like), { source: o.like, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
+    ({ headerVersion, entries } = await likeHeader(like, o.like, { ...o, ...(target && !o.containerHeaderVersion ? { containerHeaderVersion: target.containerHeaderVersion } : {}) }));
+  } else if (target) {
+    headerVersion = o.containerHeaderVersion ?? target.containerHeaderVersion;
+  } else {
+    throw new IoStoreError('USAGE', 'a folder without iostore-manifest.json needs --like <game .utoc> or --version <engine, e.g. UE5_4>', { file: folder });
+  }
+  const version = checkVersion(o.version ?? like?.version ?? target!.tocVersion);
   const gen = generationFromTocVersion(version);
-  const mountPoint = like.directoryIndex?.mountPoint ?? '../../../';
+  const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
   const knownIds = new Set<bigint>();
-  for (let i = 0; i < like.chunkCount; i++) knownIds.add(like.chunkId(i).id);
+  for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
   const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds);
   if (mod.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
@@ -186,22 +208,22 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
 
-  const likeMethod = like.compressionMethods.find((m) => m !== 'None');
+  const likeMethod = like?.compressionMethods.find((m) => m !== 'None');
   const codec = chooseCodec(o.compression, likeMethod, warnings);
-  const alignment = inferBlockAlignment(like);
+  const alignment = like ? inferBlockAlignment(like) : undefined;
   const settings: ContainerWriterOptions = {
     version,
     containerId,
-    blockSize: o.blockSize ?? (like.blockSize || 0x10000),
+    blockSize: o.blockSize ?? (like?.blockSize || 0x10000),
     ...(codec ? { codec } : {}),
     hashAlgorithm: gen === 'UE4' ? 'sha1' : 'blake3',
-    ...encryption(o, Buffer.from(like.header.encryptionKeyGuid).toString('hex')),
+    ...encryption(o, like ? Buffer.from(like.header.encryptionKeyGuid).toString('hex') : undefined),
     ...partitioning(o.partitionSize),
     ...(alignment ? { compressionBlockAlignment: alignment } : {}),
     mountPoint,
-    perfectHash: like.perfectHashSeeds.length > 0,
+    perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
-  return { settings, chunks, packages: names.sort(), source: likePath };
+  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion };
 }
 
 /** The container-header version and store entries of the `like` container, from its .ucas when present. */

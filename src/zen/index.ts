@@ -107,3 +107,5 @@ export {
   scriptImportIndex,
 } from './script-objects.js';
 export type { ScriptObjects, ScriptObjectEntry, ParseGlobalOptions } from './script-objects.js';
+export { buildZenPackage } from './package-builder.js';
+export type { PackageSpec, ExportSpec } from './package-builder.js';

@@ -13,7 +13,8 @@ interface PackArgs {
   container?: string;
   like?: string;
   'container-header-version'?: string;
-  version?: number;
+  version?: string;
+  'mount-point'?: string;
   compression?: string;
   'block-size'?: number;
   'aes-key'?: string;
@@ -35,7 +36,8 @@ export const packCommand: Command<PackArgs> = {
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
       .option('like', { type: 'string', describe: 'a .utoc of the target game: pack a plain mod folder with its version, block size, mount point and compression, and build the container header from the packages' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from (e.g. SoftPackageReferences)' })
-      .option('version', { type: 'number', describe: 'TOC version to write (default: the original container\'s)' })
+      .option('version', { type: 'string', describe: 'target: an engine release (UE4_27, UE5_4, UE6_0 ...: TOC, container-header and pak versions) or a TOC version number (default: the original container\'s or the --like one\'s)' })
+      .option('mount-point', { type: 'string', describe: 'mount point of a plain folder packed without --like (default ../../../)' })
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (default: the original method when this build can encode it)' })
       .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
       .option('aes-key', { type: 'string', describe: 'encrypt with this AES-256 key (ECB before TOC v10, CTR from v10)' })
@@ -52,7 +54,11 @@ export const packCommand: Command<PackArgs> = {
     if (args.container !== undefined) o.container = args.container;
     if (args.like !== undefined) o.like = args.like;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
-    if (args.version !== undefined) o.version = args.version;
+    if (args.version !== undefined) {
+      if (/^\d+$/.test(args.version)) o.version = Number(args.version);
+      else o.engine = args.version;
+    }
+    if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.compression !== undefined) o.compression = args.compression;
     if (args['block-size'] !== undefined) o.blockSize = args['block-size'];
     if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
