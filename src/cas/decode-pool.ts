@@ -8,7 +8,7 @@ export interface DecodeRequest {
 export type DecodeResponse = { id: number; outs: ArrayBuffer[] } | { id: number; error: { message: string; code: string; blockIndex: number } };
 
 /** The codecs a worker has (the built-in registry); blocks of other codecs decode on the calling thread. */
-export const POOL_CODECS = new Set(['zlib', 'gzip', 'lz4']);
+export const POOL_CODECS = new Set(['zlib', 'gzip', 'lz4', 'oodle']);
 
 /**
  * Worker threads that decode spans of compressed blocks, so decoding uses every core while the main thread reads

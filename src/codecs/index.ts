@@ -3,3 +3,4 @@ export type { Codec } from './codec.js';
 export { CodecRegistry, defaultCodecs, noneCodec } from './registry.js';
 export { zlibNode, zlibFflate, gzipNode, gzipFflate } from './zlib.js';
 export { lz4Codec } from './lz4.js';
+export { oodleCodec, oodleDecompress } from './oodle/index.js';

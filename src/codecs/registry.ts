@@ -2,6 +2,7 @@ import { IoStoreError } from '../errors.js';
 import type { Codec } from './codec.js';
 import { lz4Codec } from './lz4.js';
 import { gzipNode, zlibNode } from './zlib.js';
+import { oodleCodec } from './oodle/index.js';
 
 /** Codecs by the (case-insensitive) method name a container uses. */
 export class CodecRegistry {
@@ -25,9 +26,7 @@ export class CodecRegistry {
   require(name: string): Codec {
     const c = this.get(name);
     if (c) return c;
-    const hint = name.toLowerCase() === 'oodle'
-      ? 'this build has no Oodle decoder yet; register one with registry.register({ name: "Oodle", decompress })'
-      : `register one with registry.register({ name: "${name}", decompress })`;
+    const hint = `register one with registry.register({ name: "${name}", decompress })`;
     throw new IoStoreError('CODEC', `no decoder for compression method "${name}": ${hint}`);
   }
 
@@ -50,7 +49,7 @@ export const noneCodec: Codec = {
   compress: (src) => src,
 };
 
-/** A registry with every built-in codec. */
+/** A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included. */
 export function defaultCodecs(): CodecRegistry {
-  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec]);
+  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec]);
 }

@@ -230,7 +230,7 @@ function firstMissingMethod(toc: IoStoreToc, i: number, missing: boolean[]): str
 }
 
 function codecHint(method: string): string {
-  return method.toLowerCase() === 'oodle' ? 'this build has no Oodle decoder yet' : `register a codec named "${method}" with CodecRegistry.register`;
+  return `register a codec named "${method}" with CodecRegistry.register`;
 }
 
 function outputPathOf(toc: IoStoreToc, i: number): string {

@@ -1,27 +1,24 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContainerReader, readToc, verifyContainer } from '../../src/index.js';
+import { ContainerReader, parseAesKey, readToc, verifyContainer } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
-import { corpusFiles, corpusPath } from '../corpus.js';
+import { CORPUS_AES_KEY_HEX, corpusFiles, corpusPath } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 
 const tmp = tempDir();
 
 // Every corpus container whose .ucas is present and whose blocks use codecs this build has.
-const verifiable = corpusFiles('.utoc').filter((f) => {
-  if (!existsSync(corpusPath(f.replace(/\.utoc$/, '.ucas')))) return false;
-  const toc = readToc(new Uint8Array(readFileSync(corpusPath(f))));
-  return toc.compressionMethods.every((m) => m === 'None' || m === 'Zlib');
-});
+const verifiable = corpusFiles('.utoc').filter((f) => existsSync(corpusPath(f.replace(/\.utoc$/, '.ucas'))));
+const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
 
 describe('verify', () => {
-  it('covers the uncompressed, zlib, patch and global containers', () => {
-    expect(verifiable.length).toBeGreaterThanOrEqual(13);
+  it('covers every corpus container that has its .ucas: plain, Zlib, Oodle, partitioned, encrypted, patch, global', () => {
+    expect(verifiable.length).toBe(22);
   });
 
   it.each(verifiable)('%s: every chunk matches its BLAKE3 meta hash', async (rel) => {
-    const r = await ContainerReader.open(corpusPath(rel));
+    const r = await ContainerReader.open(corpusPath(rel), { aesKey: KEY });
     try {
       const v = await verifyContainer(r);
       expect(v.algorithm).toBe('blake3');

@@ -1,0 +1,316 @@
+import { ForwardBits } from './bit-reader.js';
+import { corrupt } from './corrupt.js';
+import { appendRawBits, rangeCount, rangeStart, readRangeValueCount, readSymbolRanges, readUnaryValues } from './table-header.js';
+
+/**
+ * Huffman-coded byte arrays (entropy types 2 and 4). Codes are at most 11 bits, canonical, and stored least
+ * significant bit first, so one 2048-entry table indexed by the next 11 bits gives both symbol and length.
+ *
+ * The payload is split into three bit streams decoded round-robin to break the dependency chain between symbols:
+ * stream A runs forward from the start, stream B backward from the end and stream C forward from a middle split;
+ * B and C share the bytes after the split. Type 4 does this twice, once per half of the output.
+ */
+
+const MAX_CODE_LEN = 11;
+const TABLE_SIZE = 1 << MAX_CODE_LEN;
+
+/** REV11[i] is i with its 11 bits in reverse order. */
+const REV11 = new Uint16Array(TABLE_SIZE);
+for (let i = 0; i < TABLE_SIZE; i++) {
+  let r = 0;
+  for (let b = 0; b < MAX_CODE_LEN; b++) if (i & (1 << b)) r |= 1 << (MAX_CODE_LEN - 1 - b);
+  REV11[i] = r;
+}
+
+/** Symbols in transmission order and their code lengths. */
+const symbols = new Uint8Array(256);
+const lengths = new Uint8Array(256);
+const values = new Int32Array(512);
+/** Entry = code length << 8 | symbol, indexed by the next bits of the stream (least significant first). */
+const table = new Uint16Array(TABLE_SIZE);
+const nextCode = new Int32Array(MAX_CODE_LEN + 1);
+const lengthCount = new Int32Array(MAX_CODE_LEN + 1);
+
+/**
+ * Decodes a Huffman array whose payload is `src[pos, end)` into `out[o, o + n)`. `halves` selects type 4, whose two
+ * halves of the output each have their own three streams.
+ */
+export function decodeHuffman(src: Uint8Array, pos: number, end: number, out: Uint8Array, o: number, n: number, halves: boolean): void {
+  const br = new ForwardBits(src, pos, end);
+  let count: number;
+  if (br.read(1) === 0) count = readLengthsGamma(br);
+  else if (br.read(1) === 0) count = readLengthsRice(br);
+  else corrupt('unknown Huffman table format', pos);
+
+  let p = br.bytePos();
+  if (p > end) corrupt('Huffman table runs past its array', end);
+
+  if (count === 1) {
+    // Only one symbol: nothing else may follow.
+    if (p !== end) corrupt('data after a single-symbol Huffman table', p);
+    out.fill(symbols[0], o, o + n);
+    return;
+  }
+  const mask = (1 << buildTable(count, pos)) - 1;
+
+  if (!halves) {
+    if (end - p < 3) corrupt('Huffman array too short for its split', p);
+    const split = src[p] | (src[p + 1] << 8);
+    p += 2;
+    if (split > end - p) corrupt('Huffman stream split beyond the array', p);
+    decodeStreams(src, p, p + split, end, out, o, o + n, mask);
+    return;
+  }
+
+  if (end - p < 6) corrupt('Huffman array too short for its splits', p);
+  const midSplit = src[p] | (src[p + 1] << 8) | (src[p + 2] << 16);
+  p += 3;
+  if (midSplit > end - p) corrupt('Huffman half split beyond the array', p);
+  const mid = p + midSplit;
+  const leftSplit = src[p] | (src[p + 1] << 8);
+  p += 2;
+  if (mid - p < leftSplit + 2 || end - mid < 3) corrupt('bad Huffman stream split', p);
+  const rightSplit = src[mid] | (src[mid + 1] << 8);
+  if (end - (mid + 2) < rightSplit + 2) corrupt('bad Huffman stream split', mid);
+  const half = (n + 1) >> 1;
+  decodeStreams(src, p, p + leftSplit, mid, out, o, o + half, mask);
+  decodeStreams(src, mid + 2, mid + 2 + rightSplit, end, out, o + half, o + n, mask);
+}
+
+/**
+ * Older table format: either a sparse list of (symbol, length) pairs, or for every symbol a gamma-coded run
+ * structure with lengths sent as deltas from a running average.
+ */
+function readLengthsGamma(br: ForwardBits): number {
+  if (br.read(1) === 0) {
+    const n = br.read(8);
+    if (n === 0) corrupt('empty Huffman table', br.bytePos());
+    if (n === 1) {
+      symbols[0] = br.read(8);
+      return 1;
+    }
+    const lenBits = br.read(3);
+    if (lenBits > 4) corrupt('bad Huffman length width', br.bytePos());
+    for (let i = 0; i < n; i++) {
+      symbols[i] = br.read(8);
+      const len = br.read(lenBits) + 1;
+      if (len > MAX_CODE_LEN) corrupt('Huffman code too long', br.bytePos());
+      lengths[i] = len;
+    }
+    return n;
+  }
+
+  const forced = br.read(2);
+  // Caps the gamma prefix so that a code never needs more bits than the reader holds.
+  const minPeek = 2 ** (31 - (20 >>> forced));
+  let avg4 = 32;
+  let sym = 0;
+  let count = 0;
+  let skipGap = br.read(1) === 1;
+  for (;;) {
+    if (!skipGap) {
+      sym += readGamma(br);
+      if (sym >= 256) break;
+    }
+    skipGap = false;
+    let run = readGamma(br);
+    if (sym + run > 256) corrupt('Huffman symbol run past 255', br.bytePos());
+    for (; run > 0; run--) {
+      if (br.peek32() < minPeek) corrupt('Huffman length code too long', br.bytePos());
+      const lz = br.leadingZeros();
+      const v = br.read(lz + forced + 1) + ((lz - 1) << forced);
+      const len = (-(v & 1) ^ (v >>> 1)) + ((avg4 + 2) >> 2);
+      if (len < 1 || len > MAX_CODE_LEN) corrupt('bad Huffman code length', br.bytePos());
+      avg4 = len + ((3 * avg4 + 2) >> 2);
+      symbols[count] = sym++;
+      lengths[count++] = len;
+    }
+    if (sym === 256) break;
+  }
+  if (sym !== 256 || count < 2) corrupt('bad Huffman symbol runs', br.bytePos());
+  return count;
+}
+
+/** Gamma code (prefix of zeros, then that many plus two bits) of a value >= 1. */
+function readGamma(br: ForwardBits): number {
+  if (br.peek32() < 0x1000000) corrupt('Huffman run length too long', br.bytePos());
+  const lz = br.leadingZeros();
+  return br.read(2 * (lz + 1)) - 1;
+}
+
+/** Newer table format: present symbols as ranges, lengths as Rice-coded deltas from a running average. */
+function readLengthsRice(br: ForwardBits): number {
+  const forced = br.read(2);
+  const n = br.read(8) + 1;
+  const extra = readRangeValueCount(br, n);
+  readUnaryValues(br, values, n + extra);
+  appendRawBits(br, values, n, forced);
+
+  let running = 0x1e;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    const delta = -(v & 1) ^ (v >>> 1);
+    const len = delta + (running >> 2) + 1;
+    if (len < 1 || len > MAX_CODE_LEN) corrupt('bad Huffman code length', br.bytePos());
+    lengths[i] = len;
+    running += delta;
+  }
+
+  const ranges = readSymbolRanges(br, n, extra, values, n);
+  let k = 0;
+  for (let r = 0; r < ranges; r++) {
+    for (let s = rangeStart[r], e = s + rangeCount[r]; s < e; s++) symbols[k++] = s;
+  }
+  return n;
+}
+
+/**
+ * Fills `table` with the canonical code; the lengths must describe a complete prefix code. The table is only as wide
+ * as the longest code, which keeps building it cheap for the many small arrays of a small block. Returns its width.
+ */
+function buildTable(count: number, where: number): number {
+  lengthCount.fill(0);
+  let kraft = 0;
+  let width = 1;
+  for (let i = 0; i < count; i++) {
+    const len = lengths[i];
+    lengthCount[len]++;
+    kraft += TABLE_SIZE >> len;
+    if (len > width) width = len;
+  }
+  if (kraft !== TABLE_SIZE) corrupt('Huffman code lengths do not form a complete code', where);
+  let code = 0;
+  for (let len = 1; len <= width; len++) {
+    nextCode[len] = code;
+    code += lengthCount[len] << (width - len);
+  }
+  const size = 1 << width;
+  const widen = MAX_CODE_LEN - width;
+  for (let i = 0; i < count; i++) {
+    const len = lengths[i];
+    const c = nextCode[len];
+    nextCode[len] = c + (1 << (width - len));
+    const entry = (len << 8) | symbols[i];
+    const step = 1 << len;
+    // Codes are sent least significant bit first, so a code's slots are its bit-reversal plus every extension.
+    for (let k = REV11[c << widen]; k < size; k += step) table[k] = entry;
+  }
+  return width;
+}
+
+/**
+ * Decodes `out[o, oEnd)` from stream A in `src[aStart, mid)` and streams B and C sharing `src[mid, end)`. Each
+ * stream must end exactly where the format says, which is how corrupt data is caught; bytes a stream peeks at past
+ * its own end never influence a valid decode.
+ */
+function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number, mask: number): void {
+  const lut = table;
+  let ap = aStart;
+  let aBits = 0;
+  let aN = 0;
+  let bp = end;
+  let bBits = 0;
+  let bN = 0;
+  let cp = mid;
+  let cBits = 0;
+  let cN = 0;
+  let e = 0;
+  let n = 0;
+
+  // Main loop: every read stays inside [aStart, end) because a <= mid <= c and c + 4 <= b.
+  while (oEnd - o >= 6 && ap <= mid && cp + 4 <= bp) {
+    aBits |= (src[ap] | (src[ap + 1] << 8) | (src[ap + 2] << 16) | (src[ap + 3] << 24)) << aN;
+    ap += (31 - aN) >> 3;
+    aN |= 24;
+    bBits |= (src[bp - 1] | (src[bp - 2] << 8) | (src[bp - 3] << 16) | (src[bp - 4] << 24)) << bN;
+    bp -= (31 - bN) >> 3;
+    bN |= 24;
+    cBits |= (src[cp] | (src[cp + 1] << 8) | (src[cp + 2] << 16) | (src[cp + 3] << 24)) << cN;
+    cp += (31 - cN) >> 3;
+    cN |= 24;
+
+    e = lut[aBits & mask];
+    out[o] = e;
+    n = e >>> 8;
+    aBits >>>= n;
+    aN -= n;
+    e = lut[bBits & mask];
+    out[o + 1] = e;
+    n = e >>> 8;
+    bBits >>>= n;
+    bN -= n;
+    e = lut[cBits & mask];
+    out[o + 2] = e;
+    n = e >>> 8;
+    cBits >>>= n;
+    cN -= n;
+    e = lut[aBits & mask];
+    out[o + 3] = e;
+    n = e >>> 8;
+    aBits >>>= n;
+    aN -= n;
+    e = lut[bBits & mask];
+    out[o + 4] = e;
+    n = e >>> 8;
+    bBits >>>= n;
+    bN -= n;
+    e = lut[cBits & mask];
+    out[o + 5] = e;
+    n = e >>> 8;
+    cBits >>>= n;
+    cN -= n;
+    o += 6;
+  }
+
+  // Give back whole bytes loaded but not consumed, so the tail can load them again one at a time.
+  ap -= aN >> 3;
+  aN &= 7;
+  aBits &= (1 << aN) - 1;
+  bp += bN >> 3;
+  bN &= 7;
+  bBits &= (1 << bN) - 1;
+  cp -= cN >> 3;
+  cN &= 7;
+  cBits &= (1 << cN) - 1;
+
+  while (o < oEnd) {
+    while (aN <= 24) {
+      aBits |= (ap < mid ? src[ap] : 0) << aN;
+      ap++;
+      aN += 8;
+    }
+    e = lut[aBits & mask];
+    out[o++] = e;
+    n = e >>> 8;
+    aBits >>>= n;
+    aN -= n;
+    if (o >= oEnd) break;
+
+    while (bN <= 24) {
+      bBits |= (bp > mid ? src[bp - 1] : 0) << bN;
+      bp--;
+      bN += 8;
+    }
+    e = lut[bBits & mask];
+    out[o++] = e;
+    n = e >>> 8;
+    bBits >>>= n;
+    bN -= n;
+    if (o >= oEnd) break;
+
+    while (cN <= 24) {
+      cBits |= (cp < end ? src[cp] : 0) << cN;
+      cp++;
+      cN += 8;
+    }
+    e = lut[cBits & mask];
+    out[o++] = e;
+    n = e >>> 8;
+    cBits >>>= n;
+    cN -= n;
+  }
+
+  if (ap - (aN >> 3) !== mid || bp + (bN >> 3) !== cp - (cN >> 3)) {
+    corrupt('Huffman streams do not end where their split says', aStart);
+  }
+}

@@ -1,0 +1,26 @@
+import type { Codec } from '../codec.js';
+import { corrupt } from './corrupt.js';
+import { BLOCK_SIZE, decodeStream } from './quantum.js';
+
+/**
+ * Oodle LZ decoding in plain TypeScript: Kraken, Mermaid, Selkie and Leviathan (the codecs Unreal Engine uses for
+ * IoStore blocks). Every read and write is bounds-checked; a corrupt stream throws an IoStoreError with code 'CODEC'.
+ */
+
+/** The least a 256 KiB block can take in a valid stream: a two-byte header and a one-byte-fill quantum. */
+const MIN_BLOCK_COST = 5;
+
+/** Decodes a raw Oodle stream (as stored in an IoStore block) into exactly `uncompressedSize` bytes. */
+export function oodleDecompress(src: Uint8Array, uncompressedSize: number): Uint8Array {
+  if (!Number.isSafeInteger(uncompressedSize) || uncompressedSize < 0) {
+    corrupt(`bad uncompressed size ${uncompressedSize}`, 'the call');
+  }
+  if (uncompressedSize === 0) return new Uint8Array(0);
+  // Checked before the output is allocated, so that a tiny stream cannot make us reserve gigabytes.
+  if (src.length < MIN_BLOCK_COST * Math.floor(uncompressedSize / BLOCK_SIZE) + 3) {
+    corrupt(`${src.length}-byte stream too short for ${uncompressedSize} bytes of output`, 0);
+  }
+  return decodeStream(src, uncompressedSize);
+}
+
+export const oodleCodec: Codec = { name: 'Oodle', decompress: oodleDecompress };

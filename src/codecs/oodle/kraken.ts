@@ -1,0 +1,191 @@
+import { corrupt } from './corrupt.js';
+import { type Cursor, decodeBytes } from './entropy.js';
+import { addLiterals, copyLiterals, copyMatch } from './lz-copy.js';
+import { unpackOffsets } from './offsets.js';
+import { type LzBuffers, scratch } from './scratch.js';
+
+/**
+ * Kraken LZ chunks (up to 128 KiB of output). The chunk holds five entropy arrays (literals, commands, packed
+ * offsets, optional low offset parts, packed lengths) followed by the raw offset/length bits. Each command byte
+ * packs a literal count (0-2, or 3 = read a length), a match length (2-16, or 17+ from the length array) and which
+ * of three recent offsets to reuse (or 3 = take the next new offset).
+ *
+ * Mode 0 stores literals as differences from the byte at the last match offset ("delta literals"); mode 1 stores
+ * them as they are.
+ */
+export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out: Uint8Array, dst: number, count: number, mode: number): void {
+  if (mode > 1) corrupt(`unknown Kraken chunk mode ${mode}`, pos);
+  if (end - pos < 13) corrupt('Kraken chunk too short', pos);
+  const lz = scratch().lz;
+  const dstEnd = dst + count;
+  if (dst === 0) {
+    // The very first bytes of a stream are stored, so that match offsets always have something to point at.
+    if (count < 8) corrupt('Kraken chunk too short for its stored prefix', pos);
+    out.set(src.subarray(pos, pos + 8), 0);
+    dst = 8;
+    pos += 8;
+  }
+  if (src[pos] & 0x80) {
+    if ((src[pos] & 0xc0) !== 0x80) corrupt('reserved Kraken chunk flag set', pos);
+    corrupt('Kraken chunk with excess-bytes flag (not supported)', pos);
+  }
+
+  const cur: Cursor = { pos };
+  const litCount = decodeBytes(src, cur, end, lz.lits, 0, count, 0);
+  const cmdCount = decodeBytes(src, cur, end, lz.cmds, 0, count, 0);
+  if (end - cur.pos < 3) corrupt('Kraken chunk truncated after commands', cur.pos);
+  let scale = 0;
+  let offCount: number;
+  if (src[cur.pos] & 0x80) {
+    scale = src[cur.pos] - 127;
+    cur.pos++;
+    offCount = decodeBytes(src, cur, end, lz.packedOffs, 0, cmdCount, 0);
+    if (scale !== 1) {
+      const at = cur.pos;
+      if (decodeBytes(src, cur, end, lz.packedOffsLow, 0, offCount, 0) !== offCount) corrupt('offset low parts count mismatch', at);
+    }
+  } else {
+    offCount = decodeBytes(src, cur, end, lz.packedOffs, 0, cmdCount, 0);
+  }
+  const lenCount = decodeBytes(src, cur, end, lz.packedLens, 0, count >> 2, 0);
+  unpackOffsets(src, cur.pos, end, lz.packedOffs, lz.packedOffsLow, offCount, scale, lz.packedLens, lenCount, lz.offs, lz.lens);
+
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  if (mode === 0) runDelta(lz, litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
+  else runRaw(lz, litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
+}
+
+function runRaw(lz: LzBuffers, litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
+  const cmds = lz.cmds;
+  const lits = lz.lits;
+  const litsView = lz.litsView;
+  const offs = lz.offs;
+  const lens = lz.lens;
+  let lp = 0;
+  let op = 0;
+  let np = 0;
+  let r0 = -8;
+  let r1 = -8;
+  let r2 = -8;
+  for (let cp = 0; cp < cmdCount; cp++) {
+    const f = cmds[cp];
+    let litLen = f & 3;
+    if (litLen === 3) {
+      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
+      litLen = lens[np++];
+    }
+    if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
+    copyLiterals(out, view, dst, lits, litsView, lp, litLen);
+    dst += litLen;
+    lp += litLen;
+
+    let off: number;
+    switch (f >>> 6) {
+      case 0:
+        off = r0;
+        break;
+      case 1:
+        off = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      case 2:
+        off = r2;
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      default:
+        if (op >= offCount) corrupt('Kraken offset array exhausted', where);
+        off = offs[op++];
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+    }
+    if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
+
+    let matchLen = (f >>> 2) & 15;
+    if (matchLen === 15) {
+      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
+      matchLen = lens[np++] + 14;
+    } else {
+      matchLen += 2;
+    }
+    if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
+    copyMatch(out, view, dst, dst + off, matchLen);
+    dst += matchLen;
+  }
+  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not fully used', where);
+  const rest = dstEnd - dst;
+  if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
+  out.set(lits.subarray(lp, lp + rest), dst);
+}
+
+function runDelta(lz: LzBuffers, litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
+  const cmds = lz.cmds;
+  const lits = lz.lits;
+  const litsView = lz.litsView;
+  const offs = lz.offs;
+  const lens = lz.lens;
+  let lp = 0;
+  let op = 0;
+  let np = 0;
+  let r0 = -8;
+  let r1 = -8;
+  let r2 = -8;
+  // Offset of the last match; literals are coded as differences from the byte that far back.
+  let last = -8;
+  for (let cp = 0; cp < cmdCount; cp++) {
+    const f = cmds[cp];
+    let litLen = f & 3;
+    if (litLen === 3) {
+      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
+      litLen = lens[np++];
+    }
+    if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
+    addLiterals(out, view, dst, lits, litsView, lp, litLen, -last);
+    dst += litLen;
+    lp += litLen;
+
+    let off: number;
+    switch (f >>> 6) {
+      case 0:
+        off = r0;
+        break;
+      case 1:
+        off = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      case 2:
+        off = r2;
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      default:
+        if (op >= offCount) corrupt('Kraken offset array exhausted', where);
+        off = offs[op++];
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+    }
+    if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
+    last = off;
+
+    let matchLen = (f >>> 2) & 15;
+    if (matchLen === 15) {
+      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
+      matchLen = lens[np++] + 14;
+    } else {
+      matchLen += 2;
+    }
+    if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
+    copyMatch(out, view, dst, dst + off, matchLen);
+    dst += matchLen;
+  }
+  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not fully used', where);
+  const rest = dstEnd - dst;
+  if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
+  addLiterals(out, view, dst, lits, litsView, lp, rest, -last);
+}

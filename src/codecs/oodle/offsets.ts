@@ -1,0 +1,121 @@
+import { BackwardBits, ForwardBits } from './bit-reader.js';
+import { corrupt } from './corrupt.js';
+
+/**
+ * Kraken and Leviathan send match offsets and long lengths in two parts: one entropy-coded byte per value (a
+ * "bucket") and the value's remaining raw bits. The raw bits of consecutive values alternate between a bit stream
+ * read forward from the start of the chunk's tail and one read backward from its end; the two must meet exactly.
+ */
+
+/** Long lengths are rare: at most one per 256 bytes of a 128 KiB chunk. */
+const MAX_LONG_LENGTHS = 512;
+const longLens = new Int32Array(MAX_LONG_LENGTHS);
+
+/** Offsets this far back cannot exist in any output a Uint8Array can hold. */
+const MAX_DISTANCE = 0x7fffffff;
+
+/**
+ * Expands `offCount` packed offsets into negative distances in `offs` and `lenCount` packed lengths into `lens`.
+ * `scale` 0 selects the classic offset buckets; otherwise each offset is a bucket with 0-26 raw bits, multiplied by
+ * `scale` less a low part taken from `lowParts` (when scale is not 1).
+ */
+export function unpackOffsets(
+  src: Uint8Array,
+  pos: number,
+  end: number,
+  packedOffs: Uint8Array,
+  lowParts: Uint8Array,
+  offCount: number,
+  scale: number,
+  packedLens: Uint8Array,
+  lenCount: number,
+  offs: Int32Array,
+  lens: Int32Array,
+): void {
+  const fw = new ForwardBits(src, pos, end);
+  const bw = new BackwardBits(src, end, pos);
+
+  // Number of lengths too long for their byte, gamma coded at the back.
+  if (bw.peek32() < 0x2000) corrupt('bad long-length count', end);
+  const lz = bw.leadingZeros();
+  bw.skip(lz);
+  const longCount = bw.read(lz + 1) - 1;
+  if (longCount > MAX_LONG_LENGTHS) corrupt('too many long lengths', end);
+
+  if (scale === 0) {
+    let i = 0;
+    for (; i + 2 <= offCount; i += 2) {
+      offs[i] = -forwardDistance(fw, packedOffs[i]);
+      offs[i + 1] = -backwardDistance(bw, packedOffs[i + 1]);
+    }
+    if (i < offCount) offs[i] = -forwardDistance(fw, packedOffs[i]);
+  } else {
+    for (let i = 0; i < offCount; i++) {
+      const c = packedOffs[i];
+      const width = c >>> 3;
+      if (width > 26) corrupt('offset bucket out of range', pos);
+      const raw = (i & 1) === 0 ? fw.readLong(width) : bw.readLong(width);
+      let d = (8 + (c & 7)) * 2 ** width + raw - 8;
+      if (scale !== 1) d = scale * d + lowParts[i];
+      if (d > MAX_DISTANCE) corrupt('offset out of range', pos);
+      offs[i] = -d;
+    }
+  }
+
+  let i = 0;
+  for (; i + 2 <= longCount; i += 2) {
+    longLens[i] = readLongLength(fw);
+    longLens[i + 1] = readLongLength(bw);
+  }
+  if (i < longCount) longLens[i] = readLongLength(fw);
+
+  if (fw.bytePos() !== bw.bytePos()) corrupt('offset bit streams do not meet', pos);
+
+  let next = 0;
+  for (let k = 0; k < lenCount; k++) {
+    let v = packedLens[k];
+    if (v === 255) {
+      if (next >= longCount) corrupt('more long lengths used than sent', pos);
+      v = longLens[next++] + 255;
+    }
+    lens[k] = v + 3;
+  }
+  if (next !== longCount) corrupt('long lengths left unused', pos);
+}
+
+/** Classic offset bucket: below 0xF0, 4 + (c >> 4) raw bits and a low nibble; above, a large offset in two parts. */
+function forwardDistance(br: ForwardBits, c: number): number {
+  let d: number;
+  if (c < 0xf0) {
+    const n = (c >>> 4) + 4;
+    d = (((1 << n) | br.read(n)) << 4) + (c & 15) - 248;
+  } else {
+    const n = c - 0xf0 + 4;
+    const hi = (1 << n) | br.read(n);
+    d = 8322816 + hi * 4096 + br.read(12);
+  }
+  if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
+  return d;
+}
+
+function backwardDistance(br: BackwardBits, c: number): number {
+  let d: number;
+  if (c < 0xf0) {
+    const n = (c >>> 4) + 4;
+    d = (((1 << n) | br.read(n)) << 4) + (c & 15) - 248;
+  } else {
+    const n = c - 0xf0 + 4;
+    const hi = (1 << n) | br.read(n);
+    d = 8322816 + hi * 4096 + br.read(12);
+  }
+  if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
+  return d;
+}
+
+/** A length beyond 254 + 3: a zero prefix of up to 12 bits, then that many plus 7 bits, less 64. */
+function readLongLength(br: ForwardBits | BackwardBits): number {
+  const lz = br.leadingZeros();
+  if (lz > 12) corrupt('long length too long', br.bytePos());
+  br.skip(lz);
+  return br.read(lz + 7) - 64;
+}
