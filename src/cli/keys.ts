@@ -1,10 +1,18 @@
 import type { Argv } from 'yargs';
 import { parseAesKey } from '../crypto/aes.js';
 import { KeyRing } from '../unpack/keys.js';
+import { codecsWithNativeOodle } from '../codecs/native.js';
+import type { CodecRegistry } from '../codecs/registry.js';
 
 export interface KeyArgs {
   'aes-key'?: string;
   keys?: string;
+  'oodle-lib'?: string;
+}
+
+/** Codecs for a command: the built-ins, with a native Oodle library from --oodle-lib or OODLE_LIB when given. */
+export function cliCodecs(args: { 'oodle-lib'?: string }): Promise<CodecRegistry> {
+  return codecsWithNativeOodle(args['oodle-lib'] ?? process.env.OODLE_LIB ?? undefined);
 }
 
 export function withKeyOptions<T>(y: Argv<T>) {

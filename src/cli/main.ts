@@ -26,6 +26,7 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     .usage('$0 <command> [options]\n\nRead, unpack, verify and rebuild Unreal Engine IoStore containers (.utoc/.ucas/.pak).')
     .option('verbose', { type: 'boolean', describe: 'print stack traces of errors' })
     .option('quiet', { type: 'boolean', alias: 'q', describe: 'print nothing but results and errors' })
+    .option('oodle-lib', { type: 'string', describe: 'an Oodle shared library of your own to decode Oodle blocks with (default: the built-in decoder; also OODLE_LIB)' })
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .strict()

@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { defaultCodecs } from '../../codecs/registry.js';
+import { cliCodecs } from '../keys.js';
 import { IoStoreError } from '../../errors.js';
 import { ioError } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { ExitCode } from '../io.js';
 
 interface DecompressArgs {
+  'oodle-lib'?: string;
   method: string;
   size: number;
   input: string;
@@ -36,7 +37,7 @@ export const decompressCommand: Command<DecompressArgs> = {
     const start = args.offset ?? 0;
     const end = args.length === undefined ? data.length : start + args.length;
     if (start < 0 || end > data.length || end < start) throw new IoStoreError('USAGE', `range ${start}..${end} is outside the ${data.length}-byte input`, { file: args.input });
-    const codec = defaultCodecs().require(args.method);
+    const codec = (await cliCodecs(args)).require(args.method);
     const out = codec.decompress(new Uint8Array(data.buffer, data.byteOffset + start, end - start), args.size);
     await writeFile(args.output, out).catch((e) => {
       throw ioError(e, args.output);

@@ -11,7 +11,7 @@ import { parseZenPackage, type ParseZenPackageOptions } from '../../zen/zen-pack
 import type { Command } from '../command.js';
 import { renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
-import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 
 interface InspectArgs extends KeyArgs {
@@ -44,7 +44,7 @@ export const inspectCommand: Command<InspectArgs> = {
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
     if (/\.utoc$/i.test(args.file)) {
-      const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args) });
+      const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
       try {
         const names = packageNamesFromToc(reader.toc);
         const header = await readContainerHeader(reader, headerVersion);

@@ -5,7 +5,7 @@ import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
-import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 
 export function defaultThreads(): number {
@@ -41,7 +41,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
   async run(args, io) {
-    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, threads: args.threads ?? defaultThreads() };
+    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, threads: args.threads ?? defaultThreads(), codecs: await cliCodecs(args) };
     if (args.filter !== undefined) options.filter = args.filter;
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);

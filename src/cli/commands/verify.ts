@@ -7,7 +7,7 @@ import { verifyContainer } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
-import { keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 
 interface VerifyArgs extends KeyArgs {
@@ -35,7 +35,7 @@ export const verifyCommand: Command<VerifyArgs> = {
     const pool = threads > 0 ? new DecodePool(threads) : undefined;
     let reader;
     try {
-      reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), ...(engine ? { engine } : {}), ...(pool ? { pool } : {}) });
+      reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}), ...(pool ? { pool } : {}) });
     } catch (e) {
       await pool?.close();
       throw e;
