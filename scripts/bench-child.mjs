@@ -8,7 +8,7 @@ const [mode, a, b] = process.argv.slice(2);
 const t0 = performance.now();
 let bytes = 0;
 if (mode === 'unpack') {
-  const r = await unpack([a], b, { jobs: 4 });
+  const r = await unpack([a], b, { jobs: 8 });
   if (r.failures.length) throw new Error(JSON.stringify(r.failures[0]));
   bytes = r.bytesWritten;
 } else if (mode === 'stream-copy') {

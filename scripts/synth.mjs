@@ -10,13 +10,14 @@ const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared
 
 /** One full-size block (64 KiB uncompressed) of the corpus: stored raw, or its Zlib form. */
 export function corpusBlock(method) {
-  const base = join(corpus, 'ue5.8-cue4parse', method === 'zlib' ? 'zlib' : 'uncompressed');
-  const name = method === 'zlib' ? 'CUE4ParseFixtures-Minimal-Zlib-Windows' : 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+  const variant = { zlib: ['zlib', 'Zlib'], oodle: ['oodle', 'Oodle'], none: ['uncompressed', 'Uncompressed'] }[method];
+  const base = join(corpus, 'ue5.8-cue4parse', variant[0]);
+  const name = `CUE4ParseFixtures-Minimal-${variant[1]}-Windows`;
   const toc = readToc(new Uint8Array(readFileSync(join(base, `${name}.utoc`))));
   const ucas = readFileSync(join(base, `${name}.ucas`));
   for (let b = 0; b < toc.blockCount; b++) {
     if (toc.blocks.uncompressedSize(b) !== 65536) continue;
-    if ((method === 'zlib') !== (toc.blocks.method(b) !== 0)) continue;
+    if ((method !== 'none') !== (toc.blocks.method(b) !== 0)) continue;
     const off = toc.blocks.offset(b);
     return { stored: new Uint8Array(ucas.subarray(off, off + toc.blocks.compressedSize(b))), methodName: toc.compressionMethods[toc.blocks.method(b)] };
   }
@@ -26,8 +27,8 @@ export function corpusBlock(method) {
 /** Writes <dir>/<name>.utoc/.ucas: `chunks` chunks of `blocksPerChunk` copies of one block. Returns sizes. */
 export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChunk, method = 'none' }) {
   const { stored, methodName } = corpusBlock(method);
-  const { unzlibSync } = await import('fflate');
-  const plainBlock = method === 'zlib' ? unzlibSync(stored) : stored;
+  const { oodleDecompress, zlibNode } = await import('../dist/index.js');
+  const plainBlock = method === 'zlib' ? zlibNode.decompress(stored, 65536) : method === 'oodle' ? oodleDecompress(stored, 65536) : stored;
   const padded = padBlock(stored);
   const chunkData = new Uint8Array(plainBlock.length * blocksPerChunk);
   for (let k = 0; k < blocksPerChunk; k++) chunkData.set(plainBlock, k * plainBlock.length);
@@ -43,7 +44,7 @@ export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChun
   for (let slot = 0; slot < n; slot++) {
     chunkIds.set(ids[layout.slotToInput[slot]], slot * 12);
     for (let k = 0; k < blocksPerChunk; k++) {
-      blocks.push({ offset: disk + k * padded.length, compressedSize: stored.length, uncompressedSize: plainBlock.length, method: method === 'zlib' ? 1 : 0 });
+      blocks.push({ offset: disk + k * padded.length, compressedSize: stored.length, uncompressedSize: plainBlock.length, method: method === 'none' ? 0 : 1 });
     }
     writeSync(fd, group);
     disk += group.length;
@@ -53,7 +54,7 @@ export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChun
   const header = {
     version: 8, entryCount: n, compressedBlockEntryCount: blocks.length, compressionMethodNameCount: 0, compressionMethodNameLength: 32,
     compressionBlockSize: 65536, directoryIndexSize: 0, partitionCount: 1, containerId: containerIdFromName(name),
-    encryptionKeyGuid: new Uint8Array(16), containerFlags: method === 'zlib' ? 1 : 0, encryptionMethodByte: 0,
+    encryptionKeyGuid: new Uint8Array(16), containerFlags: method === 'none' ? 0 : 1, encryptionMethodByte: 0,
     perfectHashSeedsCount: 0, partitionSize: NO_PARTITION_SIZE, chunksWithoutPerfectHashCount: 0, sourceHashCount: 0, encryptionIvCount: 0,
   };
   const metaHashes = new Uint8Array(n * 20);
@@ -64,8 +65,8 @@ export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChun
     chunkLengths: new Float64Array(n).fill(chunkSize),
     perfectHashSeeds: layout.seeds, chunksWithoutPerfectHash: layout.overflow,
     blocks: BlockTable.fromEntries(blocks), encryptionIvs: new Uint8Array(0),
-    compressionMethods: method === 'zlib' ? ['None', methodName] : ['None'], signatures: null, directoryIndexBytes: new Uint8Array(0),
-    metaHashes, metaHashSize: 20, metaFlags: new Uint8Array(n).fill(method === 'zlib' ? 1 : 0), onDemandHashes: null, sourceHashes: null,
+    compressionMethods: method === 'none' ? ['None'] : ['None', methodName], signatures: null, directoryIndexBytes: new Uint8Array(0),
+    metaHashes, metaHashSize: 20, metaFlags: new Uint8Array(n).fill(method === 'none' ? 0 : 1), onDemandHashes: null, sourceHashes: null,
   });
   writeFileSync(join(dir, `${name}.utoc`), utoc);
   return { utoc: join(dir, `${name}.utoc`), ucasBytes: disk, rawBytes: chunkSize * n, storedBlock: stored };
