@@ -61,6 +61,8 @@ export class ContainerWriter {
   private readonly partitions: FileHandle[] = [];
   private readonly hasherPromise: Promise<ChunkHasher>;
   private partitionOffset = 0;
+  private inflight: Promise<void> | undefined;
+  private writeError: unknown;
   private virtualOffset = 0;
   private closed = false;
 
@@ -116,7 +118,7 @@ export class ContainerWriter {
       else if (this.encryption === EncryptionMethod.AesCtr) {
         iv = new Uint8Array(randomBytes(12));
         data = aesCtrCrypt(this.o.aesKey!, iv, data);
-      } else if (data === raw) data = raw.slice(); // `pending` is reused: keep our own copy
+      }
       const rec: { data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array } = { data, entry: { compressedSize: payload.length, uncompressedSize: raw.length, method } };
       if (iv) rec.iv = iv;
       stored.push(rec);
@@ -147,7 +149,12 @@ export class ContainerWriter {
       if (s.iv) this.ivs.push(s.iv);
       at += s.data.length;
     }
-    await writeAll(fh, stored.map((s) => s.data), this.partitionOffset);
+    // The write overlaps with reading and encoding the next chunk; one write is in flight at most, so memory
+    // stays at two chunks' stored blocks.
+    await this.settleWrite();
+    this.inflight = writeAll(fh, stored.map((s) => s.data), this.partitionOffset).catch((e) => {
+      this.writeError = e;
+    });
     this.partitionOffset = at;
     this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash: hasher.digest(), flags, path });
     this.virtualOffset = align(this.virtualOffset + length, bs);
@@ -164,6 +171,7 @@ export class ContainerWriter {
     if (a > 1 && size > 0 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
+      await this.settleWrite();
       this.partitions.push(await openForWrite(this.ucasPath(this.partitions.length)));
       start = 0;
     }
@@ -171,6 +179,13 @@ export class ContainerWriter {
       throw new IoStoreError('USAGE', `a chunk of ${size} stored bytes does not fit partitions of ${ps} bytes`);
     }
     this.partitionOffset = start;
+  }
+
+  /** Waits for the write in flight, and fails with its error if it had one. */
+  private async settleWrite(): Promise<void> {
+    await this.inflight;
+    this.inflight = undefined;
+    if (this.writeError !== undefined) throw this.writeError;
   }
 
   private methodIndex(name: string): number {
@@ -182,6 +197,7 @@ export class ContainerWriter {
   /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
   async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
+    await this.settleWrite();
     this.closed = true;
     await Promise.all(this.partitions.map((p) => p.close()));
     const n = this.chunks.length;
@@ -272,6 +288,7 @@ export class ContainerWriter {
   /** Closes the partition files without writing a TOC (after a failure). */
   async abort(): Promise<void> {
     this.closed = true;
+    await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
   }
 }
