@@ -9,12 +9,20 @@ import { checkedOutput, codecError } from './errors.js';
 // Both get room for one byte over the declared size: each truncates at its limit silently, and a stream that
 // decodes to more than the TOC says is corrupt.
 
+/**
+ * One output buffer of the declared size (+1, see above): node:zlib otherwise grows 16 KiB chunks and concatenates
+ * them, which measured 12-15% slower on 64 KiB blocks.
+ */
+function outputOptions(size: number) {
+  return { maxOutputLength: size + 1, chunkSize: Math.max(64, size + 1) };
+}
+
 export const zlibNode: Codec = {
   name: 'Zlib',
   decompress(src, size) {
     let out: Uint8Array;
     try {
-      out = inflateSync(src, { maxOutputLength: size + 1 });
+      out = inflateSync(src, outputOptions(size));
     } catch (e) {
       throw codecError('Zlib', e);
     }
@@ -40,7 +48,7 @@ export const gzipNode: Codec = {
   decompress(src, size) {
     let out: Uint8Array;
     try {
-      out = gunzipSync(src, { maxOutputLength: size + 1 });
+      out = gunzipSync(src, outputOptions(size));
     } catch (e) {
       throw codecError('Gzip', e);
     }
