@@ -1,7 +1,6 @@
 import type { IoStoreToc } from '../toc/toc.js';
-import { guidHex } from '../toc/header.js';
 import { inferBlockAlignment } from '../pack/layout.js';
-import { containerFlagNames, encryptionMethodName, tocVersionName } from '../toc/version.js';
+import { containerInfo } from '../toc/listing.js';
 
 export const MANIFEST_NAME = 'iostore-manifest.json';
 export const MANIFEST_VERSION = 1;
@@ -64,25 +63,25 @@ export interface Manifest {
 }
 
 export function manifestContainer(toc: IoStoreToc, name: string, priority: number): Omit<ManifestContainer, 'chunks'> {
-  const h = toc.header;
+  const i = containerInfo(toc);
   return {
     name,
     utoc: toc.source,
     priority,
-    tocVersion: h.version,
-    tocVersionName: tocVersionName(h.version),
-    engineGeneration: toc.generation,
-    containerId: `0x${h.containerId.toString(16).padStart(16, '0')}`,
-    flags: h.containerFlags,
-    flagNames: containerFlagNames(h.containerFlags),
-    encryption: encryptionMethodName(toc.encryption),
-    encryptionKeyGuid: guidHex(h.encryptionKeyGuid),
-    blockSize: toc.blockSize,
-    compressionMethods: [...toc.compressionMethods],
-    partitionCount: toc.partitionCount,
-    partitionSize: Number.isFinite(toc.partitionSize) ? toc.partitionSize : null,
-    mountPoint: toc.directoryIndex?.mountPoint ?? null,
-    perfectHash: toc.perfectHashSeeds.length > 0,
+    tocVersion: i.version,
+    tocVersionName: i.versionName,
+    engineGeneration: i.engineGeneration,
+    containerId: i.containerId,
+    flags: i.flags,
+    flagNames: i.flagNames,
+    encryption: i.encryption,
+    encryptionKeyGuid: i.encryptionKeyGuid,
+    blockSize: i.blockSize,
+    compressionMethods: i.compressionMethods,
+    partitionCount: i.partitionCount,
+    partitionSize: i.partitionSize,
+    mountPoint: i.mountPoint,
+    perfectHash: i.perfectHashSeeds > 0,
     perfectHashSeeds: Array.from(toc.perfectHashSeeds),
     chunksWithoutPerfectHash: Array.from(toc.chunksWithoutPerfectHash),
     compressionBlockAlignment: inferBlockAlignment(toc) ?? null,
