@@ -16,6 +16,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+// `iostore list ... | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
