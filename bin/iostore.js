@@ -5,14 +5,13 @@
 process.env.UV_THREADPOOL_SIZE ??= '16';
 import { unlinkSync } from 'node:fs';
 import { run } from '../dist/cli/main.js';
-import { removeTempFilesSync } from '../dist/unpack/output.js';
+import { abortWrites } from '../dist/unpack/output.js';
 
 // An interrupted run must not leave temporary files behind (final names are only ever complete files).
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    removeTempFilesSync(unlinkSync);
+  process.once(signal, () => {
     process.stderr.write(`\niostore: interrupted\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    abortWrites(unlinkSync).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
 

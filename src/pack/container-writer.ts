@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { aesCtrCrypt, aesEcbEncrypt } from '../crypto/aes.js';
 import type { Codec } from '../codecs/codec.js';
 import { IoStoreError } from '../errors.js';
@@ -13,7 +13,7 @@ import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { padBlock } from './container-builder.js';
-import { ioError } from '../toc/read-file.js';
+import { openTempFile } from '../unpack/output.js';
 
 export interface ContainerWriterOptions {
   version: number;
@@ -79,7 +79,7 @@ export class ContainerWriter {
   /** Starts a container whose partition files are named by `ucasPath(i)`. */
   static async create(ucasPath: (partition: number) => string, o: ContainerWriterOptions): Promise<ContainerWriter> {
     const w = new ContainerWriter(ucasPath, o);
-    w.partitions.push(await openForWrite(ucasPath(0)));
+    w.partitions.push(await openTempFile(ucasPath(0)));
     return w;
   }
 
@@ -172,7 +172,7 @@ export class ContainerWriter {
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
       await this.settleWrite();
-      this.partitions.push(await openForWrite(this.ucasPath(this.partitions.length)));
+      this.partitions.push(await openTempFile(this.ucasPath(this.partitions.length)));
       start = 0;
     }
     if (ps !== undefined && start + size > ps) {
@@ -290,14 +290,6 @@ export class ContainerWriter {
     this.closed = true;
     await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
-  }
-}
-
-async function openForWrite(path: string): Promise<FileHandle> {
-  try {
-    return await open(path, 'w');
-  } catch (e) {
-    throw ioError(e, path);
   }
 }
 

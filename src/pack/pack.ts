@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
@@ -13,7 +13,7 @@ import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { safeOutputPath } from '../unpack/output.js';
+import { safeOutputPath, tempFilesInFlight, writeTempFile } from '../unpack/output.js';
 import { MANIFEST_NAME } from '../unpack/manifest.js';
 import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
@@ -297,6 +297,7 @@ async function writeContainer(
   await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
     throw ioError(e, dirname(outBase));
   });
+  // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
   const tmp = (p: string) => `${p}.iostore-tmp`;
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const writer = await ContainerWriter.create((i) => tmp(ucasName(i)), settings);
@@ -309,27 +310,25 @@ async function writeContainer(
       onProgress?.({ ...progress });
     }
     const { utoc, partitions } = await writer.finish();
-    await writeFile(tmp(`${outBase}.utoc`), utoc).catch((e) => {
-      throw ioError(e, `${outBase}.utoc`);
-    });
+    await writeTempFile(tmp(`${outBase}.utoc`), utoc);
     // An existing .pak of that name may hold real files (AssetRegistry.bin ...): it is kept, not replaced.
     const pakPath = `${outBase}.pak`;
     const writePak = pak !== undefined && !existsSync(pakPath);
     if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
     if (writePak) {
-      await writeFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint })).catch((e) => {
-        throw ioError(e, pakPath);
-      });
+      await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));
     }
     for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
     await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
     if (writePak) await rename(tmp(pakPath), pakPath);
+    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone };
   } catch (e) {
     await writer.abort();
     for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
     await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
     await unlink(tmp(`${outBase}.pak`)).catch(() => {});
+    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
     throw e;
   }
 }

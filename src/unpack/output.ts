@@ -26,9 +26,52 @@ export function safeOutputPath(outdir: string, relPath: string): string {
 /** Folders this process already created: one mkdir per folder, not per file, on a hot path of unpack. */
 const createdDirs = new Set<string>();
 
-/** Temporary files in flight, so an interrupted process can remove them (see `removeTempFilesSync`). */
+/** Temporary files in flight, so an interrupted process can remove them (see `abortWrites`). */
 export const tempFilesInFlight = new Set<string>();
 let tempCounter = 0;
+/** Opens of temporary files running on the thread pool: a file opened after cleanup would outlive it. */
+let opening = 0;
+let aborting = false;
+
+/**
+ * Creates a temporary file, registered for cleanup. Refused once `abortWrites` has begun, so no new temporary file
+ * appears after an interrupted run cleaned up.
+ */
+export async function openTempFile(path: string): Promise<FileHandle> {
+  if (aborting) throw new IoStoreError('IO', 'interrupted', { file: path });
+  tempFilesInFlight.add(path);
+  opening++;
+  try {
+    return await open(path, 'w');
+  } catch (e) {
+    tempFilesInFlight.delete(path);
+    throw ioError(e, path);
+  } finally {
+    opening--;
+  }
+}
+
+/** Writes a whole temporary file (see openTempFile). */
+export async function writeTempFile(path: string, data: Uint8Array): Promise<void> {
+  const fh = await openTempFile(path);
+  try {
+    let o = 0;
+    while (o < data.length) o += (await fh.write(data, o, data.length - o)).bytesWritten;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * For signal handlers: stops new temporary files, waits (up to `maxWaitMs`) for opens already on the thread pool,
+ * then removes every temporary file. Final names only ever hold complete files, so nothing else needs undoing.
+ */
+export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2000): Promise<void> {
+  aborting = true;
+  const until = Date.now() + maxWaitMs;
+  while (opening > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  removeTempFilesSync(unlinkSync);
+}
 
 /**
  * Writes a file under a temporary name in the same folder and renames it into place only once complete, so a
@@ -43,12 +86,9 @@ export async function writeFileAtomic(path: string, pieces: AsyncIterable<Uint8A
     createdDirs.add(dir);
   }
   const tmp = join(dir, `.${process.pid}-${tempCounter++}.iostore-tmp`);
-  tempFilesInFlight.add(tmp);
   let written = 0;
   try {
-    const fh = await open(tmp, 'w').catch((e) => {
-      throw ioError(e, tmp);
-    });
+    const fh = await openTempFile(tmp);
     try {
       // Pieces are gathered into one writev of up to WRITE_BATCH bytes: a syscall per 64 KiB block costs more
       // than the copy it saves.

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listFiles, tempDir } from '../tmp.js';
+
+const tmp = tempDir();
+const bin = resolve(__dirname, '../../bin/iostore.js');
+
+/** Runs the CLI and sends SIGINT once `ready` sees the run under way; resolves with the exit code. */
+function interrupt(args: string[], ready: () => boolean): Promise<number | null> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: 'ignore' });
+    const timer = setInterval(() => {
+      if (ready()) {
+        clearInterval(timer);
+        child.kill('SIGINT');
+      }
+    }, 5);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      res(code);
+    });
+  });
+}
+
+describe('interrupted runs', () => {
+  it('unpack: SIGINT mid-run leaves complete files only, and no temporary ones', async () => {
+    // @ts-expect-error plain JS module
+    const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
+    const { utoc } = await writeSyntheticContainer(tmp, 'Interrupt-Windows', { chunks: 400, blocksPerChunk: 16, method: 'zlib' });
+    const out = join(tmp, 'out');
+    const chunkDir = join(out, '_chunks', 'BulkData');
+    const count = () => {
+      try {
+        return readdirSync(chunkDir).length;
+      } catch {
+        return 0;
+      }
+    };
+    const code = await interrupt(['unpack', utoc, out, '--jobs', '4'], () => count() >= 10);
+    expect(code).toBe(130);
+    const files = listFiles(out);
+    expect(files.length).toBeGreaterThan(5);
+    expect(files.length).toBeLessThan(400);
+    expect(files.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
+    // Every file under its final name is whole (each chunk is 16 blocks of 64 KiB).
+    for (const f of files) expect(statSync(join(out, f)).size).toBe(16 * 65536);
+  });
+
+  it('pack: SIGINT mid-run leaves no output files at all', async () => {
+    // @ts-expect-error plain JS module
+    const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
+    const { utoc } = await writeSyntheticContainer(tmp, 'PackSrc-Windows', { chunks: 300, blocksPerChunk: 16, method: 'none' });
+    const folder = join(tmp, 'unpacked');
+    const { unpack } = await import('../../src/index.js');
+    await unpack([utoc], folder);
+    const outDir = join(tmp, 'packed');
+    const started = () => {
+      try {
+        return readdirSync(outDir).some((f) => f.endsWith('.iostore-tmp') && statSync(join(outDir, f)).size > 8 << 20);
+      } catch {
+        return false;
+      }
+    };
+    const code = await interrupt(['pack', folder, join(outDir, 'Packed-Windows.utoc'), '--compression', 'zlib'], started);
+    expect(code).toBe(130);
+    expect(readdirSync(outDir)).toEqual([]);
+  });
+});
