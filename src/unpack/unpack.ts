@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
@@ -89,7 +90,11 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
   const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
   if (toc.directoryIndexError) throw toc.directoryIndexError;
   const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), ...(o.pool ? { pool: o.pool } : {}) };
-  return new ContainerReader(toc, partitionPaths(entry.utoc, toc.partitionCount).map(fileSource), readerOptions);
+  const parts = partitionPaths(entry.utoc, toc.partitionCount);
+  // One clear error for a missing data file, rather than one per chunk that lives in it.
+  const missing = toc.blockCount > 0 ? parts.find((p) => !existsSync(p)) : undefined;
+  if (missing) throw new IoStoreError('NOT_FOUND', `the container's data file is missing (${toc.chunkCount} chunks live in its .ucas files)`, { file: missing });
+  return new ContainerReader(toc, parts.map(fileSource), readerOptions);
 }
 
 /**

@@ -137,6 +137,18 @@ describe('unpack options', () => {
   });
 });
 
+describe('missing data', () => {
+  it('a container whose .ucas is missing fails once, by name; the other containers are written', async () => {
+    // The corpus holds WayOfTheNinja's .utoc without its .ucas, beside a complete global container.
+    const r = await cli('unpack', corpusPath('ue5-wayoftheninja'), out());
+    expect(r.code).toBe(1);
+    const errors = r.err.split('\n').filter((l) => l.startsWith('error:'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/WayOfTheNinja-Windows\.ucas: the container's data file is missing \(5370 chunks/);
+    expect(r.out).toMatch(/global: 1 written/);
+  });
+});
+
 describe('safety', () => {
   it('output paths cannot leave the output folder', () => {
     for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'C:/x', 'a//b', 'a/./b', 'a\\..\\b']) {
