@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
@@ -104,6 +104,7 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
  */
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
   const entries = await discoverContainers(inputs);
+  if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
   const pool = o.threads && o.threads > 0 && !o.dryRun ? new DecodePool(o.threads) : undefined;
   try {
     return await unpackWith(entries, outdir, { ...o, ...(pool ? { pool } : {}) });

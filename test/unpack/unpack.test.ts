@@ -138,6 +138,14 @@ describe('unpack options', () => {
 });
 
 describe('missing data', () => {
+  it('an output path that is a file is refused before anything is read', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'x');
+    const r = await cli('unpack', corpusPath('ue5.8-cue4parse/uncompressed'), file);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toMatch(/a-file: the output exists and is not a folder$/);
+  });
+
   it('a container whose .ucas is missing fails once, by name; the other containers are written', async () => {
     // The corpus holds WayOfTheNinja's .utoc without its .ucas, beside a complete global container.
     const r = await cli('unpack', corpusPath('ue5-wayoftheninja'), out());
