@@ -5,7 +5,7 @@ import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
 import { defaultCodecs } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
-import { containerIdFromName } from '../hash/names.js';
+import { containerIdFromName, packageIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { generationFromTocVersion } from '../toc/engine.js';
@@ -24,7 +24,7 @@ import { ContainerWriter, type ContainerWriterOptions } from './container-writer
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
-import { scanModFolder } from './mod-folder.js';
+import { scanModFolder, type ModChunk } from './mod-folder.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 
@@ -195,7 +195,10 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
       const bytes = new Uint8Array(await readFile(m.file).catch((e) => { throw ioError(e, m.file); }));
       const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
       if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
-        warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}`);
+        // The package's own name is what other packages import: its id wins over the path's, for the package and
+        // the bulk files beside it.
+        warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}; using ${pkg.packageName}`);
+        renamePackage(mod, m, pkg.packageName, gen);
       }
       const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
       if (warning) warnings.push(warning);
@@ -224,6 +227,18 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
   return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion };
+}
+
+/** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
+function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string, gen: 'UE4' | 'UE5'): void {
+  const stem = pkgChunk.path.replace(/\.[^/.]+$/, '');
+  const id = packageIdFromName(name);
+  for (const c of mod) {
+    if (c.packageId === undefined || c.path.replace(/(\.m)?\.[^/.]+$/, '') !== stem) continue;
+    c.packageName = name;
+    c.packageId = id;
+    c.id = encodeChunkId({ id, index: 0, pad: 0, type: chunkTypeFromName(c.type, gen) }, gen);
+  }
 }
 
 /** The container-header version and store entries of the `like` container, from its .ucas when present. */
