@@ -15,8 +15,10 @@ export function storeEntryFor(pkg: ZenPackage, chunkSize: number, version: Conta
   let warning: string | undefined;
   const names = importedPackageNameStrings(pkg);
   if (pkg.importedPackageNames) importedPackages = names.map((n) => packageIdFromName(n));
-  else if (pkg.layout.format === 'UE4') importedPackages = pkg.referencedPackages.map((r) => r.packageId);
   else if (previous) importedPackages = [...previous.importedPackages];
+  // UE4 graph data names the imported packages (in its own order); on one real 4.27 package it named 91 where the
+  // engine's entry listed 7, so the game's own entry is preferred above, and a superset only adds dependency loads.
+  else if (pkg.layout.format === 'UE4') importedPackages = pkg.referencedPackages.map((r) => r.packageId);
   else {
     importedPackages = [];
     if (pkg.imports.some((v) => v >> 62n === 2n)) warning = `${pkg.packageName}: its header does not name the packages it imports (UE 5.0-5.2) and the game container has no entry for it: imported packages left empty`;
