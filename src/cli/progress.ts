@@ -7,6 +7,7 @@ import type { CliIO } from './io.js';
 export class ProgressBar {
   private last = 0;
   private drawn = false;
+  private readonly started = Date.now();
 
   constructor(
     private readonly io: CliIO,
@@ -24,7 +25,12 @@ export class ProgressBar {
     const fill = Math.round(frac * width);
     const bar = `${'='.repeat(fill)}${fill < width ? '>' : ''}`.padEnd(width + 1).slice(0, width);
     const mb = (n: number) => (n / 1048576).toFixed(1);
-    this.io.err(`\r${this.label} [${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${p.chunksDone}/${p.chunksTotal} chunks ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MiB`);
+    const secs = (now - this.started) / 1000;
+    const rate = secs > 0.2 ? p.bytesDone / 1048576 / secs : 0;
+    const eta = rate > 0 && p.bytesTotal > p.bytesDone ? ` ETA ${formatSeconds((p.bytesTotal - p.bytesDone) / 1048576 / rate)}` : '';
+    const speed = rate > 0 ? ` ${rate.toFixed(0)} MiB/s${eta}` : '';
+    // Padded so a shorter line fully covers the previous one.
+    this.io.err(`\r${this.label} [${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${p.chunksDone}/${p.chunksTotal} chunks ${mb(p.bytesDone)}/${mb(p.bytesTotal)} MiB${speed}`.padEnd(100));
     this.drawn = true;
   }
 
@@ -32,4 +38,10 @@ export class ProgressBar {
     if (this.drawn) this.io.err('\n');
     this.drawn = false;
   }
+}
+
+function formatSeconds(s: number): string {
+  if (s < 60) return `${Math.ceil(s)}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
