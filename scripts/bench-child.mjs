@@ -27,6 +27,25 @@ if (mode === 'unpack') {
   for (const f of files) for (let o = 0; o < f.length; o += 65536) { deflateSync(f.subarray(o, o + 65536)); bytes += Math.min(65536, f.length - o); }
   console.log(JSON.stringify({ ms: performance.now() - t1, bytes, maxRss: process.resourceUsage().maxRSS * 1024 }));
   process.exit(0);
+} else if (mode === 'decode') {
+  // One decoder over a container's compressed blocks in the JIT's steady state: argv a = .utoc, b = oodle|zlib.
+  const { oodleDecompress } = await import('../dist/index.js');
+  const toc = readToc(new Uint8Array(readFileSync(a)));
+  const ucas = readFileSync(a.replace(/\.utoc$/, '.ucas'));
+  const blocks = [];
+  for (let k = 0; k < toc.blockCount; k++) {
+    if (toc.blocks.method(k) === 0) continue;
+    const off = toc.blocks.offset(k);
+    blocks.push([new Uint8Array(ucas.subarray(off, off + toc.blocks.compressedSize(k))), toc.blocks.uncompressedSize(k)]);
+  }
+  const f = b === 'oodle' ? (c, u) => oodleDecompress(c, u) : (c) => inflateSync(c);
+  const pass = () => { for (const [c, u] of blocks) bytes += f(c, u).length; };
+  for (let i = 0; i < 40; i++) pass();
+  bytes = 0;
+  const t1 = performance.now();
+  for (let i = 0; i < 40; i++) pass();
+  console.log(JSON.stringify({ ms: performance.now() - t1, bytes, maxRss: process.resourceUsage().maxRSS * 1024, blocks: blocks.length }));
+  process.exit(0);
 } else if (mode === 'stream-copy') {
   await pipeline(createReadStream(a, { highWaterMark: 1 << 20 }), createWriteStream(b));
   bytes = statSync(a).size;
