@@ -77,7 +77,12 @@ export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2
  * Writes a file under a temporary name in the same folder and renames it into place only once complete, so a
  * failed or interrupted write never leaves a partial file under the final name.
  */
-export async function writeFileAtomic(path: string, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
+export async function writeFileAtomic(
+  path: string,
+  pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  /** Runs once every byte is written, before the rename: throwing keeps the file from its final name. */
+  beforeRename?: () => void | Promise<void>,
+): Promise<number> {
   const dir = dirname(path);
   if (!createdDirs.has(dir)) {
     await mkdir(dir, { recursive: true }).catch((e) => {
@@ -111,6 +116,7 @@ export async function writeFileAtomic(path: string, pieces: AsyncIterable<Uint8A
     } finally {
       await fh.close();
     }
+    await beforeRename?.();
     await rename(tmp, path).catch((e) => {
       throw ioError(e, path);
     });

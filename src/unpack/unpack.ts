@@ -11,6 +11,8 @@ import type { EngineVersion } from '../toc/engine.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import { readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
+import { createChunkHasher } from '../hash/chunk-hash.js';
+import { bytesEqual, toHex } from '../util/bytes.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
@@ -32,6 +34,11 @@ export interface UnpackOptions {
   onProgress?: (p: UnpackProgress) => void;
   /** Worker threads decoding compressed blocks (0 = decode on this thread, the default). */
   threads?: number;
+  /**
+   * Hash each chunk as it is written and give it its final name only if the hash matches its chunk meta
+   * (BLAKE3-160 for UE5, SHA-1 for UE4); a mismatch is a failure (code HASH_MISMATCH) and leaves no file.
+   */
+  verify?: boolean;
 }
 
 export interface UnpackProgress {
@@ -199,7 +206,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         limit(async () => {
           try {
             const target = safeOutputPath(outdir, p.path);
-            const n = await writeFileAtomic(target, p.reader.chunkBlocks(p.index));
+            const n = o.verify ? await writeVerified(target, p.reader, p.index) : await writeFileAtomic(target, p.reader.chunkBlocks(p.index));
             result.chunksWritten++;
             result.bytesWritten += n;
             summary.find((c) => c.name === p.container)!.written++;
@@ -220,6 +227,25 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   } finally {
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
+}
+
+/** Writes a chunk while hashing it; the rename happens only when the hash equals the chunk's meta. */
+async function writeVerified(target: string, reader: ContainerReader, i: number): Promise<number> {
+  const toc = reader.toc;
+  const hasher = await createChunkHasher(toc.generation === 'UE4' ? 'sha1' : 'blake3');
+  async function* hashed() {
+    for await (const piece of reader.chunkBlocks(i)) {
+      hasher.update(piece);
+      yield piece;
+    }
+  }
+  return writeFileAtomic(target, hashed(), () => {
+    const actual = hasher.digest();
+    const expected = toc.chunkHash(i).subarray(0, 20);
+    if (!bytesEqual(actual, expected)) {
+      throw new IoStoreError('HASH_MISMATCH', `chunk ${toc.chunkIdHex(i)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: toc.source });
+    }
+  });
 }
 
 function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {

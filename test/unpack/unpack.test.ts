@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodecRegistry, zlibNode, chunkHash, containerIdFromName, safeOutputPath, unpack, writeFileAtomic, MANIFEST_NAME, KeyRing, parseAesKey, type Manifest } from '../../src/index.js';
@@ -134,6 +134,34 @@ describe('unpack options', () => {
     const o = await unpack([corpusPath('ue5.8-cue4parse/oodle')], out(), { codecs: new CodecRegistry([zlibNode]) });
     expect(o.chunksWritten).toBe(1);
     expect(o.failures.map((f) => f.message)).toEqual([expect.stringMatching(/111 chunk\(s\) need the Oodle codec/)]);
+  });
+});
+
+describe('--verify', () => {
+  it('keeps chunks whose hash matches, and leaves out (and reports) the one that does not', async () => {
+    const name = 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+    const dir = join(tmp, 'verify-src');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(corpusPath(`ue5.8-cue4parse/uncompressed/${name}.utoc`), join(dir, `${name}.utoc`));
+    const { readToc } = await import('../../src/index.js');
+    const toc = readToc(new Uint8Array(readFileSync(join(dir, `${name}.utoc`))));
+    const i = toc.findChunk('915ddb99070a4f0400000001');
+    const ucas = readFileSync(corpusPath(`ue5.8-cue4parse/uncompressed/${name}.ucas`));
+    ucas[toc.blocks.offset(toc.chunkFirstBlock(i)) + 100] ^= 1;
+    writeFileSync(join(dir, `${name}.ucas`), ucas);
+
+    const clean = await unpack([corpusPath('ue5.8-cue4parse/zlib')], out(), { verify: true });
+    expect(clean.failures).toEqual([]);
+    expect(clean.chunksWritten).toBe(112);
+
+    const dst = out();
+    const r = await cli('unpack', dir, dst, '--verify');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/chunk 915ddb99070a4f0400000001 hashes to [0-9a-f]{40}, its meta says af1e97aed3c5309c0dbf47f14be1385ac22b03f5/);
+    const files = listFiles(dst);
+    expect(files).not.toContain(toc.chunkPath(i));
+    expect(files.filter((f) => f !== MANIFEST_NAME)).toHaveLength(111);
+    expect(files.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
   });
 });
 

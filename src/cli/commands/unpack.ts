@@ -18,6 +18,7 @@ export function defaultThreads(): number {
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
+  verify?: boolean;
   paths: string[];
   filter?: string;
   type?: string;
@@ -38,6 +39,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('filter', { type: 'string', describe: 'only chunks whose output path matches this glob (unnamed chunks: _chunks/<Type>/<id>.bin)' })
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
+      .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
       .option('jobs', { type: 'number', default: 8, describe: 'chunks written in parallel' })
       .option('threads', { type: 'number', default: defaultThreads(), describe: 'worker threads decoding compressed blocks (0: on the main thread, fastest on few cores)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
@@ -50,6 +52,7 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
     if (args['dry-run']) options.dryRun = true;
+    if (args.verify) options.verify = true;
     const bar = new ProgressBar(io, 'unpack', io.isTTY && !args.quiet && !args.json);
     options.onProgress = (p) => bar.update(p);
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
