@@ -140,7 +140,7 @@ export class ContainerWriter {
     if (fill > 0) emit(pending.subarray(0, fill));
 
     const storedSize = stored.reduce((a, s) => a + s.data.length, 0);
-    await this.placeChunk(storedSize);
+    await this.placeChunk(storedSize, path ?? Buffer.from(id).toString('hex'));
     let at = this.partitionOffset;
     const fh = this.partitions[this.partitions.length - 1]!;
     const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
@@ -165,7 +165,7 @@ export class ContainerWriter {
    * would cross an alignment boundary moves to the next one, and one that would overflow the partition starts the
    * next partition file.
    */
-  private async placeChunk(size: number): Promise<void> {
+  private async placeChunk(size: number, name: string): Promise<void> {
     const a = this.o.compressionBlockAlignment ?? 0;
     let start = this.partitionOffset;
     if (a > 1 && size > 0 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
@@ -175,8 +175,9 @@ export class ContainerWriter {
       this.partitions.push(await openTempFile(this.ucasPath(this.partitions.length)));
       start = 0;
     }
+    // Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition.
     if (ps !== undefined && start + size > ps) {
-      throw new IoStoreError('USAGE', `a chunk of ${size} stored bytes does not fit partitions of ${ps} bytes`);
+      throw new IoStoreError('USAGE', `chunk ${name} takes ${size} bytes stored, more than a partition of ${ps}: pass --partition-size ${size} or more, or compress (--compression zlib)`);
     }
     this.partitionOffset = start;
   }

@@ -250,3 +250,18 @@ describe('round trips of the encrypted and patchtest containers', () => {
     await verifyOk(out);
   });
 });
+
+describe('partition limits', () => {
+  it('a chunk larger than a partition is refused by name, with the way out, and leaves nothing behind', async () => {
+    const a = fresh('a');
+    await unpack([corpusPath('ue5.8-cue4parse/oodlepartitioned')], a);
+    // Oodle is not encoded here, so the repack stores blocks raw and the largest map outgrows 256 KiB partitions.
+    const out = fresh('Parts-Windows.utoc');
+    const r = await cli('pack', a, out);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/chunk Maps\/Landscape\.umap takes \d+ bytes stored, more than a partition of 262144: pass --partition-size/);
+    expect(listFiles(join(out, '..'))).toEqual([]);
+    const ok = await packFolder(a, out, { compression: 'zlib' });
+    expect(ok.ucas.length).toBeGreaterThan(1);
+  });
+});
