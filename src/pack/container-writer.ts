@@ -88,8 +88,8 @@ export class ContainerWriter {
     return this.o.version >= TocVersion.ContainerEncryptionMethod ? EncryptionMethod.AesCtr : EncryptionMethod.AesEcb;
   }
 
-  /** Adds one chunk from its pieces (any sizes; re-cut into blocks here). */
-  async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<void> {
+  /** Adds one chunk from its pieces (any sizes; re-cut into blocks here) and returns its chunk-meta hash. */
+  async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<Uint8Array> {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
     if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
     const hasher = await this.hasherPromise;
@@ -156,8 +156,10 @@ export class ContainerWriter {
       this.writeError = e;
     });
     this.partitionOffset = at;
-    this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash: hasher.digest(), flags, path });
+    const hash = hasher.digest();
+    this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash, flags, path });
     this.virtualOffset = align(this.virtualOffset + length, bs);
+    return hash;
   }
 
   /**

@@ -85,6 +85,10 @@ interface PlannedChunk {
   memoryMapped: boolean;
   /** A file the chunk is read from: never overwritten by the output. */
   input?: string;
+  /** Called with the chunk's hash once written (manifest mode uses it to spot edited packages). */
+  written?: (hash: Uint8Array) => void;
+  /** Written after every other chunk (the container header, which may depend on them). */
+  last?: boolean;
 }
 
 /**
@@ -124,6 +128,8 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
   // Chunks in their original .ucas order; files are checked before anything is written.
   const sorted = [...c.chunks].sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
   const chunks: PlannedChunk[] = [];
+  // Packages whose bytes differ from the manifest's hash: their store entries are rebuilt in the header.
+  const edited = new Map<bigint, string>();
   for (const ch of sorted) {
     const file = safeOutputPath(folder, ch.path);
     await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
@@ -139,10 +145,12 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
     chunks.push({
       id,
       size: ch.size,
-      pieces: isHeader ? () => withContainerId(file, containerId, c) : () => readPieces(file),
+      pieces: isHeader ? () => headerWithEdits(file, containerId, c, edited, warnings) : () => readPieces(file),
       ...(path !== undefined ? { path } : {}),
       memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
       input: file,
+      ...(isHeader ? { last: true } : {}),
+      ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(id.readBigUInt64LE(0), file)) } : {}),
     });
   }
   const settings: ContainerWriterOptions = {
@@ -318,8 +326,9 @@ async function writeContainer(
   const writer = await ContainerWriter.create((i) => tmp(ucasName(i)), settings);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   try {
-    for (const c of chunks) {
-      await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+    for (const c of [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)]) {
+      const hash = await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+      c.written?.(hash);
       progress.chunksDone++;
       progress.bytesDone += c.size;
       onProgress?.({ ...progress });
@@ -368,6 +377,31 @@ async function* readPieces(file: string): AsyncGenerator<Uint8Array> {
   } catch (e) {
     throw ioError(e, file);
   }
+}
+
+/**
+ * The unpacked container header with its own container id and, for packages edited since unpack, store entries
+ * rebuilt from their new headers. Unchanged, it is the original bytes but for the id, so a plain repack stays
+ * byte-identical.
+ */
+async function* headerWithEdits(file: string, id: bigint, c: ManifestContainer, edited: ReadonlyMap<bigint, string>, warnings: string[]): AsyncGenerator<Uint8Array> {
+  let bytes: Uint8Array | undefined;
+  for await (const piece of withContainerId(file, id, c)) bytes = piece;
+  if (edited.size === 0) {
+    yield bytes!;
+    return;
+  }
+  const header = parseContainerHeader(bytes!, { source: file });
+  for (const [packageId, pkgFile] of edited) {
+    const entry = header.packages.find((p) => p.packageId === packageId);
+    if (!entry) continue;
+    const pkgBytes = new Uint8Array(await readFile(pkgFile).catch((e) => { throw ioError(e, pkgFile); }));
+    const pkg = parseZenPackage(pkgBytes, { source: pkgFile, containerHeaderVersion: header.version, storeEntry: entry });
+    const { entry: next, warning } = storeEntryFor(pkg, pkgBytes.length, header.version, entry);
+    if (warning) warnings.push(warning);
+    Object.assign(entry, next);
+  }
+  yield serializeContainerHeader(header);
 }
 
 /** The container header embeds its container's id (UE5: after magic and version; UE4: first); a renamed container needs its own. */

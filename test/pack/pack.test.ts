@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContainerReader, MANIFEST_NAME, packFolder, parseAesKey, readToc, unpack, verifyContainer, KeyRing, type IoStoreToc } from '../../src/index.js';
+import { ContainerReader, MANIFEST_NAME, packFolder, parseAesKey, parseContainerHeader, readToc, unpack, verifyContainer, KeyRing, type IoStoreToc } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
@@ -263,5 +263,33 @@ describe('partition limits', () => {
     expect(listFiles(join(out, '..'))).toEqual([]);
     const ok = await packFolder(a, out, { compression: 'zlib' });
     expect(ok.ucas.length).toBeGreaterThan(1);
+  });
+});
+
+describe('edited packages in a manifest folder', () => {
+  it('their store entries are rebuilt from their new headers; the others stay as the engine wrote them', async () => {
+    const a = fresh('a');
+    await unpack([corpusPath('ue5.8-cue4parse/uncompressed')], a);
+    const m = JSON.parse(readFileSync(join(a, MANIFEST_NAME), 'utf8'));
+    const headerFile = join(a, m.containers[0].chunks.find((c: { type: string }) => c.type === 'ContainerHeader').path);
+    const before = parseContainerHeader(readFileSync(headerFile));
+    const noImports = before.packages.find((p) => p.importedPackages.length === 0)!;
+    const withImports = before.packages.find((p) => p.importedPackages.length > 1)!;
+    const fileOf = (id: bigint) => join(a, m.containers[0].chunks.find((c: { id: string }) => c.id.startsWith(Buffer.from(new BigUint64Array([id]).buffer).toString('hex'))).path);
+    // The edit: the package that imported nothing now holds a package that imports several.
+    copyFileSync(fileOf(withImports.packageId), fileOf(noImports.packageId));
+    const out = fresh('Edited-Windows.utoc');
+    await packFolder(a, out);
+    const r = await ContainerReader.open(out);
+    try {
+      const hi = Array.from({ length: r.toc.chunkCount }, (_, i) => i).find((i) => r.toc.chunkTypeName(i) === 'ContainerHeader')!;
+      const after = parseContainerHeader(await r.readChunk(hi));
+      expect(after.packages.find((p) => p.packageId === noImports.packageId)!.importedPackages).toEqual(withImports.importedPackages);
+      for (const p of after.packages.filter((x) => x.packageId !== noImports.packageId)) {
+        expect(p).toEqual(before.packages.find((x) => x.packageId === p.packageId));
+      }
+    } finally {
+      await r.close();
+    }
   });
 });
