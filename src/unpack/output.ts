@@ -8,10 +8,10 @@ import { ioError } from '../toc/read-file.js';
  * Joins a container path (`/`-separated) onto an output folder, refusing anything that could land outside it:
  * `..`, `.`, empty, absolute and drive-letter components. The check is repeated on the resolved path.
  */
-export function safeOutputPath(outdir: string, relPath: string): string {
+export function safeOutputPath(outdir: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
   const parts = relPath.split('/');
   for (const p of parts) {
-    const why = unsafeComponent(p);
+    const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);
     if (why) throw new IoStoreError('UNSAFE_PATH', `output path "${relPath}": component "${p}" ${why}`);
   }
   const root = resolve(outdir);
@@ -25,6 +25,14 @@ export function safeOutputPath(outdir: string, relPath: string): string {
 
 /** Folders this process already created: one mkdir per folder, not per file, on a hot path of unpack. */
 const createdDirs = new Set<string>();
+
+/** Names Windows gives another meaning: device names (even with an extension) and reserved characters. */
+export function windowsUnsafe(name: string): string | undefined {
+  if (/^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i.test(name)) return 'is a Windows device name';
+  if (/[<>"|?*]/.test(name)) return 'contains a character Windows does not allow in file names';
+  if (/[. ]$/.test(name)) return 'ends with a dot or space, which Windows drops';
+  return undefined;
+}
 
 /** Temporary files in flight, so an interrupted process can remove them (see `abortWrites`). */
 export const tempFilesInFlight = new Set<string>();

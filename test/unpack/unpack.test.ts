@@ -191,6 +191,11 @@ describe('safety', () => {
       expect(() => safeOutputPath(tmp, bad)).toThrow(/UNSAFE|component|leave/i);
     }
     expect(safeOutputPath(tmp, 'Game/Content/A.uasset')).toBe(join(tmp, 'Game/Content/A.uasset'));
+    // On Windows, device names and reserved characters would not name a file in the folder.
+    for (const bad of ['Game/CON.uasset', 'Game/nul', 'Game/a|b.uasset', 'Game/trailing.']) {
+      expect(() => safeOutputPath(tmp, bad, 'win32')).toThrow(/Windows/);
+      expect(() => safeOutputPath(tmp, bad, 'linux')).not.toThrow();
+    }
   });
 
   it('a write that fails midway leaves neither the final file nor a temporary one', async () => {
