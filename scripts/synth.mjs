@@ -4,7 +4,7 @@ import { openSync, writeSync, closeSync, readFileSync, writeFileSync } from 'nod
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BlockTable, NO_PARTITION_SIZE, chunkHash, containerIdFromName, encodeChunkId, readToc, serializeToc, buildPerfectHash } from '../dist/index.js';
-import { padBlock } from '../dist/pack/container-builder.js';
+import { padBlock } from '../dist/index.js';
 
 const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { aesCtrCrypt, aesEcbEncrypt } from '../crypto/aes.js';
 import type { Codec } from '../codecs/codec.js';
 import { IoStoreError } from '../errors.js';
@@ -12,15 +11,73 @@ import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
-import { padBlock } from './container-builder.js';
 import { openTempFile } from '../unpack/output.js';
+import { concatBytes } from '../toc/directory-index.js';
+
+/** Where a partition's bytes go: a file (pack) or memory (buildContainer, browsers, tests). */
+export interface PartitionSink {
+  /** Writes pieces back to back from `position`; positions only grow, gaps are zero padding. */
+  write(pieces: readonly Uint8Array[], position: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A sink writing a new file, registered as temporary so an interrupted process removes it. */
+export async function fileSink(path: string): Promise<PartitionSink> {
+  const fh = await openTempFile(path);
+  return {
+    async write(pieces, position) {
+      let pos = position;
+      for (let i = 0; i < pieces.length; i += 256) {
+        const batch = pieces.slice(i, i + 256);
+        const want = batch.reduce((a, p) => a + p.length, 0);
+        let done = (await fh.writev(batch, pos)).bytesWritten;
+        for (let k = 0, skip = done; done < want && k < batch.length; k++) {
+          const p = batch[k]!;
+          if (skip >= p.length) {
+            skip -= p.length;
+            continue;
+          }
+          done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
+          skip = 0;
+        }
+        pos += want;
+      }
+    },
+    close: () => fh.close(),
+  };
+}
+
+/** A sink collecting a partition in memory; `bytes()` gives its contents. */
+export function memorySink(): PartitionSink & { bytes(): Uint8Array } {
+  const parts: Uint8Array[] = [];
+  let end = 0;
+  return {
+    async write(pieces, position) {
+      if (position > end) parts.push(new Uint8Array(position - end));
+      for (const p of pieces) parts.push(p);
+      end = position + pieces.reduce((a, p) => a + p.length, 0);
+    },
+    close: async () => {},
+    bytes: () => concatBytes(parts),
+  };
+}
+
+/** Pads a stored block to 16 bytes with its own bytes from the start (the engine's rule, encrypted or not). */
+export function padBlock(payload: Uint8Array): Uint8Array {
+  const size = align(payload.length, 16);
+  if (size === payload.length) return payload;
+  const out = new Uint8Array(size);
+  out.set(payload);
+  for (let i = payload.length; i < size; i++) out[i] = payload[(i - payload.length) % payload.length]!;
+  return out;
+}
 
 export interface ContainerWriterOptions {
   version: number;
   containerId: bigint;
   blockSize: number;
   /** Codec for blocks, or undefined to store every block raw. A block is kept raw when compressing does not pay. */
-  codec?: Codec;
+  codec?: Pick<Codec, 'name' | 'compress'>;
   hashAlgorithm: ChunkHashAlgorithm;
   /** AES-256 key: ECB before TOC v10, CTR with random per-block IVs from v10. */
   aesKey?: Uint8Array;
@@ -58,7 +115,7 @@ export class ContainerWriter {
   private readonly blocks: BlockEntry[] = [];
   private readonly ivs: Uint8Array[] = [];
   private readonly methods = ['None'];
-  private readonly partitions: FileHandle[] = [];
+  private readonly partitions: PartitionSink[] = [];
   private readonly hasherPromise: Promise<ChunkHasher>;
   private partitionOffset = 0;
   private inflight: Promise<void> | undefined;
@@ -67,7 +124,7 @@ export class ContainerWriter {
   private closed = false;
 
   private constructor(
-    private readonly ucasPath: (partition: number) => string,
+    private readonly openPartition: (partition: number) => Promise<PartitionSink>,
     private readonly o: ContainerWriterOptions,
   ) {
     if (o.blockSize <= 0 || o.blockSize > 0xffffff || o.blockSize % 16 !== 0) {
@@ -76,10 +133,10 @@ export class ContainerWriter {
     this.hasherPromise = createChunkHasher(o.hashAlgorithm);
   }
 
-  /** Starts a container whose partition files are named by `ucasPath(i)`. */
-  static async create(ucasPath: (partition: number) => string, o: ContainerWriterOptions): Promise<ContainerWriter> {
-    const w = new ContainerWriter(ucasPath, o);
-    w.partitions.push(await openTempFile(ucasPath(0)));
+  /** Starts a container whose partitions (`.ucas`, `_s1.ucas` ...) go to the sinks `openPartition(i)` gives. */
+  static async create(openPartition: (partition: number) => Promise<PartitionSink>, o: ContainerWriterOptions): Promise<ContainerWriter> {
+    const w = new ContainerWriter(openPartition, o);
+    w.partitions.push(await openPartition(0));
     return w;
   }
 
@@ -142,7 +199,7 @@ export class ContainerWriter {
     const storedSize = stored.reduce((a, s) => a + s.data.length, 0);
     await this.placeChunk(storedSize, path ?? Buffer.from(id).toString('hex'));
     let at = this.partitionOffset;
-    const fh = this.partitions[this.partitions.length - 1]!;
+    const sink = this.partitions[this.partitions.length - 1]!;
     const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
     for (const s of stored) {
       this.blocks.push({ offset: partBase + at, ...s.entry });
@@ -152,7 +209,7 @@ export class ContainerWriter {
     // The write overlaps with reading and encoding the next chunk; one write is in flight at most, so memory
     // stays at two chunks' stored blocks.
     await this.settleWrite();
-    this.inflight = writeAll(fh, stored.map((s) => s.data), this.partitionOffset).catch((e) => {
+    this.inflight = sink.write(stored.map((s) => s.data), this.partitionOffset).catch((e) => {
       this.writeError = e;
     });
     this.partitionOffset = at;
@@ -174,7 +231,7 @@ export class ContainerWriter {
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
       await this.settleWrite();
-      this.partitions.push(await openTempFile(this.ucasPath(this.partitions.length)));
+      this.partitions.push(await this.openPartition(this.partitions.length));
       start = 0;
     }
     // Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition.
@@ -293,24 +350,5 @@ export class ContainerWriter {
     this.closed = true;
     await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
-  }
-}
-
-async function writeAll(fh: FileHandle, pieces: Uint8Array[], position: number): Promise<void> {
-  let pos = position;
-  for (let i = 0; i < pieces.length; i += 256) {
-    const batch = pieces.slice(i, i + 256);
-    const want = batch.reduce((a, p) => a + p.length, 0);
-    let done = (await fh.writev(batch, pos)).bytesWritten;
-    for (let k = 0, skip = done; done < want && k < batch.length; k++) {
-      const p = batch[k]!;
-      if (skip >= p.length) {
-        skip -= p.length;
-        continue;
-      }
-      done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
-      skip = 0;
-    }
-    pos += want;
   }
 }

@@ -20,7 +20,7 @@ import type { ManifestContainer } from '../unpack/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
 import { parseZenPackage } from '../zen/zen-package.js';
-import { ContainerWriter, type ContainerWriterOptions } from './container-writer.js';
+import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
@@ -323,7 +323,7 @@ async function writeContainer(
   // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
   const tmp = (p: string) => `${p}.iostore-tmp`;
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
-  const writer = await ContainerWriter.create((i) => tmp(ucasName(i)), settings);
+  const writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i))), settings);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   try {
     for (const c of [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)]) {
