@@ -14,6 +14,9 @@ import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js'
 import { openTempFile } from '../unpack/output.js';
 import { concatBytes } from '../toc/directory-index.js';
 
+/** Stored bytes gathered before a streamed write: fewer, larger writes. */
+const STREAM_BATCH = 1 << 20;
+
 /** Where a partition's bytes go: a file (pack) or memory (buildContainer, browsers, tests). */
 export interface PartitionSink {
   /** Writes pieces back to back from `position`; positions only grow, gaps are zero padding. */
@@ -180,6 +183,42 @@ export class ContainerWriter {
       if (iv) rec.iv = iv;
       stored.push(rec);
     };
+    // Placement needs a chunk's stored size only as far as the rules look at it: all of it with partitions,
+    // whether it crosses the next alignment boundary otherwise (known after at most A bytes). Blocks are held until
+    // then and streamed after, so without partitions memory does not grow with the chunk.
+    const name = path ?? Buffer.from(id).toString('hex');
+    const alignTo = this.o.compressionBlockAlignment ?? 0;
+    let placed = false;
+    let buffered = 0;
+    let at = 0;
+    const flush = async () => {
+      if (stored.length === 0) return;
+      const sink = this.partitions[this.partitions.length - 1]!;
+      const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
+      const start = at;
+      for (const b of stored) {
+        this.blocks.push({ offset: partBase + at, ...b.entry });
+        if (b.iv) this.ivs.push(b.iv);
+        at += b.data.length;
+      }
+      // One write in flight at most: it overlaps with encoding what follows.
+      await this.settleWrite();
+      this.inflight = sink.write(stored.map((b) => b.data), start).catch((e) => {
+        this.writeError = e;
+      });
+      stored.length = 0;
+      buffered = 0;
+    };
+    const place = async () => {
+      await this.placeChunk(buffered, name);
+      at = this.partitionOffset;
+      placed = true;
+    };
+    const afterBlock = async () => {
+      buffered += stored[stored.length - 1]!.data.length;
+      if (!placed && this.o.partitionSize === undefined && (alignTo <= 1 || buffered > alignTo - (this.partitionOffset % alignTo))) await place();
+      if (placed && buffered >= STREAM_BATCH) await flush();
+    };
     for await (const piece of pieces) {
       let o = 0;
       while (o < piece.length) {
@@ -191,27 +230,16 @@ export class ContainerWriter {
           emit(pending);
           pending = new Uint8Array(bs);
           fill = 0;
+          await afterBlock();
         }
       }
     }
-    if (fill > 0) emit(pending.subarray(0, fill));
-
-    const storedSize = stored.reduce((a, s) => a + s.data.length, 0);
-    await this.placeChunk(storedSize, path ?? Buffer.from(id).toString('hex'));
-    let at = this.partitionOffset;
-    const sink = this.partitions[this.partitions.length - 1]!;
-    const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
-    for (const s of stored) {
-      this.blocks.push({ offset: partBase + at, ...s.entry });
-      if (s.iv) this.ivs.push(s.iv);
-      at += s.data.length;
+    if (fill > 0) {
+      emit(pending.subarray(0, fill));
+      await afterBlock();
     }
-    // The write overlaps with reading and encoding the next chunk; one write is in flight at most, so memory
-    // stays at two chunks' stored blocks.
-    await this.settleWrite();
-    this.inflight = sink.write(stored.map((s) => s.data), this.partitionOffset).catch((e) => {
-      this.writeError = e;
-    });
+    if (!placed) await place();
+    await flush();
     this.partitionOffset = at;
     const hash = hasher.digest();
     this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash, flags, path });
@@ -220,9 +248,9 @@ export class ContainerWriter {
   }
 
   /**
-   * Applies the partition and block-alignment rules before a chunk of `size` stored bytes is written: a chunk that
-   * would cross an alignment boundary moves to the next one, and one that would overflow the partition starts the
-   * next partition file.
+   * Applies the partition and block-alignment rules before a chunk is written, given its stored size (or, without
+   * partitions, enough of it to tell whether it crosses the next alignment boundary): a chunk that would cross one
+   * moves to it, and one that would overflow the partition starts the next partition file.
    */
   private async placeChunk(size: number, name: string): Promise<void> {
     const a = this.o.compressionBlockAlignment ?? 0;
