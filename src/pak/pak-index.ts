@@ -82,16 +82,11 @@ export function readPrimaryIndex(bytes: Uint8Array, footer: PakFooter, source: s
   return out;
 }
 
-export interface PrimaryIndexInit {
-  mountPoint: string;
-  entryCount: number;
-  pathHashSeed: bigint;
-  pathHashIndex?: PakIndexPart;
-  fullDirectoryIndex?: PakIndexPart;
-  encodedEntries: Uint8Array;
+/** What writing a primary index takes: the parsed form without its read positions, and the pak version. */
+export type PrimaryIndexInit = Omit<PrimaryIndex, 'encodedEntriesAt' | 'nonEncodedEntries'> & {
   nonEncodedEntries?: readonly PakEntryRecord[];
   version: number;
-}
+};
 
 export function writePrimaryIndex(p: PrimaryIndexInit): Uint8Array {
   const head = new Uint8Array(12);

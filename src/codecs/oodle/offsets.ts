@@ -45,10 +45,10 @@ export function unpackOffsets(
   if (scale === 0) {
     let i = 0;
     for (; i + 2 <= offCount; i += 2) {
-      offs[i] = -forwardDistance(fw, packedOffs[i]);
-      offs[i + 1] = -backwardDistance(bw, packedOffs[i + 1]);
+      offs[i] = -distance(fw, packedOffs[i]);
+      offs[i + 1] = -distance(bw, packedOffs[i + 1]);
     }
-    if (i < offCount) offs[i] = -forwardDistance(fw, packedOffs[i]);
+    if (i < offCount) offs[i] = -distance(fw, packedOffs[i]);
   } else {
     for (let i = 0; i < offCount; i++) {
       const c = packedOffs[i];
@@ -83,22 +83,11 @@ export function unpackOffsets(
   if (next !== longCount) corrupt('long lengths left unused', pos);
 }
 
-/** Classic offset bucket: below 0xF0, 4 + (c >> 4) raw bits and a low nibble; above, a large offset in two parts. */
-function forwardDistance(br: ForwardBits, c: number): number {
-  let d: number;
-  if (c < 0xf0) {
-    const n = (c >>> 4) + 4;
-    d = (((1 << n) | br.read(n)) << 4) + (c & 15) - 248;
-  } else {
-    const n = c - 0xf0 + 4;
-    const hi = (1 << n) | br.read(n);
-    d = 8322816 + hi * 4096 + br.read(12);
-  }
-  if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
-  return d;
-}
-
-function backwardDistance(br: BackwardBits, c: number): number {
+/**
+ * Classic offset bucket: below 0xF0, 4 + (c >> 4) raw bits and a low nibble; above, a large offset in two parts.
+ * The same for both bit streams (read forward from the front, backward from the end).
+ */
+function distance(br: ForwardBits | BackwardBits, c: number): number {
   let d: number;
   if (c < 0xf0) {
     const n = (c >>> 4) + 4;
