@@ -8,7 +8,9 @@ const [mode, a, b] = process.argv.slice(2);
 const t0 = performance.now();
 let bytes = 0;
 if (mode === 'unpack') {
-  const r = await unpack([a], b, { jobs: 8 });
+  // argv[5]: worker threads (default: the library's choice, one per core for a container this size).
+  const threads = process.argv[5] === undefined ? {} : { threads: Number(process.argv[5]) };
+  const r = await unpack([a], b, { jobs: 8, ...threads });
   if (r.failures.length) throw new Error(JSON.stringify(r.failures[0]));
   bytes = r.bytesWritten;
 } else if (mode === 'pack') {

@@ -8,7 +8,7 @@ import { readToc } from '../dist/index.js';
 import { run } from '../dist/cli/main.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,12 +84,16 @@ if (!existsSync(BIG_TOC)) {
 // 3. Unpack throughput (MB/s of output) and peak RSS, each job in its own process.
 {
   const child = (...args) => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), ...args], { encoding: 'utf8' }));
-  const best = (f, n = 3) => { let r; for (let i = 0; i < n; i++) { const x = f(i); if (!r || x.ms < r.ms) r = x; } return r; };
+  // Each timed run starts on a settled file system: the previous run's files are deleted and flushed first (on a
+  // disk mounted with online discard, deleting files stalls the next run's file creation otherwise).
+  const settle = () => { spawnSync('sync'); spawnSync('sleep', ['0.5']); };
+  const best = (f, n = 3) => { let r; for (let i = 0; i < n; i++) { settle(); const x = f(i); if (!r || x.ms < r.ms) r = x; } return r; };
   const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-'));
+  const floor = buildFloor(tmp);
   try {
     const MB = (x) => (x.bytes / 1e6 / (x.ms / 1000)).toFixed(0);
     const mib = (x) => (x.maxRss / 1048576).toFixed(0);
-    console.log('\nunpack (synthetic containers of repeated corpus blocks, CLI defaults: 8 jobs; best of 3)');
+    console.log(`\nunpack (synthetic containers of repeated corpus blocks; library defaults: ${os.availableParallelism()} cores, so ${os.availableParallelism() > 1 ? `${Math.min(os.availableParallelism(), 8)} worker threads` : 'the main thread'}; best of 3)`);
     for (const method of ['none', 'zlib', 'oodle']) {
       const name = `Bench${method}-Windows`;
       // 512 MiB each: fixed costs (process start, first JIT passes) would dominate a smaller run.
@@ -97,6 +101,12 @@ if (!existsSync(BIG_TOC)) {
       const { utoc, ucasBytes, rawBytes } = await writeSyntheticContainer(tmp, name, { chunks, blocksPerChunk: 16, method });
       const ucas = utoc.replace(/\.utoc$/, '.ucas');
       let tree;
+      const main = best((i) => {
+        const out = join(tmp, `main-${method}-${i}`);
+        const r = child('unpack', utoc, out, '0');
+        rmSync(out, { recursive: true });
+        return r;
+      });
       const un = best((i) => {
         const out = join(tmp, `out-${method}-${i}`);
         const r = child('unpack', utoc, out);
@@ -112,17 +122,23 @@ if (!existsSync(BIG_TOC)) {
       });
       if (method === 'none') {
         const cp = best((i) => { const s = process.hrtime.bigint(); spawnSync('cp', [ucas, join(tmp, `cp${i}`)]); const ms = Number(process.hrtime.bigint() - s) / 1e6; rmSync(join(tmp, `cp${i}`)); return { ms, bytes: ucasBytes }; });
+        settle();
         const sc = child('stream-copy', ucas, join(tmp, 'streamcopy'));
         rmSync(join(tmp, 'streamcopy'));
+        const fl = floor && best((i) => { const d = join(tmp, `floor${i}`); const s = process.hrtime.bigint(); spawnSync(floor, [ucas, d, String(16 * 65536), String(chunks), '2']); const ms = Number(process.hrtime.bigint() - s) / 1e6; rmSync(d, { recursive: true }); return { ms, bytes: ucasBytes }; });
         console.log(`  uncompressed ${(rawBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s, cp ${MB(cp)} MB/s -> ${(un.bytes / un.ms / (cp.bytes / cp.ms)).toFixed(2)}x cp`);
+        console.log(`    (all on the main thread, --threads 0: ${MB(main)} MB/s -> ${(main.bytes / main.ms / (cp.bytes / cp.ms)).toFixed(2)}x cp)`);
+        if (fl) console.log(`    (floor: a minimal C program writing the same ${chunks} files, temporary name then rename, 2 threads: ${MB(fl)} MB/s -> ${(fl.bytes / fl.ms / (cp.bytes / cp.ms)).toFixed(2)}x cp; unpack is ${(un.bytes / un.ms / (fl.bytes / fl.ms)).toFixed(2)}x of it)`);
         console.log(`    (a user-space copy of the same file, Node streams: ${MB(sc)} MB/s -> unpack is ${(un.bytes / un.ms / (sc.bytes / sc.ms)).toFixed(2)}x of it; cp copies in the kernel)`);
         console.log(`    (cp -r of the unpacked tree, ${chunks} files: ${MB(tree)} MB/s -> unpack is ${(un.bytes / un.ms / (tree.bytes / tree.ms)).toFixed(2)}x of it)`);
         console.log(`    peak RSS: unpack ${mib(un)} MiB, node stream copy of the same file ${mib(sc)} MiB -> ${(un.maxRss / sc.maxRss).toFixed(2)}x`);
       } else if (method === 'oodle') {
-        console.log(`  oodle ${(rawBytes / 1048576).toFixed(0)} MiB out of ${(ucasBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s (TypeScript Kraken decoder), peak RSS ${mib(un)} MiB`);
+        console.log(`  oodle ${(rawBytes / 1048576).toFixed(0)} MiB out of ${(ucasBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s (TypeScript Kraken decoder), peak RSS ${mib(un)} MiB; --threads 0: ${MB(main)} MB/s`);
       } else {
         const inf = best(() => child('inflate', utoc));
-        console.log(`  zlib ${(rawBytes / 1048576).toFixed(0)} MiB out of ${(ucasBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s, raw node:zlib inflate of the same blocks ${MB(inf)} MB/s -> inflate is ${(un.ms / un.bytes / (inf.ms / inf.bytes)).toFixed(2)}x faster`);
+        const ratio = (x) => (x.ms / x.bytes / (inf.ms / inf.bytes)).toFixed(2);
+        console.log(`  zlib ${(rawBytes / 1048576).toFixed(0)} MiB out of ${(ucasBytes / 1048576).toFixed(0)} MiB: unpack ${MB(un)} MB/s, raw node:zlib inflate of the same blocks on one thread ${MB(inf)} MB/s -> unpack takes ${ratio(un)}x inflate's time`);
+        console.log(`    (all on the main thread, --threads 0: ${MB(main)} MB/s -> ${ratio(main)}x inflate's time)`);
         console.log(`    peak RSS: unpack ${mib(un)} MiB, inflate-only ${mib(inf)} MiB (holds the whole .ucas)`);
       }
     }
@@ -143,6 +159,13 @@ if (!existsSync(BIG_TOC)) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** Compiles the C floor program (scripts/floor-copy.c) when a C compiler is at hand; null otherwise. */
+function buildFloor(dir) {
+  const exe = join(dir, 'floor-copy');
+  const r = spawnSync('cc', ['-O2', '-pthread', '-o', exe, join(root, 'scripts', 'floor-copy.c')]);
+  return r.status === 0 ? exe : null;
 }
 
 clearInterval(sample);

@@ -3,10 +3,10 @@ import { IoStoreError } from '../errors.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { align } from '../util/bytes.js';
 import type { IoStoreToc, ReadTocOptions } from '../toc/toc.js';
+import type { EngineVersion } from '../toc/engine.js';
 import { openToc } from '../toc/read-file.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { BlockCache } from './block-cache.js';
-import type { DecodePool } from './decode-pool.js';
 import { fileSource, partitionPaths, type RandomAccessSource } from './source.js';
 
 /** Padding between blocks that a span read may include rather than split the read. */
@@ -19,9 +19,18 @@ export interface ContainerReaderOptions {
   /** Decoded blocks kept for re-reads (default 16, about 1 MiB at 64 KiB blocks). */
   cacheBlocks?: number;
   /** Largest span of consecutive blocks fetched and decoded together, stored or decoded (default 2 MiB). */
-  /** Worker threads for the built-in codecs; without one, blocks decode on the calling thread. */
-  pool?: DecodePool;
   maxReadSpan?: number;
+  /** Where the TOC came from, so that worker threads can open the same container (see `ContainerReader.origin`). */
+  origin?: ContainerOrigin;
+}
+
+/** What another thread needs to open the same container: its files, key and engine. */
+export interface ContainerOrigin {
+  utoc: string;
+  /** The .ucas partition files, in order. */
+  partitions: string[];
+  aesKey?: Uint8Array;
+  engine?: EngineVersion;
 }
 
 /**
@@ -31,23 +40,22 @@ export interface ContainerReaderOptions {
  */
 export class ContainerReader {
   private readonly cache: BlockCache;
-  private readonly codecs: CodecRegistry;
+  /** The codecs this reader decodes with. */
+  readonly codecs: CodecRegistry;
   private readonly maxSpan: number;
   private readonly partSize: number;
-  /** Per compression-method index: decoded by the worker pool (a built-in codec the caller has not replaced). */
-  private readonly pooled: boolean[];
 
   constructor(
     readonly toc: IoStoreToc,
     readonly partitions: readonly RandomAccessSource[],
     private readonly options: ContainerReaderOptions = {},
   ) {
-    this.cache = new BlockCache(options.cacheBlocks ?? 16);
+    // Blocks read from a source that reuses its buffer are only valid until the next read: nothing can be kept.
+    const transient = partitions.some((p) => p.transient);
+    this.cache = new BlockCache(transient ? 0 : (options.cacheBlocks ?? 16));
     this.codecs = options.codecs ?? defaultCodecs();
     this.maxSpan = Math.max(options.maxReadSpan ?? 2 << 20, toc.blockSize + 16);
     this.partSize = toc.partitionSize;
-    const builtin = defaultCodecs();
-    this.pooled = toc.compressionMethods.map((name, m) => m > 0 && !!options.pool?.supports(name) && this.codecs.get(name) === builtin.get(name));
     if (toc.encryption !== EncryptionMethod.None && !options.aesKey && toc.blockCount > 0) {
       throw new IoStoreError('NEEDS_KEY', 'the container is encrypted: pass its AES key (--aes-key)', { file: toc.source });
     }
@@ -59,8 +67,14 @@ export class ContainerReader {
     if (options.aesKey) tocOptions.aesKey = options.aesKey;
     if (options.engine) tocOptions.engine = options.engine;
     const toc = await openToc(utocPath, tocOptions);
-    const parts = partitionPaths(utocPath, toc.partitionCount).map(fileSource);
-    return new ContainerReader(toc, parts, options);
+    const paths = partitionPaths(utocPath, toc.partitionCount);
+    const origin: ContainerOrigin = { utoc: utocPath, partitions: paths, ...(options.aesKey ? { aesKey: options.aesKey } : {}), ...(options.engine ? { engine: options.engine } : {}) };
+    return new ContainerReader(toc, paths.map(fileSource), { ...options, origin });
+  }
+
+  /** The container's files, key and engine when it was opened from files; undefined for in-memory sources. */
+  get origin(): ContainerOrigin | undefined {
+    return this.options.origin;
   }
 
   async close(): Promise<void> {
@@ -119,9 +133,19 @@ export class ContainerReader {
 
   /**
    * Streams chunk i (or its bytes [start, end)) as decoded pieces, one per block, in order. Consecutive blocks are
-   * read together; at most one span is held at a time.
+   * read together; at most one span is held at a time. When a source is `transient`, a piece is valid only until
+   * the next one is requested: use or copy it first.
    */
   async *chunkBlocks(i: number, start = 0, end = this.toc.chunkSize(i)): AsyncGenerator<Uint8Array> {
+    for await (const span of this.chunkSpans(i, start, end)) yield* span;
+  }
+
+  /**
+   * Streams chunk i (or its bytes [start, end)) as the decoded pieces of each read span (consecutive blocks read
+   * together, at most `maxReadSpan` bytes), in order. When a source is `transient`, a span's pieces are valid only
+   * until the next span is requested.
+   */
+  async *chunkSpans(i: number, start = 0, end = this.toc.chunkSize(i)): AsyncGenerator<Uint8Array[]> {
     this.checkChunk(i);
     if (end <= start) return;
     const bs = this.toc.blockSize;
@@ -132,12 +156,14 @@ export class ContainerReader {
     while (b <= last) {
       const spanEnd = this.spanEnd(b, last + 1);
       const blocks = await this.readBlockSpan(b, spanEnd);
+      const pieces: Uint8Array[] = new Array(blocks.length);
       for (let k = 0; k < blocks.length; k++, b++) {
         const blockStart = b * bs;
         const from = Math.max(0, base + start - blockStart);
         const to = Math.min(blocks[k]!.length, base + end - blockStart);
-        yield from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
+        pieces[k] = from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
       }
+      yield pieces;
     }
   }
 
@@ -169,32 +195,9 @@ export class ContainerReader {
     const total = lastLoc.offset + this.storedLength(end - 1) - offset;
     const raw = await this.source(partition, first).read(offset, total);
     const out: Uint8Array[] = new Array(end - first);
-    const pool = this.options.pool;
-    const remote: Array<{ b: number; method: string; data: Uint8Array; size: number }> = [];
     for (let b = first; b < end; b++) {
       const at = this.locate(b).offset - offset;
-      const stored = raw.subarray(at, at + this.storedLength(b));
-      const method = this.toc.blocks.method(b);
-      const name = this.toc.compressionMethods[method]!;
-      if (pool && this.pooled[method]) {
-        const payload = this.decryptBlock(b, stored).subarray(0, this.toc.blocks.compressedSize(b));
-        remote.push({ b, method: name, data: payload, size: this.toc.blocks.uncompressedSize(b) });
-      } else {
-        out[b - first] = this.decodeBlock(b, stored);
-      }
-    }
-    if (remote.length > 0) {
-      let decoded: Uint8Array[];
-      try {
-        decoded = await pool!.decode(remote);
-      } catch (e) {
-        const k = (e as { blockIndex?: number }).blockIndex ?? 0;
-        throw this.decodeFailure(remote[k]!.b, remote[k]!.method, e instanceof IoStoreError ? new IoStoreError(e.code, e.message) : e);
-      }
-      remote.forEach((r, k) => {
-        if (decoded[k]!.length !== r.size) throw this.blockError(r.b, `decoded to ${decoded[k]!.length} bytes, expected ${r.size}`);
-        out[r.b - first] = decoded[k]!;
-      });
+      out[b - first] = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)));
     }
     out.forEach((data, k) => this.cache.set(first + k, data));
     return out;

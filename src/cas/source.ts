@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
@@ -9,6 +10,8 @@ export interface RandomAccessSource {
   /** Reads exactly `length` bytes at `offset`; fails with TRUNCATED if the source ends first. */
   read(offset: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
+  /** `read` returns a view of one buffer that the next `read` overwrites (see `fileSourceSync`). */
+  readonly transient?: boolean;
 }
 
 /** A source over bytes already in memory (tests, browsers). */
@@ -61,6 +64,51 @@ export function fileSource(path: string): RandomAccessSource {
         handle = undefined;
         await h?.close();
       }
+    },
+  };
+}
+
+/**
+ * A source over a file read with blocking calls, for worker threads: each read returns at once instead of making a
+ * round trip through the libuv pool, which a worker doing nothing else would only wait for. With `reuseBuffer`,
+ * every read lands in one buffer, valid until the next read.
+ */
+export function fileSourceSync(path: string, o: { reuseBuffer?: boolean } = {}): RandomAccessSource {
+  let fd: number | undefined;
+  // Fresh megabyte buffers cost a page fault per 4 KiB on first touch, which measured as much as the read itself.
+  let scratch = new Uint8Array(0);
+  const open = () => {
+    try {
+      fd ??= openSync(path, 'r');
+    } catch (e) {
+      throw ioError(e, path);
+    }
+    return fd;
+  };
+  return {
+    name: path,
+    size: async () => fstatSync(open()).size,
+    transient: !!o.reuseBuffer,
+    async read(offset, length) {
+      const h = open();
+      if (o.reuseBuffer && scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+      const out = o.reuseBuffer ? scratch.subarray(0, length) : new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        let n: number;
+        try {
+          n = readSync(h, out, done, length - done, offset + done);
+        } catch (e) {
+          throw ioError(e, path);
+        }
+        if (n === 0) throw new IoStoreError('TRUNCATED', `needs ${length} bytes here but the file ends after ${done}`, { file: path, offset });
+        done += n;
+      }
+      return out;
+    },
+    async close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
   };
 }

@@ -12,4 +12,16 @@ export interface Codec {
   decompress(src: Uint8Array, uncompressedSize: number): Uint8Array;
   /** Encodes one block, for `pack`; codecs that only decode leave it out. */
   compress?(src: Uint8Array): Uint8Array;
+  /**
+   * How a worker thread builds the same codec (functions cannot cross threads). Built-in codecs need none; a codec
+   * with neither decodes on the calling thread only, so work that needs it stays off the worker threads.
+   */
+  readonly recipe?: CodecRecipe;
+}
+
+/** A module (URL) whose named export, an async factory, returns the codec when called with `args`. */
+export interface CodecRecipe {
+  readonly module: string;
+  readonly factory: string;
+  readonly args: readonly (string | number | boolean)[];
 }

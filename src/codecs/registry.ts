@@ -1,5 +1,5 @@
 import { IoStoreError } from '../errors.js';
-import type { Codec } from './codec.js';
+import type { Codec, CodecRecipe } from './codec.js';
 import { lz4Codec } from './lz4.js';
 import { gzipNode, zlibNode } from './zlib.js';
 import { oodleCodec } from './oodle/index.js';
@@ -34,6 +34,22 @@ export class CodecRegistry {
     return [...this.byName.values()].map((c) => c.name);
   }
 
+  /**
+   * What a worker thread needs to decode `names` as this registry does: the recipes of the codecs that are not the
+   * built-ins, or undefined when one of them cannot be rebuilt in a worker.
+   */
+  workerRecipes(names: readonly string[]): CodecRecipe[] | undefined {
+    const builtin = defaultCodecs();
+    const recipes: CodecRecipe[] = [];
+    for (const name of names) {
+      const c = this.get(name);
+      if (c === undefined || c === builtin.get(name)) continue;
+      if (!c.recipe) return undefined;
+      recipes.push(c.recipe);
+    }
+    return recipes;
+  }
+
   clone(): CodecRegistry {
     return new CodecRegistry([...this.byName.values()]);
   }
@@ -52,4 +68,14 @@ export const noneCodec: Codec = {
 /** A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included. */
 export function defaultCodecs(): CodecRegistry {
   return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec]);
+}
+
+/** The built-ins plus the codecs `recipes` describe (see `CodecRegistry.workerRecipes`). */
+export async function codecsFromRecipes(recipes: readonly CodecRecipe[]): Promise<CodecRegistry> {
+  const r = defaultCodecs();
+  for (const { module, factory, args } of recipes) {
+    const mod = (await import(module)) as Record<string, (...a: unknown[]) => Promise<Codec>>;
+    r.register(await mod[factory]!(...args));
+  }
+  return r;
 }

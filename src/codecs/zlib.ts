@@ -1,11 +1,11 @@
 import { deflateSync, gunzipSync, gzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
-import { gunzipSync as fflateGunzip, gzipSync as fflateGzip, unzlibSync, zlibSync } from 'fflate';
 import type { Codec } from './codec.js';
 import { checkedOutput, codecError } from './errors.js';
 
 // node:zlib measured about 2x faster than fflate on the corpus's Zlib blocks (243 vs 103 MB/s); fflate stays
-// available as the pure-JS implementation for hosts without node:zlib (browsers). The async node:zlib API (inflate
-// on the libuv pool) measured slower still for 64 KiB blocks: 160 vs 280 MB/s unpack throughput.
+// available as the pure-JS implementation for hosts without node:zlib (browsers), in zlib-fflate.ts. The async
+// node:zlib API (inflate on the libuv pool) measured slower still for 64 KiB blocks: 160 vs 280 MB/s unpack
+// throughput.
 // Both decoders get room for one byte over the declared size: each truncates at its limit silently, and a stream
 // that decodes to more than the TOC says is corrupt.
 
@@ -33,21 +33,5 @@ function nodeCodec(name: string, decode: (src: Uint8Array, o: ZlibOptions) => Bu
   };
 }
 
-function fflateCodec(name: string, decode: (src: Uint8Array, o: { out: Uint8Array }) => Uint8Array, encode: (src: Uint8Array) => Uint8Array): Codec {
-  return {
-    name,
-    decompress(src, size) {
-      try {
-        return checkedOutput(name, decode(src, { out: new Uint8Array(size + 1) }), size);
-      } catch (e) {
-        throw codecError(name, e);
-      }
-    },
-    compress: encode,
-  };
-}
-
 export const zlibNode = nodeCodec('Zlib', inflateSync, (s) => deflateSync(s));
 export const gzipNode = nodeCodec('Gzip', gunzipSync, (s) => gzipSync(s));
-export const zlibFflate = fflateCodec('Zlib', unzlibSync, (s) => zlibSync(s));
-export const gzipFflate = fflateCodec('Gzip', fflateGunzip, (s) => fflateGzip(s));

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createBLAKE3 } from 'hash-wasm';
 
 /** The chunk-meta hash algorithms: BLAKE3 truncated to 20 bytes (UE5), SHA-1 (UE 4.26/4.27). */
 export type ChunkHashAlgorithm = 'blake3' | 'sha1';
@@ -21,6 +20,8 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm): Promise<
       reset: () => void (h = createHash('sha1')),
     };
   }
+  // Loaded on first use: hash-wasm takes ~40 ms to load, which every worker thread would pay.
+  const { createBLAKE3 } = await import('hash-wasm');
   const h = await createBLAKE3(256);
   h.init();
   return {

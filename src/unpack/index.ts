@@ -5,5 +5,8 @@ export { discoverContainers, containerPriority, mountEntry } from './mount.js';
 export type { MountEntry } from './mount.js';
 export { KeyRing } from './keys.js';
 export { safeOutputPath, writeFileAtomic } from './output.js';
+export type { AtomicWriteOptions } from './output.js';
+export { ChunkPool, defaultThreads } from './chunk-pool.js';
+export type { ChunkTask, ChunkOutcome, WorkerSetup } from './chunk-pool.js';
 export { MANIFEST_NAME, MANIFEST_VERSION } from './manifest.js';
 export type { Manifest, ManifestContainer, ManifestChunk } from './manifest.js';

@@ -1,5 +1,7 @@
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
@@ -76,9 +78,21 @@ export async function writeTempFile(path: string, data: Uint8Array): Promise<voi
  */
 export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2000): Promise<void> {
   aborting = true;
+  await Promise.all([...abortHooks].map((h) => h().catch(() => {})));
   const until = Date.now() + maxWaitMs;
   while (opening > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   removeTempFilesSync(unlinkSync);
+}
+
+/**
+ * Work that writes temporary files elsewhere (worker threads) registers how to stop it; `abortWrites` runs these
+ * before it removes the temporary files, so none is created after the cleanup.
+ */
+export const abortHooks = new Set<() => Promise<void>>();
+
+/** A fresh temporary name beside `path`, unique across this process's threads. */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${process.pid}-${threadId}-${tempCounter++}.iostore-tmp`);
 }
 
 /**
@@ -87,21 +101,24 @@ export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2
  */
 export async function writeFileAtomic(
   path: string,
-  pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  /** The file's bytes in order: pieces, or groups of pieces (e.g. a reader's spans). */
+  pieces: AsyncIterable<Uint8Array | readonly Uint8Array[]> | Iterable<Uint8Array | readonly Uint8Array[]>,
   /** Runs once every byte is written, before the rename: throwing keeps the file from its final name. */
   beforeRename?: () => void | Promise<void>,
+  how: AtomicWriteOptions = {},
 ): Promise<number> {
+  const ops = how.sync ? syncOps : asyncOps;
   const dir = dirname(path);
   if (!createdDirs.has(dir)) {
-    await mkdir(dir, { recursive: true }).catch((e) => {
+    await ops.mkdir(dir).catch((e) => {
       throw ioError(e, dir);
     });
     createdDirs.add(dir);
   }
-  const tmp = join(dir, `.${process.pid}-${tempCounter++}.iostore-tmp`);
+  const tmp = how.tempPath ?? tempPathFor(path);
   let written = 0;
   try {
-    const fh = await openTempFile(tmp);
+    const file = await ops.create(tmp);
     try {
       // Pieces are gathered into one writev of up to WRITE_BATCH bytes: a syscall per 64 KiB block costs more
       // than the copy it saves.
@@ -109,39 +126,102 @@ export async function writeFileAtomic(
       let batchBytes = 0;
       const flush = async () => {
         if (batch.length === 0) return;
-        const { bytesWritten } = await fh.writev(batch);
-        if (bytesWritten !== batchBytes) await writeRest(fh, batch, bytesWritten);
+        await file.writeAll(batch, batchBytes).catch((e) => {
+          throw e instanceof IoStoreError ? e : ioError(e, path);
+        });
         written += batchBytes;
         batch = [];
         batchBytes = 0;
       };
-      for await (const piece of pieces) {
-        batch.push(piece);
-        batchBytes += piece.length;
-        if (batchBytes >= WRITE_BATCH) await flush();
+      for await (const group of pieces) {
+        for (const piece of group instanceof Uint8Array ? [group] : group) {
+          batch.push(piece);
+          batchBytes += piece.length;
+        }
+        if (how.transient || batchBytes >= WRITE_BATCH) await flush();
       }
       await flush();
     } finally {
-      await fh.close();
+      await file.close();
     }
     await beforeRename?.();
-    await rename(tmp, path).catch((e) => {
+    await ops.rename(tmp, path).catch((e) => {
       throw ioError(e, path);
     });
     tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {
-    await unlink(tmp).catch(() => {});
+    await ops.unlink(tmp).catch(() => {});
     tempFilesInFlight.delete(tmp);
     throw e;
   }
 }
 
+export interface AtomicWriteOptions {
+  /**
+   * Blocking file calls: for worker threads, where a call's round trip through the libuv pool costs more than it
+   * saves. Never on a thread that must stay responsive.
+   */
+  sync?: boolean;
+  /** The temporary name to use (the caller registered it for cleanup); default: a fresh one beside `path`. */
+  tempPath?: string;
+  /** Each piece or group is overwritten once the next is pulled (a transient source): write each before pulling on. */
+  transient?: boolean;
+}
+
+/** The file calls an atomic write makes, in a blocking and a non-blocking flavour. */
+interface FileOps {
+  mkdir(dir: string): Promise<unknown>;
+  create(tmp: string): Promise<{ writeAll(pieces: Uint8Array[], total: number): Promise<void>; close(): Promise<void> }>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+}
+
+const asyncOps: FileOps = {
+  mkdir: (dir) => mkdir(dir, { recursive: true }),
+  async create(tmp) {
+    const fh = await openTempFile(tmp);
+    return {
+      async writeAll(pieces, total) {
+        const { bytesWritten } = await fh.writev(pieces);
+        if (bytesWritten !== total) await writeRest((p, o) => fh.write(p, o, p.length - o).then((r) => r.bytesWritten), pieces, bytesWritten);
+      },
+      close: () => fh.close(),
+    };
+  },
+  rename,
+  unlink,
+};
+
+const syncOps: FileOps = {
+  mkdir: async (dir) => mkdirSync(dir, { recursive: true }),
+  async create(tmp) {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: tmp });
+    tempFilesInFlight.add(tmp);
+    let fd: number;
+    try {
+      fd = openSync(tmp, 'w');
+    } catch (e) {
+      tempFilesInFlight.delete(tmp);
+      throw ioError(e, tmp);
+    }
+    return {
+      async writeAll(pieces, total) {
+        const n = writevSync(fd, pieces);
+        if (n !== total) await writeRest(async (p, o) => writeSync(fd, p, o, p.length - o), pieces, n);
+      },
+      close: async () => closeSync(fd),
+    };
+  },
+  rename: async (from, to) => renameSync(from, to),
+  unlink: async (path) => unlinkSync(path),
+};
+
 const WRITE_BATCH = 4 << 20;
 
 
 /** Finishes a short writev: writes what is left of the batch after `done` bytes. */
-async function writeRest(fh: FileHandle, batch: Uint8Array[], done: number): Promise<void> {
+async function writeRest(write: (piece: Uint8Array, offset: number) => Promise<number>, batch: Uint8Array[], done: number): Promise<void> {
   let skip = done;
   for (const piece of batch) {
     if (skip >= piece.length) {
@@ -150,7 +230,7 @@ async function writeRest(fh: FileHandle, batch: Uint8Array[], done: number): Pro
     }
     let o = skip;
     skip = 0;
-    while (o < piece.length) o += (await fh.write(piece, o, piece.length - o)).bytesWritten;
+    while (o < piece.length) o += await write(piece, o);
   }
 }
 

@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import pLimit from 'p-limit';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
-import { DecodePool } from '../cas/decode-pool.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
@@ -18,6 +17,7 @@ import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
 import { discoverContainers, type MountEntry } from './mount.js';
 import { safeOutputPath, writeFileAtomic } from './output.js';
+import { ChunkPool, defaultThreads } from './chunk-pool.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -29,10 +29,13 @@ export interface UnpackOptions {
   type?: string;
   /** Plan only: nothing is written. */
   dryRun?: boolean;
-  /** Chunks written concurrently (default 8: file creation is latency-bound, not CPU-bound). */
+  /** Chunks written concurrently on this thread when no worker threads are used (default 8). */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
-  /** Worker threads decoding compressed blocks (0 = decode on this thread, the default). */
+  /**
+   * Worker threads, each reading, decoding and writing whole chunks (0: all on this thread). Default: one per core
+   * (at most 8) when there are 32 MiB or more to write, else 0. Codecs without a recipe keep the work on this thread.
+   */
   threads?: number;
   /**
    * Hash each chunk as it is written and give it its final name only if the hash matches its chunk meta
@@ -84,7 +87,7 @@ export function unnamedChunkPath(type: string, idHex: string): string {
 }
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */
-export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'> & { pool?: DecodePool }): Promise<ContainerReader> {
+export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
   const bytes = await readTocBytes(entry.utoc);
   const header = parseTocHeader(bytes, entry.utoc);
   let aesKey: Uint8Array | undefined;
@@ -96,8 +99,9 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
   }
   const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
   if (toc.directoryIndexError) throw toc.directoryIndexError;
-  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), ...(o.pool ? { pool: o.pool } : {}) };
   const parts = partitionPaths(entry.utoc, toc.partitionCount);
+  const origin = { utoc: entry.utoc, partitions: parts, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) };
+  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), origin };
   // One clear error for a missing data file, rather than one per chunk that lives in it.
   const missing = toc.blockCount > 0 ? parts.find((p) => !existsSync(p)) : undefined;
   if (missing) throw new IoStoreError('NOT_FOUND', `the container's data file is missing (${toc.chunkCount} chunks live in its .ucas files)`, { file: missing });
@@ -112,15 +116,10 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
   const entries = await discoverContainers(inputs);
   if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
-  const pool = o.threads && o.threads > 0 && !o.dryRun ? new DecodePool(o.threads) : undefined;
-  try {
-    return await unpackWith(entries, outdir, { ...o, ...(pool ? { pool } : {}) });
-  } finally {
-    await pool?.close();
-  }
+  return unpackWith(entries, outdir, o);
 }
 
-async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions & { pool?: DecodePool }): Promise<UnpackResult> {
+async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions): Promise<UnpackResult> {
   const failures: UnpackFailure[] = [];
   const warnings: string[] = [];
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
@@ -200,26 +199,43 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
 
     const total = { chunksDone: 0, chunksTotal: planned.length, bytesDone: 0, bytesTotal: planned.reduce((a, p) => a + p.size, 0) };
     o.onProgress?.({ ...total });
-    const limit = pLimit(Math.max(1, o.jobs ?? 8));
-    await Promise.all(
-      planned.map((p) =>
-        limit(async () => {
-          try {
-            const target = safeOutputPath(outdir, p.path);
-            const n = o.verify ? await writeVerified(target, p.reader, p.index) : await writeFileAtomic(target, p.reader.chunkBlocks(p.index));
-            result.chunksWritten++;
-            result.bytesWritten += n;
-            summary.find((c) => c.name === p.container)!.written++;
-          } catch (e) {
-            if (!(e instanceof IoStoreError)) throw e;
-            failures.push({ container: p.container, index: p.index, id: p.id, path: p.path, code: e.code, message: e.message });
-          }
-          total.chunksDone++;
-          total.bytesDone += p.size;
-          o.onProgress?.({ ...total });
-        }),
-      ),
-    );
+    const readers = opened.map((x) => x.reader);
+    const readerIndex = new Map(readers.map((r, k) => [r, k]));
+    const threads = o.threads ?? defaultThreads(total.bytesTotal);
+    const setup = threads > 0 ? ChunkPool.setupFor(readers, codecs) : undefined;
+    const pool = setup ? new ChunkPool(threads, setup) : undefined;
+    // With workers, a few chunks queue at each so none waits for the next; otherwise `jobs` overlap on this thread.
+    const limit = pLimit(pool ? pool.size * 4 : Math.max(1, o.jobs ?? 8));
+    const writeChunk = async (p: (typeof planned)[number], target: string): Promise<number> => {
+      if (!pool) return o.verify ? writeVerified(target, p.reader, p.index) : writeFileAtomic(target, p.reader.chunkBlocks(p.index));
+      const r = await pool.run({ kind: 'write', container: readerIndex.get(p.reader)!, index: p.index, target, tmp: ChunkPool.tempPath(target), verify: !!o.verify });
+      // The worker's message already names the file and offset.
+      if (!r.ok) throw new IoStoreError(r.code, r.message);
+      return r.bytes;
+    };
+    try {
+      await Promise.all(
+        planned.map((p) =>
+          limit(async () => {
+            try {
+              const target = safeOutputPath(outdir, p.path);
+              const n = await writeChunk(p, target);
+              result.chunksWritten++;
+              result.bytesWritten += n;
+              summary.find((c) => c.name === p.container)!.written++;
+            } catch (e) {
+              if (!(e instanceof IoStoreError)) throw e;
+              failures.push({ container: p.container, index: p.index, id: p.id, path: p.path, code: e.code, message: e.message });
+            }
+            total.chunksDone++;
+            total.bytesDone += p.size;
+            o.onProgress?.({ ...total });
+          }),
+        ),
+      );
+    } finally {
+      await pool?.close();
+    }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
     await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);
     result.manifest = manifestPath;

@@ -57,10 +57,16 @@ describe.skipIf(!hasCompiler)('native Oodle binding (koffi)', () => {
     expect(withLib.err).toBe('');
     expect(withLib.code).toBe(0);
     expect(readFileSync(join(tmp, 'out', 'Game/Content/Native.ubulk')).equals(Buffer.from(data))).toBe(true);
+    // Worker threads load the same library from the codec's recipe.
+    const workers = await cli('unpack', join(dir, 'Native-Windows.utoc'), join(tmp, 'out-workers'), '--oodle-lib', lib, '--threads', '2');
+    expect(workers.err).toBe('');
+    expect(workers.code).toBe(0);
+    expect(readFileSync(join(tmp, 'out-workers', 'Game/Content/Native.ubulk')).equals(Buffer.from(data))).toBe(true);
     // The built-in decoder cannot read the stand-in's format: the library really did the work.
     const builtIn = await cli('unpack', join(dir, 'Native-Windows.utoc'), join(tmp, 'out2'));
     expect(builtIn.code).toBe(1);
     const env = await cli('verify', join(dir, 'Native-Windows.utoc'), '--threads', '0', '--oodle-lib', lib);
     expect(env.code).toBe(0);
+    expect((await cli('verify', join(dir, 'Native-Windows.utoc'), '--threads', '2', '--oodle-lib', lib)).code).toBe(0);
   });
 });

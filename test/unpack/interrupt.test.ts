@@ -25,11 +25,11 @@ function interrupt(args: string[], ready: () => boolean): Promise<number | null>
 }
 
 describe('interrupted runs', () => {
-  it('unpack: SIGINT mid-run leaves complete files only, and no temporary ones', async () => {
+  it.each([['on the main thread', '0'], ['on worker threads', '2']])('unpack %s: SIGINT mid-run leaves complete files only, and no temporary ones', async (_, threads) => {
     // @ts-expect-error plain JS module
     const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
-    const { utoc } = await writeSyntheticContainer(tmp, 'Interrupt-Windows', { chunks: 400, blocksPerChunk: 16, method: 'zlib' });
-    const out = join(tmp, 'out');
+    const { utoc } = await writeSyntheticContainer(tmp, `Interrupt${threads}-Windows`, { chunks: 400, blocksPerChunk: 16, method: 'zlib' });
+    const out = join(tmp, `out${threads}`);
     const chunkDir = join(out, '_chunks', 'BulkData');
     const count = () => {
       try {
@@ -38,7 +38,7 @@ describe('interrupted runs', () => {
         return 0;
       }
     };
-    const code = await interrupt(['unpack', utoc, out, '--jobs', '4'], () => count() >= 10);
+    const code = await interrupt(['unpack', utoc, out, '--jobs', '4', '--threads', threads], () => count() >= 10);
     expect(code).toBe(130);
     const files = listFiles(out);
     expect(files.length).toBeGreaterThan(5);

@@ -138,9 +138,9 @@ describe('unpack options', () => {
 });
 
 describe('--verify', () => {
-  it('keeps chunks whose hash matches, and leaves out (and reports) the one that does not', async () => {
+  it.each(['0', '2'])('keeps chunks whose hash matches, and leaves out (and reports) the one that does not (--threads %s)', async (threads) => {
     const name = 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
-    const dir = join(tmp, 'verify-src');
+    const dir = join(tmp, `verify-src${threads}`);
     mkdirSync(dir, { recursive: true });
     copyFileSync(corpusPath(`ue5.8-cue4parse/uncompressed/${name}.utoc`), join(dir, `${name}.utoc`));
     const { readToc } = await import('../../src/index.js');
@@ -155,7 +155,7 @@ describe('--verify', () => {
     expect(clean.chunksWritten).toBe(112);
 
     const dst = out();
-    const r = await cli('unpack', dir, dst, '--verify');
+    const r = await cli('unpack', dir, dst, '--verify', '--threads', threads);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/chunk 915ddb99070a4f0400000001 hashes to [0-9a-f]{40}, its meta says af1e97aed3c5309c0dbf47f14be1385ac22b03f5/);
     const files = listFiles(dst);
@@ -210,8 +210,8 @@ describe('safety', () => {
     expect(listFiles(dir)).toEqual([]);
   });
 
-  it('a corrupt block fails its chunk only: the others are written, no partial or temporary file remains', async () => {
-    const dir = join(tmp, 'corrupt-src');
+  it.each(['0', '2'])('a corrupt block fails its chunk only: the others are written, no partial or temporary file remains (--threads %s)', async (threads) => {
+    const dir = join(tmp, `corrupt-src${threads}`);
     const dst = out();
     const name = 'CUE4ParseFixtures-Minimal-Zlib-Windows';
     const src = corpusPath('ue5.8-cue4parse/zlib');
@@ -225,9 +225,10 @@ describe('safety', () => {
     while (toc.blocks.method(b) === 0) b++;
     ucas.fill(0xee, toc.blocks.offset(b), toc.blocks.offset(b) + 8);
     writeFileSync(join(dir, `${name}.ucas`), ucas);
-    const r = await cli('unpack', dir, dst);
+    const r = await cli('unpack', dir, dst, '--threads', threads);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(new RegExp(`block ${b} \\(Zlib\\) could not be decoded`));
+    // One line naming the .ucas, the block's offset and what failed.
+    expect(r.err).toContain(`error: ${join(dir, `${name}.ucas`)} at offset 0x${toc.blocks.offset(b).toString(16)}: block ${b} (Zlib) could not be decoded`);
     const files = listFiles(dst);
     expect(files.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
     expect(files.filter((f) => f !== MANIFEST_NAME)).toHaveLength(111);

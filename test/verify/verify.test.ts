@@ -31,11 +31,26 @@ describe('verify', () => {
     }
   });
 
+  it('on worker threads, every corpus container verifies too, with the same counts', async () => {
+    for (const rel of verifiable) {
+      const r = await ContainerReader.open(corpusPath(rel), { aesKey: KEY });
+      try {
+        const v = await verifyContainer(r, { threads: 2 });
+        expect({ rel, errors: v.errors, mismatches: v.mismatches, verified: v.verified }).toEqual({ rel, errors: [], mismatches: [], verified: r.toc.chunkCount });
+        expect(v.bytes).toBe(r.toc.totals().rawSize);
+      } finally {
+        await r.close();
+      }
+    }
+  });
+
   it.each([
-    ['uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows'],
-    ['zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows'],
-  ])('one flipped byte in a %s .ucas copy fails, naming the chunk', async (variant, name) => {
-    const dir = join(tmp, variant);
+    ['uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows', '0'],
+    ['zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows', '0'],
+    ['uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows', '2'],
+    ['zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows', '2'],
+  ])('one flipped byte in a %s .ucas copy (%s) fails, naming the chunk; --threads %s', async (variant, name, threads) => {
+    const dir = join(tmp, `${variant}${threads}`);
     mkdirSync(dir, { recursive: true });
     copyFileSync(corpusPath(`ue5.8-cue4parse/${variant}/${name}.utoc`), join(dir, `${name}.utoc`));
     const toc = readToc(new Uint8Array(readFileSync(join(dir, `${name}.utoc`))));
@@ -45,11 +60,11 @@ describe('verify', () => {
     const at = toc.blocks.offset(toc.chunkFirstBlock(i)) + Math.floor(toc.blocks.compressedSize(toc.chunkFirstBlock(i)) / 2);
     ucas[at] ^= 0x10;
     writeFileSync(join(dir, `${name}.ucas`), ucas);
-    const r = await cli('verify', join(dir, `${name}.utoc`));
+    const r = await cli('verify', join(dir, `${name}.utoc`), '--threads', threads);
     expect(r.code).toBe(1);
     expect(r.out).toContain(path);
     expect(r.out).toMatch(/FAILED: 111\/112 chunks/);
-    const j = JSON.parse((await cli('verify', join(dir, `${name}.utoc`), '--json')).out);
+    const j = JSON.parse((await cli('verify', join(dir, `${name}.utoc`), '--json', '--threads', threads)).out);
     expect([...j.mismatches, ...j.errors].map((m: { index: number }) => m.index)).toEqual([i]);
   });
 

@@ -7,15 +7,6 @@ import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 
-/**
- * Decode threads by default: none. Measured on 2 cores, worker threads made unpack slower (Oodle 150 vs 200 MB/s,
- * Zlib 250 vs 310 MB/s: each worker warms its own JIT and blocks are copied across) and raised peak RSS by
- * 40-80 MiB; `--threads N` remains for machines with many cores and long runs.
- */
-export function defaultThreads(): number {
-  return 0;
-}
-
 interface UnpackArgs extends KeyArgs {
   threads?: number;
   verify?: boolean;
@@ -40,14 +31,15 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
       .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
-      .option('jobs', { type: 'number', default: 8, describe: 'chunks written in parallel' })
-      .option('threads', { type: 'number', default: defaultThreads(), describe: 'worker threads decoding compressed blocks (0: on the main thread, fastest on few cores)' })
+      .option('jobs', { type: 'number', default: 8, describe: 'chunks written in parallel on the main thread (when no worker threads are used)' })
+      .option('threads', { type: 'number', describe: 'worker threads, each reading, decoding and writing whole chunks (0: all on the main thread; default: one per core for 32 MiB or more)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
   async run(args, io) {
-    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, threads: args.threads ?? defaultThreads(), codecs: await cliCodecs(args) };
+    const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
+    if (args.threads !== undefined) options.threads = args.threads;
     if (args.filter !== undefined) options.filter = args.filter;
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);

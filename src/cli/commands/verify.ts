@@ -1,6 +1,4 @@
-import { DecodePool } from '../../cas/decode-pool.js';
 import { parseEngineVersion } from '../../toc/engine.js';
-import { defaultThreads } from './unpack.js';
 import { openContainer } from '../../unpack/unpack.js';
 import { mountEntry } from '../../unpack/mount.js';
 import { verifyContainer } from '../../verify/verify.js';
@@ -27,27 +25,18 @@ export const verifyCommand: Command<VerifyArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'the .utoc file (its .ucas partitions beside it)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27)' })
-      .option('threads', { type: 'number', default: defaultThreads(), describe: 'worker threads decoding compressed blocks (0: main thread)' })
+      .option('threads', { type: 'number', describe: 'worker threads hashing whole chunks (0: all on the main thread; default: one per core for 32 MiB or more)' })
       .option('json', { type: 'boolean', describe: 'print the result as JSON' }) as never,
   async run(args, io) {
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
-    const threads = args.threads ?? defaultThreads();
-    const pool = threads > 0 ? new DecodePool(threads) : undefined;
-    let reader;
-    try {
-      reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}), ...(pool ? { pool } : {}) });
-    } catch (e) {
-      await pool?.close();
-      throw e;
-    }
+    const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) });
     const bar = new ProgressBar(io, 'verify', io.isTTY && !args.quiet && !args.json);
     let result;
     try {
-      result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), onProgress: (p) => bar.update(p) });
+      result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(args.threads !== undefined ? { threads: args.threads } : {}), onProgress: (p) => bar.update(p) });
     } finally {
       bar.done();
       await reader.close();
-      await pool?.close();
     }
     if (args.json) {
       io.out(renderJson(result));

@@ -1,0 +1,95 @@
+// A chunk worker (see chunk-pool.ts): opens the containers it is asked about and does whole-chunk tasks one at a
+// time with blocking file calls. It never holds more than one read span and one write batch.
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { ContainerReader } from '../cas/container-reader.js';
+import { fileSourceSync } from '../cas/source.js';
+import { codecsFromRecipes, type CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
+import { readToc } from '../toc/toc.js';
+import { bytesEqual, toHex } from '../util/bytes.js';
+import type { ChunkOutcome, ChunkTask, WorkerReply, WorkerSetup } from './chunk-pool.js';
+import { writeFileAtomic } from './output.js';
+
+const setup = workerData as WorkerSetup;
+let codecs: Promise<CodecRegistry> | undefined;
+const readers = new Map<number, Promise<ContainerReader>>();
+const hashers = new Map<ChunkHashAlgorithm, Promise<ChunkHasher>>();
+
+function reader(c: number): Promise<ContainerReader> {
+  let r = readers.get(c);
+  if (!r) {
+    const o = setup.containers[c]!;
+    codecs ??= codecsFromRecipes(setup.recipes);
+    r = codecs.then((registry) => {
+      const toc = readToc(new Uint8Array(readFileSync(o.utoc)), { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+      // No block cache: a worker reads each chunk once, front to back.
+      return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs: registry, cacheBlocks: 0, origin: o });
+    });
+    readers.set(c, r);
+  }
+  return r;
+}
+
+function hasher(algorithm: ChunkHashAlgorithm): Promise<ChunkHasher> {
+  let h = hashers.get(algorithm);
+  if (!h) hashers.set(algorithm, (h = createChunkHasher(algorithm)));
+  return h;
+}
+
+async function hashed(r: ContainerReader, i: number, h: ChunkHasher): Promise<{ bytes: number; digest: Uint8Array }> {
+  h.reset();
+  let bytes = 0;
+  for await (const span of r.chunkSpans(i)) {
+    for (const piece of span) {
+      h.update(piece);
+      bytes += piece.length;
+    }
+  }
+  return { bytes, digest: h.digest() };
+}
+
+async function perform(task: ChunkTask): Promise<ChunkOutcome> {
+  const r = await reader(task.container);
+  if (task.kind === 'hash') {
+    const { bytes, digest } = await hashed(r, task.index, await hasher(task.algorithm));
+    return { ok: true, bytes, digest };
+  }
+  const toc = r.toc;
+  if (!task.verify) return { ok: true, bytes: await writeFileAtomic(task.target, r.chunkSpans(task.index), undefined, { sync: true, transient: true, tempPath: task.tmp }) };
+  const h = await hasher(toc.generation === 'UE4' ? 'sha1' : 'blake3');
+  h.reset();
+  async function* pieces() {
+    for await (const span of r.chunkSpans(task.index)) {
+      for (const piece of span) h.update(piece);
+      yield span;
+    }
+  }
+  const bytes = await writeFileAtomic(task.target, pieces(), () => {
+    const actual = h.digest();
+    const expected = toc.chunkHash(task.index).subarray(0, 20);
+    if (!bytesEqual(actual, expected)) {
+      throw new IoStoreError('HASH_MISMATCH', `chunk ${toc.chunkIdHex(task.index)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: toc.source });
+    }
+  }, { sync: true, transient: true, tempPath: task.tmp });
+  return { ok: true, bytes };
+}
+
+// Tasks run one after another: the pool keeps a few queued here so the worker never waits for the main thread.
+let chain = Promise.resolve();
+parentPort!.on('message', ({ id, task }: { id: number; task: ChunkTask }) => {
+  chain = chain.then(async () => {
+    let reply: WorkerReply;
+    try {
+      reply = { id, outcome: await perform(task) };
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) {
+        parentPort!.postMessage({ id: -1, fatal: (e as Error)?.stack ?? String(e) } satisfies WorkerReply);
+        return;
+      }
+      reply = { id, outcome: { ok: false, code: e.code, message: e.message } };
+    }
+    parentPort!.postMessage(reply);
+  });
+});

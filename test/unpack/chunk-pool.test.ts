@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { defaultCodecs, KeyRing, parseAesKey, unpack, zlibNode, type Codec } from '../../src/index.js';
+import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
+import { listFiles, tempDir } from '../tmp.js';
+
+const tmp = tempDir();
+let n = 0;
+const out = () => join(tmp, `out${n++}`);
+const keys = () => new KeyRing().add(parseAesKey(CORPUS_AES_KEY_HEX));
+
+/** Every file of a tree with its bytes, for comparing two unpacks of the same input. */
+function tree(dir: string): Map<string, Buffer> {
+  return new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f))]));
+}
+
+function expectSameTree(a: string, b: string): void {
+  const ta = tree(a);
+  const tb = tree(b);
+  expect([...tb.keys()]).toEqual([...ta.keys()]);
+  for (const [f, bytes] of ta) expect(tb.get(f)!.equals(bytes), f).toBe(true);
+}
+
+describe.each(['ue5.8-cue4parse', 'ue6.0-cue4parse'])('%s: worker threads', (project) => {
+  it.each(['uncompressed', 'zlib', 'oodle', 'oodlepartitioned', 'oodleencrypted', 'patch'])('%s/ unpacks to the same tree, manifest included, as on the main thread', async (variant) => {
+    const main = out();
+    const workers = out();
+    const a = await unpack([corpusPath(`${project}/${variant}`)], main, { keys: keys(), threads: 0 });
+    const b = await unpack([corpusPath(`${project}/${variant}`)], workers, { keys: keys(), threads: 2 });
+    expect(b.failures).toEqual([]);
+    expect(a.chunksWritten).toBeGreaterThan(variant === 'patch' ? 3 : 100);
+    expect({ chunks: b.chunksWritten, bytes: b.bytesWritten, containers: b.containers }).toEqual({ chunks: a.chunksWritten, bytes: a.bytesWritten, containers: a.containers });
+    expectSameTree(main, workers);
+  });
+});
+
+describe('codecs on worker threads', () => {
+  const input = corpusPath('ue5.8-cue4parse/zlib');
+
+  it('a codec that a worker cannot rebuild (no recipe) keeps the work on the calling thread', async () => {
+    let calls = 0;
+    const counting: Codec = { name: 'Zlib', decompress: (s, size) => (calls++, zlibNode.decompress(s, size)) };
+    const ref = out();
+    await unpack([input], ref, { threads: 0 });
+    const dir = out();
+    const r = await unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(counting) });
+    expect(r.failures).toEqual([]);
+    expect(calls).toBeGreaterThan(0);
+    expectSameTree(ref, dir);
+  });
+
+  it('a codec with a recipe is rebuilt in each worker, which then decodes with it', async () => {
+    // The recipe's codec marks its output, so the tree shows which instance decoded the blocks.
+    const mod = join(tmp, 'marking-codec.mjs');
+    const dist = pathToFileURL(resolve(__dirname, '../../dist/index.js')).href;
+    writeFileSync(mod, `import { zlibNode } from ${JSON.stringify(dist)};
+      export async function make(mark) {
+        return { name: 'Zlib', decompress: (s, size) => { const o = zlibNode.decompress(s, size); o[0] = mark; return o; } };
+      }`);
+    let calls = 0;
+    const codec: Codec = { name: 'Zlib', decompress: (s, size) => (calls++, zlibNode.decompress(s, size)), recipe: { module: pathToFileURL(mod).href, factory: 'make', args: [0xab] } };
+    const dir = out();
+    const r = await unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(codec) });
+    expect(r.failures).toEqual([]);
+    expect(calls).toBe(0);
+    const zlibChunks = r.planned.filter((p) => p.size > 0);
+    const marked = zlibChunks.filter((p) => readFileSync(join(dir, p.path))[0] === 0xab);
+    // Every chunk that has a Zlib block starts with one (its first block compresses), so each carries the mark.
+    expect(marked.length).toBeGreaterThan(50);
+  });
+
+  it('a worker that breaks (a bug, not bad data) stops the run with its error and leaves no temporary file', async () => {
+    const mod = join(tmp, 'broken-codec.mjs');
+    writeFileSync(mod, `export async function make() { return { name: 'Zlib', decompress() { throw new TypeError('codec bug'); } }; }`);
+    const codec: Codec = { name: 'Zlib', decompress: zlibNode.decompress, recipe: { module: pathToFileURL(mod).href, factory: 'make', args: [] } };
+    const dir = out();
+    await expect(unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(codec) })).rejects.toThrow('codec bug');
+    expect(listFiles(dir).filter((f) => f.includes('iostore-tmp'))).toEqual([]);
+  });
+});
