@@ -1,5 +1,6 @@
 import { IoStoreError } from '../errors.js';
 import type { Codec } from './codec.js';
+import { runnableUrl } from '../util/worker-pool.js';
 import { defaultCodecs, type CodecRegistry } from './registry.js';
 
 /**
@@ -18,7 +19,7 @@ export async function loadNativeOodle(libraryPath: string): Promise<Codec> {
   }
   return {
     name: codec.name,
-    recipe: { module: compiledUrl(import.meta.url), factory: 'loadNativeOodle', args: [libraryPath] },
+    recipe: { module: runnableUrl(import.meta.url, import.meta.url).href, factory: 'loadNativeOodle', args: [libraryPath] },
     decompress(src, size) {
       try {
         return codec.decompress(src, size);
@@ -27,11 +28,6 @@ export async function loadNativeOodle(libraryPath: string): Promise<Codec> {
       }
     },
   };
-}
-
-/** This module as a worker thread can load it: from the sources (tests), its build output. */
-function compiledUrl(url: string): string {
-  return url.includes('/src/') && url.endsWith('.ts') ? url.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/\.ts$/, '.js') : url;
 }
 
 /** The built-in codecs, with Oodle from a native library when a path is given. */

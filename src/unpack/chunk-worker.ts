@@ -1,7 +1,7 @@
 // A chunk worker (see chunk-pool.ts): opens the containers it is asked about and does whole-chunk tasks one at a
 // time with blocking file calls. It never holds more than one read span and one write batch.
 import { readFileSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { ContainerReader } from '../cas/container-reader.js';
 import { fileSourceSync } from '../cas/source.js';
 import { codecsFromRecipes, type CodecRegistry } from '../codecs/registry.js';
@@ -9,7 +9,8 @@ import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { readToc } from '../toc/toc.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import type { ChunkOutcome, ChunkTask, WorkerReply, WorkerSetup } from './chunk-pool.js';
+import type { ChunkOutcome, ChunkTask, WorkerSetup } from './chunk-pool.js';
+import { serveTasks } from '../util/worker-pool.js';
 import { writeFileAtomic } from './output.js';
 
 const setup = workerData as WorkerSetup;
@@ -54,10 +55,10 @@ async function perform(task: ChunkTask): Promise<ChunkOutcome> {
   const r = await reader(task.container);
   if (task.kind === 'hash') {
     const { bytes, digest } = await hashed(r, task.index, await hasher(task.algorithm));
-    return { ok: true, bytes, digest };
+    return { bytes, digest };
   }
   const toc = r.toc;
-  if (!task.verify) return { ok: true, bytes: await writeFileAtomic(task.target, r.chunkSpans(task.index), undefined, { sync: true, transient: true, tempPath: task.tmp }) };
+  if (!task.verify) return { bytes: await writeFileAtomic(task.target, r.chunkSpans(task.index), undefined, { sync: true, transient: true, tempPath: task.tmp }) };
   const h = await hasher(toc.generation === 'UE4' ? 'sha1' : 'blake3');
   h.reset();
   async function* pieces() {
@@ -73,23 +74,7 @@ async function perform(task: ChunkTask): Promise<ChunkOutcome> {
       throw new IoStoreError('HASH_MISMATCH', `chunk ${toc.chunkIdHex(task.index)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: toc.source });
     }
   }, { sync: true, transient: true, tempPath: task.tmp });
-  return { ok: true, bytes };
+  return { bytes };
 }
 
-// Tasks run one after another: the pool keeps a few queued here so the worker never waits for the main thread.
-let chain = Promise.resolve();
-parentPort!.on('message', ({ id, task }: { id: number; task: ChunkTask }) => {
-  chain = chain.then(async () => {
-    let reply: WorkerReply;
-    try {
-      reply = { id, outcome: await perform(task) };
-    } catch (e) {
-      if (!(e instanceof IoStoreError)) {
-        parentPort!.postMessage({ id: -1, fatal: (e as Error)?.stack ?? String(e) } satisfies WorkerReply);
-        return;
-      }
-      reply = { id, outcome: { ok: false, code: e.code, message: e.message } };
-    }
-    parentPort!.postMessage(reply);
-  });
-});
+serveTasks<ChunkTask, ChunkOutcome>(async (task) => ({ result: await perform(task) }));

@@ -208,10 +208,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     const limit = pLimit(pool ? pool.size * 4 : Math.max(1, o.jobs ?? 8));
     const writeChunk = async (p: (typeof planned)[number], target: string): Promise<number> => {
       if (!pool) return o.verify ? writeVerified(target, p.reader, p.index) : writeFileAtomic(target, p.reader.chunkBlocks(p.index));
-      const r = await pool.run({ kind: 'write', container: readerIndex.get(p.reader)!, index: p.index, target, tmp: ChunkPool.tempPath(target), verify: !!o.verify });
-      // The worker's message already names the file and offset.
-      if (!r.ok) throw new IoStoreError(r.code, r.message);
-      return r.bytes;
+      return (await pool.run({ kind: 'write', container: readerIndex.get(p.reader)!, index: p.index, target, tmp: ChunkPool.tempPath(target), verify: !!o.verify })).bytes;
     };
     try {
       await Promise.all(

@@ -67,9 +67,7 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
   const pool = setup ? new ChunkPool(threads, setup) : undefined;
   const digestOf = async (i: number): Promise<Uint8Array> => {
     if (pool) {
-      const out = await pool.run({ kind: 'hash', container: 0, index: i, algorithm });
-      if (!out.ok) throw new IoStoreError(out.code, out.message);
-      return out.digest!;
+      return (await pool.run({ kind: 'hash', container: 0, index: i, algorithm })).digest!;
     }
     hasher.reset();
     for await (const piece of reader.chunkBlocks(i)) hasher.update(piece);

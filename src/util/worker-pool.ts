@@ -1,0 +1,122 @@
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker } from 'node:worker_threads';
+import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
+
+/** What a worker sends back for one task. `fatal` means the worker is broken (a bug), not that the input was bad. */
+type Reply<R> = { id: number; result: R } | { id: number; error: { code: IoStoreErrorCode; message: string } } | { id: -1; fatal: string };
+
+/** Past a few per core, more threads only add memory. */
+const MAX_THREADS = 64;
+
+/** Worker threads by default for `bytes` of work: one per core (at most 8) when there is more than one core. */
+export function threadsFor(bytes: number, minBytes: number): number {
+  const cores = availableParallelism();
+  return cores > 1 && bytes >= minBytes ? Math.min(cores, 8) : 0;
+}
+
+/**
+ * Worker threads running one script, each doing its tasks one after another. A task that fails with an
+ * IoStoreError rejects with that error (same code and message); any other failure in a worker breaks the pool and
+ * rejects every task.
+ */
+export class WorkerPool<T, R> {
+  private readonly workers: Worker[] = [];
+  private readonly load: number[] = [];
+  private readonly waiting = new Map<number, { worker: number; resolve: (r: R) => void; reject: (e: unknown) => void }>();
+  private nextId = 0;
+  private failed: Error | undefined;
+
+  constructor(script: URL, threads: number, workerData: unknown) {
+    const n = Math.max(1, Math.min(Math.floor(threads) || 1, MAX_THREADS));
+    for (let i = 0; i < n; i++) {
+      const w = new Worker(script, { workerData, execArgv: workerExecArgv() });
+      w.on('message', (m: Reply<R>) => this.settle(m));
+      w.on('error', (e) => this.fail(e));
+      w.on('exit', (code) => code !== 0 && this.fail(new Error(`a worker thread stopped (exit code ${code})`)));
+      this.workers.push(w);
+      this.load.push(0);
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Runs a task on the least loaded worker; `transfer` lists buffers handed over rather than copied. */
+  run(task: T, transfer: ArrayBuffer[] = []): Promise<R> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    let w = 0;
+    for (let i = 1; i < this.workers.length; i++) if (this.load[i]! < this.load[w]!) w = i;
+    this.load[w]!++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { worker: w, resolve, reject });
+      this.workers[w]!.postMessage({ id, task }, transfer);
+    });
+  }
+
+  private settle(m: Reply<R>): void {
+    if ('fatal' in m) return this.fail(new Error(m.fatal));
+    const entry = this.waiting.get(m.id);
+    if (!entry) return;
+    this.waiting.delete(m.id);
+    this.load[entry.worker]!--;
+    // Built without a file, so the message (which already names the file and offset) stays as the worker wrote it.
+    if ('error' in m) entry.reject(new IoStoreError(m.error.code, m.error.message));
+    else entry.resolve(m.result);
+  }
+
+  private fail(e: Error): void {
+    this.failed ??= e;
+    for (const w of this.waiting.values()) w.reject(this.failed);
+    this.waiting.clear();
+  }
+
+  /** Stops the workers; tasks not finished reject. */
+  async close(): Promise<void> {
+    const ws = this.workers.splice(0);
+    this.fail(new IoStoreError('IO', 'the worker threads were stopped'));
+    await Promise.all(ws.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * The worker side: runs `handle` for each task, one at a time (a pool keeps a few queued so the worker never waits
+ * for the main thread), and replies with its result and the buffers to transfer.
+ */
+export function serveTasks<T, R>(handle: (task: T) => Promise<{ result: R; transfer?: ArrayBuffer[] }>): void {
+  let chain = Promise.resolve();
+  parentPort!.on('message', ({ id, task }: { id: number; task: T }) => {
+    chain = chain.then(async () => {
+      try {
+        const { result, transfer } = await handle(task);
+        parentPort!.postMessage({ id, result } satisfies Reply<R>, transfer ?? []);
+      } catch (e) {
+        if (e instanceof IoStoreError) parentPort!.postMessage({ id, error: { code: e.code, message: e.message } } satisfies Reply<R>);
+        else parentPort!.postMessage({ id: -1, fatal: (e as Error)?.stack ?? String(e) } satisfies Reply<R>);
+      }
+    });
+  });
+}
+
+/**
+ * A module of this package (`specifier`, relative to the calling module) as a worker thread can load it: when the
+ * caller runs from the sources (tests run TypeScript), its build output in dist/, which `npm test` builds first.
+ */
+export function runnableUrl(specifier: string, callerUrl: string): URL {
+  const url = new URL(specifier, callerUrl).href;
+  if (!callerUrl.endsWith('.ts')) return new URL(url);
+  return new URL(url.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/\.ts$/, '.js'));
+}
+
+/** The process's Node flags minus those a worker started from a file refuses (`node --input-type=module -e`). */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const args = process.execArgv;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') k++; // and its script
+    else if (!a.startsWith('--input-type') && !a.startsWith('--eval=') && !a.startsWith('--print=')) out.push(a);
+  }
+  return out;
+}
