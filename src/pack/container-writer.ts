@@ -13,6 +13,7 @@ import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../unpack/output.js';
 import { concatBytes } from '../toc/directory-index.js';
+import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 
 /** Stored bytes gathered before a streamed write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
@@ -150,36 +151,72 @@ export class ContainerWriter {
 
   /** Adds one chunk from its pieces (any sizes; re-cut into blocks here) and returns its chunk-meta hash. */
   async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<Uint8Array> {
-    if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
-    if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
+    this.checkOpen(id);
     const hasher = await this.hasherPromise;
     hasher.reset();
     const bs = this.o.blockSize;
+    const codec = this.o.codec;
+    async function* blocks(): AsyncGenerator<EncodedBlock> {
+      let pending = new Uint8Array(bs);
+      let fill = 0;
+      for await (const piece of pieces) {
+        let o = 0;
+        while (o < piece.length) {
+          const n = Math.min(bs - fill, piece.length - o);
+          pending.set(piece.subarray(o, o + n), fill);
+          fill += n;
+          o += n;
+          if (fill === bs) {
+            hasher.update(pending);
+            yield encodeBlock(pending, codec, memoryMapped);
+            // A block kept raw is stored as is: the next one needs a buffer of its own.
+            pending = new Uint8Array(bs);
+            fill = 0;
+          }
+        }
+      }
+      if (fill > 0) {
+        hasher.update(pending.subarray(0, fill));
+        yield encodeBlock(pending.subarray(0, fill), codec, memoryMapped);
+      }
+    }
+    return this.addBlocks(id, blocks(), () => hasher.digest(), path, memoryMapped);
+  }
+
+  /**
+   * Adds one chunk already cut, hashed and encoded (see `encodeChunk`, which worker threads run), with the same
+   * settings this writer was created with; returns its hash.
+   */
+  async addEncodedChunk(id: Uint8Array, chunk: EncodedChunk, path?: string, memoryMapped = false): Promise<Uint8Array> {
+    this.checkOpen(id);
+    return this.addBlocks(id, chunk.blocks, () => chunk.hash, path, memoryMapped);
+  }
+
+  private checkOpen(id: Uint8Array): void {
+    if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
+    if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
+  }
+
+  /** Pads, encrypts and places a chunk's encoded blocks, streaming them to the current partition. */
+  private async addBlocks(id: Uint8Array, blocks: AsyncIterable<EncodedBlock> | Iterable<EncodedBlock>, digest: () => Uint8Array, path: string | undefined, memoryMapped: boolean): Promise<Uint8Array> {
     const stored: Array<{ data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array }> = [];
     let length = 0;
     let flags = memoryMapped ? 2 : 0;
-    let pending = new Uint8Array(bs);
-    let fill = 0;
-    const emit = (raw: Uint8Array) => {
-      hasher.update(raw);
-      length += raw.length;
-      // The engine never compresses memory-mapped chunks: they are read in place.
-      const packed = this.o.codec && !memoryMapped ? this.o.codec.compress?.(raw) : undefined;
+    const store = (block: EncodedBlock) => {
+      length += block.rawSize;
       let method = 0;
-      let payload = raw;
-      if (packed && packed.length > 0 && packed.length < raw.length) {
+      if (block.compressed) {
         method = this.methodIndex(this.o.codec!.name);
-        payload = packed;
         flags |= 1;
       }
-      let data = padBlock(payload);
+      let data = padBlock(block.payload);
       let iv: Uint8Array | undefined;
       if (this.encryption === EncryptionMethod.AesEcb) data = aesEcbEncrypt(this.o.aesKey!, data);
       else if (this.encryption === EncryptionMethod.AesCtr) {
         iv = new Uint8Array(randomBytes(12));
         data = aesCtrCrypt(this.o.aesKey!, iv, data);
       }
-      const rec: { data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array } = { data, entry: { compressedSize: payload.length, uncompressedSize: raw.length, method } };
+      const rec: { data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array } = { data, entry: { compressedSize: block.payload.length, uncompressedSize: block.rawSize, method } };
       if (iv) rec.iv = iv;
       stored.push(rec);
     };
@@ -219,31 +256,16 @@ export class ContainerWriter {
       if (!placed && this.o.partitionSize === undefined && (alignTo <= 1 || buffered > alignTo - (this.partitionOffset % alignTo))) await place();
       if (placed && buffered >= STREAM_BATCH) await flush();
     };
-    for await (const piece of pieces) {
-      let o = 0;
-      while (o < piece.length) {
-        const n = Math.min(bs - fill, piece.length - o);
-        pending.set(piece.subarray(o, o + n), fill);
-        fill += n;
-        o += n;
-        if (fill === bs) {
-          emit(pending);
-          pending = new Uint8Array(bs);
-          fill = 0;
-          await afterBlock();
-        }
-      }
-    }
-    if (fill > 0) {
-      emit(pending.subarray(0, fill));
+    for await (const block of blocks) {
+      store(block);
       await afterBlock();
     }
     if (!placed) await place();
     await flush();
     this.partitionOffset = at;
-    const hash = hasher.digest();
+    const hash = digest();
     this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash, flags, path });
-    this.virtualOffset = align(this.virtualOffset + length, bs);
+    this.virtualOffset = align(this.virtualOffset + length, this.o.blockSize);
     return hash;
   }
 
