@@ -15,7 +15,9 @@ if (mode === 'unpack') {
   bytes = r.bytesWritten;
 } else if (mode === 'pack') {
   const { packFolder } = await import('../dist/index.js');
-  const r = await packFolder(a, b, { compression: process.argv[5] ?? 'none', noPak: true });
+  // argv[6]: worker threads (default: the library's choice).
+  const threads = process.argv[6] === undefined ? {} : { threads: Number(process.argv[6]) };
+  const r = await packFolder(a, b, { compression: process.argv[5] ?? 'none', noPak: true, ...threads });
   bytes = r.bytes;
 } else if (mode === 'deflate') {
   // Raw node:zlib deflate of every 64 KiB block of the files of a folder (read first; only deflate is timed).

@@ -143,7 +143,7 @@ if (!existsSync(BIG_TOC)) {
       }
     }
     // 4. Pack throughput (MB/s of input): an unpacked 256 MiB folder of 1 MiB chunks back into a container.
-    console.log('\npack (an unpacked folder of 256 chunk files, 256 MiB of input; best of 3)');
+    console.log('\npack (an unpacked folder of 256 chunk files, 256 MiB of input; library defaults; best of 3)');
     const { utoc: src } = await writeSyntheticContainer(tmp, 'PackSrc-Windows', { chunks: 256, blocksPerChunk: 16, method: 'zlib' });
     const folder = join(tmp, 'pack-in');
     child('unpack', src, folder);
@@ -151,10 +151,13 @@ if (!existsSync(BIG_TOC)) {
     const cpIn = best((i) => { const s = process.hrtime.bigint(); spawnSync('cp', ['-r', folder, join(tmp, `cpr${i}`)]); const ms = Number(process.hrtime.bigint() - s) / 1e6; rmSync(join(tmp, `cpr${i}`), { recursive: true }); return { ms, bytes: inputBytes }; });
     const defl = best(() => child('deflate', folder));
     for (const method of ['none', 'zlib']) {
-      const pk = best((i) => { const out = join(tmp, `packed-${method}-${i}`, 'Packed-Windows.utoc'); const r = child('pack', folder, out, method); rmSync(join(tmp, `packed-${method}-${i}`), { recursive: true }); return r; });
-      const vsCp = `${(pk.bytes / pk.ms / (cpIn.bytes / cpIn.ms)).toFixed(2)}x cp -r of the folder (${MB(cpIn)} MB/s)`;
-      const vsDeflate = method === 'zlib' ? `, ${(pk.bytes / pk.ms / (defl.bytes / defl.ms)).toFixed(2)}x raw node:zlib deflate of the same blocks (${MB(defl)} MB/s)` : '';
-      console.log(`  ${method.padEnd(4)}: pack ${MB(pk)} MB/s -> ${vsCp}${vsDeflate}; peak RSS ${mib(pk)} MiB`);
+      const run = (threads) => best((i) => { const out = join(tmp, `packed-${method}-${threads}-${i}`, 'Packed-Windows.utoc'); const r = child('pack', folder, out, method, ...(threads === undefined ? [] : [threads])); rmSync(join(tmp, `packed-${method}-${threads}-${i}`), { recursive: true }); return r; });
+      const pk = run(undefined);
+      const main = run('0');
+      const vsCp = (x) => `${(x.bytes / x.ms / (cpIn.bytes / cpIn.ms)).toFixed(2)}x cp -r of the folder (${MB(cpIn)} MB/s)`;
+      const vsDeflate = (x) => (method === 'zlib' ? `, ${(x.bytes / x.ms / (defl.bytes / defl.ms)).toFixed(2)}x raw node:zlib deflate of the same blocks on one thread (${MB(defl)} MB/s)` : '');
+      console.log(`  ${method.padEnd(4)}: pack ${MB(pk)} MB/s -> ${vsCp(pk)}${vsDeflate(pk)}; peak RSS ${mib(pk)} MiB`);
+      console.log(`        (all on the main thread, --threads 0: ${MB(main)} MB/s${vsDeflate(main)}; peak RSS ${mib(main)} MiB)`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { IoStoreError } from '../errors.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
 import type { ReadTocOptions } from '../toc/toc.js';
@@ -27,4 +28,11 @@ export function tocOptions(args: ContainerArgs): ReadTocOptions {
   if (args['aes-key']) o.aesKey = parseAesKey(args['aes-key']);
   if (args.engine) o.engine = parseEngineVersion(args.engine) satisfies EngineVersion;
   return o;
+}
+
+/** `--threads N`: a whole number from 0 (all on the main thread) to 64; undefined leaves the library's default. */
+export function threadsArg(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0 || value > 64) throw new IoStoreError('USAGE', `--threads must be a whole number from 0 to 64, not ${value}`);
+  return value;
 }

@@ -21,6 +21,8 @@ import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVer
 import type { StoreEntry } from '../zen/store-entry.js';
 import { parseZenPackage } from '../zen/zen-package.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
+import type { EncodedChunk } from './block-encoder.js';
+import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
@@ -59,6 +61,11 @@ export interface PackOptions {
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
+  /**
+   * Worker threads hashing and compressing chunk files of up to 16 MiB, ahead of the writer (0: all on this thread).
+   * Default: one per core (at most 8) when such chunks add up to 32 MiB or more. The output is the same either way.
+   */
+  threads?: number;
 }
 
 export interface PackResult {
@@ -85,6 +92,8 @@ interface PlannedChunk {
   memoryMapped: boolean;
   /** A file the chunk is read from: never overwritten by the output. */
   input?: string;
+  /** Set when the chunk is exactly this file's bytes, so a worker thread can read and encode it. */
+  file?: string;
   /** Called with the chunk's hash once written (manifest mode uses it to spot edited packages). */
   written?: (hash: Uint8Array) => void;
   /** Written after every other chunk (the container header, which may depend on them). */
@@ -110,7 +119,7 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
     if (plan.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: plan.pakVersion, from: 'engine' };
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
-  const r = await writeContainer(outBase, plan.settings, plan.chunks, o.onProgress, pak, warnings);
+  const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings);
   return { ...r, compression: plan.settings.codec?.name ?? 'None', version: plan.settings.version, warnings, ...(plan.packages ? { packages: plan.packages } : {}) };
 }
 
@@ -132,7 +141,8 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
   const edited = new Map<bigint, string>();
   for (const ch of sorted) {
     const file = safeOutputPath(folder, ch.path);
-    await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
+    // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
+    const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
     if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
     const id = Buffer.from(ch.id, 'hex');
     const isHeader = ch.type === 'ContainerHeader';
@@ -144,12 +154,12 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
     }
     chunks.push({
       id,
-      size: ch.size,
+      size: isHeader ? ch.size : fileSize,
       pieces: isHeader ? () => headerWithEdits(file, containerId, c, edited, warnings) : () => readPieces(file),
       ...(path !== undefined ? { path } : {}),
       memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
       input: file,
-      ...(isHeader ? { last: true } : {}),
+      ...(isHeader ? { last: true } : { file }),
       ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(id.readBigUInt64LE(0), file)) } : {}),
     });
   }
@@ -213,7 +223,7 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
       packages.push({ packageId: m.packageId!, ...entry });
       names.push(m.packageName!);
     }
-    chunks.push({ id: m.id, size, pieces: () => readPieces(m.file), path: m.path, memoryMapped: m.type === 'MemoryMappedBulkData', input: m.file });
+    chunks.push({ id: m.id, size, pieces: () => readPieces(m.file), path: m.path, memoryMapped: m.type === 'MemoryMappedBulkData', input: m.file, file: m.file });
   }
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
@@ -297,10 +307,12 @@ function partitioning(size: number | undefined): Partial<ContainerWriterOptions>
   return size ? { partitionSize: size } : {};
 }
 
-async function requireFile(file: string, missing: string): Promise<void> {
+/** The size of a file that must exist. */
+async function requireFile(file: string, missing: string): Promise<number> {
   try {
     const st = await stat(file);
     if (!st.isFile()) throw new IoStoreError('BAD_VALUE', 'is not a file', { file });
+    return st.size;
   } catch (e) {
     throw e instanceof IoStoreError ? e : new IoStoreError('NOT_FOUND', missing, { file });
   }
@@ -311,7 +323,7 @@ async function writeContainer(
   outBase: string,
   settings: ContainerWriterOptions,
   chunks: PlannedChunk[],
-  onProgress: PackOptions['onProgress'],
+  o: Pick<PackOptions, 'onProgress' | 'threads'>,
   pak: CompanionPakSettings | undefined,
   warnings: string[],
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings'>> {
@@ -325,13 +337,18 @@ async function writeContainer(
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i))), settings);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
+  const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
+  const pool = encodePoolFor(ordered, settings, o.threads);
   try {
-    for (const c of [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)]) {
-      const hash = await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+    const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
+    for (let k = 0; k < ordered.length; k++) {
+      const c = ordered[k]!;
+      const encoded = ahead?.take(k);
+      const hash = encoded ? await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped) : await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
       progress.chunksDone++;
       progress.bytesDone += c.size;
-      onProgress?.({ ...progress });
+      o.onProgress?.({ ...progress });
     }
     const { utoc, partitions } = await writer.finish();
     await writeTempFile(tmp(`${outBase}.utoc`), utoc);
@@ -342,6 +359,7 @@ async function writeContainer(
     if (writePak) {
       await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));
     }
+    await pool?.close();
     for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
     await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
     if (writePak) await rename(tmp(pakPath), pakPath);
@@ -349,12 +367,62 @@ async function writeContainer(
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone };
   } catch (e) {
     await writer.abort();
+    await pool?.close();
     for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
     await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
     await unlink(tmp(`${outBase}.pak`)).catch(() => {});
     for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
     throw e;
   }
+}
+
+/** Worker threads for the chunks a worker can encode (whole files of up to 16 MiB), or none. */
+function encodePoolFor(chunks: readonly PlannedChunk[], settings: ContainerWriterOptions, threads: number | undefined): EncodePool | undefined {
+  if (!EncodePool.supports(settings.codec)) return undefined;
+  const n = threads ?? defaultEncodeThreads(chunks.reduce((a, c) => a + (onWorker(c) ? c.size : 0), 0));
+  return n > 0 ? new EncodePool(n) : undefined;
+}
+
+function onWorker(c: PlannedChunk): boolean {
+  return c.file !== undefined && c.size <= MAX_WORKER_CHUNK;
+}
+
+/** Chunks encoded ahead of the writer: bounds both the chunks and the bytes in flight. */
+const AHEAD_BYTES = 64 << 20;
+
+/**
+ * Starts encoding the worker-eligible chunks a little ahead of the writer, which takes them in order: the output
+ * is the same as encoding on this thread. `take(k)` returns chunk k's encoding, or undefined for one the writer
+ * encodes itself.
+ */
+function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings: ContainerWriterOptions) {
+  const jobs = new Map<number, Promise<EncodedChunk>>();
+  let next = 0;
+  let bytes = 0;
+  const fill = (from: number) => {
+    while (next < chunks.length && jobs.size < pool.size * 4 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * 64) {
+      const c = chunks[next]!;
+      if (onWorker(c)) {
+        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
+        // Awaited in order later; until then a failure must not count as unhandled.
+        job.catch(() => {});
+        jobs.set(next, job);
+        bytes += c.size;
+      }
+      next++;
+    }
+  };
+  return {
+    take(k: number): Promise<EncodedChunk> | undefined {
+      fill(k);
+      const job = jobs.get(k);
+      if (job) {
+        jobs.delete(k);
+        bytes -= chunks[k]!.size;
+      }
+      return job;
+    },
+  };
 }
 
 function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {

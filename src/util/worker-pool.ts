@@ -29,7 +29,9 @@ export class WorkerPool<T, R> {
   constructor(script: URL, threads: number, workerData: unknown) {
     const n = Math.max(1, Math.min(Math.floor(threads) || 1, MAX_THREADS));
     for (let i = 0; i < n; i++) {
-      const w = new Worker(script, { workerData, execArgv: workerExecArgv() });
+      // Workers allocate few JS objects: a small young generation measured the same speed and 30-50 MiB less peak
+      // RSS for two workers (pack with Zlib 220 -> 169 MiB, unpack 157 -> 140 MiB).
+      const w = new Worker(script, { workerData, execArgv: workerExecArgv(), resourceLimits: { maxYoungGenerationSizeMb: 2 } });
       w.on('message', (m: Reply<R>) => this.settle(m));
       w.on('error', (e) => this.fail(e));
       w.on('exit', (code) => code !== 0 && this.fail(new Error(`a worker thread stopped (exit code ${code})`)));

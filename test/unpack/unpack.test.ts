@@ -137,6 +137,18 @@ describe('unpack options', () => {
   });
 });
 
+describe('--threads', () => {
+  it('must be a whole number from 0 to 64 (exit code 2, one line)', async () => {
+    for (const cmd of [['unpack', corpusPath('ue5.8-cue4parse/zlib'), out()], ['verify', corpusPath('ue5.8-cue4parse/zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc')], ['pack', tmp, join(out(), 'X.utoc')]]) {
+      for (const bad of ['-1', '1.5', '65']) {
+        const r = await cli(...cmd, '--threads', bad);
+        expect(r.code).toBe(2);
+        expect(r.err.trim()).toBe(`iostore: --threads must be a whole number from 0 to 64, not ${Number(bad)}`);
+      }
+    }
+  });
+});
+
 describe('--verify', () => {
   it.each(['0', '2'])('keeps chunks whose hash matches, and leaves out (and reports) the one that does not (--threads %s)', async (threads) => {
     const name = 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';

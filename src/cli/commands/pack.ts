@@ -1,6 +1,7 @@
 import { parseAesKey } from '../../crypto/aes.js';
 import { IoStoreError } from '../../errors.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
+import { threadsArg } from '../options.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
@@ -24,6 +25,7 @@ interface PackArgs {
   pak?: boolean;
   json?: boolean;
   quiet?: boolean;
+  threads?: number;
 }
 
 export const packCommand: Command<PackArgs> = {
@@ -45,6 +47,7 @@ export const packCommand: Command<PackArgs> = {
       .option('force', { type: 'boolean', describe: 'allow overwriting the container the folder was unpacked from' })
       .option('pak-version', { type: 'number', describe: 'version of the companion .pak (default: the source container\'s .pak, else 11; 15 for TOC v10)' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
+      .option('threads', { type: 'number', describe: 'worker threads hashing and compressing chunk files ahead of the writer (0: all on the main thread; default: one per core for 32 MiB or more); the output is the same' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
       .example('$0 pack out/ rebuilt.utoc --compression zlib', '')
@@ -69,6 +72,8 @@ export const packCommand: Command<PackArgs> = {
     if (args.force) o.force = true;
     if (args['pak-version'] !== undefined) o.pakVersion = args['pak-version'];
     if (args.pak === false) o.noPak = true;
+    const threads = threadsArg(args.threads);
+    if (threads !== undefined) o.threads = threads;
     const bar = new ProgressBar(io, 'pack', io.isTTY && !args.quiet && !args.json);
     o.onProgress = (p) => bar.update(p);
     let r;

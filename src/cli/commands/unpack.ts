@@ -6,6 +6,7 @@ import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
+import { threadsArg } from '../options.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -39,7 +40,8 @@ export const unpackCommand: Command<UnpackArgs> = {
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
   async run(args, io) {
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
-    if (args.threads !== undefined) options.threads = args.threads;
+    const threads = threadsArg(args.threads);
+    if (threads !== undefined) options.threads = threads;
     if (args.filter !== undefined) options.filter = args.filter;
     if (args.type !== undefined) options.type = args.type;
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);

@@ -7,6 +7,7 @@ import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
+import { threadsArg } from '../options.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -29,11 +30,12 @@ export const verifyCommand: Command<VerifyArgs> = {
       .option('json', { type: 'boolean', describe: 'print the result as JSON' }) as never,
   async run(args, io) {
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
+    const threads = threadsArg(args.threads);
     const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) });
     const bar = new ProgressBar(io, 'verify', io.isTTY && !args.quiet && !args.json);
     let result;
     try {
-      result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(args.threads !== undefined ? { threads: args.threads } : {}), onProgress: (p) => bar.update(p) });
+      result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), onProgress: (p) => bar.update(p) });
     } finally {
       bar.done();
       await reader.close();

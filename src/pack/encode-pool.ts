@@ -1,0 +1,68 @@
+import { defaultCodecs } from '../codecs/registry.js';
+import type { ChunkHashAlgorithm } from '../hash/chunk-hash.js';
+import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
+import type { EncodedChunk } from './block-encoder.js';
+
+/** Encode one chunk that is exactly the bytes of `file`. */
+export interface EncodeTask {
+  file: string;
+  blockSize: number;
+  /** A built-in codec by name, or null to store blocks raw. */
+  codec: string | null;
+  memoryMapped: boolean;
+  algorithm: ChunkHashAlgorithm;
+}
+
+/** A chunk's payloads back to back in one transferred buffer, with each block's sizes. */
+export interface EncodeReply {
+  data: ArrayBuffer;
+  payloadSizes: number[];
+  rawSizes: number[];
+  compressed: boolean[];
+  hash: Uint8Array;
+  length: number;
+}
+
+/** Chunks encoded on workers are held whole, from read to write: larger ones stream through the writer instead. */
+export const MAX_WORKER_CHUNK = 16 << 20;
+/** Below this much work for the workers, starting them costs more than they save. */
+const PARALLEL_MIN_BYTES = 32 << 20;
+
+/** Worker threads by default for `bytes` of chunks small enough to encode on a worker. */
+export function defaultEncodeThreads(bytes: number): number {
+  return threadsFor(bytes, PARALLEL_MIN_BYTES);
+}
+
+/** Worker threads that read, hash and compress whole chunk files for `pack`, so compression uses every core. */
+export class EncodePool {
+  private readonly pool: WorkerPool<EncodeTask, EncodeReply>;
+
+  /** Whether workers can encode with `codec` (the built-ins; they rebuild it by name). */
+  static supports(codec: { name: string } | undefined): boolean {
+    return codec === undefined || defaultCodecs().get(codec.name) === codec;
+  }
+
+  constructor(threads: number) {
+    this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, null);
+  }
+
+  get size(): number {
+    return this.pool.size;
+  }
+
+  async encode(task: EncodeTask): Promise<EncodedChunk> {
+    const r = await this.pool.run(task);
+    const data = new Uint8Array(r.data);
+    let at = 0;
+    const blocks = r.payloadSizes.map((n, k) => {
+      const block = { payload: data.subarray(at, at + n), rawSize: r.rawSizes[k]!, compressed: r.compressed[k]! };
+      at += n;
+      return block;
+    });
+    return { blocks, hash: r.hash, length: r.length };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
