@@ -23,8 +23,13 @@ function expectSameTree(a: string, b: string): void {
   for (const [f, bytes] of ta) expect(tb.get(f)!.equals(bytes), f).toBe(true);
 }
 
-describe.each(['ue5.8-cue4parse', 'ue6.0-cue4parse'])('%s: worker threads', (project) => {
-  it.each(['uncompressed', 'zlib', 'oodle', 'oodlepartitioned', 'oodleencrypted', 'patch'])('%s/ unpacks to the same tree, manifest included, as on the main thread', async (variant) => {
+describe('worker threads', () => {
+  // Every variant of one project, and the v10 (AES-CTR) ones of the other.
+  it.each([
+    ...['uncompressed', 'zlib', 'oodle', 'oodlepartitioned', 'oodleencrypted', 'patch'].map((v) => ['ue5.8-cue4parse', v]),
+    ['ue6.0-cue4parse', 'oodleencrypted'],
+    ['ue6.0-cue4parse', 'patch'],
+  ])('%s/%s/ unpacks to the same tree, manifest included, as on the main thread', async (project, variant) => {
     const main = out();
     const workers = out();
     const a = await unpack([corpusPath(`${project}/${variant}`)], main, { keys: keys(), threads: 0 });
