@@ -74,16 +74,21 @@ function idsEqual(a: Uint8Array, ai: number, b: Uint8Array, bi: number): boolean
   return true;
 }
 
-/** The first 1000 primes (2 ... 7919): the seeds the engine's writer tries for each bucket, in order. */
-const SEED_PRIMES: readonly number[] = (() => {
+/**
+ * The first 1000 primes (2 ... 7919): the seeds the engine's writer tries for each bucket, in order. Computed on
+ * first use: at load time it cost every process and worker thread ~9 ms, most of which only read containers.
+ */
+let seedPrimes: readonly number[] | undefined;
+function primeSeeds(): readonly number[] {
+  if (seedPrimes) return seedPrimes;
   const out: number[] = [];
   for (let n = 2; out.length < 1000; n++) {
     let prime = true;
     for (let d = 2; d * d <= n; d++) if (n % d === 0) { prime = false; break; }
     if (prime) out.push(n);
   }
-  return out;
-})();
+  return (seedPrimes = out);
+}
 
 export interface PerfectHashLayout {
   /** slotToInput[slot] = index in the input of the chunk placed at that TOC slot. */
@@ -113,7 +118,7 @@ export function buildPerfectHash(ids: readonly Uint8Array[]): PerfectHashLayout 
     const bucket = buckets[bi]!;
     if (bucket.length < 2) break;
     let placed = false;
-    for (const prime of SEED_PRIMES) {
+    for (const prime of primeSeeds()) {
       const slots = bucket.map((input) => chunkIdHashMod(ids[input]!, 0, prime, n));
       if (slots.some((slot, k) => slotToInput[slot] !== -1 || slots.indexOf(slot) !== k)) continue;
       slots.forEach((slot, k) => (slotToInput[slot] = bucket[k]!));

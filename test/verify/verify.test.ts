@@ -77,4 +77,27 @@ describe('verify', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/OK: 1\/1 chunks match their blake3 hashes/);
   });
+
+  it('a folder verifies every container in it: one line each and a total; one it cannot open is named, exit 1', async () => {
+    const folder = corpusPath('ue5.8-cue4parse');
+    const noKey = await cli('verify', folder);
+    expect(noKey.code).toBe(1);
+    expect(noKey.out).toMatch(/^ERROR {4}.*CUE4ParseFixtures-Minimal-OodleEncrypted-Windows\.utoc: the container is encrypted/m);
+    expect(noKey.out).toContain('OK: CUE4ParseFixtures-Minimal-Zlib-Windows: 112/112 chunks match their blake3 hashes');
+    expect(noKey.out.trim().split('\n').at(-1)).toBe('FAILED: 7/8 containers verified');
+    const withKey = await cli('verify', folder, '--aes-key', CORPUS_AES_KEY_HEX, '--json');
+    expect(withKey.code).toBe(0);
+    const j = JSON.parse(withKey.out);
+    expect(j.ok).toBe(true);
+    expect(j.containers.map((c: { file: string; verified: number }) => [c.file.split('/').at(-1), c.verified])).toEqual([
+      ['CUE4ParseFixtures-Minimal-Oodle-Windows.utoc', 112],
+      ['CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.utoc', 112],
+      ['CUE4ParseFixtures-Minimal-OodlePartitioned-Windows.utoc', 112],
+      ['CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc', 112],
+      ['CUE4ParseFixtures-Minimal-Zlib-Windows.utoc', 112],
+      ['CUE4ParseFixtures-PatchBase.utoc', 3],
+      ['global.utoc', 1],
+      ['CUE4ParseFixtures-PatchBase_0_P.utoc', 2],
+    ]);
+  });
 });

@@ -1,55 +1,85 @@
 import { parseEngineVersion } from '../../toc/engine.js';
 import { openContainer } from '../../unpack/unpack.js';
-import { mountEntry } from '../../unpack/mount.js';
-import { verifyContainer } from '../../verify/verify.js';
+import { discoverContainers, mountEntry } from '../../unpack/mount.js';
+import { IoStoreError } from '../../errors.js';
+import { verifyContainer, type VerifyResult } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
-import { ExitCode } from '../io.js';
+import { ExitCode, type CliIO } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { threadsArg } from '../options.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
-  file: string;
+  paths: string[];
   hash?: 'blake3' | 'sha1';
   engine?: string;
   json?: boolean;
   quiet?: boolean;
 }
 
+/** A container of a folder run that could not be opened (no .ucas, no key ...): reported, the others go on. */
+interface Unopened {
+  file: string;
+  ok: false;
+  error: { code: string; message: string };
+}
+
 export const verifyCommand: Command<VerifyArgs> = {
-  command: 'verify <file>',
+  command: 'verify <paths..>',
   describe: 'Re-hash every chunk against its stored hash (and block signatures of signed containers)',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'the .utoc file (its .ucas partitions beside it)' })
+      .usage('$0 verify <input..>\n\nInputs are .utoc files (their .ucas partitions beside them) and/or folders searched for them, e.g. a\ngame\'s Paks folder. One .utoc gives one result; several give one per container and a total.')
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc file(s) or folder(s)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27)' })
       .option('threads', { type: 'number', describe: 'worker threads hashing whole chunks (0: all on the main thread; default: one per core for 32 MiB or more)' })
-      .option('json', { type: 'boolean', describe: 'print the result as JSON' }) as never,
+      .option('json', { type: 'boolean', describe: 'print the result as JSON (several containers: { containers: [...], ok })' })
+      .example('$0 verify pakchunk0-Windows.utoc', '')
+      .example('$0 verify Game/Content/Paks --aes-key 0x...', 'every container of a game') as never,
   async run(args, io) {
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
     const threads = threadsArg(args.threads);
-    const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) });
-    const bar = new ProgressBar(io, 'verify', io.isTTY && !args.quiet && !args.json);
-    let result;
-    try {
-      result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), onProgress: (p) => bar.update(p) });
-    } finally {
-      bar.done();
-      await reader.close();
-    }
-    if (args.json) {
-      io.out(renderJson(result));
-    } else {
-      for (const m of result.mismatches) io.out(`MISMATCH ${m.path || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
-      for (const e of result.errors) io.out(`ERROR    ${e.path || e.id} (chunk ${e.index}): ${e.message}\n`);
-      for (const b of result.blockSignatureMismatches) io.out(`BAD BLOCK SIGNATURE block ${b}\n`);
-      if (!args.quiet || !result.ok) {
-        io.out(`${result.ok ? 'OK' : 'FAILED'}: ${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${result.blockSignatureMismatches.length} bad block signatures` : ''}\n`);
+    const single = args.paths.length === 1 && /\.utoc$/i.test(args.paths[0]!);
+    const entries = single ? [mountEntry(args.paths[0]!)] : await discoverContainers(args.paths);
+    const open = { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) };
+    const results: Array<VerifyResult | Unopened> = [];
+    for (const entry of entries) {
+      let reader;
+      try {
+        reader = await openContainer(entry, open);
+      } catch (e) {
+        // One .utoc asked for by name is bad input; one of many is a partial failure.
+        if (single || !(e instanceof IoStoreError)) throw e;
+        results.push({ file: entry.utoc, ok: false, error: { code: e.code, message: e.message } });
+        if (!args.json) io.out(`ERROR    ${e.message}\n`);
+        continue;
       }
+      const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, io.isTTY && !args.quiet && !args.json);
+      let result;
+      try {
+        result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), onProgress: (p) => bar.update(p) });
+      } finally {
+        bar.done();
+        await reader.close();
+      }
+      results.push(result);
+      if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
     }
-    return result.ok ? ExitCode.Ok : ExitCode.Partial;
+    const ok = results.every((r) => r.ok);
+    if (args.json) io.out(renderJson(single ? results[0] : { containers: results, ok }));
+    else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${results.filter((r) => r.ok).length}/${results.length} containers verified\n`);
+    return ok ? ExitCode.Ok : ExitCode.Partial;
   },
 };
+
+function report(io: CliIO, result: VerifyResult, prefix: string, quiet: boolean): void {
+  for (const m of result.mismatches) io.out(`MISMATCH ${prefix}${m.path || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
+  for (const e of result.errors) io.out(`ERROR    ${prefix}${e.path || e.id} (chunk ${e.index}): ${e.message}\n`);
+  for (const b of result.blockSignatureMismatches) io.out(`BAD BLOCK SIGNATURE ${prefix}block ${b}\n`);
+  if (!quiet || !result.ok) {
+    io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${result.blockSignatureMismatches.length} bad block signatures` : ''}\n`);
+  }
+}
