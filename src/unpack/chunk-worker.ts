@@ -8,6 +8,7 @@ import { codecsFromRecipes, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { readToc } from '../toc/toc.js';
+import { ioError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
 import type { ChunkOutcome, ChunkTask, WorkerSetup } from './chunk-pool.js';
 import { serveTasks } from '../util/worker-pool.js';
@@ -24,7 +25,13 @@ function reader(c: number): Promise<ContainerReader> {
     const o = setup.containers[c]!;
     codecs ??= codecsFromRecipes(setup.recipes);
     r = codecs.then((registry) => {
-      const toc = readToc(new Uint8Array(readFileSync(o.utoc)), { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(readFileSync(o.utoc));
+      } catch (e) {
+        throw ioError(e, o.utoc);
+      }
+      const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
       // No block cache: a worker reads each chunk once, front to back.
       return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs: registry, cacheBlocks: 0, origin: o });
     });

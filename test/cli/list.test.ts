@@ -14,6 +14,28 @@ const json = async (...args: string[]) => {
 };
 
 describe('iostore list', () => {
+  it('a folder lists every container in mount order, each row naming its container', async () => {
+    const folder = corpusPath('ue5.8-cue4parse');
+    const j = await json('list', folder, '--aes-key', CORPUS_AES_KEY_HEX);
+    expect(j.files).toHaveLength(8);
+    expect(j.files.at(-1)).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.utoc$/);
+    // 5 variants of 112 chunks, the patch base (3) and patch (2), global (1).
+    expect(j.count).toBe(5 * 112 + 3 + 2 + 1);
+    expect(new Set(j.chunks.map((r: Row & { container: string }) => r.container)).size).toBe(8);
+    const bulk = await json('list', folder, corpusPath('ue6.0-cue4parse/zlib'), '--filter', '**/SW_Streaming.ubulk');
+    expect(bulk.chunks.map((r: Row & { container: string }) => `${r.container} ${r.size}`)).toEqual([
+      ...['Oodle', 'OodlePartitioned', 'Uncompressed', 'Zlib', 'Zlib'].map((v) => `CUE4ParseFixtures-Minimal-${v}-Windows 264600`),
+    ]);
+    const table = await cli('list', folder, '--type', 'ContainerHeader');
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/^container +# +chunk id/);
+    expect(table.out.trim().split('\n').at(-1)).toBe('7 of 566 chunks in 8 containers');
+    // Without the key, the encrypted container is listed without paths and named in a warning.
+    expect(table.err).toMatch(/^warning: .*OodleEncrypted-Windows\.utoc at offset 0x[0-9a-f]+: the directory index is encrypted/);
+    const csv = await cli('list', folder, '--csv', '--type', 'ContainerHeader');
+    expect(csv.out.split('\n')[0]).toBe('container,index,id,type,path,size,storedSize,blocks,hash');
+  });
+
   it('--json lists every chunk with the public fields', async () => {
     const j = await json('list', NINJA);
     expect(j.chunks).toHaveLength(5370);
@@ -137,10 +159,11 @@ describe('iostore info', () => {
   });
 
   it('--help works on every command', async () => {
-    for (const c of ['info', 'list']) {
-      const r = await cli(c, '--help');
+    for (const [c, usage] of [['info', 'info <file>'], ['list', 'list <input..>'], ['verify', 'verify <input..>'], ['unpack', 'unpack <input..> <outdir>'], ['pack', 'pack <folder> <output>']]) {
+      const r = await cli(c!, '--help');
       expect(r.code).toBe(0);
-      expect(r.out).toContain(`iostore ${c} <file>`);
+      expect(r.out).toContain(`iostore ${usage}`);
+      expect(r.out).toContain('--json');
     }
     const top = await cli('--help');
     expect(top.out).toMatch(/Commands:/);
