@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll } from 'vitest';
@@ -22,4 +22,14 @@ export function listFiles(dir: string): string[] {
   };
   walk(dir);
   return out.sort();
+}
+
+/** Paths named `name` in a new subfolder of `root` each call, so outputs never collide. */
+export function freshPaths(root: string): (name: string) => string {
+  let n = 0;
+  return (name) => {
+    const d = join(root, `${n++}`);
+    mkdirSync(d, { recursive: true });
+    return join(d, name);
+  };
 }

@@ -1,19 +1,14 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createChunkHasher, packFolder, parseAesKey, unpack, zlibNode } from '../../src/index.js';
 import { EncodePool } from '../../src/pack/encode-pool.js';
 import { encodeChunk } from '../../src/pack/block-encoder.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
-import { tempDir } from '../tmp.js';
+import { freshPaths, tempDir } from '../tmp.js';
 
 const tmp = tempDir();
-let n = 0;
-const fresh = (name: string) => {
-  const d = join(tmp, `${n++}`);
-  mkdirSync(d, { recursive: true });
-  return join(d, name);
-};
+const fresh = freshPaths(tmp);
 
 /** Every output file of a pack, by name, with its bytes. */
 function outputs(utoc: string): Map<string, Buffer> {

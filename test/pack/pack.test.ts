@@ -4,15 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ContainerReader, MANIFEST_NAME, packFolder, parseAesKey, parseContainerHeader, readToc, unpack, verifyContainer, KeyRing, type IoStoreToc } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
-import { listFiles, tempDir } from '../tmp.js';
+import { freshPaths, listFiles, tempDir } from '../tmp.js';
 
 const tmp = tempDir();
-let n = 0;
-const fresh = (name: string) => {
-  const d = join(tmp, `${n++}`);
-  mkdirSync(d, { recursive: true });
-  return join(d, name);
-};
+const fresh = freshPaths(tmp);
 const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
 
 /** Named files and their bytes (the container header differs when the container id does). */
