@@ -28,7 +28,9 @@ const lengths = new Uint8Array(256);
 const values = new Int32Array(512);
 /** Entry = code length << 8 | symbol, indexed by the next bits of the stream (least significant first). */
 const table = new Uint16Array(TABLE_SIZE);
-const nextCode = new Int32Array(MAX_CODE_LEN + 1);
+/** Table entries grouped by code length, and where the next entry of each length goes. */
+const byLength = new Uint16Array(256);
+const nextSlot = new Int32Array(MAX_CODE_LEN + 1);
 const lengthCount = new Int32Array(MAX_CODE_LEN + 1);
 
 /**
@@ -179,21 +181,27 @@ function buildTable(count: number, where: number): number {
     if (len > width) width = len;
   }
   if (kraft !== TABLE_SIZE) corrupt('Huffman code lengths do not form a complete code', where);
-  let code = 0;
+
+  // Entries sorted by code length, keeping transmission order within a length: the order canonical codes go in.
+  let at = 0;
   for (let len = 1; len <= width; len++) {
-    nextCode[len] = code;
-    code += lengthCount[len] << (width - len);
+    nextSlot[len] = at;
+    at += lengthCount[len];
   }
-  const size = 1 << width;
-  const widen = MAX_CODE_LEN - width;
   for (let i = 0; i < count; i++) {
     const len = lengths[i];
-    const c = nextCode[len];
-    nextCode[len] = c + (1 << (width - len));
-    const entry = (len << 8) | symbols[i];
-    const step = 1 << len;
-    // Codes are sent least significant bit first, so a code's slots are its bit-reversal plus every extension.
-    for (let k = REV11[c << widen]; k < size; k += step) table[k] = entry;
+    byLength[nextSlot[len]++] = (len << 8) | symbols[i];
+  }
+
+  // Codes are sent least significant bit first, so a code of length `len` owns its bit-reversal plus every index
+  // that extends it with higher bits. Placing the codes shortest first in a table 2^len wide and doubling the table
+  // (a native copy) before the next length fills all of those slots with one write per code.
+  let code = 0;
+  let k = 0;
+  for (let len = 1; len <= width; len++) {
+    if (len > 1) table.copyWithin(1 << (len - 1), 0, 1 << (len - 1));
+    for (let j = lengthCount[len]; j > 0; j--) table[REV11[code++ << (MAX_CODE_LEN - len)]] = byLength[k++];
+    code <<= 1;
   }
   return width;
 }
@@ -205,6 +213,8 @@ function buildTable(count: number, where: number): number {
  */
 function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number, mask: number): void {
   const lut = table;
+  // One unaligned 32-bit load per refill instead of four byte loads.
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   let ap = aStart;
   let aBits = 0;
   let aN = 0;
@@ -219,13 +229,14 @@ function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number
 
   // Main loop: every read stays inside [aStart, end) because a <= mid <= c and c + 4 <= b.
   while (oEnd - o >= 6 && ap <= mid && cp + 4 <= bp) {
-    aBits |= (src[ap] | (src[ap + 1] << 8) | (src[ap + 2] << 16) | (src[ap + 3] << 24)) << aN;
+    aBits |= view.getUint32(ap, true) << aN;
     ap += (31 - aN) >> 3;
     aN |= 24;
-    bBits |= (src[bp - 1] | (src[bp - 2] << 8) | (src[bp - 3] << 16) | (src[bp - 4] << 24)) << bN;
+    // Stream B runs backward: its next byte is the one below bp, so it is the low byte of a big-endian word.
+    bBits |= view.getUint32(bp - 4, false) << bN;
     bp -= (31 - bN) >> 3;
     bN |= 24;
-    cBits |= (src[cp] | (src[cp + 1] << 8) | (src[cp + 2] << 16) | (src[cp + 3] << 24)) << cN;
+    cBits |= view.getUint32(cp, true) << cN;
     cp += (31 - cN) >> 3;
     cN |= 24;
 

@@ -2,14 +2,26 @@
  * Copies used by the LZ loops. JavaScript has no unaligned wide loads except through DataView, which V8 compiles
  * to plain 32-bit moves, so runs are moved four bytes at a time where that is safe and byte by byte otherwise.
  *
- * The four-byte paths may write up to three bytes past the end of the run. Callers only take them when those bytes
- * are still inside the output, and such bytes always lie ahead of the write position, where the decoder writes the
- * real data later (matches and delta literals only ever read behind it).
+ * The four-byte paths may write up to fifteen bytes past the end of the run. Callers only take them when those
+ * bytes are still inside the output, and such bytes always lie ahead of the write position, where the decoder writes
+ * the real data later (matches and delta literals only ever read behind it).
+ *
+ * Short runs (most of them: a command byte holds matches of up to 16 bytes and literal runs of up to 2) are moved
+ * as a fixed number of words whatever their length, because a loop whose trip count changes with every command
+ * costs a mispredicted branch each time.
  */
 
 /** Copies `len` bytes from `from` to `to` within the output (`from < to`); overlapping runs repeat a pattern. */
 export function copyMatch(out: Uint8Array, view: DataView, to: number, from: number, len: number): void {
+  // Reading a word that ends before the word being written keeps pattern repeats (distance 4 and up) exact.
   if (to - from >= 4 && to + len + 3 < out.length) {
+    if (len <= 16 && to + 16 <= out.length) {
+      view.setUint32(to, view.getUint32(from, true), true);
+      view.setUint32(to + 4, view.getUint32(from + 4, true), true);
+      view.setUint32(to + 8, view.getUint32(from + 8, true), true);
+      view.setUint32(to + 12, view.getUint32(from + 12, true), true);
+      return;
+    }
     if (len > 64 && to - from >= len) {
       out.copyWithin(to, from, from + len);
       return;
@@ -21,10 +33,15 @@ export function copyMatch(out: Uint8Array, view: DataView, to: number, from: num
 }
 
 /**
- * Writes `len` literals from `lits[from]` to `out[to]`. `litsView` must cover at least three bytes past the run.
+ * Writes `len` literals from `lits[from]` to `out[to]`. `litsView` must cover at least seven bytes past the run.
  */
 export function copyLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number): void {
   if (to + len + 3 < out.length) {
+    if (len <= 8 && to + 8 <= out.length) {
+      view.setUint32(to, litsView.getUint32(from, true), true);
+      view.setUint32(to + 4, litsView.getUint32(from + 4, true), true);
+      return;
+    }
     if (len > 64) {
       out.set(lits.subarray(from, from + len), to);
       return;
@@ -40,14 +57,22 @@ export function copyLiterals(out: Uint8Array, view: DataView, to: number, lits: 
  * modulo 256. Four at a time when the bytes read are all behind the ones written.
  */
 export function addLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number, back: number): void {
-  if (back >= 4 && to + len + 3 < out.length) {
-    for (let i = 0; i < len; i += 4) {
+  let i = 0;
+  if (back >= 4) {
+    if (len <= 4 && to + 4 <= out.length) {
+      const a = litsView.getUint32(from, true);
+      const b = view.getUint32(to - back, true);
+      view.setUint32(to, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
+      return;
+    }
+    // Runs that end near the output's end (a block's trailing literals can be long) must stop at whole words.
+    const words = to + len + 3 < out.length ? len : len & ~3;
+    for (; i < words; i += 4) {
       const a = litsView.getUint32(from + i, true);
       const b = view.getUint32(to - back + i, true);
       // Per-byte addition without carries between bytes.
       view.setUint32(to + i, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
     }
-    return;
   }
-  for (let i = 0; i < len; i++) out[to + i] = lits[from + i] + out[to - back + i];
+  for (; i < len; i++) out[to + i] = lits[from + i] + out[to - back + i];
 }
