@@ -113,6 +113,19 @@ describe('iostore list', () => {
 });
 
 describe('iostore info', () => {
+  it('folders give one row per container in mount order and a total', async () => {
+    const r = await cli('info', corpusPath('ue5.8-cue4parse'), corpusPath('ue5.1-patchtest'));
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines[0]).toMatch(/^container +toc +chunks +files +raw +stored +compression +encryption +partitions$/);
+    expect(lines).toHaveLength(2 + 11 + 1);
+    expect(lines.find((l) => l.startsWith('CUE4ParseFixtures-Minimal-OodlePartitioned-Windows'))).toMatch(/ 8 +112 +111 .* Oodle +5$/);
+    expect(lines.find((l) => l.startsWith('pakchunk1001-Windows_0_P'))).toMatch(/ 5 +8 +5 /);
+    expect(lines.at(-1)).toBe('11 containers, 585 chunks, 14.9 MiB raw, 8.8 MiB stored (59.3%)');
+    const j = JSON.parse((await cli('info', corpusPath('ue5.8-cue4parse'), '--json', '--aes-key', CORPUS_AES_KEY_HEX)).out);
+    expect(j.containers.map((c: { name: string; fileCount: number }) => c.fileCount)).toEqual([111, 111, 111, 111, 111, 2, null, 1]);
+  });
+
   it('--json reports header values and totals of the largest corpus container', async () => {
     const j = await json('info', NINJA);
     expect(j).toMatchObject({
@@ -159,7 +172,7 @@ describe('iostore info', () => {
   });
 
   it('--help works on every command', async () => {
-    for (const [c, usage] of [['info', 'info <file>'], ['list', 'list <input..>'], ['verify', 'verify <input..>'], ['unpack', 'unpack <input..> <outdir>'], ['pack', 'pack <folder> <output>']]) {
+    for (const [c, usage] of [['info', 'info <input..>'], ['list', 'list <input..>'], ['verify', 'verify <input..>'], ['unpack', 'unpack <input..> <outdir>'], ['pack', 'pack <folder> <output>']]) {
       const r = await cli(c!, '--help');
       expect(r.code).toBe(0);
       expect(r.out).toContain(`iostore ${usage}`);

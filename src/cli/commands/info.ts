@@ -1,26 +1,30 @@
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
-import { formatBytes, formatRatio, renderJson } from '../format.js';
-import { ExitCode } from '../io.js';
+import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
+import { discoverContainers } from '../../unpack/mount.js';
+import { ExitCode, type CliIO } from '../io.js';
 import { tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface InfoArgs extends ContainerArgs {
-  file: string;
+  paths: string[];
   json?: boolean;
 }
 
 export const infoCommand: Command<InfoArgs> = {
-  command: 'info <file>',
-  describe: 'Show the header and totals of a .utoc container',
+  command: 'info <paths..>',
+  describe: 'Show the header and totals of .utoc containers',
   builder: (y) =>
     withContainerOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'the .utoc file' })
-      .option('json', { type: 'boolean', describe: 'print a JSON object' })
+      .usage('$0 info <input..>\n\nOne .utoc shows its header and totals; several (or folders searched for them, e.g. a Paks folder)\nshow one row per container and a total.')
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc file(s) or folder(s)' })
+      .option('json', { type: 'boolean', describe: 'print a JSON object (several containers: { containers: [...] })' })
       .example('$0 info pakchunk0-Windows.utoc', '')
-      .example('$0 info game.utoc --aes-key 0x1234...', 'an encrypted container') as never,
+      .example('$0 info game.utoc --aes-key 0x1234...', 'an encrypted container')
+      .example('$0 info Game/Content/Paks', 'every container of a game, one row each') as never,
   async run(args, io) {
-    const toc = await openToc(args.file, tocOptions(args));
+    if (!(args.paths.length === 1 && /\.utoc$/i.test(args.paths[0]!))) return infoMany(args, io);
+    const toc = await openToc(args.paths[0]!, tocOptions(args));
     const info = containerInfo(toc);
     if (args.json) {
       io.out(renderJson(info));
@@ -31,6 +35,36 @@ export const infoCommand: Command<InfoArgs> = {
     return ExitCode.Ok;
   },
 };
+
+/** One row per container in mount order, and a total. */
+async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
+  const infos: Array<ContainerInfo & { name: string }> = [];
+  for (const entry of await discoverContainers(args.paths)) {
+    const toc = await openToc(entry.utoc, tocOptions(args));
+    if (toc.directoryIndexError && !args.json) io.err(`warning: ${toc.directoryIndexError.message}\n`);
+    infos.push({ name: entry.name, ...containerInfo(toc) });
+  }
+  if (args.json) {
+    io.out(renderJson({ containers: infos }));
+    return ExitCode.Ok;
+  }
+  const raw = infos.reduce((a, i) => a + i.rawSize, 0);
+  const stored = infos.reduce((a, i) => a + i.storedSize, 0);
+  const rows = infos.map((i) => [
+    i.name,
+    String(i.version),
+    String(i.chunkCount),
+    i.fileCount === null ? '-' : String(i.fileCount),
+    formatBytes(i.rawSize),
+    formatBytes(i.storedSize),
+    i.compressionMethods.filter((m) => m !== 'None').join(', ') || 'none',
+    i.encryption === 'None' ? '' : i.encryption,
+    String(i.partitionCount),
+  ]);
+  io.out(renderTable(['container', 'toc', 'chunks', 'files', 'raw', 'stored', 'compression', 'encryption', 'partitions'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right']));
+  io.out(`${infos.length} containers, ${infos.reduce((a, i) => a + i.chunkCount, 0)} chunks, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
+  return ExitCode.Ok;
+}
 
 function renderInfo(i: ContainerInfo): string {
   const rows: Array<[string, string]> = [
