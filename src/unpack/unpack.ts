@@ -79,6 +79,8 @@ export interface UnpackResult {
   failures: UnpackFailure[];
   warnings: string[];
   manifest: string | null;
+  /** Worker threads that did the work (0: the calling thread). */
+  threads: number;
 }
 
 /** Output path of a chunk with no directory-index name: by type and chunk id. */
@@ -194,6 +196,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       failures,
       warnings,
       manifest: null,
+      threads: 0,
     };
     if (o.dryRun) return result;
 
@@ -204,6 +207,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     const threads = o.threads ?? defaultThreads(total.bytesTotal);
     const setup = threads > 0 ? ChunkPool.setupFor(readers, codecs) : undefined;
     const pool = setup ? new ChunkPool(threads, setup) : undefined;
+    result.threads = pool?.size ?? 0;
     // With workers, a few chunks queue at each so none waits for the next; otherwise `jobs` overlap on this thread.
     const limit = pLimit(pool ? pool.size * 4 : Math.max(1, o.jobs ?? 8));
     const writeChunk = async (p: (typeof planned)[number], target: string): Promise<number> => {

@@ -35,6 +35,7 @@ describe('worker threads', () => {
     const a = await unpack([corpusPath(`${project}/${variant}`)], main, { keys: keys(), threads: 0 });
     const b = await unpack([corpusPath(`${project}/${variant}`)], workers, { keys: keys(), threads: 2 });
     expect(b.failures).toEqual([]);
+    expect([a.threads, b.threads]).toEqual([0, 2]);
     expect(a.chunksWritten).toBeGreaterThan(variant === 'patch' ? 3 : 100);
     expect({ chunks: b.chunksWritten, bytes: b.bytesWritten, containers: b.containers }).toEqual({ chunks: a.chunksWritten, bytes: a.bytesWritten, containers: a.containers });
     expectSameTree(main, workers);
@@ -52,6 +53,7 @@ describe('codecs on worker threads', () => {
     const dir = out();
     const r = await unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(counting) });
     expect(r.failures).toEqual([]);
+    expect(r.threads).toBe(0);
     expect(calls).toBeGreaterThan(0);
     expectSameTree(ref, dir);
   });
