@@ -80,6 +80,8 @@ export interface PackResult {
   /** Plain-folder packs: the packages the new container header lists. */
   packages?: string[];
   warnings: string[];
+  /** Worker threads that encoded chunks (0: the calling thread). */
+  threads: number;
 }
 
 /** One chunk to write: where its bytes come from and how it is indexed. */
@@ -339,6 +341,7 @@ async function writeContainer(
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
   const pool = encodePoolFor(ordered, settings, o.threads);
+  const threads = pool?.size ?? 0;
   try {
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
     for (let k = 0; k < ordered.length; k++) {
@@ -364,7 +367,7 @@ async function writeContainer(
     await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
     if (writePak) await rename(tmp(pakPath), pakPath);
     for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
-    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone };
+    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };
   } catch (e) {
     await writer.abort();
     await pool?.close();

@@ -29,8 +29,8 @@ describe('pack on worker threads', () => {
     await unpack([corpusPath(`ue5.8-cue4parse/uncompressed`)], src);
     const main = fresh(`${name}.utoc`);
     const workers = fresh(`${name}.utoc`);
-    await packFolder(src, main, { ...options, threads: 0 });
-    await packFolder(src, workers, { ...options, threads: 2 });
+    expect((await packFolder(src, main, { ...options, threads: 0 })).threads).toBe(0);
+    expect((await packFolder(src, workers, { ...options, threads: 2 })).threads).toBe(2);
     const [a, b] = [outputs(main), outputs(workers)];
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [f, bytes] of a) expect(b.get(f)!.equals(bytes), f).toBe(true);
