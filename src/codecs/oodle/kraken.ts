@@ -2,7 +2,11 @@ import { corrupt } from './corrupt.js';
 import { type Cursor, decodeBytes } from './entropy.js';
 import { addLiterals, copyLiterals, copyMatch } from './lz-copy.js';
 import { unpackOffsets } from './offsets.js';
-import { type LzBuffers, scratch } from './scratch.js';
+import { scratch } from './scratch.js';
+
+// A module constant rather than a value fetched per chunk: the compiler then folds the buffers' addresses and
+// lengths into the command loops instead of re-checking them on every command (a few per cent of Kraken time).
+const LZ = scratch().lz;
 
 /**
  * Kraken LZ chunks (up to 128 KiB of output). The chunk holds five entropy arrays (literals, commands, packed
@@ -16,7 +20,6 @@ import { type LzBuffers, scratch } from './scratch.js';
 export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out: Uint8Array, dst: number, count: number, mode: number): void {
   if (mode > 1) corrupt(`unknown Kraken chunk mode ${mode}`, pos);
   if (end - pos < 13) corrupt('Kraken chunk too short', pos);
-  const lz = scratch().lz;
   const dstEnd = dst + count;
   if (dst === 0) {
     // The very first bytes of a stream are stored, so that match offsets always have something to point at.
@@ -31,36 +34,36 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
   }
 
   const cur: Cursor = { pos };
-  const litCount = decodeBytes(src, cur, end, lz.lits, 0, count, 0);
-  const cmdCount = decodeBytes(src, cur, end, lz.cmds, 0, count, 0);
+  const litCount = decodeBytes(src, cur, end, LZ.lits, 0, count, 0);
+  const cmdCount = decodeBytes(src, cur, end, LZ.cmds, 0, count, 0);
   if (end - cur.pos < 3) corrupt('Kraken chunk truncated after commands', cur.pos);
   let scale = 0;
   let offCount: number;
   if (src[cur.pos] & 0x80) {
     scale = src[cur.pos] - 127;
     cur.pos++;
-    offCount = decodeBytes(src, cur, end, lz.packedOffs, 0, cmdCount, 0);
+    offCount = decodeBytes(src, cur, end, LZ.packedOffs, 0, cmdCount, 0);
     if (scale !== 1) {
       const at = cur.pos;
-      if (decodeBytes(src, cur, end, lz.packedOffsLow, 0, offCount, 0) !== offCount) corrupt('offset low parts count mismatch', at);
+      if (decodeBytes(src, cur, end, LZ.packedOffsLow, 0, offCount, 0) !== offCount) corrupt('offset low parts count mismatch', at);
     }
   } else {
-    offCount = decodeBytes(src, cur, end, lz.packedOffs, 0, cmdCount, 0);
+    offCount = decodeBytes(src, cur, end, LZ.packedOffs, 0, cmdCount, 0);
   }
-  const lenCount = decodeBytes(src, cur, end, lz.packedLens, 0, count >> 2, 0);
-  unpackOffsets(src, cur.pos, end, lz.packedOffs, lz.packedOffsLow, offCount, scale, lz.packedLens, lenCount, lz.offs, lz.lens);
+  const lenCount = decodeBytes(src, cur, end, LZ.packedLens, 0, count >> 2, 0);
+  unpackOffsets(src, cur.pos, end, LZ.packedOffs, LZ.packedOffsLow, offCount, scale, LZ.packedLens, lenCount, LZ.offs, LZ.lens);
 
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  if (mode === 0) runDelta(lz, litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
-  else runRaw(lz, litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
+  if (mode === 0) runDelta(litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
+  else runRaw(litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
 }
 
-function runRaw(lz: LzBuffers, litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
-  const cmds = lz.cmds;
-  const lits = lz.lits;
-  const litsView = lz.litsView;
-  const offs = lz.offs;
-  const lens = lz.lens;
+function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
+  const cmds = LZ.cmds;
+  const lits = LZ.lits;
+  const litsView = LZ.litsView;
+  const offs = LZ.offs;
+  const lens = LZ.lens;
   let lp = 0;
   let op = 0;
   let np = 0;
@@ -121,12 +124,12 @@ function runRaw(lz: LzBuffers, litCount: number, cmdCount: number, offCount: num
   out.set(lits.subarray(lp, lp + rest), dst);
 }
 
-function runDelta(lz: LzBuffers, litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
-  const cmds = lz.cmds;
-  const lits = lz.lits;
-  const litsView = lz.litsView;
-  const offs = lz.offs;
-  const lens = lz.lens;
+function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
+  const cmds = LZ.cmds;
+  const lits = LZ.lits;
+  const litsView = LZ.litsView;
+  const offs = LZ.offs;
+  const lens = LZ.lens;
   let lp = 0;
   let op = 0;
   let np = 0;

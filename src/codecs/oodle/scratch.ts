@@ -2,9 +2,10 @@ import { corrupt } from './corrupt.js';
 
 /**
  * Working memory shared by every decode. Oodle's own decoder runs in a fixed scratch area, so a valid stream never
- * needs more than a few hundred kilobytes; sizing these once (lazily, on first use) keeps allocation out of the hot
- * path and makes sure no count read from a stream can ask for more memory. Decoding is synchronous and never
- * re-entered, so one set is enough.
+ * needs more than a few hundred kilobytes; sizing these once keeps allocation out of the hot path and makes sure no
+ * count read from a stream can ask for more memory. They are created on first use, which is when kraken.ts loads
+ * (it holds them in a module constant); untouched pages of zeroed buffers cost no resident memory. Decoding is
+ * synchronous and never re-entered, so one set is enough.
  */
 
 /** Largest output an entropy-coded array can declare (18-bit size field, plus one). */
