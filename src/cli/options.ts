@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { statSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
@@ -35,4 +36,17 @@ export function threadsArg(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0 || value > 64) throw new IoStoreError('USAGE', `--threads must be a whole number from 0 to 64, not ${value}`);
   return value;
+}
+
+/**
+ * The one file of a command given a single path that is not a folder (whatever its name: the parser says what is
+ * wrong with it), or undefined when the inputs are several or include a folder.
+ */
+export function singleFile(paths: readonly string[]): string | undefined {
+  if (paths.length !== 1) return undefined;
+  try {
+    return statSync(paths[0]!).isDirectory() ? undefined : paths[0];
+  } catch {
+    return paths[0];
+  }
 }

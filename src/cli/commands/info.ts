@@ -4,7 +4,7 @@ import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
 import { discoverContainers } from '../../unpack/mount.js';
 import { ExitCode, type CliIO } from '../io.js';
-import { tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface InfoArgs extends ContainerArgs {
   paths: string[];
@@ -23,8 +23,9 @@ export const infoCommand: Command<InfoArgs> = {
       .example('$0 info game.utoc --aes-key 0x1234...', 'an encrypted container')
       .example('$0 info Game/Content/Paks', 'every container of a game, one row each') as never,
   async run(args, io) {
-    if (!(args.paths.length === 1 && /\.utoc$/i.test(args.paths[0]!))) return infoMany(args, io);
-    const toc = await openToc(args.paths[0]!, tocOptions(args));
+    const file = singleFile(args.paths);
+    if (file === undefined) return infoMany(args, io);
+    const toc = await openToc(file, tocOptions(args));
     const info = containerInfo(toc);
     if (args.json) {
       io.out(renderJson(info));

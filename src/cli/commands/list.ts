@@ -4,7 +4,7 @@ import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { discoverContainers } from '../../unpack/mount.js';
-import { tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -39,8 +39,9 @@ export const listCommand: Command<ListArgs> = {
     const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
-    if (!(args.paths.length === 1 && /\.utoc$/i.test(args.paths[0]!))) return listMany(args, query, io);
-    const toc = await openToc(args.paths[0]!, tocOptions(args));
+    const file = singleFile(args.paths);
+    if (file === undefined) return listMany(args, query, io);
+    const toc = await openToc(file, tocOptions(args));
     const rows = listChunks(toc, query);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
 

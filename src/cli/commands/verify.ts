@@ -8,7 +8,7 @@ import { formatBytes, renderJson } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
-import { threadsArg } from '../options.js';
+import { singleFile, threadsArg } from '../options.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -42,8 +42,9 @@ export const verifyCommand: Command<VerifyArgs> = {
   async run(args, io) {
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
     const threads = threadsArg(args.threads);
-    const single = args.paths.length === 1 && /\.utoc$/i.test(args.paths[0]!);
-    const entries = single ? [mountEntry(args.paths[0]!)] : await discoverContainers(args.paths);
+    const file = singleFile(args.paths);
+    const single = file !== undefined;
+    const entries = file !== undefined ? [mountEntry(file)] : await discoverContainers(args.paths);
     const open = { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) };
     const results: Array<VerifyResult | Unopened> = [];
     for (const entry of entries) {
