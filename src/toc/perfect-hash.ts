@@ -109,7 +109,7 @@ export function buildPerfectHash(ids: readonly Uint8Array[]): PerfectHashLayout 
   const s = Math.max(1, Math.ceil(n / 2));
   const buckets: number[][] = Array.from({ length: s }, () => []);
   for (let i = 0; i < n; i++) buckets[chunkIdHashMod(ids[i]!, 0, 0, s)]!.push(i);
-  const order = buckets.map((b, i) => i).sort((a, b) => buckets[b]!.length - buckets[a]!.length || a - b);
+  const order = buckets.map((_, i) => i).sort((a, b) => buckets[b]!.length - buckets[a]!.length || a - b);
 
   const seeds = new Int32Array(s);
   const slotToInput = new Int32Array(n).fill(-1);
