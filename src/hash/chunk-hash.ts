@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { IoStoreError } from '../errors.js';
 
 /** The chunk-meta hash algorithms: BLAKE3 truncated to 20 bytes (UE5), SHA-1 (UE 4.26/4.27). */
 export type ChunkHashAlgorithm = 'blake3' | 'sha1';
@@ -10,8 +11,14 @@ export interface ChunkHasher {
   reset(): void;
 }
 
-/** A streaming chunk hasher (BLAKE3 from hash-wasm, SHA-1 from node:crypto: the fastest measured on Node). */
-export async function createChunkHasher(algorithm: ChunkHashAlgorithm): Promise<ChunkHasher> {
+/** Where BLAKE3 comes from: a native addon (an optional dependency) or WebAssembly (everywhere). */
+export type Blake3Backend = 'native' | 'wasm';
+
+/**
+ * A streaming chunk hasher: SHA-1 from node:crypto; BLAKE3 from the native addon @napi-rs/blake-hash when it is
+ * installed (2.9 GB/s measured on 64 KiB pieces), else hash-wasm (275 MB/s), which also runs in browsers.
+ */
+export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: Blake3Backend): Promise<ChunkHasher> {
   if (algorithm === 'sha1') {
     let h = createHash('sha1');
     return {
@@ -20,6 +27,16 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm): Promise<
       reset: () => void (h = createHash('sha1')),
     };
   }
+  const native = blake3 === 'wasm' ? undefined : await nativeBlake3();
+  if (native) {
+    let h = new native();
+    return {
+      update: (d) => void h.update(d),
+      digest: () => new Uint8Array(h.digestBuffer().subarray(0, 20)),
+      reset: () => void (h = new native()),
+    };
+  }
+  if (blake3 === 'native') throw new IoStoreError('UNSUPPORTED', 'the native BLAKE3 addon (@napi-rs/blake-hash) is not installed for this platform');
   // Loaded on first use: hash-wasm takes ~40 ms to load, which every worker thread would pay.
   const { createBLAKE3 } = await import('hash-wasm');
   const h = await createBLAKE3(256);
@@ -29,6 +46,26 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm): Promise<
     digest: () => (h.digest('binary') as Uint8Array).slice(0, 20),
     reset: () => void h.init(),
   };
+}
+
+/** The BLAKE3 backend `createChunkHasher` uses by default here. */
+export async function blake3Backend(): Promise<Blake3Backend> {
+  return (await nativeBlake3()) ? 'native' : 'wasm';
+}
+
+interface NativeBlake3 {
+  new (): { update(data: Uint8Array): unknown; digestBuffer(): Buffer };
+}
+
+let nativeLoad: Promise<NativeBlake3 | undefined> | undefined;
+
+/** The addon's hasher class, or undefined when the optional dependency is missing or will not load. */
+function nativeBlake3(): Promise<NativeBlake3 | undefined> {
+  nativeLoad ??= import('@napi-rs/blake-hash').then(
+    (m: { Blake3Hasher?: NativeBlake3; default?: { Blake3Hasher?: NativeBlake3 } }) => m.Blake3Hasher ?? m.default?.Blake3Hasher,
+    () => undefined,
+  );
+  return nativeLoad;
 }
 
 /** One-shot hash of a whole buffer. */
