@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { IoStoreError } from '../errors.js';
 
 /** The chunk-meta hash algorithms: BLAKE3 truncated to 20 bytes (UE5), SHA-1 (UE 4.26/4.27). */
@@ -15,7 +16,7 @@ export interface ChunkHasher {
 export type Blake3Backend = 'native' | 'wasm';
 
 /**
- * A streaming chunk hasher: SHA-1 from node:crypto; BLAKE3 from the native addon @napi-rs/blake-hash when it is
+ * A streaming chunk hasher: SHA-1 from node:crypto; BLAKE3 from the native addon of @napi-rs/blake-hash when one is
  * installed (2.9 GB/s measured on 64 KiB pieces), else hash-wasm (275 MB/s), which also runs in browsers.
  */
 export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: Blake3Backend): Promise<ChunkHasher> {
@@ -59,12 +60,26 @@ interface NativeBlake3 {
 
 let nativeLoad: Promise<NativeBlake3 | undefined> | undefined;
 
-/** The addon's hasher class, or undefined when the optional dependency is missing or will not load. */
+/**
+ * Where the addon comes from: @napi-rs/blake-hash picks the binding for any platform when a user installs it; this
+ * package itself depends (optionally) on the Linux x64 binding only, the one its registry mirror carries.
+ */
+const NATIVE_BLAKE3_PACKAGES = ['@napi-rs/blake-hash', '@napi-rs/blake-hash-linux-x64-gnu'];
+
+/** The addon's hasher class, or undefined when no binding is installed or none will load. */
 function nativeBlake3(): Promise<NativeBlake3 | undefined> {
-  nativeLoad ??= import('@napi-rs/blake-hash').then(
-    (m: { Blake3Hasher?: NativeBlake3; default?: { Blake3Hasher?: NativeBlake3 } }) => m.Blake3Hasher ?? m.default?.Blake3Hasher,
-    () => undefined,
-  );
+  nativeLoad ??= (async () => {
+    const require = createRequire(import.meta.url);
+    for (const name of NATIVE_BLAKE3_PACKAGES) {
+      try {
+        const m = require(name) as { Blake3Hasher?: NativeBlake3 };
+        if (m.Blake3Hasher) return m.Blake3Hasher;
+      } catch {
+        // not installed, or built for another platform: try the next, then WebAssembly
+      }
+    }
+    return undefined;
+  })();
   return nativeLoad;
 }
 
