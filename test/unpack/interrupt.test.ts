@@ -8,18 +8,21 @@ const tmp = tempDir();
 const bin = resolve(__dirname, '../../bin/iostore.js');
 
 /** Runs the CLI and sends SIGINT once `ready` sees the run under way; resolves with the exit code. */
-function interrupt(args: string[], ready: () => boolean): Promise<number | null> {
+function interrupt(args: string[], ready: () => boolean): Promise<number | string | null> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
     const timer = setInterval(() => {
       if (ready()) {
         clearInterval(timer);
         child.kill('SIGINT');
       }
     }, 5);
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearInterval(timer);
-      res(code);
+      // A signal name here means the process died of it instead of cleaning up and exiting: show what it printed.
+      res(code ?? `${signal}: ${stderr}`);
     });
   });
 }
