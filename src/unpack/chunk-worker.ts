@@ -5,14 +5,12 @@ import { workerData } from 'node:worker_threads';
 import { ContainerReader } from '../cas/container-reader.js';
 import { fileSourceSync } from '../cas/source.js';
 import { codecsFromRecipes, type CodecRegistry } from '../codecs/registry.js';
-import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { readToc } from '../toc/toc.js';
 import { ioError } from '../toc/read-file.js';
-import { bytesEqual, toHex } from '../util/bytes.js';
 import type { ChunkOutcome, ChunkTask, WorkerSetup } from './chunk-pool.js';
 import { serveTasks } from '../util/worker-pool.js';
-import { writeFileAtomic } from './output.js';
+import { metaHashAlgorithm, writeChunkFile } from './write-chunk.js';
 
 const setup = workerData as WorkerSetup;
 let codecs: Promise<CodecRegistry> | undefined;
@@ -64,24 +62,9 @@ async function perform(task: ChunkTask): Promise<ChunkOutcome> {
     const { bytes, digest } = await hashed(r, task.index, await hasher(task.algorithm));
     return { bytes, digest };
   }
-  const toc = r.toc;
-  if (!task.verify) return { bytes: await writeFileAtomic(task.target, r.chunkSpans(task.index), undefined, { sync: true, transient: true, tempPath: task.tmp }) };
-  const h = await hasher(toc.generation === 'UE4' ? 'sha1' : 'blake3');
-  h.reset();
-  async function* pieces() {
-    for await (const span of r.chunkSpans(task.index)) {
-      for (const piece of span) h.update(piece);
-      yield span;
-    }
-  }
-  const bytes = await writeFileAtomic(task.target, pieces(), () => {
-    const actual = h.digest();
-    const expected = toc.chunkHash(task.index).subarray(0, 20);
-    if (!bytesEqual(actual, expected)) {
-      throw new IoStoreError('HASH_MISMATCH', `chunk ${toc.chunkIdHex(task.index)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: toc.source });
-    }
-  }, { sync: true, transient: true, tempPath: task.tmp });
-  return { bytes };
+  // One reused read buffer (transient spans): each is written before the next is read.
+  const h = task.verify ? await hasher(metaHashAlgorithm(r.toc)) : undefined;
+  return { bytes: await writeChunkFile(r, task.index, task.target, h, { sync: true, transient: true, tempPath: task.tmp }) };
 }
 
 serveTasks<ChunkTask, ChunkOutcome>(async (task) => ({ result: await perform(task) }));

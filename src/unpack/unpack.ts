@@ -11,12 +11,12 @@ import { guidHex, parseTocHeader } from '../toc/header.js';
 import { readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
-import { bytesEqual, toHex } from '../util/bytes.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
 import { discoverContainers, type MountEntry } from './mount.js';
 import { safeOutputPath, writeFileAtomic } from './output.js';
+import { metaHashAlgorithm, writeChunkFile } from './write-chunk.js';
 import { ChunkPool, defaultThreads } from './chunk-pool.js';
 
 export interface UnpackOptions {
@@ -211,7 +211,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // With workers, a few chunks queue at each so none waits for the next; otherwise `jobs` overlap on this thread.
     const limit = pLimit(pool ? pool.size * 4 : Math.max(1, o.jobs ?? 8));
     const writeChunk = async (p: (typeof planned)[number], target: string): Promise<number> => {
-      if (!pool) return o.verify ? writeVerified(target, p.reader, p.index) : writeFileAtomic(target, p.reader.chunkBlocks(p.index));
+      if (!pool) return writeChunkFile(p.reader, p.index, target, o.verify ? await createChunkHasher(metaHashAlgorithm(p.reader.toc)) : undefined);
       return (await pool.run({ kind: 'write', container: readerIndex.get(p.reader)!, index: p.index, target, tmp: ChunkPool.tempPath(target), verify: !!o.verify })).bytes;
     };
     try {
@@ -244,25 +244,6 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   } finally {
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
-}
-
-/** Writes a chunk while hashing it; the rename happens only when the hash equals the chunk's meta. */
-async function writeVerified(target: string, reader: ContainerReader, i: number): Promise<number> {
-  const toc = reader.toc;
-  const hasher = await createChunkHasher(toc.generation === 'UE4' ? 'sha1' : 'blake3');
-  async function* hashed() {
-    for await (const piece of reader.chunkBlocks(i)) {
-      hasher.update(piece);
-      yield piece;
-    }
-  }
-  return writeFileAtomic(target, hashed(), () => {
-    const actual = hasher.digest();
-    const expected = toc.chunkHash(i).subarray(0, 20);
-    if (!bytesEqual(actual, expected)) {
-      throw new IoStoreError('HASH_MISMATCH', `chunk ${toc.chunkIdHex(i)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: toc.source });
-    }
-  });
 }
 
 function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {

@@ -5,6 +5,7 @@ import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.j
 import { bytesEqual, toHex } from '../util/bytes.js';
 import pLimit from 'p-limit';
 import { ChunkPool, defaultThreads } from '../unpack/chunk-pool.js';
+import { metaHashAlgorithm } from '../unpack/write-chunk.js';
 
 export interface VerifyOptions {
   /** Chunk hash algorithm; default by engine generation (BLAKE3 for UE5, SHA-1 for UE4). */
@@ -55,7 +56,7 @@ export interface VerifyResult {
  */
 export async function verifyContainer(reader: ContainerReader, o: VerifyOptions = {}): Promise<VerifyResult> {
   const toc = reader.toc;
-  const algorithm = o.algorithm ?? (toc.generation === 'UE4' ? 'sha1' : 'blake3');
+  const algorithm = o.algorithm ?? metaHashAlgorithm(toc);
   const hasher = await createChunkHasher(algorithm);
   const r: VerifyResult = {
     file: toc.source, algorithm, chunks: toc.chunkCount, verified: 0, bytes: 0, mismatches: [], errors: [],
