@@ -3,6 +3,8 @@
  * stable `code`, the `file` it concerns and, where it makes sense, the byte `offset` that was wrong, so that the
  * CLI can print a single line and scripts can branch on `code`.
  */
+import { escapeControl } from './util/quote.js';
+
 export type IoStoreErrorCode =
   | 'TRUNCATED' // the data ends before a structure it declares
   | 'BAD_MAGIC' // not a file of the expected kind
@@ -32,7 +34,13 @@ export class IoStoreError extends Error {
   }
 }
 
-function formatMessage(message: string, file?: string, offset?: number): string {
+/**
+ * Messages are one line: text from a file should already be quoted with `quote()` (util/quote.ts), and this catches
+ * whatever was not (a user's file name with a newline, a message built from another library's error).
+ */
+function formatMessage(raw: string, fileName?: string, offset?: number): string {
+  const message = escapeControl(raw);
+  const file = fileName === undefined ? undefined : escapeControl(fileName);
   const at = offset === undefined ? '' : ` at offset 0x${offset.toString(16)}`;
   if (file === undefined) return offset === undefined ? message : `${message}${at}`;
   return `${file}${at}: ${message}`;

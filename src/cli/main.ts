@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import { IoStoreError } from '../errors.js';
+import { escapeControl } from '../util/quote.js';
 import type { Command } from './command.js';
 import { infoCommand } from './commands/info.js';
 import { listCommand } from './commands/list.js';
@@ -73,7 +74,7 @@ export function reportError(e: unknown, io: CliIO, verbose: boolean): number {
     return ExitCode.BadInput;
   }
   const err = e as Error;
-  io.err(`iostore: internal error: ${err?.message ?? String(e)}\n`);
+  io.err(`iostore: internal error: ${escapeControl(String(err?.message ?? e))}\n`);
   if (verbose && err?.stack) io.err(`${err.stack}\n`);
   return ExitCode.BadInput;
 }

@@ -3,6 +3,7 @@ import type { Codec, CodecRecipe } from './codec.js';
 import { lz4Codec } from './lz4.js';
 import { gzipNode, zlibNode } from './zlib.js';
 import { oodleCodec } from './oodle/index.js';
+import { quote } from '../util/quote.js';
 
 /** Codecs by the (case-insensitive) method name a container uses. */
 export class CodecRegistry {
@@ -26,8 +27,8 @@ export class CodecRegistry {
   require(name: string): Codec {
     const c = this.get(name);
     if (c) return c;
-    const hint = `register one with registry.register({ name: "${name}", decompress })`;
-    throw new IoStoreError('CODEC', `no decoder for compression method "${name}": ${hint}`);
+    const hint = `register one with registry.register({ name: ${quote(name)}, decompress })`;
+    throw new IoStoreError('CODEC', `no decoder for compression method ${quote(name)}: ${hint}`);
   }
 
   names(): string[] {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestContainer } from '../unpack/manifest.js';
+import { quote } from '../util/quote.js';
 
 /** Reads and checks the manifest `unpack` wrote; errors name the field that is wrong. */
 export async function readManifest(folder: string): Promise<Manifest> {
@@ -41,7 +42,7 @@ export async function readManifest(folder: string): Promise<Manifest> {
 export function pickContainer(m: Manifest, name: string | undefined, source: string): ManifestContainer {
   if (name !== undefined) {
     const c = m.containers.find((x) => x.name.toLowerCase() === name.toLowerCase());
-    if (!c) throw new IoStoreError('USAGE', `no container "${name}" in the manifest (it has ${m.containers.map((x) => x.name).join(', ')})`, { file: source });
+    if (!c) throw new IoStoreError('USAGE', `no container ${quote(name)} in the manifest (it has ${m.containers.map((x) => x.name).join(', ')})`, { file: source });
     return c;
   }
   if (m.containers.length !== 1) {

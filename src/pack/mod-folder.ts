@@ -8,6 +8,7 @@ import { unsafeComponent } from '../toc/directory-index.js';
 import type { EngineGeneration } from '../toc/engine.js';
 import { packageNameCandidates } from '../toc/package-path.js';
 import { ioError } from '../toc/read-file.js';
+import { quote } from '../util/quote.js';
 
 /** A file of a mod folder and the chunk it becomes. */
 export interface ModChunk {
@@ -45,7 +46,7 @@ export async function scanModFolder(folder: string, mountPrefix: string, gen: En
     const path = relative(folder, file).split(sep).join('/');
     for (const part of path.split('/')) {
       const why = unsafeComponent(part);
-      if (why) throw new IoStoreError('UNSAFE_PATH', `path component "${part}" ${why}`, { file });
+      if (why) throw new IoStoreError('UNSAFE_PATH', `path component ${quote(part)} ${why}`, { file });
     }
     const lower = path.toLowerCase();
     if (lower.endsWith('.uexp')) throw new IoStoreError('UNSUPPORTED', 'a legacy .uexp file: pack takes zen packages (.uasset without .uexp); convert legacy packages first', { file });
@@ -60,7 +61,7 @@ export async function scanModFolder(folder: string, mountPrefix: string, gen: En
       continue;
     }
     const candidates = packageNameCandidates(mountPrefix + path.slice(0, -ext.length) + '.uasset');
-    if (candidates.length === 0) throw new IoStoreError('BAD_VALUE', `"${mountPrefix}${path}" is not below a Content folder, so it names no package`, { file });
+    if (candidates.length === 0) throw new IoStoreError('BAD_VALUE', `${quote(mountPrefix + path)} is not below a Content folder, so it names no package`, { file });
     const packageName = candidates.find((n) => knownIds?.has(packageIdFromName(n))) ?? candidates[0]!;
     const packageId = packageIdFromName(packageName);
     out.push({ file, path, type, packageName, packageId, id: encodeChunkId({ id: packageId, index: 0, pad: 0, type: typeByte }, gen) });
@@ -69,7 +70,7 @@ export async function scanModFolder(folder: string, mountPrefix: string, gen: En
   for (const c of out) {
     const key = Buffer.from(c.id).toString('hex');
     const other = seen.get(key);
-    if (other) throw new IoStoreError('BAD_VALUE', `${c.path} and ${other} map to the same chunk id ${key}`, { file: c.file });
+    if (other) throw new IoStoreError('BAD_VALUE', `${quote(c.path)} and ${quote(other)} map to the same chunk id ${key}`, { file: c.file });
     seen.set(key, c.path);
   }
   return out;

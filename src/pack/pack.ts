@@ -29,6 +29,7 @@ import { pickContainer, readManifest } from './manifest-input.js';
 import { scanModFolder, type ModChunk } from './mod-folder.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
+import { quote } from '../util/quote.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -151,7 +152,7 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
     if (isHeader) new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
     let path: string | undefined;
     if (ch.tocPath !== undefined) {
-      if (!ch.tocPath.startsWith(prefix)) throw new IoStoreError('BAD_VALUE', `chunk path "${ch.tocPath}" is not below the mount point "${mountPoint}"`, { file: folder });
+      if (!ch.tocPath.startsWith(prefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(mountPoint)}`, { file: folder });
       path = ch.tocPath.slice(prefix.length);
     }
     chunks.push({
@@ -435,7 +436,7 @@ function chooseCodec(requested: string | undefined, sourceMethod: string | undef
   const codec = registry.get(want);
   if (codec?.compress) return codec;
   if (requested !== undefined) {
-    throw new IoStoreError('USAGE', `cannot compress with "${requested}" (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
+    throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
   }
   warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;

@@ -5,6 +5,7 @@ import { readFullEntry, type PakEntryRecord } from './entry.js';
 import { PakEncryptionMethod } from './footer.js';
 import { checkAesKey, sha1 } from './pak-crypto.js';
 import type { PakEntry, PakFile } from './read.js';
+import { quote } from '../util/quote.js';
 
 export interface PakDataOptions {
   /** 32-byte AES-256 key for encrypted entries. */
@@ -21,12 +22,12 @@ const alignAes = (n: number) => Math.ceil(n / 16) * 16;
  */
 export function readPakEntryHeader(bytes: Uint8Array, pak: PakFile, entry: PakEntry): { header: PakEntryRecord; dataOffset: number } {
   if (entry.offset >= bytes.length) {
-    throw new IoStoreError('TRUNCATED', `entry "${entry.path}" starts at ${entry.offset}, past the end of the ${bytes.length}-byte file`, { file: pak.source, offset: entry.offset });
+    throw new IoStoreError('TRUNCATED', `entry ${quote(entry.path)} starts at ${entry.offset}, past the end of the ${bytes.length}-byte file`, { file: pak.source, offset: entry.offset });
   }
   const r = new ByteReader(bytes.subarray(entry.offset, pak.footer.offset), pak.source, entry.offset);
   const header = readFullEntry(r, pak.version, pak.footer.entryMethodWidth);
   if (header.size !== entry.size || header.uncompressedSize !== entry.uncompressedSize || header.compressionMethodIndex !== entry.compressionMethodIndex) {
-    r.fail('BAD_VALUE', `in-place header of "${entry.path}" (size ${header.size}, uncompressed ${header.uncompressedSize}, method ${header.compressionMethodIndex}) disagrees with the index (size ${entry.size}, uncompressed ${entry.uncompressedSize}, method ${entry.compressionMethodIndex})`, 0);
+    r.fail('BAD_VALUE', `in-place header of ${quote(entry.path)} (size ${header.size}, uncompressed ${header.uncompressedSize}, method ${header.compressionMethodIndex}) disagrees with the index (size ${entry.size}, uncompressed ${entry.uncompressedSize}, method ${entry.compressionMethodIndex})`, 0);
   }
   return { header, dataOffset: entry.offset + r.pos };
 }
@@ -37,15 +38,15 @@ export function readPakEntryHeader(bytes: Uint8Array, pak: PakFile, entry: PakEn
  * the unit's first byte with the entry's IV, so decrypting from the start yields every block at its position.
  */
 function decryptUnit(unit: Uint8Array, pak: PakFile, entry: PakEntry, opts: PakDataOptions, at: number): Uint8Array {
-  if (!opts.aesKey) throw new IoStoreError('NEEDS_KEY', `entry "${entry.path}" is encrypted; an AES key is needed`, { file: pak.source, offset: at });
+  if (!opts.aesKey) throw new IoStoreError('NEEDS_KEY', `entry ${quote(entry.path)} is encrypted; an AES key is needed`, { file: pak.source, offset: at });
   checkAesKey(opts.aesKey, pak.source, at);
   if (unit.length % 16 !== 0) {
-    throw new IoStoreError('BAD_VALUE', `encrypted data of "${entry.path}" is ${unit.length} bytes, not a multiple of the AES block size`, { file: pak.source, offset: at });
+    throw new IoStoreError('BAD_VALUE', `encrypted data of ${quote(entry.path)} is ${unit.length} bytes, not a multiple of the AES block size`, { file: pak.source, offset: at });
   }
   const method = pak.footer.encryptionMethod ?? PakEncryptionMethod.AesEcb;
   if (method === PakEncryptionMethod.AesEcb) return aesEcbDecrypt(opts.aesKey, unit);
   if (method === PakEncryptionMethod.AesCtr) {
-    if (!entry.encryptionIv) throw new IoStoreError('BAD_VALUE', `AES-CTR entry "${entry.path}" has no IV in the index`, { file: pak.source, offset: at });
+    if (!entry.encryptionIv) throw new IoStoreError('BAD_VALUE', `AES-CTR entry ${quote(entry.path)} has no IV in the index`, { file: pak.source, offset: at });
     return aesCtrCrypt(opts.aesKey, entry.encryptionIv, unit);
   }
   throw new IoStoreError('UNSUPPORTED', `pak encryption method ${method} is not supported (1 = AES-ECB, 2 = AES-CTR)`, { file: pak.source, offset: at });
@@ -64,15 +65,15 @@ function slice(bytes: Uint8Array, pak: PakFile, at: number, len: number, what: s
  */
 export function readPakEntryData(bytes: Uint8Array, pak: PakFile, entry: PakEntry, opts: PakDataOptions = {}): Uint8Array {
   if (entry.compressionMethodIndex !== 0) {
-    throw new IoStoreError('UNSUPPORTED', `entry "${entry.path}" is compressed with ${entry.compressionMethod}; read its blocks with readPakEntryBlocks and decode them`, { file: pak.source, offset: entry.offset });
+    throw new IoStoreError('UNSUPPORTED', `entry ${quote(entry.path)} is compressed with ${quote(entry.compressionMethod)}; read its blocks with readPakEntryBlocks and decode them`, { file: pak.source, offset: entry.offset });
   }
   const { header, dataOffset } = readPakEntryHeader(bytes, pak, entry);
   const storedLen = entry.encrypted ? alignAes(entry.size) : entry.size;
-  const stored = slice(bytes, pak, dataOffset, storedLen, `entry "${entry.path}"`);
+  const stored = slice(bytes, pak, dataOffset, storedLen, `entry ${quote(entry.path)}`);
   if (!entry.encrypted && (opts.verifyHash ?? true) && header.hash && header.hash.some((b) => b !== 0)) {
     const actual = sha1(stored);
     if (!actual.every((b, i) => b === header.hash![i])) {
-      throw new IoStoreError('HASH_MISMATCH', `entry "${entry.path}" does not match the SHA-1 in its header`, { file: pak.source, offset: dataOffset });
+      throw new IoStoreError('HASH_MISMATCH', `entry ${quote(entry.path)} does not match the SHA-1 in its header`, { file: pak.source, offset: dataOffset });
     }
   }
   return entry.encrypted ? decryptUnit(stored, pak, entry, opts, dataOffset).subarray(0, entry.size) : stored;
@@ -84,19 +85,19 @@ export function readPakEntryData(bytes: Uint8Array, pak: PakFile, entry: PakEntr
  */
 export function readPakEntryBlocks(bytes: Uint8Array, pak: PakFile, entry: PakEntry, opts: PakDataOptions = {}): Uint8Array[] {
   if (entry.compressionMethodIndex === 0 || !entry.blocks) {
-    throw new IoStoreError('USAGE', `entry "${entry.path}" is not compressed; use readPakEntryData`, { file: pak.source, offset: entry.offset });
+    throw new IoStoreError('USAGE', `entry ${quote(entry.path)} is not compressed; use readPakEntryData`, { file: pak.source, offset: entry.offset });
   }
   readPakEntryHeader(bytes, pak, entry);
   const blocks = entry.blocks;
-  if (!entry.encrypted) return blocks.map((b, i) => slice(bytes, pak, b.start, b.end - b.start, `block ${i} of "${entry.path}"`));
+  if (!entry.encrypted) return blocks.map((b, i) => slice(bytes, pak, b.start, b.end - b.start, `block ${i} of ${quote(entry.path)}`));
   const unitStart = blocks[0]!.start;
   let unitEnd = unitStart;
   for (const [i, b] of blocks.entries()) {
     if (b.start < unitEnd || (b.start - unitStart) % 16 !== 0) {
-      throw new IoStoreError('BAD_VALUE', `block ${i} of encrypted entry "${entry.path}" at ${b.start} is not 16-byte aligned after the previous block`, { file: pak.source, offset: b.start });
+      throw new IoStoreError('BAD_VALUE', `block ${i} of encrypted entry ${quote(entry.path)} at ${b.start} is not 16-byte aligned after the previous block`, { file: pak.source, offset: b.start });
     }
     unitEnd = b.start + alignAes(b.end - b.start);
   }
-  const plain = decryptUnit(slice(bytes, pak, unitStart, unitEnd - unitStart, `blocks of "${entry.path}"`), pak, entry, opts, unitStart);
+  const plain = decryptUnit(slice(bytes, pak, unitStart, unitEnd - unitStart, `blocks of ${quote(entry.path)}`), pak, entry, opts, unitStart);
   return blocks.map((b) => plain.subarray(b.start - unitStart, b.end - unitStart));
 }

@@ -1,6 +1,7 @@
 import { IoStoreError } from '../errors.js';
 import { ByteReader } from '../util/bytes.js';
 import { PAK_MAGIC, PAK_VERSION_LATEST, PakVersion, isKnownPakVersion } from './version.js';
+import { quote } from '../util/quote.js';
 
 /** Bytes in each compression-name slot of the footer. */
 export const COMPRESSION_NAME_LEN = 32;
@@ -226,7 +227,7 @@ export function writePakFooter(f: PakFooterInit): Uint8Array {
     const name = names[i];
     if (name !== undefined) {
       if (name.length >= COMPRESSION_NAME_LEN || /[^\x20-\x7e]/.test(name)) {
-        throw new IoStoreError('USAGE', `compression method name "${name}" must be printable ASCII shorter than ${COMPRESSION_NAME_LEN} characters`);
+        throw new IoStoreError('USAGE', `compression method name ${quote(name)} must be printable ASCII shorter than ${COMPRESSION_NAME_LEN} characters`);
       }
       for (let c = 0; c < name.length; c++) out[p + c] = name.charCodeAt(c);
     }

@@ -2,6 +2,7 @@ import { concatBytes, encodeFString } from '../toc/directory-index.js';
 import { ByteReader } from '../util/bytes.js';
 import { MAX_PAK_STRING, decodeUtf8, encodeUtf8, encodeUtf8String, readPakFString, readUtf8String } from './strings.js';
 import { PakVersion } from './version.js';
+import { quote } from '../util/quote.js';
 
 /**
  * The directory index maps directory -> file name -> entry location. Directory names are relative to the mount
@@ -66,8 +67,8 @@ export function readDirectoryTree(r: ByteReader, version: number): PakDirectory[
     const name = readPakFString(r, 'directory name');
     const filesAt = r.pos;
     const fileCount = r.i32('directory file count');
-    if (fileCount < 0) r.fail('BAD_VALUE', `directory "${name}" has a negative file count ${fileCount}`, filesAt);
-    r.needArray(fileCount, 8, `files of directory "${name}"`);
+    if (fileCount < 0) r.fail('BAD_VALUE', `directory ${quote(name)} has a negative file count ${fileCount}`, filesAt);
+    r.needArray(fileCount, 8, `files of directory ${quote(name)}`);
     const files: PakDirectoryFile[] = [];
     for (let f = 0; f < fileCount; f++) {
       const fileName = utf8Names ? readUtf8String(r, 'file name') : readPakFString(r, 'file name');

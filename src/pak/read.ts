@@ -8,6 +8,7 @@ import { readLegacyIndex, readPrimaryIndex, type PakIndexPart } from './pak-inde
 import { readPathHashIndex } from './path-hash.js';
 import { isSafePakPath } from './safe-path.js';
 import { PakVersion, pakVersionName } from './version.js';
+import { quote } from '../util/quote.js';
 
 export interface ReadPakOptions {
   /** Name used in error messages. */
@@ -94,7 +95,7 @@ function toEntry(path: string, rec: PakEntryRecord, footer: PakFooter, r: ByteRe
   if (rec.blocks.length > 0) e.blocks = rec.blocks;
   if (rec.hash && rec.hash.some((b) => b !== 0)) e.hash = rec.hash;
   if (rec.encryptionIv) e.encryptionIv = rec.encryptionIv;
-  if (rec.offset + rec.size > footer.offset) r.fail('BAD_VALUE', `entry "${path}" at ${rec.offset} of ${rec.size} bytes runs into the index or footer`, at);
+  if (rec.offset + rec.size > footer.offset) r.fail('BAD_VALUE', `entry ${quote(path)} at ${rec.offset} of ${rec.size} bytes runs into the index or footer`, at);
   return e;
 }
 
@@ -196,13 +197,13 @@ function collectEntries(
       if (!rec) {
         if (loc >= 0) {
           if (loc >= primary.encodedEntries.length) {
-            r.fail('BAD_VALUE', `"${path}" points at encoded entry offset ${loc} beyond the ${primary.encodedEntries.length} encoded bytes`, primary.encodedEntriesAt);
+            r.fail('BAD_VALUE', `${quote(path)} points at encoded entry offset ${loc} beyond the ${primary.encodedEntries.length} encoded bytes`, primary.encodedEntriesAt);
           }
           encoded.pos = loc;
           rec = decodeEntry(encoded, footer.version, ctr);
         } else {
           rec = primary.nonEncodedEntries[-loc - 1];
-          if (!rec) r.fail('BAD_VALUE', `"${path}" points at non-encoded entry ${-loc - 1} of ${primary.nonEncodedEntries.length}`, primary.encodedEntriesAt);
+          if (!rec) r.fail('BAD_VALUE', `${quote(path)} points at non-encoded entry ${-loc - 1} of ${primary.nonEncodedEntries.length}`, primary.encodedEntriesAt);
         }
         decoded.set(loc, rec);
       }

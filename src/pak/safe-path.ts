@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quote } from '../util/quote.js';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;
@@ -29,7 +30,7 @@ export function isSafePakPath(path: string): boolean {
 export function assertSafePakPath(path: string, source?: string): void {
   const why = unsafePakPathReason(path);
   if (why !== undefined) {
-    throw new IoStoreError('UNSAFE_PATH', `pak path ${JSON.stringify(path)} ${why}`, source === undefined ? {} : { file: source });
+    throw new IoStoreError('UNSAFE_PATH', `pak path ${quote(path)} ${why}`, source === undefined ? {} : { file: source });
   }
 }
 
@@ -45,7 +46,7 @@ export function pakMountRelative(mountPoint: string, source?: string): string {
   if (!s.endsWith('/')) s += '/';
   const why = unsafePakPathReason(s.slice(0, -1));
   if (why !== undefined) {
-    throw new IoStoreError('UNSAFE_PATH', `pak mount point ${JSON.stringify(mountPoint)} ${why}`, source === undefined ? {} : { file: source });
+    throw new IoStoreError('UNSAFE_PATH', `pak mount point ${quote(mountPoint)} ${why}`, source === undefined ? {} : { file: source });
   }
   return s;
 }

@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quote } from '../util/quote.js';
 
 /** The pak trailer's magic number (little-endian u32 `E1 12 6F 5A`). */
 export const PAK_MAGIC = 0x5a6f12e1;
@@ -105,7 +106,7 @@ function cmp(a: [number, number], b: [number, number]): number {
  */
 export function pakVersionForEngine(engine: string): number {
   const v = parseEngine(engine);
-  if (!v || v[1] < 0) throw new IoStoreError('USAGE', `not an engine version: "${engine}" (expected e.g. UE5.3 or 4.27)`);
+  if (!v || v[1] < 0) throw new IoStoreError('USAGE', `not an engine version: ${quote(engine)} (expected e.g. UE5.3 or 4.27)`);
   for (const row of ENGINE_PAK_VERSIONS) {
     const from = parseEngine(row.from)!;
     const to = parseEngine(row.to)!;

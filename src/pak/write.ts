@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quote } from '../util/quote.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeEntry, writeFullEntry, type PakEntryRecord } from './entry.js';
 import { defaultSlots, writePakFooter } from './footer.js';
@@ -123,7 +124,7 @@ function checkOptions(o: CompanionPakOptions): { mountPoint: string; seed: bigin
   for (const f of o.files ?? []) {
     if (!f || typeof f.path !== 'string' || !(f.data instanceof Uint8Array)) usage('each file needs a string path and Uint8Array data');
     const why = unsafePakPathReason(f.path);
-    if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${JSON.stringify(f.path)} ${why}`);
+    if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${quote(f.path)} ${why}`);
     if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
     if (f.path.length > MAX_PAK_STRING) usage(`pak path of ${f.path.length} characters is too long`);
     // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.

@@ -1,6 +1,7 @@
 import { IoStoreError } from '../errors.js';
 import { toHex } from '../util/bytes.js';
 import type { EngineGeneration } from './engine.js';
+import { quote } from '../util/quote.js';
 
 /** EIoChunkType as numbered by UE5. */
 export const CHUNK_TYPES_UE5 = [
@@ -35,7 +36,7 @@ export function chunkTypeFromName(name: string, gen: EngineGeneration): number {
   if (i < 0) {
     const m = /^unknown(\d+)$/i.exec(name);
     if (m) return Number(m[1]);
-    throw new IoStoreError('USAGE', `unknown chunk type "${name}" for ${gen} (expected one of ${table.join(', ')})`);
+    throw new IoStoreError('USAGE', `unknown chunk type ${quote(name)} for ${gen} (expected one of ${table.join(', ')})`);
   }
   return i;
 }

@@ -1,5 +1,6 @@
 import { IoStoreError } from '../errors.js';
 import { ByteReader } from '../util/bytes.js';
+import { quote } from '../util/quote.js';
 
 const NONE = 0xffffffff;
 
@@ -40,13 +41,15 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
     if (s === undefined) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
-      r.fail('UNSAFE_PATH', `directory index name "${bad}" ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
+      r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
     strings[i] = s;
   }
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
-  validateMountPoint(mountPoint, source, base);
+  // The mount point only prefixes file paths. The engine writes `/` (or nothing) in the index of a container that
+  // names no files (a patch container with no entries), and with no file nothing can be written below it.
+  if (fileCount > 0) validateMountPoint(mountPoint, source, base);
   return { mountPoint, directories, files, strings };
 }
 
@@ -103,7 +106,7 @@ function validateMountPoint(mountPoint: string, source: string, base: number): v
   while (rest.startsWith('../')) rest = rest.slice(3);
   const parts = rest.split('/').filter((p) => p !== '');
   if (rest.startsWith('/') || /^[a-zA-Z]:/.test(m) || parts.some((p) => p === '..' || p === '.' || p.includes(':'))) {
-    throw new IoStoreError('UNSAFE_PATH', `directory index mount point "${mountPoint}" is not a relative engine path`, { file: source, offset: base });
+    throw new IoStoreError('UNSAFE_PATH', `directory index mount point ${quote(mountPoint)} is not a relative engine path`, { file: source, offset: base });
   }
 }
 
@@ -198,7 +201,7 @@ export function buildDirectoryIndex(mountPoint: string, entries: readonly Direct
     const fileName = parts.pop()!;
     for (const p of [...parts, fileName]) {
       const why = unsafeComponent(p);
-      if (why) throw new IoStoreError('UNSAFE_PATH', `path "${e.path}": component "${p}" ${why}`);
+      if (why) throw new IoStoreError('UNSAFE_PATH', `path ${quote(e.path)}: component ${quote(p)} ${why}`);
     }
     const d = dirFor(parts);
     const f = fileRows.length;

@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quote } from '../util/quote.js';
 
 /**
  * Engine versions a user can name with `--engine`. Only the generation (UE4 or UE5 chunk-type numbering, SHA-1 or
@@ -15,7 +16,7 @@ export type EngineGeneration = 'UE4' | 'UE5';
 export function parseEngineVersion(s: string): EngineVersion {
   const norm = s.trim().toUpperCase().replace(/^UE_?/, 'UE').replace(/[.\-]/g, '_');
   const v = ENGINE_VERSIONS.find((e) => e === norm || e === `UE${norm}`);
-  if (!v) throw new IoStoreError('USAGE', `unknown engine version "${s}" (expected one of ${ENGINE_VERSIONS.join(', ')})`);
+  if (!v) throw new IoStoreError('USAGE', `unknown engine version ${quote(s)} (expected one of ${ENGINE_VERSIONS.join(', ')})`);
   return v;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseAesKey } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
+import { quote } from '../util/quote.js';
 
 const ZERO_GUID = '0'.repeat(32);
 
@@ -44,11 +45,11 @@ export class KeyRing {
     if (!json || typeof json !== 'object') throw new IoStoreError('USAGE', 'keys file must hold a JSON object of GUID -> key', { file: path });
     const ring = new KeyRing();
     const add = (guid: string, key: unknown) => {
-      if (typeof key !== 'string') throw new IoStoreError('USAGE', `key for ${guid} must be a string`, { file: path });
+      if (typeof key !== 'string') throw new IoStoreError('USAGE', `key for ${quote(guid)} must be a string`, { file: path });
       try {
         ring.add(parseAesKey(key), guid);
       } catch (e) {
-        throw new IoStoreError('BAD_KEY', `key for ${guid}: ${(e as Error).message}`, { file: path });
+        throw new IoStoreError('BAD_KEY', `key for ${quote(guid)}: ${(e as Error).message}`, { file: path });
       }
     };
     const o = json as Record<string, unknown>;
@@ -65,6 +66,6 @@ export class KeyRing {
 function normalizeGuid(g: string): string {
   const hex = g.replace(/^0x/i, '').replace(/[{}\-\s]/g, '').toUpperCase();
   if (/^(DEFAULT|MAIN)$/.test(hex)) return ZERO_GUID;
-  if (!/^[0-9A-F]{32}$/.test(hex)) throw new IoStoreError('USAGE', `"${g}" is not an encryption-key GUID (32 hex digits)`);
+  if (!/^[0-9A-F]{32}$/.test(hex)) throw new IoStoreError('USAGE', `${quote(g)} is not an encryption-key GUID (32 hex digits)`);
   return hex;
 }

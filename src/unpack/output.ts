@@ -5,6 +5,7 @@ import { threadId } from 'node:worker_threads';
 import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
+import { quote } from '../util/quote.js';
 
 /**
  * Joins a container path (`/`-separated) onto an output folder, refusing anything that could land outside it:
@@ -14,13 +15,13 @@ export function safeOutputPath(outdir: string, relPath: string, platform: NodeJS
   const parts = relPath.split('/');
   for (const p of parts) {
     const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);
-    if (why) throw new IoStoreError('UNSAFE_PATH', `output path "${relPath}": component "${p}" ${why}`);
+    if (why) throw new IoStoreError('UNSAFE_PATH', `output path ${quote(relPath)}: component ${quote(p)} ${why}`);
   }
   const root = resolve(outdir);
   const full = resolve(root, ...parts);
   const rel = relative(root, full);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
-    throw new IoStoreError('UNSAFE_PATH', `output path "${relPath}" would leave ${outdir}`);
+    throw new IoStoreError('UNSAFE_PATH', `output path ${quote(relPath)} would leave ${outdir}`);
   }
   return full;
 }

@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quote } from './quote.js';
 
 /**
  * A cursor over a byte array that checks every read against the end of the data and reports failures with the
@@ -161,7 +162,7 @@ export function toHex(b: Uint8Array): string {
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function fromHex(s: string): Uint8Array {
-  if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) throw new IoStoreError('USAGE', `not a hex string: ${s}`);
+  if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) throw new IoStoreError('USAGE', `not a hex string: ${quote(s)}`);
   const out = new Uint8Array(s.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
   return out;

@@ -20,6 +20,7 @@ import {
   type StoreEntry,
   type StoreEntryLayout,
 } from './store-entry.js';
+import { quote } from '../util/quote.js';
 
 /** u32 at the start of every UE5 container header ("nCoI"). */
 export const CONTAINER_HEADER_MAGIC = 0x496f436e;
@@ -64,7 +65,7 @@ export function parseContainerHeaderVersionName(s: string): ContainerHeaderVersi
   if (want === 'beforeversionwasadded') return 'Initial';
   const v = CONTAINER_HEADER_VERSIONS.find((n) => n.toLowerCase() === want);
   if (v === undefined) {
-    throw new IoStoreError('USAGE', `unknown container header version "${s}" (expected one of ${CONTAINER_HEADER_VERSIONS.join(', ')})`);
+    throw new IoStoreError('USAGE', `unknown container header version ${quote(s)} (expected one of ${CONTAINER_HEADER_VERSIONS.join(', ')})`);
   }
   return v;
 }
@@ -356,7 +357,7 @@ function readSoftReferences(r: ByteReader): SoftPackageReferences {
 /** Writes a container header. For a header read by parseContainerHeader the bytes are those it was read from. */
 export function serializeContainerHeader(h: ContainerHeader): Uint8Array {
   const version = h.version;
-  if (!CONTAINER_HEADER_VERSIONS.includes(version)) throw new IoStoreError('USAGE', `unknown container header version "${String(version)}"`);
+  if (!CONTAINER_HEADER_VERSIONS.includes(version)) throw new IoStoreError('USAGE', `unknown container header version ${quote(String(version))}`);
   const rank = containerHeaderVersionRank(version);
   const ue4 = isUe4ContainerHeaderVersion(version);
   const w = new ByteWriter(1024);

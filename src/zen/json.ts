@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { quoteValue } from '../util/quote.js';
 import { fromHex, toHex } from '../util/bytes.js';
 import {
   CONTAINER_HEADER_VERSIONS,
@@ -47,12 +48,12 @@ export function containerHeaderToJson(h: ContainerHeader): ContainerHeaderJson {
 }
 
 function big(s: unknown, what: string): bigint {
-  if (typeof s !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(s)) throw new IoStoreError('USAGE', `${what}: expected a 0x hex string, got ${JSON.stringify(s)}`);
+  if (typeof s !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(s)) throw new IoStoreError('USAGE', `${what}: expected a 0x hex string, got ${quoteValue(s)}`);
   return BigInt(s);
 }
 
 function int(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new IoStoreError('USAGE', `${what}: expected an integer, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new IoStoreError('USAGE', `${what}: expected an integer, got ${quoteValue(v)}`);
   return v;
 }
 
@@ -94,7 +95,7 @@ export function containerHeaderFromJson(json: unknown): ContainerHeader {
   const o = obj(json, 'container header');
   const version = o.version;
   if (typeof version !== 'string' || !(CONTAINER_HEADER_VERSIONS as readonly string[]).includes(version)) {
-    throw new IoStoreError('USAGE', `container header: unknown version ${JSON.stringify(version)}`);
+    throw new IoStoreError('USAGE', `container header: unknown version ${quoteValue(version)}`);
   }
   const nm = obj(o.nameMap, 'nameMap');
   const soft = o.softPackageReferences;

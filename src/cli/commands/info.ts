@@ -3,6 +3,7 @@ import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
 import { discoverContainers } from '../../unpack/mount.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
@@ -79,7 +80,7 @@ function renderInfo(i: ContainerInfo): string {
     ['Block size', `${i.blockSize} (${formatBytes(i.blockSize)})`],
     ['Compression', i.compressionMethods.join(', ')],
     ['Partitions', i.partitionSize === null ? `${i.partitionCount}` : `${i.partitionCount} of ${i.partitionSize} bytes`],
-    ['Mount point', i.mountPoint ?? (i.directoryIndex === 'encrypted' ? '(encrypted: pass --aes-key)' : '(no directory index)')],
+    ['Mount point', i.mountPoint !== null ? escapeControl(i.mountPoint) || '(empty)' : (i.directoryIndex === 'encrypted' ? '(encrypted: pass --aes-key)' : '(no directory index)')],
     ['Chunks', `${i.chunkCount}`],
     ['Blocks', `${i.blockCount}`],
     ['Files', i.fileCount === null ? '-' : `${i.fileCount}`],

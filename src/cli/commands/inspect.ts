@@ -13,6 +13,7 @@ import { renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
+import { quote } from '../../util/quote.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -55,7 +56,7 @@ export const inspectCommand: Command<InspectArgs> = {
           return ExitCode.Ok;
         }
         const i = findPackageChunk(reader.toc, args.package, names);
-        if (i < 0) throw new IoStoreError('NOT_FOUND', `no package "${args.package}" in the container`, { file: args.file });
+        if (i < 0) throw new IoStoreError('NOT_FOUND', `no package ${quote(args.package)} in the container`, { file: args.file });
         const id = reader.toc.chunkId(i).id;
         const entry = header?.packages.find((p) => p.packageId === id);
         const bytes = await reader.readChunk(i);
