@@ -55,6 +55,12 @@ export interface PackOptions {
   blockSize?: number;
   aesKey?: Uint8Array;
   partitionSize?: number;
+  /**
+   * The container id to write: a number, or `name` to derive it from the output file's name as the engine does for a
+   * new container. Default: the manifest's (a rebuild keeps its container's id, e.g. 0xFFFFFFFFFFFFFFFF of the
+   * global container), the output name's for a plain folder.
+   */
+  containerId?: bigint | 'name';
   /** Overwrite the manifest's source container if the output is the same file. */
   force?: boolean;
   /** Companion .pak version (default: the source container's own, else 11; 15 for TOC v10). */
@@ -78,6 +84,10 @@ export interface PackResult {
   bytes: number;
   compression: string;
   version: number;
+  /** The container id written, as 0x and 16 hex digits. */
+  containerId: string;
+  /** Where it came from: the unpack manifest, the output name, or the `containerId` option. */
+  containerIdFrom: 'manifest' | 'name' | 'option';
   /** Plain-folder packs: the packages the new container header lists. */
   packages?: string[];
   warnings: string[];
@@ -112,10 +122,13 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
   if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
   const outName = basename(outUtoc).replace(/\.utoc$/i, '');
   const outBase = resolve(dirname(outUtoc), outName);
-  const containerId = containerIdFromName(outName);
   const warnings: string[] = [];
   const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
-  const plan = plain ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
+  const fromOption = typeof o.containerId === 'bigint' ? o.containerId : undefined;
+  if (fromOption !== undefined && (fromOption < 0n || fromOption > 0xffffffffffffffffn)) throw new IoStoreError('USAGE', `container id ${fromOption} is not a u64`);
+  const named = (): ContainerIdChoice => ({ id: containerIdFromName(outName), from: 'name' });
+  const choice: ContainerIdChoice | undefined = fromOption !== undefined ? { id: fromOption, from: 'option' } : o.containerId === 'name' || plain ? named() : undefined;
+  const plan = plain ? await planModFolder(folder, outBase, choice!.id, o, warnings) : await planManifest(folder, outBase, outName, choice, o, warnings);
   let pak: CompanionPakSettings | undefined;
   if (!o.noPak) {
     pak = await companionPakSettings(plan.source, plan.settings.version);
@@ -123,12 +136,39 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
   const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings);
-  return { ...r, compression: plan.settings.codec?.name ?? 'None', version: plan.settings.version, warnings, ...(plan.packages ? { packages: plan.packages } : {}) };
+  const { id, from } = plan.containerId;
+  return {
+    ...r,
+    compression: plan.settings.codec?.name ?? 'None',
+    version: plan.settings.version,
+    containerId: `0x${id.toString(16).padStart(16, '0')}`,
+    containerIdFrom: from,
+    warnings,
+    ...(plan.packages ? { packages: plan.packages } : {}),
+  };
 }
 
-async function planManifest(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
+interface ContainerIdChoice {
+  id: bigint;
+  from: PackResult['containerIdFrom'];
+}
+
+/** The manifest's container id, unless the caller chose one. */
+function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
+  if (chosen) return chosen;
+  if (!/^0x[0-9a-f]{1,16}$/i.test(c.containerId)) throw new IoStoreError('BAD_VALUE', `manifest: container id ${quote(c.containerId)} is not a 0x hex u64`, { file: source });
+  const id = BigInt(c.containerId);
+  if (outName.toLowerCase() !== c.name.toLowerCase()) {
+    warnings.push(`kept the container id ${c.containerId} of ${c.name}; pass --container-id name to give ${outName} an id of its own`);
+  }
+  return { id, from: 'manifest' };
+}
+
+async function planManifest(folder: string, outBase: string, outName: string, chosen: ContainerIdChoice | undefined, o: PackOptions, warnings: string[]) {
   const manifest = await readManifest(folder);
   const c = pickContainer(manifest, o.container, folder);
+  const idChoice = manifestContainerId(c, outName, chosen, warnings, folder);
+  const containerId = idChoice.id;
   if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
     throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: `${outBase}.utoc` });
   }
@@ -181,7 +221,7 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion };
+  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, containerId: idChoice };
 }
 
 async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
@@ -247,7 +287,7 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
     mountPoint,
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
-  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion };
+  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
@@ -329,7 +369,7 @@ async function writeContainer(
   o: Pick<PackOptions, 'onProgress' | 'threads'>,
   pak: CompanionPakSettings | undefined,
   warnings: string[],
-): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings'>> {
+): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
   await mkdir(dirname(outBase), { recursive: true }).catch((e) => {

@@ -1,5 +1,6 @@
 import { parseAesKey } from '../../crypto/aes.js';
 import { IoStoreError } from '../../errors.js';
+import { quote } from '../../util/quote.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
 import { threadsArg } from '../options.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
@@ -22,6 +23,7 @@ interface PackArgs {
   'partition-size'?: number;
   force?: boolean;
   'pak-version'?: number;
+  'container-id'?: string;
   pak?: boolean;
   json?: boolean;
   quiet?: boolean;
@@ -45,6 +47,7 @@ export const packCommand: Command<PackArgs> = {
       .option('aes-key', { type: 'string', describe: 'encrypt with this AES-256 key (ECB before TOC v10, CTR from v10)' })
       .option('partition-size', { type: 'number', describe: 'split the .ucas into _sN files of at most this many bytes' })
       .option('force', { type: 'boolean', describe: 'allow overwriting the container the folder was unpacked from' })
+      .option('container-id', { type: 'string', describe: 'container id to write: 0x and up to 16 hex digits, or "name" to derive it from the output name (default: the unpacked container\'s; from the output name for a plain folder)' })
       .option('pak-version', { type: 'number', describe: 'version of the companion .pak (default: the source container\'s .pak, else 11; 15 for TOC v10)' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
       .option('threads', { type: 'number', describe: 'worker threads hashing and compressing chunk files ahead of the writer (0: all on the main thread; default: one per core for 32 MiB or more); the output is the same' })
@@ -71,6 +74,7 @@ export const packCommand: Command<PackArgs> = {
     }
     if (args.force) o.force = true;
     if (args['pak-version'] !== undefined) o.pakVersion = args['pak-version'];
+    if (args['container-id'] !== undefined) o.containerId = parseContainerIdArg(args['container-id']);
     if (args.pak === false) o.noPak = true;
     const threads = threadsArg(args.threads);
     if (threads !== undefined) o.threads = threads;
@@ -85,9 +89,15 @@ export const packCommand: Command<PackArgs> = {
     if (args.json) io.out(renderJson(r));
     else if (!args.quiet) {
       io.out(`wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
+      if (r.packages) io.out(r.packages.length === 0 ? 'container header lists no packages\n' : `container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
     return ExitCode.Ok;
   },
 };
+
+function parseContainerIdArg(s: string): bigint | 'name' {
+  if (s.toLowerCase() === 'name') return 'name';
+  if (!/^0x[0-9a-f]{1,16}$/i.test(s)) throw new IoStoreError('USAGE', `--container-id ${quote(s)} is neither "name" nor 0x and 1 to 16 hex digits`);
+  return BigInt(s);
+}
