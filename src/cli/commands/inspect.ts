@@ -14,6 +14,7 @@ import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
+import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -76,21 +77,39 @@ export const inspectCommand: Command<InspectArgs> = {
     }
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
-    const isPackageFile = /^\.(uasset|umap|uzenasset)$/i.test(extname(args.file));
-    const looksLikeHeader = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === 0x496f436e;
-    if (!isPackageFile || looksLikeHeader) {
+    const kind = sniffFile(bytes)?.kind;
+    const showHeader = (): number => {
       const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
       const view = describeContainerHeader(header);
       io.out(args.json ? renderJson(view) : renderHeader(view));
       return ExitCode.Ok;
+    };
+    const showPackage = async (): Promise<number> => {
+      const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
+      const scriptObjects = args.global ? await loadScriptObjects(args.file, args.global) : undefined;
+      const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
+      io.out(args.json ? renderJson(view) : renderPackage(view));
+      return ExitCode.Ok;
+    };
+    if (kind === 'container-header' || headerVersion !== undefined) return showHeader();
+    if (kind === 'utoc') throw new IoStoreError('USAGE', 'this is a .utoc container table of contents: pass it with its .utoc name (its .ucas beside it)', { file: args.file });
+    if (kind !== undefined) throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
+    if (/^\.(uasset|umap|uzenasset)$/i.test(extname(args.file))) return showPackage();
+    // Neither zen packages nor UE4 container headers carry a magic number: a file that parses as neither is
+    // described by its first bytes, not by the error of whichever parser was tried last.
+    for (const show of [showHeader, showPackage]) {
+      try {
+        return await show();
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+      }
     }
-    const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
-    const scriptObjects = args.global ? await loadScriptObjects(args.file, args.global) : undefined;
-    const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
-    io.out(args.json ? renderJson(view) : renderPackage(view));
-    return ExitCode.Ok;
+    throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
   },
 };
+
+/** What inspect reads, for the message about a file it does not. */
+const INSPECTABLE = ['a zen package', 'a container header', 'a .utoc container'];
 
 function renderPackage(v: PackageView): string {
   const lines = [
