@@ -125,7 +125,7 @@ function checkOptions(o: CompanionPakOptions): { mountPoint: string; seed: bigin
     if (!f || typeof f.path !== 'string' || !(f.data instanceof Uint8Array)) usage('each file needs a string path and Uint8Array data');
     const why = unsafePakPathReason(f.path);
     if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${quote(f.path)} ${why}`);
-    if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
+    if (f.path.includes('\\')) usage(`pak path ${quote(f.path)} must use "/" separators`);
     if (f.path.length > MAX_PAK_STRING) usage(`pak path of ${f.path.length} characters is too long`);
     // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.
     const key = f.path.toLowerCase();
