@@ -91,6 +91,11 @@ export interface ContainerWriterOptions {
   /** Move a chunk to the next multiple of this when its stored bytes would cross one (2048 on Windows). */
   compressionBlockAlignment?: number;
   mountPoint: string;
+  /**
+   * Write a directory index (the mount point alone) even when no chunk is named, as the engine does for a patch
+   * container without files; by default an index is written only for named chunks.
+   */
+  indexWhenEmpty?: boolean;
   /** Seeds for the engine's lookup (TOC v4+). */
   perfectHash: boolean;
   /**
@@ -350,7 +355,8 @@ export class ContainerWriter {
       if (c.path !== undefined) files.push({ path: c.path, tocIndex: slot });
     });
 
-    let dirIndex = files.length > 0 ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files)) : new Uint8Array(0);
+    const indexed = files.length > 0 || this.o.indexWhenEmpty === true;
+    let dirIndex = indexed ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files)) : new Uint8Array(0);
     const enc = this.encryption;
     if (enc !== EncryptionMethod.None && dirIndex.length > 0) {
       const padded = padBlock(dirIndex);
@@ -362,7 +368,7 @@ export class ContainerWriter {
         dirIndex = aesEcbEncrypt(this.o.aesKey!, padded);
       }
     }
-    let flags = ContainerFlags.Indexed * (files.length > 0 ? 1 : 0);
+    let flags = ContainerFlags.Indexed * (indexed ? 1 : 0);
     if (this.methods.length > 1) flags |= ContainerFlags.Compressed;
     if (enc !== EncryptionMethod.None) flags |= ContainerFlags.Encrypted;
     const partitionCount = this.partitions.length;

@@ -216,6 +216,7 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
     ...partitioning(o.partitionSize ?? c.partitionSize ?? undefined),
     ...(c.compressionBlockAlignment ? { compressionBlockAlignment: c.compressionBlockAlignment } : {}),
     mountPoint,
+    ...(c.mountPoint !== null ? { indexWhenEmpty: true } : {}),
     perfectHash: c.perfectHash ?? true,
     ...(c.perfectHashSeeds && version === c.tocVersion
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BlockTable, ContainerFlags, buildDirectoryIndex, readToc, serializeDirectoryIndex, serializeToc, type DirectoryIndex } from '../../src/index.js';
+import { BlockTable, ContainerFlags, buildDirectoryIndex, packFolder, readToc, unpack, serializeDirectoryIndex, serializeToc, type DirectoryIndex } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
@@ -65,6 +65,22 @@ describe.skipIf(!hasCorpus)('a 0-entry TOC whose directory index mount point is 
       expect(infoJson.chunkCount).toBe(0);
     });
   }
+
+  it('unpack -> pack keeps the index (mount point "/", no entries)', async () => {
+    const p = join(tmp, 'patch_P.utoc');
+    writeFileSync(p, emptyToc(buildDirectoryIndex('/', [])));
+    writeFileSync(p.replace(/\.utoc$/, '.ucas'), new Uint8Array(0));
+    const u = await unpack([p], join(tmp, 'unpacked'));
+    expect(u.failures).toEqual([]);
+    expect(u.chunksWritten).toBe(0);
+    const r = await packFolder(join(tmp, 'unpacked'), join(tmp, 'repacked', 'patch_P.utoc'), { noPak: true });
+    expect(r.chunks).toBe(0);
+    const re = readToc(new Uint8Array(readFileSync(r.utoc)));
+    expect(re.chunkCount).toBe(0);
+    expect(re.header.containerFlags & ContainerFlags.Indexed).toBe(ContainerFlags.Indexed);
+    expect(re.mountPoint).toBe('/');
+    expect(re.directoryIndexBytes).toEqual(readToc(new Uint8Array(readFileSync(p))).directoryIndexBytes);
+  });
 
   it('an absolute, drive-letter or climbing mount point is still refused as soon as the index names a file', async () => {
     const base = readToc(new Uint8Array(readFileSync(corpusPath(V5))));
