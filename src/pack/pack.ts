@@ -259,7 +259,7 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
       if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
         // The package's own name is what other packages import: its id wins over the path's, for the package and
         // the bulk files beside it.
-        warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}; using ${pkg.packageName}`);
+        warnings.push(`${m.path}: the package calls itself ${quote(pkg.packageName)}, its path says ${m.packageName}; using ${quote(pkg.packageName)}`);
         renamePackage(mod, m, pkg.packageName, gen);
       }
       const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
@@ -479,7 +479,7 @@ function chooseCodec(requested: string | undefined, sourceMethod: string | undef
   if (requested !== undefined) {
     throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
   }
-  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
+  warnings.push(`the source used ${quote(want)}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;
 }
 

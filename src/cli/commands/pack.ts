@@ -1,6 +1,6 @@
 import { parseAesKey } from '../../crypto/aes.js';
 import { IoStoreError } from '../../errors.js';
-import { quote } from '../../util/quote.js';
+import { escapeControl, quote } from '../../util/quote.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
 import { threadsArg } from '../options.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
@@ -91,7 +91,7 @@ export const packCommand: Command<PackArgs> = {
       io.out(`wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
       if (r.packages) io.out(r.packages.length === 0 ? 'container header lists no packages\n' : `container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
     }
-    for (const w of r.warnings) io.err(`warning: ${w}\n`);
+    for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };

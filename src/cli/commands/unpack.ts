@@ -4,6 +4,7 @@ import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
+import { escapeControl } from '../../util/quote.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { threadsArg } from '../options.js';
@@ -71,8 +72,8 @@ export const unpackCommand: Command<UnpackArgs> = {
           io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by patches` : ''}\n`);
         }
       }
-      for (const w of result.warnings) io.err(`warning: ${w}\n`);
-      for (const f of result.failures) io.err(`error: ${f.message}${f.path ? ` (${f.path})` : ''}\n`);
+      for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
+      for (const f of result.failures) io.err(`error: ${escapeControl(f.message)}${f.path ? ` (${escapeControl(f.path)})` : ''}\n`);
       if (partial) io.err(`${result.failures.length} failure(s); the other chunks were written\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
