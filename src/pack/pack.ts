@@ -479,7 +479,7 @@ function chooseCodec(requested: string | undefined, sourceMethod: string | undef
   if (requested !== undefined) {
     throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
   }
-  warnings.push(`the source used ${quote(want)}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
+  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;
 }
 
