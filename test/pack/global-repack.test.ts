@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_NAME, containerIdFromName, packFolder, readToc, unpack, type Manifest } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
@@ -71,5 +72,21 @@ describe.skipIf(!hasCorpus)('pack keeps the container id of the unpacked contain
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('\\u001b');
     expect(bad.err).not.toContain('\u001b');
+  });
+});
+
+describe('pack of a mod with no packages', () => {
+  it('says the container header lists no packages (no dangling colon), and ids come from the new name', async () => {
+    const mod = fresh('mod');
+    mkdirSync(join(mod, 'Game', 'Content'), { recursive: true });
+    writeFileSync(join(mod, 'Game', 'Content', 'Thing.ubulk'), new Uint8Array(1000).fill(7));
+    const out = fresh('Mod_P.utoc');
+    const r = await cli('pack', mod, out, '--version', 'UE5_4');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('container header lists no packages\n');
+    expect(r.out).not.toMatch(/package\(s\): *$/m);
+    const j = JSON.parse((await cli('pack', mod, fresh('Mod_P.utoc'), '--version', 'UE5_4', '--json')).out);
+    expect(j.packages).toEqual([]);
+    expect([j.containerId, j.containerIdFrom]).toEqual([`0x${containerIdFromName('Mod_P').toString(16).padStart(16, '0')}`, 'name']);
   });
 });

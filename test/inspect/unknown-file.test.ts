@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli-helper.js';
+import { corpusPath, hasCorpus } from '../corpus.js';
+import { tempDir } from '../tmp.js';
+
+const tmp = tempDir('iostore-inspect-');
+
+describe.skipIf(!hasCorpus)('inspect of a file it does not read', () => {
+  it.each([
+    ['README.md', /: not a zen package, a container header or a \.utoc container \(starts with 0x23205265616c2049 "# Real I"\)$/],
+    ['pak-repak/packs/pack_v9.pak', /: this is a \.pak file, not a zen package/],
+    ['ue1-packages/ECM.u', /: this is a classic package \(UE1-UE3\), not a zen package/],
+    ['pak-repak/root/test.png', /: this is a PNG image, not/],
+    ['zen-assets/UE5.4/BP_Table_Lamp.uasset', /: this is a legacy package .*, not a zen package/],
+    ['zen-assets/UE5.4/BP_Table_Lamp.uexp', /: not a zen package, a container header or a \.utoc container \(starts with 0x/],
+  ])('%s: says what it is or how it starts, not a parse error', async (rel, want) => {
+    const r = await cli('inspect', corpusPath(rel), '--json');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err.trim()).toMatch(want);
+    expect(r.err).not.toMatch(/container names/);
+  });
+
+  it('an empty file and a file of control characters', async () => {
+    const empty = join(tmp, 'empty.bin');
+    writeFileSync(empty, new Uint8Array(0));
+    expect((await cli('inspect', empty)).err).toMatch(/the file is empty\)\n$/);
+    const esc = join(tmp, 'esc.bin');
+    writeFileSync(esc, Buffer.from('\u001b[2J\u001b[31m\n\n\n', 'latin1'));
+    const r = await cli('inspect', esc);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/starts with 0x1b5b324a1b5b3331 "\.\[2J\.\[31"\)\n$/);
+  });
+
+  it('a .utoc under another name is pointed at its .utoc path', async () => {
+    const p = join(tmp, 'renamed.bin');
+    writeFileSync(p, Buffer.from('-==--==--==--==-\u0008\u0000\u0000\u0000', 'latin1'));
+    const r = await cli('inspect', p);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/this is a \.utoc container table of contents/);
+  });
+});
