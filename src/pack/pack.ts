@@ -159,7 +159,7 @@ function manifestContainerId(c: ManifestContainer, outName: string, chosen: Cont
   if (!/^0x[0-9a-f]{1,16}$/i.test(c.containerId)) throw new IoStoreError('BAD_VALUE', `manifest: container id ${quote(c.containerId)} is not a 0x hex u64`, { file: source });
   const id = BigInt(c.containerId);
   if (outName.toLowerCase() !== c.name.toLowerCase()) {
-    warnings.push(`kept the container id ${c.containerId} of ${c.name}; pass --container-id name to give ${outName} an id of its own`);
+    warnings.push(`kept the container id ${c.containerId} of ${c.name}; the engine gives a new container the hash of its own name: pass --container-id name to give ${outName} its own`);
   }
   return { id, from: 'manifest' };
 }

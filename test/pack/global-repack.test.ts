@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_NAME, containerIdFromName, packFolder, readToc, unpack, type Manifest } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
-import { corpusPath, hasCorpus } from '../corpus.js';
+import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
 import { freshPaths, tempDir } from '../tmp.js';
 
 const fresh = freshPaths(tempDir());
@@ -40,6 +40,15 @@ describe.skipIf(!hasCorpus)('pack keeps the container id of the unpacked contain
       expect(readFileSync(out.replace(/\.utoc$/, '.ucas')).equals(readFileSync(utoc.replace(/\.utoc$/, '.ucas')))).toBe(true);
     });
   }
+
+  it('the engine derives every other container id from the container name (patches included)', () => {
+    const others = corpusFiles('.utoc').filter((f) => !f.endsWith('/global.utoc'));
+    expect(others.length).toBeGreaterThanOrEqual(15);
+    for (const rel of others) {
+      const toc = readToc(new Uint8Array(readFileSync(corpusPath(rel))));
+      expect(toc.header.containerId, rel).toBe(containerIdFromName(rel.replace(/.*\//, '').replace(/\.utoc$/, '')));
+    }
+  });
 
   it('pack --json reports the id and where it came from; --container-id name derives one from the new name', async () => {
     const dir = fresh('unpacked');
