@@ -23,3 +23,6 @@ export {
   ENGINE_PAK_VERSIONS,
 } from './version.js';
 export type { EnginePakVersion, PakVersionNumber } from './version.js';
+export { PakArchive, bytesSource as pakBytesSource } from './archive.js';
+export type { PakByteSource, OpenPakOptions, PakEntryCheck } from './archive.js';
+export { openPakFile, fileSource as pakFileSource } from './pak-file.js';
