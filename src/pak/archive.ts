@@ -216,6 +216,25 @@ export class PakArchive {
     return out;
   }
 
+  /**
+   * The SHA-1 of each index part (primary, and from v10 the path-hash and full directory indexes) against the
+   * footer and primary index. Encrypted parts were already checked when the pak was opened (a mismatch there is a
+   * wrong key), so they report ok.
+   */
+  async checkIndex(): Promise<Array<{ part: string; offset: number; ok: boolean; expected: string; actual: string }>> {
+    const p = this.pak;
+    const parts: Array<{ part: string; offset: number; size: number; hash: Uint8Array }> = [{ part: 'primary index', offset: p.indexOffset, size: p.indexSize, hash: p.footer.indexHash }];
+    if (p.pathHashIndex) parts.push({ part: 'path-hash index', ...p.pathHashIndex });
+    if (p.fullDirectoryIndex) parts.push({ part: 'full directory index', ...p.fullDirectoryIndex });
+    const out = [];
+    for (const x of parts) {
+      const expected = toHex(x.hash);
+      const actual = p.encryptedIndex ? expected : toHex(new Uint8Array(createHash('sha1').update(await this.src.read(x.offset, x.size)).digest()));
+      out.push({ part: x.part, offset: x.offset, ok: actual === expected, expected, actual });
+    }
+    return out;
+  }
+
   /** Hashes an entry's stored bytes (no decryption or decoding, no key needed) against its recorded SHA-1. */
   async checkEntry(e: PakEntry): Promise<PakEntryCheck> {
     let placement: Placement;

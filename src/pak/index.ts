@@ -26,3 +26,5 @@ export type { EnginePakVersion, PakVersionNumber } from './version.js';
 export { PakArchive, bytesSource as pakBytesSource } from './archive.js';
 export type { PakByteSource, OpenPakOptions, PakEntryCheck } from './archive.js';
 export { openPakFile, fileSource as pakFileSource } from './pak-file.js';
+export { listPakFiles, pakInfo } from './listing.js';
+export type { PakFileRow, PakListQuery, PakInfo } from './listing.js';
