@@ -1,3 +1,4 @@
+import { IoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
@@ -52,7 +53,15 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
   const { containers, paks } = await discoverMounts(args.paths);
   const pakInfos: Array<PakInfo & { name: string }> = [];
   for (const p of paks) {
-    const a = await openPakForCli(p.pak, args);
+    let a;
+    try {
+      a = await openPakForCli(p.pak, args);
+    } catch (e) {
+      // A pak whose index needs a key it was not given is skipped with a warning; the rest still show.
+      if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
+      io.err(`warning: ${e.message}\n`);
+      continue;
+    }
     await a.close();
     pakInfos.push({ name: `${p.name}.pak`, ...pakInfo(a.pak, a.size) });
   }

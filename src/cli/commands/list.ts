@@ -84,7 +84,10 @@ function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where
  * container. An encrypted container without its key lists its chunks without paths, with a warning.
  */
 async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
-  const { containers: entries, paks } = await discoverMounts(args.paths);
+  const found = await discoverMounts(args.paths);
+  const entries = found.containers;
+  // --type and --by-type select chunk types, which pak files do not have.
+  const paks = args.type !== undefined || args['by-type'] ? [] : found.paks;
   const rows: Array<ChunkRow & { container: string }> = [];
   let total = 0;
   for (const entry of entries) {
