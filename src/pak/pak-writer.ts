@@ -49,7 +49,18 @@ export interface PakWriterOptions {
   /** v14+: the footer's pakchunk index; default -1. */
   pakchunkIndex?: number;
   onFile?: (path: string, stored: number) => void;
+  /**
+   * v10+: files (mount-relative paths) the pruned directory index keeps, as the project's `[Pak]
+   * DirectoryIndexKeepFiles` wildcards select them. Default: `keepInPrunedIndexDefault`.
+   */
+  keepInPrunedIndex?: (path: string) => boolean;
 }
+
+/**
+ * What UnrealPak kept in the pruned directory index of the corpus's UE 5.8 and 6.0 paks: `.ini` files and
+ * localization files (the engine's default DirectoryIndexKeepFiles).
+ */
+export const keepInPrunedIndexDefault = (path: string): boolean => /\.ini$/i.test(path) || /(^|\/)Localization\//.test(path);
 
 export interface PakWriteResult {
   version: number;
@@ -281,6 +292,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
     methodWidth: c.methodWidth,
     records,
     indexOffset,
+    keepInPrunedIndex: o.keepInPrunedIndex ?? keepInPrunedIndexDefault,
     ...(o.encryptIndex ? { encrypt: (padded: Uint8Array) => aesEcbEncrypt(key!, padded) } : {}),
   });
   let p = indexOffset;

@@ -84,6 +84,8 @@ export interface ManifestPak {
   encryptedIndex: boolean;
   encryptionKeyGuid: string;
   compressionMethods: string[];
+  /** Name slots in the footer (v8: 4 for UE 4.22, 5 after). */
+  compressionSlots: number;
   /** v10+: the path-hash seed, as a decimal string (a u64). */
   pathHashSeed: string | null;
   /** Paths a patch pak deletes from lower paks. */

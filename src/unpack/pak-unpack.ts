@@ -88,6 +88,7 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
       encryptedIndex: pak.encryptedIndex,
       encryptionKeyGuid: pak.encryptionKeyGuid.toUpperCase(),
       compressionMethods: pak.compressionMethods,
+      compressionSlots: pak.footer.compressionSlots,
       pathHashSeed: pak.pathHashSeed === undefined ? null : pak.pathHashSeed.toString(),
       deleted: pak.deleted,
       files: [],
