@@ -165,7 +165,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       await walk(mountDir, found);
       for (const file of found.sort()) {
         const rel = relative(folder, file).split(sep).join('/');
-        if (known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
+        if (rel === MANIFEST_NAME || known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
         files.push(fileInput(rel.slice(prefix.length), file, (await stat(file)).size));
       }
     }

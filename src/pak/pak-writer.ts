@@ -129,7 +129,7 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
   if (method !== 'None') {
     if (v < PakVersion.CompressionEncryption) usage(`pak version ${v} cannot hold compressed entries (3 or later can)`);
     codec = (o.codecs ?? defaultCodecs()).get(method);
-    if (!codec?.compress) usage(`cannot compress with ${method}: no encoder in this build (none, zlib, gzip and lz4 can be written)`);
+    if (!codec?.compress) usage(`cannot compress with ${method}: no encoder in this build; pass --compression zlib, gzip, lz4 or none`);
     method = codec.name;
     if (v < PakVersion.FNameBasedCompressionMethod) {
       methodIndex = LEGACY_METHODS.findIndex((m) => m.toLowerCase() === method.toLowerCase()) + 1;

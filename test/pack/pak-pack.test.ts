@@ -1,0 +1,84 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli-helper.js';
+import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
+import { freshPaths, listFiles, tempDir } from '../tmp.js';
+
+const REPAK_KEY = '0x94D25BC3AEB420E0BE914EDC9D5435A1EAAB5F2864E09E94019AC205B727A7DE';
+const fresh = freshPaths(tempDir('i13-pak-pack-'));
+
+describe.skipIf(!hasCorpus)('pack <folder> <out.pak>', () => {
+  // Unpacked and packed again, an engine pak comes back byte for byte: the same layout, index, hashes and footer.
+  const identical: Array<[string, string[]]> = [
+    ['pak-repak/packs/pack_v5.pak', []],
+    ['pak-repak/packs/pack_v7_encrypt.pak', ['--aes-key', REPAK_KEY]],
+    ['pak-repak/packs/pack_v8a_encryptindex.pak', ['--aes-key', REPAK_KEY, '--encrypt-index', '--no-encrypt-entries']],
+    ['pak-repak/packs/pack_v8b_encrypt_encryptindex.pak', ['--aes-key', REPAK_KEY, '--encrypt-index']],
+    ['pak-repak/packs/pack_v9.pak', []],
+    ['ue5.8-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-Uncompressed.pak', []],
+    ['ue5.8-cue4parse/paks/CUE4ParseFixtures-Minimal-Uncompressed.pak', []],
+    ['ue6.0-cue4parse/paks/CUE4ParseFixtures-Minimal-Uncompressed.pak', []],
+  ];
+  it.each(identical)('%s: unpack then pack gives the engine\'s bytes', async (rel, opts) => {
+    const out = fresh('unpacked');
+    const key = rel.startsWith('pak-repak') ? REPAK_KEY : `0x${CORPUS_AES_KEY_HEX}`;
+    expect((await cli('unpack', corpusPath(rel), out, '--aes-key', key, '-q')).code).toBe(0);
+    const pak = fresh('re.pak');
+    const r = await cli('pack', out, pak, ...opts);
+    expect(r.code, r.err).toBe(0);
+    expect(Buffer.compare(readFileSync(pak), readFileSync(corpusPath(rel)))).toBe(0);
+  });
+
+  it('a mod folder as a UE 4.27 pak with Zlib: lists, verifies and unpacks to the same files; an added file joins a rebuild', async () => {
+    const mod = fresh('mod');
+    mkdirSync(join(mod, 'MyGame/Config'), { recursive: true });
+    mkdirSync(join(mod, 'MyGame/Content/Localization/Game/en'), { recursive: true });
+    writeFileSync(join(mod, 'MyGame/Config/DefaultGame.ini'), '[/Script/EngineSettings.GeneralProjectSettings]\nProjectName=Mod\n'.repeat(50));
+    writeFileSync(join(mod, 'MyGame/Content/Localization/Game/en/Game.locres'), new Uint8Array(5000).fill(7));
+    const pak = fresh('MyMod_P.pak');
+    let r = await cli('pack', mod, pak, '--version', 'UE4_27', '--compression', 'zlib', '--block-size', '4096', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ version: 11, entries: 2, compression: 'Zlib', mountPoint: '../../../' });
+    r = await cli('list', pak, '--json');
+    expect(JSON.parse(r.out).files.map((f: { path: string; compression: string }) => `${f.path} ${f.compression}`)).toEqual(['MyGame/Config/DefaultGame.ini Zlib', 'MyGame/Content/Localization/Game/en/Game.locres Zlib']);
+    expect((await cli('verify', pak)).code).toBe(0);
+    const back = fresh('back');
+    expect((await cli('unpack', pak, back, '-q')).code).toBe(0);
+    expect(listFiles(back)).toEqual(['MyGame/Config/DefaultGame.ini', 'MyGame/Content/Localization/Game/en/Game.locres', 'iostore-manifest.json']);
+    expect(readFileSync(join(back, 'MyGame/Config/DefaultGame.ini'), 'utf8')).toBe(readFileSync(join(mod, 'MyGame/Config/DefaultGame.ini'), 'utf8'));
+    // Edit one file, add one: the rebuild keeps version, compression and mount point from the manifest.
+    writeFileSync(join(back, 'MyGame/Config/DefaultGame.ini'), 'edited');
+    writeFileSync(join(back, 'MyGame/Config/DefaultEngine.ini'), 'added');
+    const again = fresh('again.pak');
+    r = await cli('pack', back, again, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ from: 'manifest', version: 11, entries: 3, compression: 'Zlib' });
+    const out2 = fresh('out2');
+    expect((await cli('unpack', again, out2, '-q')).code).toBe(0);
+    expect(readFileSync(join(out2, 'MyGame/Config/DefaultGame.ini'), 'utf8')).toBe('edited');
+    expect(readFileSync(join(out2, 'MyGame/Config/DefaultEngine.ini'), 'utf8')).toBe('added');
+  });
+
+  it('--like a game pak copies its version and mount point; v15 with --pak-version', async () => {
+    const mod = fresh('mod');
+    mkdirSync(join(mod, 'Maps'), { recursive: true });
+    writeFileSync(join(mod, 'Maps/a.txt'), 'a');
+    const pak = fresh('like.pak');
+    expect((await cli('pack', mod, pak, '--like', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-Zlib.pak'))).code).toBe(0);
+    const j = JSON.parse((await cli('info', pak, '--json')).out);
+    expect(j).toMatchObject({ version: 12, mountPoint: '../../../CUE4ParseFixtures/Content/Fixtures/', entryCount: 1 });
+    const v15 = fresh('v15.pak');
+    expect((await cli('pack', mod, v15, '--pak-version', '15', '--aes-key', `0x${CORPUS_AES_KEY_HEX}`, '--encrypt-index')).code).toBe(0);
+    expect(JSON.parse((await cli('info', v15, '--json', '--aes-key', `0x${CORPUS_AES_KEY_HEX}`)).out)).toMatchObject({ version: 15, encryptedIndex: true, encryptedEntries: 1 });
+  });
+
+  it('an Oodle pak cannot be re-encoded: one line saying which --compression to pass (exit 2)', async () => {
+    const out = fresh('oodle');
+    expect((await cli('unpack', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Minimal-Oodle.pak'), out, '-q')).code).toBe(0);
+    const r = await cli('pack', out, fresh('x.pak'));
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toMatch(/^iostore: cannot compress with Oodle: .*--compression zlib/);
+    expect((await cli('pack', out, fresh('y.pak'), '--compression', 'zlib')).code).toBe(0);
+  });
+});
