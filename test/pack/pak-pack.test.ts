@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-helper.js';
@@ -80,5 +80,55 @@ describe.skipIf(!hasCorpus)('pack <folder> <out.pak>', () => {
     expect(r.code).toBe(2);
     expect(r.err.trim()).toMatch(/^iostore: cannot compress with Oodle: .*--compression zlib/);
     expect((await cli('pack', out, fresh('y.pak'), '--compression', 'zlib')).code).toBe(0);
+  });
+});
+
+describe.skipIf(!hasCorpus)('pack <folder> <out.utoc>: files that are not packages go into the companion .pak', () => {
+  const uncompressed = corpusPath('ue5.8-cue4parse/uncompressed');
+  const base = 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+  const unpacked = async (): Promise<string> => {
+    const dir = fresh('paks');
+    mkdirSync(dir);
+    for (const ext of ['utoc', 'ucas']) symlinkSync(join(uncompressed, `${base}.${ext}`), join(dir, `${base}.${ext}`));
+    symlinkSync(corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Minimal-Uncompressed.pak'), join(dir, `${base}.pak`));
+    const out = fresh('u');
+    expect((await cli('unpack', dir, out, '-q')).code).toBe(0);
+    return out;
+  };
+
+  it('an unpacked container with its companion pak: the rebuilt .pak holds the same four files', async () => {
+    const out = await unpacked();
+    const utoc = fresh('New.utoc');
+    const r = await cli('pack', out, utoc);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse((await cli('list', utoc.replace(/\.utoc$/, '.pak'), '--json')).out);
+    expect(j.mountPoint).toBe('../../../CUE4ParseFixtures/');
+    expect(j.version).toBe(12);
+    expect(j.files.map((f: { path: string; size: number }) => `${f.path} ${f.size}`)).toEqual([
+      'AssetRegistry.bin 219539',
+      'Config/DefaultGame.ini 335',
+      'Content/Localization/CUE4ParseFixtures/de/CUE4ParseFixtures.locres 13674',
+      'Content/Localization/CUE4ParseFixtures/en/CUE4ParseFixtures.locres 6250',
+    ]);
+  });
+
+  it('a mod folder with a package and .ini/.json files: packages in the container, the rest in its .pak', async () => {
+    const out = await unpacked();
+    const mod = fresh('mod');
+    mkdirSync(join(mod, 'DataTables'), { recursive: true });
+    copyFileSync(join(out, 'CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasset'), join(mod, 'DataTables/DT_AllProperties.uasset'));
+    writeFileSync(join(mod, 'DataTables/notes.json'), '{"mod":true}');
+    writeFileSync(join(mod, 'Mod.ini'), '[Mod]\nEnabled=1\n');
+    const paks = fresh('Paks');
+    mkdirSync(paks);
+    const r = await cli('pack', mod, join(paks, 'Mod_P.utoc'), '--like', join(uncompressed, `${base}.utoc`), '--json');
+    expect(r.code, r.err).toBe(0);
+    const pakList = JSON.parse((await cli('list', join(paks, 'Mod_P.pak'), '--json')).out);
+    expect(pakList.files.map((f: { path: string }) => f.path).sort()).toEqual(['DataTables/notes.json', 'Mod.ini']);
+    expect(JSON.parse((await cli('list', join(paks, 'Mod_P.utoc'), '--json')).out).chunks.map((c: { path: string }) => c.path).filter(Boolean)).toContain('CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasset');
+    const back = fresh('back');
+    expect((await cli('unpack', paks, back, '-q')).code).toBe(0);
+    expect(readFileSync(join(back, 'CUE4ParseFixtures/Content/Fixtures/DataTables/notes.json'), 'utf8')).toBe('{"mod":true}');
+    expect(readFileSync(join(back, 'CUE4ParseFixtures/Content/Fixtures/Mod.ini'), 'utf8')).toBe('[Mod]\nEnabled=1\n');
   });
 });
