@@ -9,7 +9,8 @@ import { toHex } from '../util/bytes.js';
 import type { KeyRing } from './keys.js';
 import type { ManifestPak, ManifestPakFile } from './manifest.js';
 import type { PakMountEntry } from './mount.js';
-import { safeOutputPath, writeFileAtomic } from './output.js';
+import { safeOutputPath, tempPathFor, writeFileAtomic } from './output.js';
+import { PakPool } from './pak-pool.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */
 export interface PakUnpackRun {
@@ -20,6 +21,11 @@ export interface PakUnpackRun {
   dryRun?: boolean;
   verify?: boolean;
   jobs?: number;
+  /**
+   * Worker threads (0, the default: this thread). Measured on the 2-core development machine, workers gave no gain
+   * for pak files (256 x 1 MiB: stored 311 vs 751 MB/s on this thread, Zlib 348 vs 357 MB/s), so they are opt-in.
+   */
+  threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: ReadonlyMap<string, string>;
 }
@@ -153,8 +159,39 @@ export async function writePakFiles(
   plan: PakUnpackOutcome,
   run: PakUnpackRun,
   onDone: (p: PakPlanned, bytes: number, ok: boolean) => void,
+): Promise<number> {
+  const pool = pakPool(plan, run);
+  const index = new Map(plan.archives.map((a, k) => [a, k]));
+  const limit = pLimit(pool ? pool.size * 4 : Math.max(1, run.jobs ?? 8));
+  try {
+    await writeAll(plan, run, limit, onDone, pool ? (p, target) => pool.run({ pak: index.get(p.archive)!, entry: p.archive.pak.entries.indexOf(p.entry), target, tmp: tempPathFor(target), verify: !!run.verify }).then((r) => r.bytes) : undefined);
+  } finally {
+    await pool?.close();
+  }
+  return pool?.size ?? 0;
+}
+
+/** Workers for the planned files, or none (too little work, or a codec a worker cannot rebuild). */
+function pakPool(plan: PakUnpackOutcome, run: PakUnpackRun): PakPool | undefined {
+  const threads = run.threads ?? 0;
+  if (threads <= 0 || plan.planned.length === 0) return undefined;
+  const recipes = run.codecs.workerRecipes([...new Set(plan.planned.map((p) => p.entry.compressionMethod).filter((m) => m !== 'None'))]);
+  if (!recipes) return undefined;
+  const keys = pakKeyLookup(run.keys);
+  const paks = plan.archives.map((a) => {
+    const key = a.pak.encryptedIndex || a.pak.entries.some((e) => e.encrypted) ? keys?.(a.pak.encryptionKeyGuid.toUpperCase()) : undefined;
+    return { pak: a.source, ...(key ? { aesKey: key } : {}) };
+  });
+  return new PakPool(threads, { paks, recipes });
+}
+
+async function writeAll(
+  plan: PakUnpackOutcome,
+  run: PakUnpackRun,
+  limit: ReturnType<typeof pLimit>,
+  onDone: (p: PakPlanned, bytes: number, ok: boolean) => void,
+  onWorker: ((p: PakPlanned, target: string) => Promise<number>) | undefined,
 ): Promise<void> {
-  const limit = pLimit(Math.max(1, run.jobs ?? 8));
   await Promise.all(
     plan.planned.map((p) =>
       limit(async () => {
@@ -162,7 +199,7 @@ export async function writePakFiles(
         let ok = false;
         try {
           const target = safeOutputPath(run.outdir, p.path);
-          n = await writeFileAtomic(target, p.archive.read(p.entry, run.codecs, { verify: !!run.verify }));
+          n = onWorker ? await onWorker(p, target) : await writeFileAtomic(target, p.archive.read(p.entry, run.codecs, { verify: !!run.verify }));
           plan.summary.find((s) => s.name === p.container)!.written++;
           ok = true;
         } catch (e) {

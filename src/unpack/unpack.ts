@@ -253,7 +253,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       await pool?.close();
     }
     if (pakPlan) {
-      await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
+      const pakThreads = await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
         if (ok) {
           result.chunksWritten++;
           result.bytesWritten += n;
@@ -262,6 +262,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         total.bytesDone += p.size;
         o.onProgress?.({ ...total });
       });
+      result.threads = Math.max(result.threads, pakThreads);
     }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
     await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);

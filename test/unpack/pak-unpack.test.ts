@@ -7,7 +7,9 @@ import { writeCompanionPak } from '../../src/pak/write.js';
 import { unpack } from '../../src/unpack/unpack.js';
 import type { Manifest } from '../../src/unpack/manifest.js';
 import { cli } from '../cli-helper.js';
-import { corpusPath, hasCorpus } from '../corpus.js';
+import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
+import { KeyRing } from '../../src/unpack/keys.js';
+import { parseAesKey } from '../../src/crypto/aes.js';
 import { freshPaths, listFiles, tempDir } from '../tmp.js';
 
 const REPAK_KEY = '0x94D25BC3AEB420E0BE914EDC9D5435A1EAAB5F2864E09E94019AC205B727A7DE';
@@ -68,6 +70,21 @@ describe.skipIf(!hasCorpus)('unpack of .pak archives', () => {
     const m = manifestOf(out);
     expect(m.paks!.map((p) => p.name)).toEqual(['CUE4ParseFixtures-PatchBase.pak', 'CUE4ParseFixtures-PatchBase_0_P.pak']);
     expect(m.paks![0]!.files.find((f) => f.pakPath === 'DA_PatchTarget.uasset')!.overriddenBy).toBe('CUE4ParseFixtures-PatchBase_0_P.pak');
+  });
+
+  it('worker threads (--threads 2) write the same files: UE 6.0 Oodle + AES-CTR pak against the uncompressed one', async () => {
+    const ref = fresh('ref');
+    const viaWorkers = fresh('workers');
+    const dir = 'ue6.0-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-';
+    const keys = new KeyRing().add(parseAesKey(`0x${CORPUS_AES_KEY_HEX}`));
+    expect((await unpack([corpusPath(`${dir}Uncompressed.pak`)], ref, { threads: 0 })).failures).toEqual([]);
+    const r = await unpack([corpusPath(`${dir}OodleEncrypted.pak`)], viaWorkers, { threads: 2, keys, verify: true });
+    expect(r.failures).toEqual([]);
+    expect(r.threads).toBe(2);
+    expect(r.chunksWritten).toBe(11);
+    const files = listFiles(ref).filter((f) => f !== 'iostore-manifest.json');
+    expect(listFiles(viaWorkers).filter((f) => f !== 'iostore-manifest.json')).toEqual(files);
+    for (const f of files) expect(Buffer.compare(readFileSync(join(viaWorkers, f)), readFileSync(join(ref, f))), f).toBe(0);
   });
 
   it('the 40 pak-repak paks as one folder: the four files of root/ (CLI, --aes-key)', async () => {
