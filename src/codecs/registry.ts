@@ -3,6 +3,7 @@ import type { Codec, CodecRecipe } from './codec.js';
 import { lz4Codec } from './lz4.js';
 import { gzipNode, zlibNode } from './zlib.js';
 import { oodleCodec } from './oodle/index.js';
+import { zstdNode } from './zstd.js';
 
 /** Codecs by the (case-insensitive) method name a container uses. */
 export class CodecRegistry {
@@ -65,9 +66,12 @@ export const noneCodec: Codec = {
   compress: (src) => src,
 };
 
-/** A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included. */
+/**
+ * A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included, and Zstd when
+ * the runtime's node:zlib has it.
+ */
 export function defaultCodecs(): CodecRegistry {
-  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec]);
+  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec, ...(zstdNode ? [zstdNode] : [])]);
 }
 
 /** The built-ins plus the codecs `recipes` describe (see `CodecRegistry.workerRecipes`). */

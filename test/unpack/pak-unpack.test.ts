@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPakFooter } from '../../src/pak/footer.js';
 import { writeCompanionPak } from '../../src/pak/write.js';
+import { writePakBytes } from '../../src/pak/pak-writer.js';
+import { defaultCodecs } from '../../src/codecs/registry.js';
 import { unpack } from '../../src/unpack/unpack.js';
 import type { Manifest } from '../../src/unpack/manifest.js';
 import { cli } from '../cli-helper.js';
@@ -123,6 +125,37 @@ describe.skipIf(!hasCorpus)('unpack of .pak archives', () => {
     expect(lines.length).toBe(2);
     expect(lines.find((l) => l.includes('evil'))).toMatch(/bad\.pak at offset 0x[0-9a-f]+: pak path "\.\.\/bb\/evil\.txt" has a "\.\." component/);
     expect(lines.find((l) => l.includes('big.bin'))).toMatch(/bad\.pak at offset 0x[0-9a-f]+: .*runs past the data area/);
+  });
+
+  it('a method this build cannot decode, and one the footer does not name: one line each (exit 1)', async () => {
+    // A pak naming "Mystery" (written with a stand-in encoder); the other file is stored and still comes out.
+    const mystery = { name: 'Mystery', decompress: (s: Uint8Array) => s, compress: (s: Uint8Array) => s.slice(0, 100) };
+    const codecs = defaultCodecs().register(mystery);
+    const enc = new TextEncoder();
+    const files = [{ path: 'a.txt', data: enc.encode('x'.repeat(5000)) }, { path: 'b.bin', data: new Uint8Array(0) }];
+    const pak = await writePakBytes(files, { version: 11, compression: 'Mystery', codecs });
+    const dir = fresh('m');
+    writeFileSync(join(dir, 'm.pak'), pak);
+    let out = fresh('out');
+    let r = await cli('unpack', join(dir, 'm.pak'), out);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: .*m\.pak at offset 0x[0-9a-f]+: "a\.txt" is compressed with Mystery, which this build cannot decode/m);
+    expect(listFiles(out)).toEqual(['b.bin', 'iostore-manifest.json']);
+    // The same entry pointing at footer slot 2, which is empty.
+    const f = readPakFooter(pak, 'x.pak');
+    const v8 = await writePakBytes(files, { version: 8, compression: 'Mystery', codecs });
+    const g = readPakFooter(v8, 'x.pak');
+    const idx = v8.subarray(g.indexOffset, g.indexOffset + g.indexSize);
+    const method = Buffer.from(idx).indexOf('a.txt') + 6 + 24;
+    expect(new DataView(idx.buffer, idx.byteOffset).getUint32(method, true)).toBe(1);
+    new DataView(idx.buffer, idx.byteOffset).setUint32(method, 2, true);
+    rehashIndex(v8);
+    writeFileSync(join(dir, 'slot.pak'), v8);
+    out = fresh('out');
+    r = await cli('unpack', join(dir, 'slot.pak'), out);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/slot\.pak at offset 0x[0-9a-f]+: entry "a\.txt" uses compression method 2 but the footer names 1/);
+    expect(f.version).toBe(11);
   });
 
   it('a file that is not a pak, and an index offset past the end: one line naming file and offset (exit 2)', async () => {
