@@ -190,7 +190,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     });
 
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
-    if (paks.length > 0) {
+    // --type selects chunk types, which pak files do not have.
+    if (paks.length > 0 && o.type === undefined) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       pakPlan = await planPaks(paks, { outdir, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
