@@ -4,7 +4,7 @@ import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { ByteReader, toHex } from '../util/bytes.js';
 import { fullEntrySize, readFullEntry } from './entry.js';
-import { PakEncryptionMethod, readPakFooter } from './footer.js';
+import { PakEncryptionMethod, readPakFooter, type PakFooter } from './footer.js';
 import { checkAesKey } from './pak-crypto.js';
 import { readPak, type PakEntry, type PakFile } from './read.js';
 
@@ -72,6 +72,12 @@ export class PakArchive {
 
   get size(): number {
     return this.src.size;
+  }
+
+  /** Only the footer (no key needed): what a pak with an encrypted index says about itself, its key GUID first. */
+  static async footer(src: PakByteSource, source = 'pak'): Promise<PakFooter> {
+    const tailAt = Math.max(0, src.size - TAIL);
+    return readPakFooter(await src.read(tailAt, src.size - tailAt), source, tailAt);
   }
 
   /** Reads the footer and index. An encrypted index needs the key of the pak's GUID from `keyFor`. */

@@ -45,6 +45,15 @@ describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
     expect(JSON.parse(r.out)).toMatchObject({ version: 15, versionName: 'EncryptionMethod', mountPoint: '../../../CUE4ParseFixtures/Content/Fixtures/', entryCount: 11, encryptedIndex: true, encryptedEntries: 11, encryptionKeyGuid: '0'.repeat(32), encryptionMethod: 'AES-CTR', compressionMethods: ['Oodle'], rawSize: 200611, storedSize: 17052 });
   });
 
+  it('info of a pak whose index needs a key it was not given: the footer, naming the key GUID (exit 0)', async () => {
+    const r = await cli('info', corpusPath('pak-repak/packs/pack_v7_encryptindex.pak'), '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ version: 7, encryptedIndex: true, encryptionKeyGuid: '0'.repeat(32), mountPoint: null, entryCount: null });
+    const wrong = await cli('info', corpusPath('pak-repak/packs/pack_v7_encryptindex.pak'), '--aes-key', '0x' + '11'.repeat(32));
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/pack_v7_encryptindex\.pak at offset 0x[0-9a-f]+: the AES key does not decrypt the primary index \(its SHA-1 does not match\)/);
+  });
+
   it('a folder listing names each row\'s pak; a pak needing a key is skipped with a warning', async () => {
     const r = await cli('list', corpusPath('ue5.8-cue4parse/paks'), '--json', '--filter', '**/DA_PatchTarget.uasset');
     expect(r.code, r.err).toBe(0);

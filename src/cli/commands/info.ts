@@ -1,3 +1,7 @@
+import { PakArchive } from '../../pak/archive.js';
+import { fileSource as pakFileSource } from '../../pak/pak-file.js';
+import { pakVersionName } from '../../pak/version.js';
+import { toHex } from '../../util/bytes.js';
 import { IoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
@@ -29,7 +33,14 @@ export const infoCommand: Command<InfoArgs> = {
     const file = singleFile(args.paths);
     if (file === undefined) return infoMany(args, io);
     if (isPakPath(file)) {
-      const a = await openPakForCli(file, args);
+      let a;
+      try {
+        a = await openPakForCli(file, args);
+      } catch (e) {
+        // Without the key of an encrypted index the footer still tells the version and which key is needed.
+        if (!(e instanceof IoStoreError) || e.code !== 'NEEDS_KEY') throw e;
+        return footerOnly(file, args, io);
+      }
       await a.close();
       const info = pakInfo(a.pak, a.size);
       io.out(args.json ? renderJson(info) : renderPakInfo(info));
@@ -144,4 +155,45 @@ function renderPakInfo(i: PakInfo): string {
   ];
   const w = Math.max(...rows.map(([k]) => k.length)) + 1;
   return rows.map(([k, v]) => `${`${k}:`.padEnd(w)} ${v}\n`).join('');
+}
+
+async function footerOnly(file: string, args: InfoArgs, io: CliIO): Promise<number> {
+  const src = await pakFileSource(file);
+  let f;
+  try {
+    f = await PakArchive.footer(src, file);
+  } finally {
+    await src.close?.();
+  }
+  const info = {
+    file,
+    kind: 'pak',
+    version: f.version,
+    versionName: pakVersionName(f.version),
+    mountPoint: null,
+    entryCount: null,
+    encryptedIndex: f.encryptedIndex,
+    encryptionKeyGuid: toHex(f.encryptionKeyGuid).toUpperCase(),
+    encryptionMethod: f.encryptionMethod === 2 ? 'AES-CTR' : 'AES-ECB',
+    compressionMethods: f.compressionMethods,
+    fileSize: src.size,
+    indexOffset: f.indexOffset,
+    indexSize: f.indexSize,
+    indexHash: toHex(f.indexHash),
+  };
+  if (args.json) io.out(renderJson(info));
+  else {
+    const rows: Array<[string, string]> = [
+      ['File', file],
+      ['Pak version', `${info.version} (${info.versionName})`],
+      ['Index encryption', `yes (${info.encryptionMethod}): pass --aes-key to see the mount point and entries`],
+      ['Encryption key GUID', info.encryptionKeyGuid],
+      ['Compression methods', info.compressionMethods.join(', ') || '(none named)'],
+      ['File size', `${info.fileSize} (${formatBytes(info.fileSize)})`],
+      ['Index', `${info.indexSize} bytes at ${info.indexOffset}, SHA-1 ${info.indexHash}`],
+    ];
+    const w = Math.max(...rows.map(([k]) => k.length)) + 1;
+    io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(w)} ${v}\n`).join(''));
+  }
+  return ExitCode.Ok;
 }
