@@ -54,6 +54,15 @@ describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
     expect(wrong.err).toMatch(/pack_v7_encryptindex\.pak at offset 0x[0-9a-f]+: the AES key does not decrypt the primary index \(its SHA-1 does not match\)/);
   });
 
+  it('verify of a folder of paks (one with AES-CTR index and entries), and list --by-type of a pak', async () => {
+    const r = await cli('verify', corpusPath('ue6.0-cue4parse/paks'), '--aes-key', `0x${CORPUS_AES_KEY_HEX}`);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/OK: CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted\.pak: 11\/11 entries match their SHA-1 .*3\/3 index parts/);
+    expect(r.out.trim().split('\n').at(-1)).toBe('OK: 9/9 containers verified');
+    const by = JSON.parse((await cli('list', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-Zlib.pak'), '--by-type', '--json')).out);
+    expect(by.byCompression.reduce((a: number, x: { count: number }) => a + x.count, 0)).toBe(11);
+  });
+
   it('a folder listing names each row\'s pak; a pak needing a key is skipped with a warning', async () => {
     const r = await cli('list', corpusPath('ue5.8-cue4parse/paks'), '--json', '--filter', '**/DA_PatchTarget.uasset');
     expect(r.code, r.err).toBe(0);

@@ -146,6 +146,22 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
   const a = await openPakForCli(file, args);
   await a.close();
   const rows = listPakFiles(a.pak, pakQuery(args));
+  if (args['by-type']) {
+    // A pak's files have no chunk type: they are summarised by compression method.
+    const by = new Map<string, { type: string; count: number; size: number; storedSize: number }>();
+    for (const r of rows) {
+      const x = by.get(r.compression) ?? { type: r.compression, count: 0, size: 0, storedSize: 0 };
+      x.count++;
+      x.size += r.size;
+      x.storedSize += r.storedSize;
+      by.set(r.compression, x);
+    }
+    const summary = [...by.values()];
+    if (args.json) io.out(renderJson({ file, byCompression: summary }));
+    else if (args.csv) io.out(renderCsv(['compression', 'count', 'size', 'storedSize'], summary.map((x) => [x.type, x.count, x.size, x.storedSize])));
+    else io.out(renderTable(['compression', 'count', 'raw', 'stored', 'ratio'], summary.map((x) => [x.type, String(x.count), formatBytes(x.size), formatBytes(x.storedSize), formatRatio(x.storedSize, x.size)]), ['left', 'right', 'right', 'right', 'right']));
+    return ExitCode.Ok;
+  }
   if (args.json) {
     io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
   } else {
