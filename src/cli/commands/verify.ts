@@ -56,28 +56,6 @@ export const verifyCommand: Command<VerifyArgs> = {
     }
     const open = { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) };
     const results: Array<VerifyResult | PakVerifyResult | Unopened> = [];
-    for (const p of paks) {
-      let archive;
-      try {
-        // Index hashes are compared by verifyPak, so a bad one is reported rather than refused.
-        archive = await openPakForCli(p.pak, open.keys, { verifyIndexHashes: false });
-      } catch (e) {
-        if (single || !(e instanceof IoStoreError)) throw e;
-        results.push({ file: p.pak, ok: false, error: { code: e.code, message: e.message } });
-        if (!args.json) io.out(`ERROR    ${e.message}\n`);
-        continue;
-      }
-      const bar = new ProgressBar(io, single ? 'verify' : `verify ${p.name}.pak`, io.isTTY && !args.quiet && !args.json);
-      let result;
-      try {
-        result = await verifyPak(archive, { onProgress: (x) => bar.update(x) });
-      } finally {
-        bar.done();
-        await archive.close();
-      }
-      results.push(result);
-      if (!args.json) reportPak(io, result, single ? '' : `${p.name}.pak: `, !!args.quiet);
-    }
     for (const entry of entries) {
       let reader;
       try {
@@ -99,6 +77,29 @@ export const verifyCommand: Command<VerifyArgs> = {
       }
       results.push(result);
       if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
+    }
+    // Paks after the containers, in mount order.
+    for (const p of paks) {
+      let archive;
+      try {
+        // Index hashes are compared by verifyPak, so a bad one is reported rather than refused.
+        archive = await openPakForCli(p.pak, open.keys, { verifyIndexHashes: false });
+      } catch (e) {
+        if (single || !(e instanceof IoStoreError)) throw e;
+        results.push({ file: p.pak, ok: false, error: { code: e.code, message: e.message } });
+        if (!args.json) io.out(`ERROR    ${e.message}\n`);
+        continue;
+      }
+      const bar = new ProgressBar(io, single ? 'verify' : `verify ${p.name}.pak`, io.isTTY && !args.quiet && !args.json);
+      let result;
+      try {
+        result = await verifyPak(archive, { onProgress: (x) => bar.update(x) });
+      } finally {
+        bar.done();
+        await archive.close();
+      }
+      results.push(result);
+      if (!args.json) reportPak(io, result, single ? '' : `${p.name}.pak: `, !!args.quiet);
     }
     const ok = results.every((r) => r.ok);
     if (args.json) io.out(renderJson(single ? results[0] : { containers: results, ok }));
