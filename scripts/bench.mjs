@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readToc } from '../dist/index.js';
 import { run } from '../dist/cli/main.js';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 
@@ -169,6 +169,67 @@ function buildFloor(dir) {
   const exe = join(dir, 'floor-copy');
   const r = spawnSync('cc', ['-O2', '-pthread', '-o', exe, join(root, 'scripts', 'floor-copy.c')]);
   return r.status === 0 ? exe : null;
+}
+
+await benchPaks();
+
+/**
+ * 5. Pak unpack (issue 13): a pak of 256 files of 1 MiB (corpus package bytes, so Zlib has work), stored and Zlib, unpacked
+ * in a child process (peak RSS its own); baselines: cp of the .pak and cp -r of the unpacked tree, same bytes.
+ */
+async function benchPaks() {
+  const { packPak } = await import('../dist/index.js');
+  const child = (...args) => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), ...args], { encoding: 'utf8' }));
+  const settle = () => { spawnSync('sync'); spawnSync('sleep', ['0.5']); };
+  const best = (f, n = 3) => { let r; for (let i = 0; i < n; i++) { settle(); const x = f(i); if (!r || x.ms < r.ms) r = x; } return r; };
+  const timed = (cmd, args, bytes) => { const s = process.hrtime.bigint(); spawnSync(cmd, args); return { ms: Number(process.hrtime.bigint() - s) / 1e6, bytes }; };
+  const MB = (x) => (x.bytes / 1e6 / (x.ms / 1000)).toFixed(0);
+  const mib = (x) => (x.maxRss / 1048576).toFixed(0);
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-pak-'));
+  try {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    // Real package bytes (the uncompressed corpus container's data), 1 MiB windows at varied offsets.
+    const ucas = readFileSync(join(corpus, 'ue5.8-cue4parse', 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows.ucas'));
+    const file = new Uint8Array(1 << 20);
+    const src = join(tmp, 'src');
+    for (let i = 0; i < 256; i++) {
+      const dir = join(src, 'Game', 'Content', `D${i % 16}`);
+      mkdirSync(dir, { recursive: true });
+      const at = (i * 7919 * 13) % (ucas.length - file.length);
+      file.set(ucas.subarray(at, at + file.length));
+      writeFileSync(join(dir, `F${i}.bin`), file);
+    }
+    const rawBytes = 256 * file.length;
+    console.log('\npak unpack (a .pak of 256 files of 1 MiB of corpus package bytes, 256 MiB out; best of 3)');
+    for (const method of ['none', 'zlib']) {
+      const pak = join(tmp, `Bench-${method}.pak`);
+      await packPak(src, pak, { compression: method, pakVersion: 11 });
+      const pakBytes = statSync(pak).size;
+      let tree;
+      const un = best((i) => {
+        const out = join(tmp, `out-${method}-${i}`);
+        const r = child('unpack', pak, out);
+        if (i === 0) {
+          tree = timed('cp', ['-r', out, `${out}-copy`], rawBytes);
+          rmSync(`${out}-copy`, { recursive: true });
+        }
+        rmSync(out, { recursive: true });
+        return r;
+      });
+      // Pak files unpack on the main thread by default; worker threads are opt-in (--threads N), measured here.
+      const workers = best((i) => { const out = join(tmp, `workers-${method}-${i}`); const r = child('unpack', pak, out, '2'); rmSync(out, { recursive: true }); return r; });
+      const mainLine = `(with --threads 2: ${MB(workers)} MB/s, peak RSS ${mib(workers)} MiB)`;
+      if (method === 'none') {
+        const cp = best((i) => { const r = timed('cp', [pak, join(tmp, `cp${i}`)], pakBytes); rmSync(join(tmp, `cp${i}`)); return r; });
+        console.log(`  stored: unpack ${MB(un)} MB/s; cp -r of the unpacked tree (256 files) ${MB(tree)} MB/s -> unpack is ${(un.bytes / un.ms / (tree.bytes / tree.ms)).toFixed(2)}x of it; cp of the .pak ${MB(cp)} MB/s; peak RSS ${mib(un)} MiB`);
+      } else {
+        console.log(`  zlib ${(pakBytes / 1048576).toFixed(0)} MiB .pak: unpack ${MB(un)} MB/s of output; cp -r of the unpacked tree ${MB(tree)} MB/s -> unpack is ${(un.bytes / un.ms / (tree.bytes / tree.ms)).toFixed(2)}x of it; peak RSS ${mib(un)} MiB`);
+      }
+      console.log(`    ${mainLine}`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 clearInterval(sample);

@@ -33,3 +33,25 @@ export const lz4Codec: Codec = {
     return n > 0 ? dst.subarray(0, n) : src;
   },
 };
+
+/**
+ * A valid LZ4 block that holds `src` as literals only: for formats with one method per file (pak), where a block
+ * that does not compress cannot be marked raw as IoStore blocks can.
+ */
+export function lz4LiteralBlock(src: Uint8Array): Uint8Array {
+  const n = src.length;
+  const extra = n >= 15 ? Math.floor((n - 15) / 255) + 1 : 0;
+  const out = new Uint8Array(1 + extra + n);
+  out[0] = Math.min(n, 15) << 4;
+  let p = 1;
+  if (n >= 15) {
+    let rest = n - 15;
+    while (rest >= 255) {
+      out[p++] = 255;
+      rest -= 255;
+    }
+    out[p++] = rest;
+  }
+  out.set(src, p);
+  return out;
+}

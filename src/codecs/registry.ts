@@ -4,6 +4,7 @@ import { lz4Codec } from './lz4.js';
 import { gzipNode, zlibNode } from './zlib.js';
 import { oodleCodec } from './oodle/index.js';
 import { quote } from '../util/quote.js';
+import { zstdNode } from './zstd.js';
 
 /** Codecs by the (case-insensitive) method name a container uses. */
 export class CodecRegistry {
@@ -66,9 +67,12 @@ export const noneCodec: Codec = {
   compress: (src) => src,
 };
 
-/** A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included. */
+/**
+ * A registry with every built-in codec, Oodle (Kraken, Mermaid, Selkie, Leviathan, BitKnit) included, and Zstd when
+ * the runtime's node:zlib has it.
+ */
 export function defaultCodecs(): CodecRegistry {
-  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec]);
+  return new CodecRegistry([noneCodec, zlibNode, gzipNode, lz4Codec, oodleCodec, ...(zstdNode ? [zstdNode] : [])]);
 }
 
 /** The built-ins plus the codecs `recipes` describe (see `CodecRegistry.workerRecipes`). */

@@ -38,7 +38,18 @@ const KINDS: Array<[string, string]> = [
  * shader libraries from their file stem. `knownIds` (the ids of the game container being modded) decides between
  * the package names a plugin path may stand for.
  */
-export async function scanModFolder(folder: string, mountPrefix: string, gen: EngineGeneration, knownIds?: ReadonlySet<bigint>): Promise<ModChunk[]> {
+/** A file of a mod folder that is not a package or bulk data (.ini, .json, .locres, AssetRegistry.bin ...). */
+export interface ModLooseFile {
+  file: string;
+  /** Path below the mount point, `/`-separated. */
+  path: string;
+}
+
+/**
+ * `others`: when given, files a container cannot hold are collected there (they go into the companion .pak, as
+ * the engine stages them) instead of being refused.
+ */
+export async function scanModFolder(folder: string, mountPrefix: string, gen: EngineGeneration, knownIds?: ReadonlySet<bigint>, others?: ModLooseFile[]): Promise<ModChunk[]> {
   const files: string[] = [];
   await walk(folder, files);
   const out: ModChunk[] = [];
@@ -51,6 +62,10 @@ export async function scanModFolder(folder: string, mountPrefix: string, gen: En
     const lower = path.toLowerCase();
     if (lower.endsWith('.uexp')) throw new IoStoreError('UNSUPPORTED', 'a legacy .uexp file: pack takes zen packages (.uasset without .uexp); convert legacy packages first', { file });
     const kind = KINDS.find(([ext]) => lower.endsWith(ext));
+    if (!kind && others) {
+      if (path !== 'iostore-manifest.json' && !lower.endsWith('.iostore-tmp')) others.push({ file, path });
+      continue;
+    }
     if (!kind) throw new IoStoreError('UNSUPPORTED', `not a kind of file a container holds (expected ${KINDS.map(([e]) => e).join(', ')})`, { file });
     const [ext, type] = kind;
     const typeByte = chunkTypeFromName(type, gen);

@@ -13,7 +13,7 @@ import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { safeOutputPath, tempFilesInFlight, writeTempFile } from '../unpack/output.js';
+import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '../unpack/output.js';
 import { MANIFEST_NAME } from '../unpack/manifest.js';
 import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
@@ -26,7 +26,8 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
-import { scanModFolder, type ModChunk } from './mod-folder.js';
+import { scanModFolder, type ModChunk, type ModLooseFile } from './mod-folder.js';
+import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
@@ -135,7 +136,9 @@ export async function packFolder(folder: string, outUtoc: string, o: PackOptions
     if (plan.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: plan.pakVersion, from: 'engine' };
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
-  const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings);
+  if (plan.pakFiles && pak) pak = { ...pak, mountPoint: plan.pakFiles.mountPoint };
+  if (plan.pakFiles && !pak) warnings.push(`--no-pak: ${plan.pakFiles.files.length} file(s) that only a .pak holds were left out`);
+  const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings, plan.pakFiles?.files);
   const { id, from } = plan.containerId;
   return {
     ...r,
@@ -222,7 +225,12 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, containerId: idChoice };
+  // The files of the container's own companion pak, when the folder was unpacked with it.
+  const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
+  const pakFiles: CompanionFiles | undefined = companion && companion.files.length > 0
+    ? { mountPoint: companion.mountPoint, files: companion.files.map((f) => ({ file: join(folder, ...f.path.split('/')), path: f.pakPath })) }
+    : undefined;
+  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, pakFiles, containerId: idChoice };
 }
 
 async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
@@ -245,8 +253,9 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
   const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
   const knownIds = new Set<bigint>();
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
-  const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds);
-  if (mod.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
+  const loose: ModLooseFile[] = [];
+  const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds, loose);
+  if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
   const chunks: PlannedChunk[] = [];
   const packages: ContainerPackage[] = [];
@@ -288,7 +297,8 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
     mountPoint,
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
-  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
+  const pakFiles: CompanionFiles | undefined = loose.length > 0 ? { mountPoint, files: loose } : undefined;
+  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
@@ -370,6 +380,7 @@ async function writeContainer(
   o: Pick<PackOptions, 'onProgress' | 'threads'>,
   pak: CompanionPakSettings | undefined,
   warnings: string[],
+  pakFiles: readonly ModLooseFile[] = [],
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
@@ -399,9 +410,13 @@ async function writeContainer(
     await writeTempFile(tmp(`${outBase}.utoc`), utoc);
     // An existing .pak of that name may hold real files (AssetRegistry.bin ...): it is kept, not replaced.
     const pakPath = `${outBase}.pak`;
-    const writePak = pak !== undefined && !existsSync(pakPath);
+    // With files of its own the companion is (re)written; an empty one never replaces a .pak already there.
+    const writePak = pak !== undefined && (pakFiles.length > 0 || !existsSync(pakPath));
     if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
-    if (writePak) {
+    if (writePak && pakFiles.length > 0) {
+      if (existsSync(pakPath)) warnings.push(`replaced ${pakPath} with a pak of the folder's ${pakFiles.length} non-package file(s)`);
+      await writeCompanionFiles(tmp(pakPath), pak!, pakFiles);
+    } else if (writePak) {
       await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));
     }
     await pool?.close();
@@ -418,6 +433,37 @@ async function writeContainer(
     await unlink(tmp(`${outBase}.pak`)).catch(() => {});
     for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
     throw e;
+  }
+}
+
+/** Files that only a .pak can hold, and the mount point their paths are below. */
+interface CompanionFiles {
+  mountPoint: string;
+  files: ModLooseFile[];
+}
+
+/** The companion .pak with the folder's non-package files, stored (as UnrealPak stages small files by default). */
+async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, files: readonly ModLooseFile[]): Promise<void> {
+  const inputs = [];
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const size = (await stat(f.file).catch((e) => { throw ioError(e, f.file); })).size;
+    inputs.push({ path: f.path, size, read: () => readPieces(f.file) });
+  }
+  const fh = await openTempFile(tmpPath);
+  try {
+    await writePak(
+      {
+        async write(data, position) {
+          let o = 0;
+          while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+        },
+        truncate: (n) => fh.truncate(n),
+      },
+      inputs,
+      { version: pak.version, mountPoint: pak.mountPoint },
+    );
+  } finally {
+    await fh.close();
   }
 }
 

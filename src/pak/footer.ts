@@ -100,7 +100,7 @@ const LAYOUTS: readonly Layout[] = (() => {
  * Finds and parses the footer. The footer's size depends on the version it holds, so each known shape is tried
  * from the newest down until the magic sits where that shape puts it and the version agrees with the shape.
  */
-export function readPakFooter(bytes: Uint8Array, source: string): PakFooter {
+export function readPakFooter(bytes: Uint8Array, source: string, base = 0): PakFooter {
   const len = bytes.length;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let strayVersion: { version: number; at: number } | undefined;
@@ -116,22 +116,23 @@ export function readPakFooter(bytes: Uint8Array, source: string): PakFooter {
     if (magicAt < l.before) {
       throw new IoStoreError('TRUNCATED', `pak footer of version ${version} needs ${l.before + l.after} bytes but the file has ${len}`, { file: source, offset: 0 });
     }
-    return parseFooter(bytes, source, l);
+    return parseFooter(bytes, source, l, base);
   }
   if (strayVersion) {
     const code = strayVersion.version > PAK_VERSION_LATEST ? 'UNSUPPORTED' : 'BAD_VALUE';
-    throw new IoStoreError(code, `pak version ${strayVersion.version} is not supported (known: 1 to ${PAK_VERSION_LATEST})`, { file: source, offset: strayVersion.at });
+    throw new IoStoreError(code, `pak version ${strayVersion.version} is not supported (known: 1 to ${PAK_VERSION_LATEST})`, { file: source, offset: base + strayVersion.at });
   }
   const smallest = Math.min(...LAYOUTS.map((l) => l.after));
   if (len < smallest) {
     throw new IoStoreError('TRUNCATED', `file of ${len} bytes is too small for a pak footer (at least ${smallest} bytes)`, { file: source, offset: 0 });
   }
-  throw new IoStoreError('BAD_MAGIC', `not a pak file: no footer magic 0x${PAK_MAGIC.toString(16)} where any pak version (1 to ${PAK_VERSION_LATEST}) puts it`, { file: source, offset: Math.max(0, len - 44) });
+  throw new IoStoreError('BAD_MAGIC', `not a pak file: no footer magic 0x${PAK_MAGIC.toString(16)} where any pak version (1 to ${PAK_VERSION_LATEST}) puts it`, { file: source, offset: base + Math.max(0, len - 44) });
 }
 
-function parseFooter(bytes: Uint8Array, source: string, l: Layout): PakFooter {
-  const start = bytes.length - l.after - l.before;
-  const r = new ByteReader(bytes.subarray(start), source, start);
+/** `base`: absolute offset of `bytes[0]` in the file (a caller may hold only the file's tail). */
+function parseFooter(bytes: Uint8Array, source: string, l: Layout, base: number): PakFooter {
+  const start = base + bytes.length - l.after - l.before;
+  const r = new ByteReader(bytes.subarray(start - base), source, start);
   const v = l.version;
   let encryptionKeyGuid = new Uint8Array(16);
   let encryptedIndex = false;

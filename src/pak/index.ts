@@ -23,3 +23,10 @@ export {
   ENGINE_PAK_VERSIONS,
 } from './version.js';
 export type { EnginePakVersion, PakVersionNumber } from './version.js';
+export { PakArchive, bytesSource as pakBytesSource } from './archive.js';
+export type { PakByteSource, OpenPakOptions, PakEntryCheck } from './archive.js';
+export { openPakFile, fileSource as pakFileSource } from './pak-file.js';
+export { listPakFiles, pakInfo } from './listing.js';
+export type { PakFileRow, PakListQuery, PakInfo } from './listing.js';
+export { writePak, writePakBytes, memorySink, keepInPrunedIndexDefault } from './pak-writer.js';
+export type { PakSink, PakInputFile, PakWriterOptions, PakWriteResult } from './pak-writer.js';

@@ -17,6 +17,11 @@ export interface ReadPakOptions {
   aesKey?: Uint8Array;
   /** Check the SHA-1 of each unencrypted index part (default true; encrypted parts are always checked). */
   verifyHashes?: boolean;
+  /**
+   * Absolute file offset of `bytes[0]` when `bytes` holds only the file's tail (from the index to the end), so a
+   * many-GB pak is listed without reading its data. Default 0: `bytes` is the whole file.
+   */
+  base?: number;
 }
 
 export interface PakEntry {
@@ -40,6 +45,8 @@ export interface PakEntry {
   encryptionIv?: Uint8Array;
   /** False when the path is absolute, climbs with `..`, has a drive letter or control characters. */
   safe: boolean;
+  /** Why this entry cannot be read although the index is sound (its data lies past the end, an unnamed method). */
+  problem?: { code: 'BAD_VALUE' | 'TRUNCATED'; offset: number; message: string };
 }
 
 export interface PakFile {
@@ -73,20 +80,24 @@ export interface PakFile {
 const PATH_BUDGET_FACTOR = 64;
 const PATH_BUDGET_FLOOR = 1 << 20;
 
-function methodName(footer: PakFooter, index: number, r: ByteReader, at: number): string {
+function methodName(footer: PakFooter, index: number): string | undefined {
   if (index === 0) return 'None';
-  const name = footer.compressionMethods[index - 1];
-  if (name === undefined) r.fail('BAD_VALUE', `entry uses compression method ${index} but the footer names ${footer.compressionMethods.length}`, at);
-  return name;
+  return footer.compressionMethods[index - 1];
 }
 
+/**
+ * One entry of the index. An entry the rest of the pak does not depend on (its data runs past the data area, or
+ * it names a compression slot the footer leaves empty) keeps its place with a `problem`, so the other entries can
+ * still be read; a broken index structure throws instead.
+ */
 function toEntry(path: string, rec: PakEntryRecord, footer: PakFooter, r: ByteReader, at: number): PakEntry {
+  const method = methodName(footer, rec.compressionMethodIndex);
   const e: PakEntry = {
     path,
     offset: rec.offset,
     size: rec.size,
     uncompressedSize: rec.uncompressedSize,
-    compressionMethod: methodName(footer, rec.compressionMethodIndex, r, at),
+    compressionMethod: method ?? `#${rec.compressionMethodIndex}`,
     compressionMethodIndex: rec.compressionMethodIndex,
     encrypted: (rec.flags & PAK_ENTRY_FLAG_ENCRYPTED) !== 0,
     compressionBlockSize: rec.compressionBlockSize,
@@ -95,7 +106,11 @@ function toEntry(path: string, rec: PakEntryRecord, footer: PakFooter, r: ByteRe
   if (rec.blocks.length > 0) e.blocks = rec.blocks;
   if (rec.hash && rec.hash.some((b) => b !== 0)) e.hash = rec.hash;
   if (rec.encryptionIv) e.encryptionIv = rec.encryptionIv;
-  if (rec.offset + rec.size > footer.offset) r.fail('BAD_VALUE', `entry ${quote(path)} at ${rec.offset} of ${rec.size} bytes runs into the index or footer`, at);
+  if (method === undefined) {
+    e.problem = { code: 'BAD_VALUE', offset: r.base + at, message: `entry ${quote(path)} uses compression method ${rec.compressionMethodIndex} but the footer names ${footer.compressionMethods.length}` };
+  } else if (rec.offset + rec.size > footer.offset || (e.blocks ?? []).some((b) => b.end > footer.offset)) {
+    e.problem = { code: 'TRUNCATED', offset: rec.offset, message: `entry ${quote(path)} at ${rec.offset} of ${rec.size} bytes runs past the data area, which ends at ${footer.offset}` };
+  }
   return e;
 }
 
@@ -103,7 +118,13 @@ function toEntry(path: string, rec: PakEntryRecord, footer: PakFooter, r: ByteRe
 export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFile {
   const source = options.source ?? 'pak';
   const verify = options.verifyHashes ?? true;
-  const footer = readPakFooter(bytes, source);
+  const base = options.base ?? 0;
+  const footer = readPakFooter(bytes, source, base);
+  // Index parts by absolute offset; a part before the bytes held is refused rather than read from the wrong place.
+  const region = (offset: number, size: number): Uint8Array => {
+    if (offset < base) throw new IoStoreError('TRUNCATED', `index part at ${offset} lies before the ${bytes.length} bytes read from offset ${base}`, { file: source, offset });
+    return bytes.subarray(offset - base, offset - base + size);
+  };
   if (footer.frozenIndex) {
     throw new IoStoreError('UNSUPPORTED', 'frozen (memory-image) pak indexes are not supported; the engine itself refuses them', { file: source, offset: footer.offset });
   }
@@ -112,7 +133,7 @@ export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFil
     if (options.aesKey) o.aesKey = options.aesKey;
     return o;
   };
-  const stored = bytes.subarray(footer.indexOffset, footer.indexOffset + footer.indexSize);
+  const stored = region(footer.indexOffset, footer.indexSize);
   const index = openIndexPart(stored, footer, 'primary', footer.indexHash, cryptOpts(footer.indexOffset));
 
   const result: PakFile = {
@@ -151,7 +172,7 @@ export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFil
 
   if (primary.pathHashIndex) {
     const ph = primary.pathHashIndex;
-    const phBytes = openIndexPart(bytes.subarray(ph.offset, ph.offset + ph.size), footer, 'pathHash', ph.hash, cryptOpts(ph.offset));
+    const phBytes = openIndexPart(region(ph.offset, ph.size), footer, 'pathHash', ph.hash, cryptOpts(ph.offset));
     const parsed = readPathHashIndex(phBytes, footer.version, source, ph.offset, footer.encryptedIndex);
     result.pathHashIndex = { ...ph, count: parsed.entries.length };
   }
@@ -159,7 +180,7 @@ export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFil
   if (!fd) {
     throw new IoStoreError('UNSUPPORTED', 'pak has no full directory index (only path hashes), so its file names cannot be listed', { file: source, offset: footer.indexOffset });
   }
-  const fdBytes = openIndexPart(bytes.subarray(fd.offset, fd.offset + fd.size), footer, 'fullDirectory', fd.hash, cryptOpts(fd.offset));
+  const fdBytes = openIndexPart(region(fd.offset, fd.size), footer, 'fullDirectory', fd.hash, cryptOpts(fd.offset));
   const dirIndex = readFullDirectoryIndex(fdBytes, footer.version, source, fd.offset, footer.encryptedIndex);
   result.fullDirectoryIndex = { ...fd, flat: dirIndex.flat };
   collectEntries(result, dirIndex.directories, primary, footer, r, fdBytes.length);

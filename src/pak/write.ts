@@ -170,52 +170,93 @@ export function writeCompanionPak(options: CompanionPakOptions): Uint8Array {
     records.push({ path: f.path, record });
   }
   const indexOffset = pos;
-
-  let index: Uint8Array;
-  const secondary: Uint8Array[] = [];
-  if (version < PakVersion.PathHashIndex) {
-    index = writeLegacyIndex(mountPoint, records, version, methodWidth);
-  } else {
-    const encodedParts: Uint8Array[] = [];
-    const nonEncoded: PakEntryRecord[] = [];
-    const located: { path: string; location: number }[] = [];
-    let encodedLen = 0;
-    for (const { path, record } of records) {
-      const enc = encodeEntry(record, version);
-      if (enc) {
-        located.push({ path, location: encodedLen });
-        encodedParts.push(enc);
-        encodedLen += enc.length;
-      } else {
-        // The index copy of a non-encodable entry carries no hash; the in-place header keeps it.
-        located.push({ path, location: -nonEncoded.length - 1 });
-        nonEncoded.push({ ...record, hash: new Uint8Array(20) });
-      }
-    }
-    const pairs: PathHashPair[] = located.map((l) => ({ hash: pakPathHash(l.path, seed, version), location: l.location }));
-    const dirs = buildDirectories(located);
-    const pruned = options.keepInPrunedIndex ? buildPrunedDirectories(dirs, options.keepInPrunedIndex) : [];
-    const pathHashIndex = writePathHashIndex(pairs, pruned, version);
-    const fullDirectoryIndex = version >= PakVersion.SortedDirectoryIndex ? writeFlatDirectoryIndex(dirs, pairs) : writeDirectoryTree(dirs, version);
-    const encodedEntries = concatBytes(encodedParts);
-    const primary = (ph: PakIndexPart, fd: PakIndexPart) =>
-      writePrimaryIndex({ mountPoint, entryCount: records.length, pathHashSeed: seed, pathHashIndex: ph, fullDirectoryIndex: fd, encodedEntries, nonEncodedEntries: nonEncoded, version });
-    // The primary index has a fixed length whatever the offsets, so measure it once with placeholders.
-    const placeholder = { offset: 0, size: 0, hash: new Uint8Array(20) };
-    const primaryLen = primary(placeholder, placeholder).length;
-    const ph = { offset: indexOffset + primaryLen, size: pathHashIndex.length, hash: sha1(pathHashIndex) };
-    const fd = { offset: ph.offset + ph.size, size: fullDirectoryIndex.length, hash: sha1(fullDirectoryIndex) };
-    index = primary(ph, fd);
-    secondary.push(pathHashIndex, fullDirectoryIndex);
-  }
+  const built = buildPakIndex({ version, mountPoint, seed, methodWidth, records, indexOffset, ...(options.keepInPrunedIndex ? { keepInPrunedIndex: options.keepInPrunedIndex } : {}) });
+  const index = built.primary;
+  const secondary = built.secondary;
 
   const footerInit: Parameters<typeof writePakFooter>[0] = {
     version,
     compressionSlots: slots,
     indexOffset,
     indexSize: index.length,
-    indexHash: sha1(index),
+    indexHash: built.primaryHash,
   };
   if (options.pakchunkIndex !== undefined) footerInit.pakchunkIndex = options.pakchunkIndex;
   return concatBytes([...parts, index, ...secondary, writePakFooter(footerInit)]);
+}
+
+export interface PakIndexInput {
+  version: number;
+  mountPoint: string;
+  seed: bigint;
+  methodWidth: 1 | 4;
+  /** Entries in index order; record offsets are absolute. */
+  records: readonly { path: string; record: PakEntryRecord }[];
+  /** Where the primary index will start in the file. */
+  indexOffset: number;
+  keepInPrunedIndex?: (path: string) => boolean;
+  /** Encrypts one index part (already padded to 16 bytes): the footer's encrypted-index flag must then be set. */
+  encrypt?: (padded: Uint8Array) => Uint8Array;
+}
+
+/**
+ * Pads to the AES block as UnrealPak does: the padding repeats the data from its start (checked on the decrypted
+ * index of the corpus's pak-repak `_encryptindex` paks).
+ */
+export function padAes(b: Uint8Array): Uint8Array {
+  if (b.length % 16 === 0) return b;
+  const out = new Uint8Array(Math.ceil(b.length / 16) * 16);
+  out.set(b);
+  for (let i = b.length; i < out.length; i++) out[i] = b[(i - b.length) % b.length]!;
+  return out;
+}
+
+/**
+ * The index as the engine writes it: before v10 one legacy index, from v10 the primary index followed by the
+ * path-hash and full directory indexes. With `encrypt` each part is zero-padded to the AES block, hashed padded and
+ * stored encrypted; the hashes (and sizes) recorded are those of the padded plaintext.
+ */
+export function buildPakIndex(o: PakIndexInput): { primary: Uint8Array; primaryHash: Uint8Array; secondary: Uint8Array[] } {
+  const { version, mountPoint, records } = o;
+  const seal = (plain: Uint8Array): { stored: Uint8Array; hash: Uint8Array } => {
+    if (!o.encrypt) return { stored: plain, hash: sha1(plain) };
+    const padded = padAes(plain);
+    return { stored: o.encrypt(padded), hash: sha1(padded) };
+  };
+  if (version < PakVersion.PathHashIndex) {
+    const sealed = seal(writeLegacyIndex(mountPoint, records, version, o.methodWidth));
+    return { primary: sealed.stored, primaryHash: sealed.hash, secondary: [] };
+  }
+  const encodedParts: Uint8Array[] = [];
+  const nonEncoded: PakEntryRecord[] = [];
+  const located: { path: string; location: number }[] = [];
+  let encodedLen = 0;
+  for (const { path, record } of records) {
+    const enc = encodeEntry(record, version);
+    if (enc) {
+      located.push({ path, location: encodedLen });
+      encodedParts.push(enc);
+      encodedLen += enc.length;
+    } else {
+      // The index copy of a non-encodable entry carries no hash; the in-place header keeps it.
+      located.push({ path, location: -nonEncoded.length - 1 });
+      nonEncoded.push({ ...record, hash: new Uint8Array(20) });
+    }
+  }
+  const pairs: PathHashPair[] = located.map((l) => ({ hash: pakPathHash(l.path, o.seed, version), location: l.location }));
+  const dirs = buildDirectories(located);
+  const pruned = o.keepInPrunedIndex ? buildPrunedDirectories(dirs, o.keepInPrunedIndex) : [];
+  const ph = seal(writePathHashIndex(pairs, pruned, version));
+  const fd = seal(version >= PakVersion.SortedDirectoryIndex ? writeFlatDirectoryIndex(dirs, pairs) : writeDirectoryTree(dirs, version));
+  const encodedEntries = concatBytes(encodedParts);
+  const primary = (phPart: PakIndexPart, fdPart: PakIndexPart) =>
+    writePrimaryIndex({ mountPoint, entryCount: records.length, pathHashSeed: o.seed, pathHashIndex: phPart, fullDirectoryIndex: fdPart, encodedEntries, nonEncodedEntries: nonEncoded, version });
+  // The primary index has a fixed length whatever the offsets, so measure it once with placeholders.
+  const placeholder = { offset: 0, size: 0, hash: new Uint8Array(20) };
+  const plainLen = primary(placeholder, placeholder).length;
+  const primaryLen = o.encrypt ? Math.ceil(plainLen / 16) * 16 : plainLen;
+  const phPart = { offset: o.indexOffset + primaryLen, size: ph.stored.length, hash: ph.hash };
+  const fdPart = { offset: phPart.offset + phPart.size, size: fd.stored.length, hash: fd.hash };
+  const sealed = seal(primary(phPart, fdPart));
+  return { primary: sealed.stored, primaryHash: sealed.hash, secondary: [ph.stored, fd.stored] };
 }

@@ -56,10 +56,49 @@ export interface ManifestContainer {
   chunks: ManifestChunk[];
 }
 
+/** One file of a `.pak`, as `pack` needs it to rebuild the pak. */
+export interface ManifestPakFile {
+  /** Output file, relative to the unpack folder, `/`-separated (mount point folder + pak path). */
+  path: string;
+  /** Path below the pak's mount point, as its index names it. */
+  pakPath: string;
+  size: number;
+  storedSize: number;
+  compression: string;
+  encrypted: boolean;
+  /** Uncompressed bytes per compression block (0 when stored). */
+  blockSize: number;
+  /** Hex SHA-1 of the stored bytes the pak records ('' when none). */
+  hash: string;
+  /** Set when a higher-priority pak (or a container) supplied the same output path. */
+  overriddenBy?: string;
+}
+
+export interface ManifestPak {
+  name: string;
+  pak: string;
+  priority: number;
+  version: number;
+  versionName: string;
+  mountPoint: string;
+  encryptedIndex: boolean;
+  encryptionKeyGuid: string;
+  compressionMethods: string[];
+  /** Name slots in the footer (v8: 4 for UE 4.22, 5 after). */
+  compressionSlots: number;
+  /** v10+: the path-hash seed, as a decimal string (a u64). */
+  pathHashSeed: string | null;
+  /** Paths a patch pak deletes from lower paks. */
+  deleted: string[];
+  files: ManifestPakFile[];
+}
+
 export interface Manifest {
   tool: 'iostore-toolkit';
   manifestVersion: number;
   containers: ManifestContainer[];
+  /** The `.pak` archives unpacked beside the containers (absent when there were none). */
+  paks?: ManifestPak[];
 }
 
 export function manifestContainer(toc: IoStoreToc, name: string, priority: number): Omit<ManifestContainer, 'chunks'> {

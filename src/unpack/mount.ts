@@ -30,11 +30,38 @@ export function mountEntry(utoc: string): MountEntry {
   return { utoc, name, priority: containerPriority(name), isGlobal: name.toLowerCase() === 'global' };
 }
 
+/** A `.pak` archive to mount, with the same engine priority rule as containers. */
+export interface PakMountEntry {
+  pak: string;
+  /** Base name without extension, e.g. `pakchunk0-Windows_1_P`. */
+  name: string;
+  priority: number;
+}
+
+export function pakMountEntry(pak: string): PakMountEntry {
+  const name = basename(pak).replace(/\.pak$/i, '');
+  return { pak, name, priority: containerPriority(name) };
+}
+
+const byMountOrder = (a: { priority: number; name: string }, b: { priority: number; name: string }) =>
+  a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
  * Expands inputs (.utoc files or folders searched recursively, as a game's Paks folder with ~mods) into containers
  * sorted by mount priority, lowest first, so later entries override earlier ones.
  */
 export async function discoverContainers(inputs: readonly string[]): Promise<MountEntry[]> {
+  const { containers } = await discoverMounts(inputs, { paks: false });
+  if (containers.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc files in ${inputs.join(', ')}`);
+  return containers;
+}
+
+/**
+ * Containers and `.pak` archives of the inputs (files, or folders searched recursively), each list in mount order,
+ * lowest priority first: `_N_P` patches above their base, higher N above lower, equal priorities by name.
+ */
+export async function discoverMounts(inputs: readonly string[], o: { paks?: boolean } = {}): Promise<{ containers: MountEntry[]; paks: PakMountEntry[] }> {
+  const withPaks = o.paks ?? true;
   const found: string[] = [];
   for (const input of inputs) {
     let st;
@@ -43,22 +70,24 @@ export async function discoverContainers(inputs: readonly string[]): Promise<Mou
     } catch (e) {
       throw ioError(e, input);
     }
-    if (st.isDirectory()) await walk(input, found);
-    else if (/\.utoc$/i.test(input)) found.push(input);
-    else throw new IoStoreError('USAGE', 'expected a .utoc file or a folder of containers', { file: input });
+    if (st.isDirectory()) await walk(input, found, withPaks);
+    else if (/\.utoc$/i.test(input) || (withPaks && /\.pak$/i.test(input))) found.push(input);
+    else throw new IoStoreError('USAGE', `expected a .utoc${withPaks ? ' or .pak' : ''} file or a folder of containers`, { file: input });
   }
-  if (found.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc files in ${inputs.join(', ')}`);
   const unique = [...new Set(found)];
-  return unique.map(mountEntry).sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const containers = unique.filter((f) => /\.utoc$/i.test(f)).map(mountEntry).sort(byMountOrder);
+  const paks = unique.filter((f) => /\.pak$/i.test(f)).map(pakMountEntry).sort(byMountOrder);
+  if (containers.length + paks.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc${withPaks ? ' or .pak' : ''} files in ${inputs.join(', ')}`);
+  return { containers, paks };
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
+async function walk(dir: string, out: string[], withPaks: boolean): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
     throw ioError(e, dir);
   });
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) await walk(p, out);
-    else if (/\.utoc$/i.test(e.name)) out.push(p);
+    if (e.isDirectory()) await walk(p, out, withPaks);
+    else if (/\.utoc$/i.test(e.name) || (withPaks && /\.pak$/i.test(e.name))) out.push(p);
   }
 }

@@ -14,7 +14,8 @@ import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
-import { discoverContainers, type MountEntry } from './mount.js';
+import { discoverMounts, type MountEntry, type PakMountEntry } from './mount.js';
+import { planPaks, writePakFiles, type PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from './output.js';
 import { metaHashAlgorithm, writeChunkFile } from './write-chunk.js';
 import { ChunkPool, defaultThreads } from './chunk-pool.js';
@@ -116,12 +117,12 @@ export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'k
  * that fails is reported in `failures` and the rest continue.
  */
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
-  const entries = await discoverContainers(inputs);
+  const { containers, paks } = await discoverMounts(inputs);
   if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
-  return unpackWith(entries, outdir, o);
+  return unpackWith(containers, outdir, o, paks);
 }
 
-async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions): Promise<UnpackResult> {
+async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions, paks: readonly PakMountEntry[] = []): Promise<UnpackResult> {
   const failures: UnpackFailure[] = [];
   const warnings: string[] = [];
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
@@ -133,8 +134,9 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       failures.push({ container: entry.name, index: -1, code: e.code, message: e.message });
     }
   }
-  if (opened.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
+  if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
 
+  let pakPlan: PakUnpackOutcome | undefined;
   try {
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does.
     const owner = new Map<string, number>();
@@ -187,12 +189,26 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       summary.push({ name: entry.name, priority: entry.priority, chunks: mc.chunks.length, written: 0, overridden });
     });
 
+    // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
+    // --type selects chunk types, which pak files do not have.
+    if (paks.length > 0 && o.type === undefined) {
+      const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
+      pakPlan = await planPaks(paks, { outdir, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
+      if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
+      failures.push(...pakPlan.failures);
+      pakPlan.failures = failures;
+      warnings.push(...pakPlan.warnings);
+      summary.push(...pakPlan.summary);
+      if (pakPlan.manifests.length > 0) manifest.paks = pakPlan.manifests;
+    }
+    const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
+
     const result: UnpackResult = {
       outdir,
       containers: summary,
       chunksWritten: 0,
       bytesWritten: 0,
-      planned: planned.map(({ reader: _r, ...p }) => p),
+      planned: [...planned.map(({ reader: _r, ...p }) => p), ...pakPlanned],
       failures,
       warnings,
       manifest: null,
@@ -200,7 +216,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     };
     if (o.dryRun) return result;
 
-    const total = { chunksDone: 0, chunksTotal: planned.length, bytesDone: 0, bytesTotal: planned.reduce((a, p) => a + p.size, 0) };
+    const total = { chunksDone: 0, chunksTotal: planned.length + pakPlanned.length, bytesDone: 0, bytesTotal: [...planned, ...pakPlanned].reduce((a, p) => a + p.size, 0) };
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
     const readerIndex = new Map(readers.map((r, k) => [r, k]));
@@ -237,12 +253,25 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     } finally {
       await pool?.close();
     }
+    if (pakPlan) {
+      const pakThreads = await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
+        if (ok) {
+          result.chunksWritten++;
+          result.bytesWritten += n;
+        }
+        total.chunksDone++;
+        total.bytesDone += p.size;
+        o.onProgress?.({ ...total });
+      });
+      result.threads = Math.max(result.threads, pakThreads);
+    }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
     await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);
     result.manifest = manifestPath;
     return result;
   } finally {
     await Promise.all(opened.map(({ reader }) => reader.close()));
+    await Promise.all((pakPlan?.archives ?? []).map((a) => a.close()));
   }
 }
 

@@ -17,8 +17,11 @@ describe('iostore list', () => {
   it('a folder lists every container in mount order, each row naming its container', async () => {
     const folder = corpusPath('ue5.8-cue4parse');
     const j = await json('list', folder, '--aes-key', CORPUS_AES_KEY_HEX);
-    expect(j.files).toHaveLength(8);
-    expect(j.files.at(-1)).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.utoc$/);
+    // 8 containers, then the 9 paks of paks/ (their rows in pakFiles).
+    expect(j.files).toHaveLength(8 + 9);
+    expect(j.files[7]).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.utoc$/);
+    expect(j.files.at(-1)).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.pak$/);
+    expect(j.pakFiles).toHaveLength(20 + 4 * 11 + 4 + 4 + 4 + 2);
     // 5 variants of 112 chunks, the patch base (3) and patch (2), global (1).
     expect(j.count).toBe(5 * 112 + 3 + 2 + 1);
     expect(new Set(j.chunks.map((r: Row & { container: string }) => r.container)).size).toBe(8);
@@ -118,10 +121,13 @@ describe('iostore info', () => {
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
     expect(lines[0]).toMatch(/^container +toc +chunks +files +raw +stored +compression +encryption +partitions$/);
-    expect(lines).toHaveLength(2 + 11 + 1);
+    // 11 containers and 10 paks (the 9 of ue5.8-cue4parse/paks but the one with an encrypted index, and 2 companions).
+    expect(r.err).toMatch(/^warning: .*OodleEncrypted\.pak at offset 0x[0-9a-f]+: the pak index is encrypted/);
+    expect(lines).toHaveLength(2 + 11 + 10 + 1);
+    expect(lines.find((l) => l.startsWith('CUE4ParseFixtures-Legacy-Tagged-Zlib.pak'))).toMatch(/ pak 12 +- +11 /);
     expect(lines.find((l) => l.startsWith('CUE4ParseFixtures-Minimal-OodlePartitioned-Windows'))).toMatch(/ 8 +112 +111 .* Oodle +5$/);
     expect(lines.find((l) => l.startsWith('pakchunk1001-Windows_0_P'))).toMatch(/ 5 +8 +5 /);
-    expect(lines.at(-1)).toBe('11 containers, 585 chunks, 14.9 MiB raw, 8.8 MiB stored (59.3%)');
+    expect(lines.at(-1)).toMatch(/^11 containers, 585 chunks, 10 paks of 67 files, /);
     const j = JSON.parse((await cli('info', corpusPath('ue5.8-cue4parse'), '--json', '--aes-key', CORPUS_AES_KEY_HEX)).out);
     expect(j.containers.map((c: { name: string; fileCount: number }) => c.fileCount)).toEqual([111, 111, 111, 111, 111, 2, null, 1]);
   });

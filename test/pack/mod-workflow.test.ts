@@ -78,7 +78,7 @@ describe('mod workflow: unpack, change a package and a bulk file, pack only thos
     for (const f of untouched) expect(readFileSync(join(merged, f)).equals(readFileSync(join(original, f)))).toBe(true);
   });
 
-  it('rejects legacy files and files that are no container content, naming them', async () => {
+  it('rejects legacy files, naming them; other files go into the companion .pak', async () => {
     const dir = join(tmp, 'bad');
     mkdirSync(join(dir, 'Game/Content'), { recursive: true });
     writeFileSync(join(dir, 'Game/Content/A.uexp'), 'x');
@@ -87,7 +87,10 @@ describe('mod workflow: unpack, change a package and a bulk file, pack only thos
     const dir2 = join(tmp, 'bad2');
     mkdirSync(join(dir2, 'Game/Content'), { recursive: true });
     writeFileSync(join(dir2, 'Game/Content/readme.txt'), 'x');
-    await expect(packFolder(dir2, join(tmp, 'x', 'Bad_P.utoc'), { like: BASE })).rejects.toThrow(/readme\.txt.*not a kind of file/);
     expect(listFiles(tmp).filter((f) => f.startsWith('x/'))).toEqual([]);
+    // Files that are not packages no longer stop the pack: they go into the companion .pak (issue 13).
+    const r = await packFolder(dir2, join(tmp, 'y', 'Txt_P.utoc'), { like: BASE });
+    expect(r.pak).toBe(join(tmp, 'y', 'Txt_P.pak'));
+    expect(r.chunks).toBe(1);
   });
 });

@@ -84,12 +84,15 @@ describe('verify', () => {
     expect(noKey.code).toBe(1);
     expect(noKey.out).toMatch(/^ERROR {4}.*CUE4ParseFixtures-Minimal-OodleEncrypted-Windows\.utoc: the container is encrypted/m);
     expect(noKey.out).toContain('OK: CUE4ParseFixtures-Minimal-Zlib-Windows: 112/112 chunks match their blake3 hashes');
-    expect(noKey.out.trim().split('\n').at(-1)).toBe('FAILED: 7/8 containers verified');
+    // 8 containers and the 9 paks of paks/ (one with an encrypted index).
+    expect(noKey.out).toMatch(/^ERROR {4}.*CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted\.pak at offset 0x[0-9a-f]+: the pak index is encrypted/m);
+    expect(noKey.out.trim().split('\n').at(-1)).toBe('FAILED: 15/17 containers verified');
     const withKey = await cli('verify', folder, '--aes-key', CORPUS_AES_KEY_HEX, '--json');
     expect(withKey.code).toBe(0);
     const j = JSON.parse(withKey.out);
     expect(j.ok).toBe(true);
-    expect(j.containers.map((c: { file: string; verified: number }) => [c.file.split('/').at(-1), c.verified])).toEqual([
+    expect(j.containers.filter((c: { kind?: string }) => c.kind === 'pak').map((c: { verified: number }) => c.verified)).toEqual([20, 11, 11, 11, 11, 4, 4, 4, 2]);
+    expect(j.containers.filter((c: { kind?: string }) => c.kind !== 'pak').map((c: { file: string; verified: number }) => [c.file.split('/').at(-1), c.verified])).toEqual([
       ['CUE4ParseFixtures-Minimal-Oodle-Windows.utoc', 112],
       ['CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.utoc', 112],
       ['CUE4ParseFixtures-Minimal-OodlePartitioned-Windows.utoc', 112],

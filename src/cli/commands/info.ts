@@ -1,9 +1,16 @@
+import { PakArchive } from '../../pak/archive.js';
+import { fileSource as pakFileSource } from '../../pak/pak-file.js';
+import { pakVersionName } from '../../pak/version.js';
+import { toHex } from '../../util/bytes.js';
+import { IoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
-import { discoverContainers } from '../../unpack/mount.js';
 import { escapeControl } from '../../util/quote.js';
+import { discoverMounts } from '../../unpack/mount.js';
+import { pakInfo, type PakInfo } from '../../pak/listing.js';
+import { isPakPath, openPakForCli } from '../pak-open.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
@@ -14,11 +21,11 @@ interface InfoArgs extends ContainerArgs {
 
 export const infoCommand: Command<InfoArgs> = {
   command: 'info <paths..>',
-  describe: 'Show the header and totals of .utoc containers',
+  describe: 'Show the header and totals of .utoc containers and .pak archives',
   builder: (y) =>
     withContainerOptions(y)
-      .usage('$0 info <input..>\n\nOne .utoc shows its header and totals; several (or folders searched for them, e.g. a Paks folder)\nshow one row per container and a total.')
-      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc file(s) or folder(s)' })
+      .usage('$0 info <input..>\n\nOne .utoc or .pak shows its header and totals; several (or folders searched for them, e.g. a Paks\nfolder) show one row per container and a total. A .pak shows its version, mount point, entry count,\nindex encryption, key GUID and compression methods.')
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc/.pak file(s) or folder(s)' })
       .option('json', { type: 'boolean', describe: 'print a JSON object (several containers: { containers: [...] })' })
       .example('$0 info pakchunk0-Windows.utoc', '')
       .example('$0 info game.utoc --aes-key 0x1234...', 'an encrypted container')
@@ -26,6 +33,20 @@ export const infoCommand: Command<InfoArgs> = {
   async run(args, io) {
     const file = singleFile(args.paths);
     if (file === undefined) return infoMany(args, io);
+    if (isPakPath(file)) {
+      let a;
+      try {
+        a = await openPakForCli(file, args);
+      } catch (e) {
+        // Without the key of an encrypted index the footer still tells the version and which key is needed.
+        if (!(e instanceof IoStoreError) || e.code !== 'NEEDS_KEY') throw e;
+        return footerOnly(file, args, io);
+      }
+      await a.close();
+      const info = pakInfo(a.pak, a.size);
+      io.out(args.json ? renderJson(info) : renderPakInfo(info));
+      return ExitCode.Ok;
+    }
     const toc = await openToc(file, tocOptions(args));
     const info = containerInfo(toc);
     if (args.json) {
@@ -41,17 +62,32 @@ export const infoCommand: Command<InfoArgs> = {
 /** One row per container in mount order, and a total. */
 async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
   const infos: Array<ContainerInfo & { name: string }> = [];
-  for (const entry of await discoverContainers(args.paths)) {
+  const { containers, paks } = await discoverMounts(args.paths);
+  const pakInfos: Array<PakInfo & { name: string }> = [];
+  for (const p of paks) {
+    let a;
+    try {
+      a = await openPakForCli(p.pak, args);
+    } catch (e) {
+      // A pak whose index needs a key it was not given is skipped with a warning; the rest still show.
+      if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
+      io.err(`warning: ${e.message}\n`);
+      continue;
+    }
+    await a.close();
+    pakInfos.push({ name: `${p.name}.pak`, ...pakInfo(a.pak, a.size) });
+  }
+  for (const entry of containers) {
     const toc = await openToc(entry.utoc, tocOptions(args));
     if (toc.directoryIndexError && !args.json) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     infos.push({ name: entry.name, ...containerInfo(toc) });
   }
   if (args.json) {
-    io.out(renderJson({ containers: infos }));
+    io.out(renderJson({ containers: infos, ...(paks.length > 0 ? { paks: pakInfos } : {}) }));
     return ExitCode.Ok;
   }
-  const raw = infos.reduce((a, i) => a + i.rawSize, 0);
-  const stored = infos.reduce((a, i) => a + i.storedSize, 0);
+  const raw = infos.reduce((a, i) => a + i.rawSize, 0) + pakInfos.reduce((a, i) => a + i.rawSize, 0);
+  const stored = infos.reduce((a, i) => a + i.storedSize, 0) + pakInfos.reduce((a, i) => a + i.storedSize, 0);
   const rows = infos.map((i) => [
     i.name,
     String(i.version),
@@ -63,8 +99,13 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
     i.encryption === 'None' ? '' : i.encryption,
     String(i.partitionCount),
   ]);
+  // Paks: "pak vN" in the version column, entries as files, no chunks or partitions.
+  for (const i of pakInfos) {
+    const enc = [i.encryptedIndex ? 'index' : '', i.encryptedEntries > 0 ? `${i.encryptedEntries} entries` : ''].filter(Boolean).join(', ');
+    rows.push([i.name, `pak ${i.version}`, '-', String(i.entryCount), formatBytes(i.rawSize), formatBytes(i.storedSize), i.compressionUsed.filter((m) => m !== 'None').join(', ') || 'none', enc ? `${i.encryptionMethod} (${enc})` : '', '-']);
+  }
   io.out(renderTable(['container', 'toc', 'chunks', 'files', 'raw', 'stored', 'compression', 'encryption', 'partitions'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right']));
-  io.out(`${infos.length} containers, ${infos.reduce((a, i) => a + i.chunkCount, 0)} chunks, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
+  io.out(`${infos.length} containers, ${infos.reduce((a, i) => a + i.chunkCount, 0)} chunks${pakInfos.length > 0 ? `, ${pakInfos.length} paks of ${pakInfos.reduce((a, i) => a + i.entryCount, 0)} files` : ''}, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
   return ExitCode.Ok;
 }
 
@@ -92,4 +133,68 @@ function renderInfo(i: ContainerInfo): string {
   ];
   const w = Math.max(...rows.map(([k]) => k.length)) + 1;
   return rows.map(([k, v]) => `${`${k}:`.padEnd(w)} ${v}\n`).join('');
+}
+
+function renderPakInfo(i: PakInfo): string {
+  const rows: Array<[string, string]> = [
+    ['File', i.file],
+    ['Pak version', `${i.version} (${i.versionName})`],
+    ['Mount point', i.mountPoint],
+    ['Entries', `${i.entryCount}${i.deletedCount > 0 ? ` (+${i.deletedCount} delete records)` : ''}`],
+    ['Index encryption', i.encryptedIndex ? `yes (${i.encryptionMethod})` : 'no'],
+    ['Encrypted entries', `${i.encryptedEntries}${i.encryptedEntries > 0 ? ` (${i.encryptionMethod})` : ''}`],
+    ['Encryption key GUID', i.encryptionKeyGuid],
+    ['Compression methods', i.compressionMethods.join(', ') || '(none named)'],
+    ['Compression used', i.compressionUsed.join(', ') || '-'],
+    ['Raw size', `${i.rawSize} (${formatBytes(i.rawSize)})`],
+    ['Stored size', `${i.storedSize} (${formatBytes(i.storedSize)})`],
+    ['Ratio', formatRatio(i.storedSize, i.rawSize)],
+    ['File size', `${i.fileSize} (${formatBytes(i.fileSize)})`],
+    ['Index', `${i.indexSize} bytes at ${i.indexOffset}, SHA-1 ${i.indexHash}`],
+    ['Path-hash index', i.version >= 10 ? (i.pathHashIndex ? `yes, seed ${i.pathHashSeed}` : 'no') : '-'],
+    ['Full directory index', i.version >= 10 ? (i.fullDirectoryIndex ? 'yes' : 'no') : '-'],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length)) + 1;
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(w)} ${v}\n`).join('');
+}
+
+async function footerOnly(file: string, args: InfoArgs, io: CliIO): Promise<number> {
+  const src = await pakFileSource(file);
+  let f;
+  try {
+    f = await PakArchive.footer(src, file);
+  } finally {
+    await src.close?.();
+  }
+  const info = {
+    file,
+    kind: 'pak',
+    version: f.version,
+    versionName: pakVersionName(f.version),
+    mountPoint: null,
+    entryCount: null,
+    encryptedIndex: f.encryptedIndex,
+    encryptionKeyGuid: toHex(f.encryptionKeyGuid).toUpperCase(),
+    encryptionMethod: f.encryptionMethod === 2 ? 'AES-CTR' : 'AES-ECB',
+    compressionMethods: f.compressionMethods,
+    fileSize: src.size,
+    indexOffset: f.indexOffset,
+    indexSize: f.indexSize,
+    indexHash: toHex(f.indexHash),
+  };
+  if (args.json) io.out(renderJson(info));
+  else {
+    const rows: Array<[string, string]> = [
+      ['File', file],
+      ['Pak version', `${info.version} (${info.versionName})`],
+      ['Index encryption', `yes (${info.encryptionMethod}): pass --aes-key to see the mount point and entries`],
+      ['Encryption key GUID', info.encryptionKeyGuid],
+      ['Compression methods', info.compressionMethods.join(', ') || '(none named)'],
+      ['File size', `${info.fileSize} (${formatBytes(info.fileSize)})`],
+      ['Index', `${info.indexSize} bytes at ${info.indexOffset}, SHA-1 ${info.indexHash}`],
+    ];
+    const w = Math.max(...rows.map(([k]) => k.length)) + 1;
+    io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(w)} ${v}\n`).join(''));
+  }
+  return ExitCode.Ok;
 }

@@ -1,9 +1,12 @@
+import { IoStoreError } from '../../errors.js';
 import { listChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
-import { discoverContainers } from '../../unpack/mount.js';
+import { discoverMounts } from '../../unpack/mount.js';
+import { listPakFiles, type PakFileRow } from '../../pak/listing.js';
+import { isPakPath, openPakForCli } from '../pak-open.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface ListArgs extends ContainerArgs {
@@ -20,11 +23,11 @@ const COLUMNS = ['index', 'id', 'type', 'path', 'size', 'storedSize', 'blocks', 
 
 export const listCommand: Command<ListArgs> = {
   command: 'list <paths..>',
-  describe: 'List the chunks of .utoc containers: id, type, path, sizes, hash',
+  describe: 'List the chunks of .utoc containers (id, type, path, sizes, hash) and the files of .pak archives',
   builder: (y) =>
     withContainerOptions(y)
-      .usage('$0 list <input..>\n\nInputs are .utoc files and/or folders searched for them (a game\'s Paks folder). Several containers\nlist together, each row naming its container.')
-      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc file(s) or folder(s)' })
+      .usage('$0 list <input..>\n\nInputs are .utoc and .pak files and/or folders searched for them (a game\'s Paks folder). Several\ncontainers list together, each row naming its container. A .pak lists its files: path below the mount\npoint, size, stored size, compression, encrypted, SHA-1.')
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc/.pak file(s) or folder(s)' })
       .option('json', { type: 'boolean', describe: 'print JSON: { file, chunks: [...] } (several containers: { files, chunks: [{ container, ... }] })' })
       .option('csv', { type: 'boolean', describe: 'print CSV' })
       .option('type', { type: 'string', describe: 'only chunks of this type (e.g. ExportBundleData, BulkData)' })
@@ -41,6 +44,7 @@ export const listCommand: Command<ListArgs> = {
     if (args.filter !== undefined) query.filter = args.filter;
     const file = singleFile(args.paths);
     if (file === undefined) return listMany(args, query, io);
+    if (isPakPath(file)) return listPak(file, args, io);
     const toc = await openToc(file, tocOptions(args));
     const rows = listChunks(toc, query);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
@@ -80,7 +84,10 @@ function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where
  * container. An encrypted container without its key lists its chunks without paths, with a warning.
  */
 async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
-  const entries = await discoverContainers(args.paths);
+  const found = await discoverMounts(args.paths);
+  const entries = found.containers;
+  // --type and --by-type select chunk types, which pak files do not have.
+  const paks = args.type !== undefined || args['by-type'] ? [] : found.paks;
   const rows: Array<ChunkRow & { container: string }> = [];
   let total = 0;
   for (const entry of entries) {
@@ -89,17 +96,89 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
     for (const r of listChunks(toc, query)) rows.push({ container: entry.name, ...r });
     total += toc.chunkCount;
   }
-  const files = entries.map((e) => e.utoc);
+  const pakRows: Array<PakFileRow & { container: string }> = [];
+  for (const p of paks) {
+    let a;
+    try {
+      a = await openPakForCli(p.pak, args);
+    } catch (e) {
+      // A pak whose index needs a key it was not given is skipped with a warning; the rest still list.
+      if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
+      io.err(`warning: ${e.message}\n`);
+      continue;
+    }
+    await a.close();
+    for (const r of listPakFiles(a.pak, pakQuery(args))) pakRows.push({ container: `${p.name}.pak`, ...r });
+  }
+  const files = [...entries.map((e) => e.utoc), ...paks.map((p) => p.pak)];
   if (args['by-type']) return printByType(args, io, rows, { files });
+  if (entries.length === 0) {
+    // Paks only: the pak rows alone, each naming its pak.
+    if (args.json) io.out(renderJson({ files, count: pakRows.length, pakFiles: pakRows }));
+    else printPakRows(args, io, pakRows, true);
+    if (!args.json && !args.csv) io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+    return ExitCode.Ok;
+  }
   if (args.json) {
-    io.out(renderJson({ files, count: rows.length, chunks: rows }));
+    io.out(renderJson({ files, count: rows.length, chunks: rows, ...(paks.length > 0 ? { pakFiles: pakRows } : {}) }));
   } else if (args.csv) {
     io.out(renderCsv(['container', ...COLUMNS], rows.map((r) => [r.container, ...COLUMNS.map((c) => r[c])])));
   } else {
     io.out(renderTable(['container', '#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], rows.map((r) => [r.container, ...humanRow(r)]), ['left', 'right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']));
     io.out(`${rows.length} of ${total} chunks in ${entries.length} containers\n`);
+    if (paks.length > 0 && !args.csv) {
+      io.out('\n');
+      printPakRows(args, io, pakRows, true);
+      io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+    }
   }
   return ExitCode.Ok;
+}
+
+const PAK_COLUMNS = ['path', 'size', 'storedSize', 'compression', 'encrypted', 'hash'] as const;
+
+function pakQuery(args: ListArgs): Parameters<typeof listPakFiles>[1] & object {
+  return { sort: args.sort ?? 'index', ...(args.filter !== undefined ? { filter: args.filter } : {}) };
+}
+
+/** One .pak: its files below the mount point. */
+async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number> {
+  const a = await openPakForCli(file, args);
+  await a.close();
+  const rows = listPakFiles(a.pak, pakQuery(args));
+  if (args['by-type']) {
+    // A pak's files have no chunk type: they are summarised by compression method.
+    const by = new Map<string, { type: string; count: number; size: number; storedSize: number }>();
+    for (const r of rows) {
+      const x = by.get(r.compression) ?? { type: r.compression, count: 0, size: 0, storedSize: 0 };
+      x.count++;
+      x.size += r.size;
+      x.storedSize += r.storedSize;
+      by.set(r.compression, x);
+    }
+    const summary = [...by.values()];
+    if (args.json) io.out(renderJson({ file, byCompression: summary }));
+    else if (args.csv) io.out(renderCsv(['compression', 'count', 'size', 'storedSize'], summary.map((x) => [x.type, x.count, x.size, x.storedSize])));
+    else io.out(renderTable(['compression', 'count', 'raw', 'stored', 'ratio'], summary.map((x) => [x.type, String(x.count), formatBytes(x.size), formatBytes(x.storedSize), formatRatio(x.storedSize, x.size)]), ['left', 'right', 'right', 'right', 'right']));
+    return ExitCode.Ok;
+  }
+  if (args.json) {
+    io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
+  } else {
+    printPakRows(args, io, rows, false);
+    if (!args.csv) io.out(`${rows.length} of ${a.pak.entries.length} files, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
+  }
+  return ExitCode.Ok;
+}
+
+function printPakRows(args: ListArgs, io: CliIO, rows: ReadonlyArray<PakFileRow & { container?: string }>, named: boolean): void {
+  const lead = named ? ['container'] : [];
+  const cells = (r: PakFileRow & { container?: string }) => [...(named ? [r.container ?? ''] : []), r.path, String(r.size), String(r.storedSize), r.compression, r.encrypted ? 'yes' : 'no', r.hash];
+  if (args.csv) {
+    io.out(renderCsv([...lead, ...PAK_COLUMNS], rows.map((r) => [...(named ? [r.container ?? ''] : []), ...PAK_COLUMNS.map((c) => (typeof r[c] === "boolean" ? String(r[c]) : (r[c] as string | number)))])));
+    return;
+  }
+  io.out(renderTable([...lead, 'path', 'size', 'stored', 'compression', 'encrypted', 'sha1'], rows.map(cells), [...lead.map(() => 'left' as const), 'left', 'right', 'right', 'left', 'left', 'left']));
 }
 
 function humanRow(r: ChunkRow): string[] {

@@ -24,10 +24,10 @@ interface UnpackArgs extends KeyArgs {
 
 export const unpackCommand: Command<UnpackArgs> = {
   command: 'unpack <paths..>',
-  describe: 'Write every chunk of containers (.utoc files or a Paks folder) to a folder, with a manifest for pack',
+  describe: 'Write every chunk of containers (.utoc files, .pak files or a Paks folder) to a folder, with a manifest for pack',
   builder: (y) =>
     withKeyOptions(y)
-      .usage('$0 unpack <input..> <outdir>\n\nInputs are .utoc files and/or folders (searched recursively, e.g. a game\'s Paks folder); patch\ncontainers (_P) override base ones. The last path is the output folder.')
+      .usage('$0 unpack <input..> <outdir>\n\nInputs are .utoc and .pak files and/or folders (searched recursively, e.g. a game\'s Paks folder);\npatch containers and paks (_N_P) override base ones, higher N over lower. Pak files go under their\nmount-point paths, beside the packages; a path written by a container stays the container\'s. The\nlast path is the output folder.')
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'input(s) then the output folder' })
       .option('filter', { type: 'string', describe: 'only chunks whose output path matches this glob (unnamed chunks: _chunks/<Type>/<id>.bin)' })
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
@@ -38,7 +38,8 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
-      .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '') as never,
+      .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '')
+      .example('$0 unpack MyMod_P.pak out/ --keys keys.json', 'a .pak, decrypted with the key of its GUID') as never,
   async run(args, io) {
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
     const threads = threadsArg(args.threads);

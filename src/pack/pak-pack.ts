@@ -1,0 +1,234 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { openPakFile } from '../pak/pak-file.js';
+import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
+import { pakMountRelative } from '../pak/safe-path.js';
+import { PakVersion, pakVersionForEngine } from '../pak/version.js';
+import { ioError } from '../toc/read-file.js';
+import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../unpack/manifest.js';
+import { openTempFile, tempFilesInFlight, tempPathFor } from '../unpack/output.js';
+import { readManifest } from './manifest-input.js';
+
+export interface PakPackOptions {
+  /** Pak version number (wins over `engine` and `like`). */
+  pakVersion?: number;
+  /** Engine release whose pak version to write, e.g. `UE4_27`, `5.3`. */
+  engine?: string;
+  /** A pak of the target game: its version, mount point, compression, block size and key GUID. */
+  like?: string;
+  /** Mount point; default the manifest's, the --like pak's, else `../../../`. */
+  mountPoint?: string;
+  /** none, zlib, gzip, lz4 (default: the manifest's or --like pak's method, else none). */
+  compression?: string;
+  blockSize?: number;
+  aesKey?: Uint8Array;
+  /** Encrypt file data (default: when a key is given). */
+  encryptEntries?: boolean;
+  encryptIndex?: boolean;
+  /** Which pak of an unpacked folder to rebuild, when it holds several. */
+  container?: string;
+  /** Allow overwriting the pak the folder was unpacked from. */
+  force?: boolean;
+  codecs?: CodecRegistry;
+  onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
+}
+
+export interface PakPackResult extends PakWriteResult {
+  pak: string;
+  /** `manifest` (an unpacked pak rebuilt) or `folder` (a folder below the mount point). */
+  from: 'manifest' | 'folder';
+  warnings: string[];
+}
+
+/** `UE4_27`, `UE5.3`, `4.27` -> the engine version text pakVersionForEngine reads. */
+function engineText(engine: string): string {
+  return engine.replace(/(\d)_(\d)/g, '$1.$2');
+}
+
+/** The engine's method name for a user's choice (`zlib` -> `Zlib`). */
+function methodName(c: string): string {
+  const known = ['None', 'Zlib', 'Gzip', 'LZ4', 'Oodle', 'Zstd'];
+  return known.find((k) => k.toLowerCase() === c.toLowerCase()) ?? c;
+}
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
+    throw ioError(e, dir);
+  });
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) await walk(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+}
+
+function fileInput(path: string, file: string, size: number): PakInputFile {
+  return { path, size, read: () => createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array> };
+}
+
+/** A file path as a PakSink: positioned writes to a temporary file the caller renames. */
+async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void> }> {
+  const fh = await openTempFile(tmp);
+  return {
+    async write(data, position) {
+      let o = 0;
+      while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+    },
+    truncate: (n) => fh.truncate(n),
+    close: () => fh.close(),
+  };
+}
+
+/** The pak of an unpacked folder's manifest to rebuild: the one named, or the only one. */
+function pickPak(m: Manifest, name: string | undefined, source: string): ManifestPak | undefined {
+  const paks = m.paks ?? [];
+  if (paks.length === 0) return undefined;
+  if (name !== undefined) {
+    const p = paks.find((x) => x.name.toLowerCase() === name.toLowerCase() || x.name.toLowerCase() === `${name.toLowerCase()}.pak`);
+    if (!p) throw new IoStoreError('USAGE', `no pak "${name}" in the manifest (it has ${paks.map((x) => x.name).join(', ')})`, { file: source });
+    return p;
+  }
+  if (paks.length !== 1) throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container`, { file: source });
+  return paks[0];
+}
+
+/**
+ * Builds a `.pak` from a folder: an unpacked pak (its manifest gives the paths, version, mount point and
+ * compression; files added below its mount folder are packed too) or a folder laid out below the mount point.
+ * Written under a temporary name and renamed when complete.
+ */
+export async function packPak(folder: string, outPak: string, o: PakPackOptions = {}): Promise<PakPackResult> {
+  if (!/\.pak$/i.test(outPak)) throw new IoStoreError('USAGE', 'the output must be a .pak path', { file: outPak });
+  const warnings: string[] = [];
+  const outAbs = resolve(outPak);
+  const settings: Partial<PakWriterOptions> = {};
+  let files: PakInputFile[] = [];
+  let from: PakPackResult['from'] = 'folder';
+  let mountPoint = o.mountPoint;
+  let version: number | undefined;
+
+  if (o.like !== undefined) {
+    const like = await openPakFile(o.like, o.aesKey ? { keyFor: () => o.aesKey } : {});
+    await like.close();
+    version = like.pak.version;
+    if (like.pak.footer.compressionSlots === 4) settings.compressionSlots = 4;
+    mountPoint ??= like.pak.mountPoint;
+    const compressed = like.pak.entries.find((e) => e.compressionMethodIndex !== 0);
+    if (compressed) {
+      settings.compression = compressed.compressionMethod;
+      settings.blockSize = Math.max(...like.pak.entries.filter((e) => e.compressionMethodIndex !== 0 && e.blocks && e.blocks.length > 1).map((e) => e.compressionBlockSize), 65536);
+    }
+    if (like.pak.footer.encryptionKeyGuid.some((b) => b !== 0)) settings.encryptionKeyGuid = like.pak.footer.encryptionKeyGuid;
+  }
+
+  const manifestPath = join(folder, MANIFEST_NAME);
+  const manifest = existsSync(manifestPath) ? await readManifest(folder) : undefined;
+  const picked = manifest ? pickPak(manifest, o.container, folder) : undefined;
+  if (picked) {
+    from = 'manifest';
+    if (!o.force && resolve(picked.pak) === outAbs) throw new IoStoreError('USAGE', 'the output would overwrite the pak this folder was unpacked from (pass --force to allow)', { file: outPak });
+    version ??= picked.version;
+    mountPoint ??= picked.mountPoint;
+    if (picked.compressionSlots === 4) settings.compressionSlots = 4;
+    // The seed UnrealPak derived from the pak's name: the same seed gives the same path hashes.
+    if (picked.pathHashSeed !== null) settings.pathHashSeed = BigInt(picked.pathHashSeed);
+    const counts = new Map<string, number>();
+    for (const f of picked.files) if (f.compression !== 'None') counts.set(f.compression, (counts.get(f.compression) ?? 0) + 1);
+    const common = [...counts].sort((a, b) => b[1] - a[1])[0];
+    if (common && settings.compression === undefined) {
+      settings.compression = common[0];
+      const sizes = picked.files.filter((f) => f.compression === common[0] && f.size > f.blockSize).map((f) => f.blockSize);
+      settings.blockSize = sizes.length > 0 ? Math.max(...sizes) : 65536;
+    }
+    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey) warnings.push(`${picked.name} was encrypted; without --aes-key the new pak is not`);
+    const known = new Set<string>();
+    for (const p of manifest!.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
+    for (const c of manifest!.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());
+    for (const f of picked.files) {
+      const file = join(folder, ...f.path.split('/'));
+      let st;
+      try {
+        st = await stat(file);
+      } catch (e) {
+        throw ioError(e, file);
+      }
+      files.push(fileInput(f.pakPath, file, st.size));
+    }
+    // Files added below the pak's mount folder since it was unpacked join it.
+    const prefix = pakMountRelative(picked.mountPoint, picked.pak);
+    const mountDir = join(folder, ...prefix.split('/').filter(Boolean));
+    if (existsSync(mountDir)) {
+      const found: string[] = [];
+      await walk(mountDir, found);
+      for (const file of found.sort()) {
+        const rel = relative(folder, file).split(sep).join('/');
+        if (rel === MANIFEST_NAME || known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
+        files.push(fileInput(rel.slice(prefix.length), file, (await stat(file)).size));
+      }
+    }
+  } else {
+    const found: string[] = [];
+    await walk(folder, found);
+    for (const file of found.sort()) {
+      const rel = relative(folder, file).split(sep).join('/');
+      if (rel === MANIFEST_NAME || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
+      files.push(fileInput(rel, file, (await stat(file)).size));
+    }
+    if (manifest) warnings.push(`${MANIFEST_NAME} names no .pak: packed the folder's files as they lie below the mount point`);
+  }
+  if (files.length === 0) throw new IoStoreError('NOT_FOUND', 'no files to pack', { file: folder });
+
+  if (o.engine !== undefined) {
+    version = pakVersionForEngine(engineText(o.engine));
+    if (/^\D*4[._]22$/.test(o.engine.trim())) settings.compressionSlots = 4;
+  }
+  if (o.pakVersion !== undefined) version = o.pakVersion;
+  version ??= PakVersion.Fnv64BugFix;
+  if (settings.compressionSlots === 4 && version !== PakVersion.FNameBasedCompressionMethod) delete settings.compressionSlots;
+  if (o.compression !== undefined) settings.compression = methodName(o.compression);
+  if (o.blockSize !== undefined) settings.blockSize = o.blockSize;
+  files = files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const total = { chunksDone: 0, chunksTotal: files.length, bytesDone: 0, bytesTotal: files.reduce((a, f) => a + f.size, 0) };
+  const sizes = new Map(files.map((f) => [f.path, f.size]));
+  const w: PakWriterOptions = {
+    ...settings,
+    version,
+    mountPoint: mountPoint ?? '../../../',
+    ...(o.codecs ? { codecs: o.codecs } : {}),
+    ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
+    ...(o.encryptIndex ? { encryptIndex: true } : {}),
+    onFile: (path) => {
+      total.chunksDone++;
+      total.bytesDone += sizes.get(path) ?? 0;
+      o.onProgress?.({ ...total });
+    },
+  };
+  await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
+    throw ioError(e, dirname(outAbs));
+  });
+  const tmp = tempPathFor(outAbs);
+  const sink = await tempSink(tmp);
+  let r: PakWriteResult;
+  try {
+    try {
+      r = await writePak(sink, files, w);
+    } finally {
+      await sink.close();
+    }
+    await rename(tmp, outAbs).catch((e) => {
+      throw ioError(e, outPak);
+    });
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  } finally {
+    tempFilesInFlight.delete(tmp);
+  }
+  if (r.storedRaw > 0) warnings.push(`${r.storedRaw} file(s) did not shrink with ${r.compression} and are stored as they are`);
+  return { ...r, pak: outPak, from, warnings };
+}
+

@@ -1,0 +1,349 @@
+import { createHash } from 'node:crypto';
+import { aesEcbEncrypt } from '../crypto/aes.js';
+import type { Codec } from '../codecs/codec.js';
+import { lz4LiteralBlock } from '../codecs/lz4.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { fullEntrySize, PAK_ENTRY_FLAG_ENCRYPTED, writeFullEntry, type PakEntryRecord } from './entry.js';
+import { defaultSlots, PakEncryptionMethod, writePakFooter, type PakFooterInit } from './footer.js';
+import { checkAesKey } from './pak-crypto.js';
+import { unsafePakPathReason } from './safe-path.js';
+import { MAX_PAK_STRING } from './strings.js';
+import { PAK_VERSION_LATEST, PakVersion } from './version.js';
+import { buildPakIndex, padAes } from './write.js';
+
+/** Where a pak is written: positioned writes (an entry's header is written after its data). */
+export interface PakSink {
+  write(data: Uint8Array, position: number): Promise<void>;
+  /** Cuts the output at `size` (a file stored raw after a failed compression may leave bytes behind). */
+  truncate(size: number): Promise<void>;
+}
+
+/** One file to store: its path below the mount point and its bytes, read in order (possibly twice). */
+export interface PakInputFile {
+  path: string;
+  size: number;
+  read(): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+}
+
+export interface PakWriterOptions {
+  /** Pak version, 1 to 15 (compression and entry encryption need 3+, index encryption 4+). */
+  version: number;
+  /** Default `../../../`. */
+  mountPoint?: string;
+  /** Compression method name (None, Zlib, Gzip, LZ4, Oodle when a codec can encode it); default None. */
+  compression?: string;
+  codecs?: CodecRegistry;
+  /** Uncompressed bytes per compression block; default 65536. */
+  blockSize?: number;
+  /** AES-256 key for `encryptEntries` and/or `encryptIndex` (AES-ECB, as every engine can read). */
+  aesKey?: Uint8Array;
+  encryptEntries?: boolean;
+  encryptIndex?: boolean;
+  /** 16 bytes naming the key for the engine (all zero: the embedded key). */
+  encryptionKeyGuid?: Uint8Array;
+  /** v8 only: 4 name slots (UE 4.22, one-byte entry method) or 5 (UE 4.23+, default). */
+  compressionSlots?: 4 | 5;
+  /** v10+: seed of the path hashes (UnrealPak derives it from the file name; any value reads). Default 0. */
+  pathHashSeed?: bigint | number;
+  /** v14+: the footer's pakchunk index; default -1. */
+  pakchunkIndex?: number;
+  onFile?: (path: string, stored: number) => void;
+  /**
+   * v10+: files (mount-relative paths) the pruned directory index keeps, as the project's `[Pak]
+   * DirectoryIndexKeepFiles` wildcards select them. Default: `keepInPrunedIndexDefault`.
+   */
+  keepInPrunedIndex?: (path: string) => boolean;
+}
+
+/**
+ * What UnrealPak kept in the pruned directory index of the corpus's UE 5.8 and 6.0 paks: `.ini` files and
+ * localization files (the engine's default DirectoryIndexKeepFiles).
+ */
+export const keepInPrunedIndexDefault = (path: string): boolean => /\.ini$/i.test(path) || /(^|\/)Localization\//.test(path);
+
+export interface PakWriteResult {
+  version: number;
+  mountPoint: string;
+  entries: number;
+  compression: string;
+  encryptedEntries: boolean;
+  encryptedIndex: boolean;
+  /** Entries stored raw because compression did not make them smaller. */
+  storedRaw: number;
+  rawBytes: number;
+  storedBytes: number;
+  size: number;
+}
+
+/** Legacy (pre-v8) entries name compression by flag: the engine's fixed list. */
+const LEGACY_METHODS = ['Zlib', 'Gzip', 'Oodle'];
+
+function usage(message: string): never {
+  throw new IoStoreError('USAGE', message);
+}
+
+/** Pieces of any size regrouped into blocks of exactly `size` bytes (the last shorter). */
+async function* blocksOf(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let buf = new Uint8Array(size);
+  let fill = 0;
+  for await (const piece of pieces) {
+    let at = 0;
+    while (at < piece.length) {
+      const n = Math.min(size - fill, piece.length - at);
+      buf.set(piece.subarray(at, at + n), fill);
+      fill += n;
+      at += n;
+      if (fill === size) {
+        yield buf;
+        buf = new Uint8Array(size);
+        fill = 0;
+      }
+    }
+  }
+  if (fill > 0) yield buf.subarray(0, fill);
+}
+
+interface Checked {
+  version: number;
+  mountPoint: string;
+  method: string;
+  methodIndex: number;
+  codec: Codec | undefined;
+  blockSize: number;
+  key: Uint8Array | undefined;
+  slots: number;
+  methodWidth: 1 | 4;
+  seed: bigint;
+}
+
+function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
+  const v = o.version;
+  if (!Number.isInteger(v) || v < 1 || v > PAK_VERSION_LATEST) usage(`pak version must be an integer from 1 to ${PAK_VERSION_LATEST}, got ${v}`);
+  const mountPoint = o.mountPoint ?? '../../../';
+  if (mountPoint.length > MAX_PAK_STRING || mountPoint.includes('\0')) usage('mount point must be a string without NUL of at most 65535 characters');
+  let method = o.compression ?? 'None';
+  if (/^none$/i.test(method)) method = 'None';
+  let methodIndex = 0;
+  let codec: Codec | undefined;
+  if (method !== 'None') {
+    if (v < PakVersion.CompressionEncryption) usage(`pak version ${v} cannot hold compressed entries (3 or later can)`);
+    codec = (o.codecs ?? defaultCodecs()).get(method);
+    if (!codec?.compress) usage(`cannot compress with ${method}: no encoder in this build; pass --compression zlib, gzip, lz4 or none`);
+    method = codec.name;
+    if (v < PakVersion.FNameBasedCompressionMethod) {
+      methodIndex = LEGACY_METHODS.findIndex((m) => m.toLowerCase() === method.toLowerCase()) + 1;
+      if (methodIndex === 0) usage(`pak version ${v} names compression by flag (Zlib, Gzip, Oodle); ${method} needs version 8 or later`);
+    } else methodIndex = 1;
+  }
+  const blockSize = o.blockSize ?? 65536;
+  if (!Number.isInteger(blockSize) || blockSize < 1024 || blockSize > 0x7fffffff) usage(`block size must be a whole number of bytes from 1024, got ${blockSize}`);
+  const encrypting = !!o.encryptEntries || !!o.encryptIndex;
+  if (encrypting && !o.aesKey) usage('encryption needs an AES key (--aes-key)');
+  if (o.encryptEntries && v < PakVersion.CompressionEncryption) usage(`pak version ${v} cannot hold encrypted entries (3 or later can)`);
+  if (o.encryptIndex && v < PakVersion.IndexEncryption) usage(`pak version ${v} cannot encrypt its index (4 or later can)`);
+  if (o.aesKey) checkAesKey(o.aesKey, 'AES key', 0);
+  let slots = defaultSlots(v);
+  if (o.compressionSlots !== undefined) {
+    if (v !== PakVersion.FNameBasedCompressionMethod) usage('4 or 5 compression slots only apply to pak version 8');
+    slots = o.compressionSlots;
+  }
+  const methodWidth: 1 | 4 = v === PakVersion.FNameBasedCompressionMethod && slots === 4 ? 1 : 4;
+  let seed: bigint;
+  try {
+    seed = BigInt(o.pathHashSeed ?? 0);
+  } catch {
+    usage(`path hash seed must be an integer, got ${String(o.pathHashSeed)}`);
+  }
+  if (seed < 0n || seed >= 1n << 64n) usage(`path hash seed ${seed} does not fit in 64 bits`);
+  const seen = new Map<string, string>();
+  for (const f of files) {
+    const why = unsafePakPathReason(f.path);
+    if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${JSON.stringify(f.path)} ${why}`);
+    if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
+    // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.
+    const other = seen.get(f.path.toLowerCase());
+    if (other !== undefined) usage(`pak paths ${JSON.stringify(other)} and ${JSON.stringify(f.path)} differ only in case`);
+    seen.set(f.path.toLowerCase(), f.path);
+  }
+  return { version: v, mountPoint, method, methodIndex, codec, blockSize, key: o.aesKey, slots, methodWidth, seed };
+}
+
+/**
+ * Writes a pak as UnrealPak lays it out: per file an in-place entry header (offset field 0; block offsets relative to
+ * the entry from v5, absolute before) then its bytes, compressed block by block when that makes the file smaller and
+ * each block (or the whole file) padded to 16 bytes and AES-ECB encrypted when asked; then the index (encrypted when
+ * asked) and the footer of the version. Files are streamed: memory holds one block at a time.
+ */
+export async function writePak(sink: PakSink, files: readonly PakInputFile[], o: PakWriterOptions): Promise<PakWriteResult> {
+  const c = check(o, files);
+  const encrypt = !!o.encryptEntries;
+  const key = c.key;
+  const align = (n: number) => (encrypt ? Math.ceil(n / 16) * 16 : n);
+  const seal = (b: Uint8Array) => (encrypt ? aesEcbEncrypt(key!, padAes(b)) : b);
+  const records: { path: string; record: PakEntryRecord }[] = [];
+  const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
+  let pos = 0;
+  const inPlace = (r: PakEntryRecord) => {
+    // The in-place copy records offset 0; its blocks are relative to the entry from v5, as the index's are.
+    const rel = c.version >= PakVersion.RelativeChunkOffsets;
+    return writeFullEntry({ ...r, offset: 0, blocks: r.blocks.map((b) => ({ start: rel ? b.start - r.offset : b.start, end: rel ? b.end - r.offset : b.end })) }, c.version, c.methodWidth);
+  };
+
+  const storeRaw = async (f: PakInputFile, at: number): Promise<PakEntryRecord> => {
+    const headerLen = fullEntrySize(c.version, 0, 0, c.methodWidth);
+    const hash = createHash('sha1');
+    let p = at + headerLen;
+    let total = 0;
+    let head: Uint8Array | undefined;
+    // Whole AES blocks per write, so the padding of the last one can repeat the file's first bytes as the engine does.
+    let carry = new Uint8Array(0);
+    const emit = async (plain: Uint8Array) => {
+      const out = encrypt ? aesEcbEncrypt(key!, plain) : plain;
+      // The recorded SHA-1 covers the file's size in stored bytes (ciphertext when encrypted), not the padding.
+      hash.update(out.subarray(0, Math.max(0, Math.min(out.length, f.size - (p - at - headerLen)))));
+      await sink.write(out, p);
+      p += out.length;
+    };
+    for await (const piece of f.read()) {
+      total += piece.length;
+      head ??= piece.slice(0, 16);
+      if (head.length < 16 && piece.length > 0) head = Uint8Array.from([...head, ...piece.subarray(0, 16 - head.length)]);
+      if (!encrypt) {
+        await emit(piece);
+        continue;
+      }
+      const joined = carry.length ? Uint8Array.from([...carry, ...piece]) : piece;
+      const whole = joined.length - (joined.length % 16);
+      if (whole > 0) await emit(joined.slice(0, whole));
+      carry = joined.slice(whole);
+    }
+    if (total !== f.size) throw new IoStoreError('IO', `${f.path} changed while it was packed (${total} bytes read, ${f.size} expected)`);
+    if (encrypt && carry.length > 0) {
+      const last = new Uint8Array(16);
+      last.set(carry);
+      const src = total < 16 ? carry : head!;
+      for (let i = carry.length; i < 16; i++) last[i] = src[(i - carry.length) % src.length]!;
+      await emit(last);
+    }
+    const record: PakEntryRecord = { offset: at, size: f.size, uncompressedSize: f.size, compressionMethodIndex: 0, hash: new Uint8Array(hash.digest()), blocks: [], compressionBlockSize: 0, flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0 };
+    await sink.write(inPlace(record), at);
+    return record;
+  };
+
+  for (const f of files) {
+    const at = pos;
+    let record: PakEntryRecord | undefined;
+    if (c.codec && f.size > 0) {
+      const blockCount = Math.ceil(f.size / c.blockSize);
+      const headerLen = fullEntrySize(c.version, c.methodIndex, blockCount, c.methodWidth);
+      const hash = createHash('sha1');
+      const blocks: { start: number; end: number }[] = [];
+      let p = at + headerLen;
+      let compressed = 0;
+      for await (const block of blocksOf(f.read(), c.blockSize)) {
+        let packed = c.codec.compress!(block);
+        // A codec may hand back its input for a block that does not shrink (IoStore marks such blocks raw); a pak
+        // names one method per file, so the block must still be a stream of that method.
+        if (packed === block) {
+          if (c.codec.name !== 'LZ4') throw new IoStoreError('CODEC', `${c.codec.name} returned a block uncompressed, which a pak cannot hold`);
+          packed = lz4LiteralBlock(block);
+        }
+        const out = seal(packed);
+        hash.update(out);
+        await sink.write(out, p);
+        blocks.push({ start: p, end: p + packed.length });
+        compressed += packed.length;
+        p += out.length;
+      }
+      if (blocks.length !== blockCount) throw new IoStoreError('IO', `${f.path} changed while it was packed`);
+      // As the engine does: a file that does not shrink is stored as it is.
+      if (compressed < f.size) {
+        record = {
+          offset: at,
+          size: p - at - headerLen,
+          uncompressedSize: f.size,
+          compressionMethodIndex: c.methodIndex,
+          hash: new Uint8Array(hash.digest()),
+          blocks,
+          compressionBlockSize: Math.min(c.blockSize, f.size),
+          flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0,
+        };
+        await sink.write(inPlace(record), at);
+      }
+    }
+    if (!record) {
+      record = await storeRaw(f, at);
+      if (c.codec && f.size > 0) result.storedRaw++;
+    }
+    const end = record.compressionMethodIndex === 0 ? at + fullEntrySize(c.version, 0, 0, c.methodWidth) + align(record.size) : record.blocks.length ? align(record.blocks.at(-1)!.end - record.blocks.at(-1)!.start) + record.blocks.at(-1)!.start : at;
+    pos = end;
+    records.push({ path: f.path, record });
+    result.rawBytes += f.size;
+    result.storedBytes += record.size;
+    o.onFile?.(f.path, record.size);
+  }
+
+  const indexOffset = pos;
+  const built = buildPakIndex({
+    version: c.version,
+    mountPoint: c.mountPoint,
+    seed: c.seed,
+    methodWidth: c.methodWidth,
+    records,
+    indexOffset,
+    keepInPrunedIndex: o.keepInPrunedIndex ?? keepInPrunedIndexDefault,
+    ...(o.encryptIndex ? { encrypt: (padded: Uint8Array) => aesEcbEncrypt(key!, padded) } : {}),
+  });
+  let p = indexOffset;
+  for (const part of [built.primary, ...built.secondary]) {
+    await sink.write(part, p);
+    p += part.length;
+  }
+  const footer: PakFooterInit = {
+    version: c.version,
+    compressionSlots: c.slots,
+    indexOffset,
+    indexSize: built.primary.length,
+    indexHash: built.primaryHash,
+    encryptedIndex: !!o.encryptIndex,
+    compressionMethods: c.version >= PakVersion.FNameBasedCompressionMethod && c.methodIndex > 0 ? [c.method] : [],
+  };
+  if (o.encryptionKeyGuid) footer.encryptionKeyGuid = o.encryptionKeyGuid;
+  if (c.version >= PakVersion.PakchunkIndex) footer.pakchunkIndex = o.pakchunkIndex ?? -1;
+  if (c.version >= PakVersion.EncryptionMethod) footer.encryptionMethod = PakEncryptionMethod.AesEcb;
+  const tail = writePakFooter(footer);
+  await sink.write(tail, p);
+  result.size = p + tail.length;
+  await sink.truncate(result.size);
+  return result;
+}
+
+/** A growing in-memory sink: `bytes()` is the pak written so far. */
+export function memorySink(): PakSink & { bytes(): Uint8Array } {
+  let buf = new Uint8Array(1 << 16);
+  let size = 0;
+  return {
+    async write(data, position) {
+      const end = position + data.length;
+      if (end > buf.length) {
+        const grown = new Uint8Array(Math.max(end, buf.length * 2));
+        grown.set(buf.subarray(0, size));
+        buf = grown;
+      }
+      buf.set(data, position);
+      size = Math.max(size, end);
+    },
+    async truncate(n) {
+      size = Math.min(size, n);
+    },
+    bytes: () => buf.slice(0, size),
+  };
+}
+
+/** A pak of in-memory files, in memory (tests, browsers). */
+export async function writePakBytes(files: readonly { path: string; data: Uint8Array }[], o: PakWriterOptions): Promise<Uint8Array> {
+  const sink = memorySink();
+  await writePak(sink, files.map((f) => ({ path: f.path, size: f.data.length, read: () => [f.data] })), o);
+  return sink.bytes();
+}
