@@ -80,6 +80,7 @@ describe('classic packages of the corpus (UT99, file version 69)', () => {
       'DeveloperMutator.DeveloperMutator.MutatorTakeDamage', 'Core.Function', 'Engine.Mutator.MutatorTakeDamage', 275,
     ]);
     expect(p.exports[0]!.path).toBe('DeveloperMutator.DeveloperMutator.MutatorTakeDamage.actualDamage');
+    expect(p.exports.filter((e) => e.outerRef === 0)).toEqual([cls]); // only the class sits at the top
   });
 
   it('XC_Orb.utx: palettes and fire textures in a group, texture imports from another package', () => {
@@ -103,6 +104,7 @@ describe('classic packages of the corpus (UT99, file version 69)', () => {
     const byClass = (c: string) => p.exports.filter((e) => p.objectPath(e.classRef) === c);
     expect(byClass('Engine.Level').map((e) => e.path)).toEqual(['1HH-TestBox-Large.MyLevel']);
     expect(byClass('Engine.InventorySpot')).toHaveLength(22);
+    expect(p.exports.every((e) => e.outerRef === 0)).toBe(true); // actors, brushes, models and the level: all top level
     expect(byClass('Engine.Model')).toHaveLength(13);
     const model1 = p.exports.find((e) => e.path === '1HH-TestBox-Large.Model1')!;
     expect([model1.serialSize, model1.serialOffset]).toEqual([148307, 128254]);
