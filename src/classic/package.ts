@@ -93,6 +93,8 @@ const MIN_NAME_ENTRY = 5; // 1-byte string (or length) + u32 flags
 const MIN_IMPORT_ENTRY = 7; // three 1-byte compact indices + i32 outer
 const MIN_EXPORT_ENTRY = 12; // four 1-byte compact indices + i32 outer + u32 flags
 const GUID_SIZE = 16;
+/** Deepest chain of outers accepted; the corpus's deepest is 3 (class, function, local). */
+const MAX_OUTER_DEPTH = 64;
 /** Positions of the header's table offsets, for errors about the tables they point to. */
 const HEADER_FIELD = { nameOffset: 0x10, exportOffset: 0x18, importOffset: 0x20, heritageOffset: 0x28 } as const;
 
@@ -179,10 +181,12 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     summary.guid = heritage.at(-1) ?? null;
   }
 
-  // Paths: each entry's outer chain, outermost first. A chain longer than the number of objects is a cycle.
+  // Paths: each entry's outer chain, outermost first. Real chains are a few levels deep (package, group, object;
+  // class, function, local); capping the depth rejects loops and keeps a hostile chain from building quadratic text.
   const importPaths: Array<string | undefined> = [];
   const exportPaths: Array<string | undefined> = [];
-  const limit = imports.length + exports.length + 1;
+  const importDepths: number[] = [];
+  const exportDepths: number[] = [];
   const pathOf = (ref: number): string | null => {
     if (ref === 0) return null;
     const cached = ref < 0 ? importPaths[-ref - 1] : exportPaths[ref - 1];
@@ -190,30 +194,36 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     const chain: number[] = [];
     let cur = ref;
     let prefix = '';
+    let depth = 0;
     while (cur !== 0) {
       const known = cur < 0 ? importPaths[-cur - 1] : exportPaths[cur - 1];
       if (known !== undefined) {
         prefix = known;
-        break;
+        depth = cur < 0 ? importDepths[-cur - 1]! : exportDepths[cur - 1]!;
+      } else {
+        chain.push(cur);
+        cur = cur < 0 ? imports[-cur - 1]!.outerRef : exports[cur - 1]!.outerRef;
       }
-      chain.push(cur);
-      if (chain.length > limit) {
-        const e = ref < 0 ? imports[-ref - 1]! : exports[ref - 1]!;
-        const table = ref < 0 ? `import table entry ${-ref - 1}` : `export table entry ${ref - 1}`;
-        throw new IoStoreError('BAD_VALUE', `${table}: its chain of outers loops`, { file: source, offset: e.at });
-      }
-      cur = cur < 0 ? imports[-cur - 1]!.outerRef : exports[cur - 1]!.outerRef;
+      if (known !== undefined || chain.length + depth > MAX_OUTER_DEPTH) break;
+    }
+    if (chain.length + depth > MAX_OUTER_DEPTH) {
+      const e = ref < 0 ? imports[-ref - 1]! : exports[ref - 1]!;
+      const table = ref < 0 ? `import table entry ${-ref - 1}` : `export table entry ${ref - 1}`;
+      throw new IoStoreError('BAD_VALUE', `${table}: its chain of outers loops or is deeper than ${MAX_OUTER_DEPTH}`, { file: source, offset: e.at });
     }
     // An export without an outer lives directly in this package; an import without one is a package itself.
     for (let i = chain.length - 1; i >= 0; i--) {
       const c = chain[i]!;
+      depth++;
       if (c < 0) {
         const path = prefix ? `${prefix}.${imports[-c - 1]!.name}` : imports[-c - 1]!.name;
         importPaths[-c - 1] = path;
+        importDepths[-c - 1] = depth;
         prefix = path;
       } else {
         const path = `${prefix || packageName}.${exports[c - 1]!.name}`;
         exportPaths[c - 1] = path;
+        exportDepths[c - 1] = depth;
         prefix = path;
       }
     }

@@ -281,7 +281,16 @@ describe('bad input: one line naming the file, the offset and the table', () => 
   it('a chain of outers that loops', () => {
     const p = tinyPackage(69);
     p.exports[0] = [0, -3, 2, 6, 20];
-    expect(fail(buildClassicPackage(p)).message).toMatch(/export table entry [01]: its chain of outers loops$/);
+    expect(fail(buildClassicPackage(p)).message).toMatch(/export table entry [01]: its chain of outers loops or is deeper than 64$/);
+  });
+
+  it('a chain of outers deeper than 64 (paths would grow quadratically), in either order', () => {
+    const chain = (n: number, outer: (i: number) => number) =>
+      buildClassicPackage({ version: 69, names: ['None', 'X'], imports: [], exports: Array.from({ length: n }, (_, i) => [0, 0, outer(i), 1, 0] as [number, number, number, number, number]) });
+    expect(parseClassicPackage(chain(64, (i) => i)).exports.at(-1)!.path.split('.')).toHaveLength(65);
+    for (const outer of [(i: number) => i, (i: number) => (i === 4999 ? 0 : i + 2)]) {
+      expect(fail(chain(5000, outer)).message).toMatch(/export table entry \d+: its chain of outers loops or is deeper than 64$/);
+    }
   });
 
   it('a name without its NUL, before and after v64', () => {
