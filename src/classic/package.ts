@@ -117,7 +117,7 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     const name = v < ClassicVersion.NameLengthPrefix ? readNulString(r, what) : readPrefixedString(r, what);
     names.push({ name, flags: r.u32(`${what} flags`) });
   }
-  const nameExtent = { offset: nameStart, end: r.pos };
+  const nameExtent = { offset: nameStart, end: summary.nameCount === 0 ? nameStart : r.pos };
 
   const nameAt = (what: string): string => {
     const at = r.pos;
@@ -145,7 +145,7 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     const outerRef = refAt(`${what} outer`, () => r.i32(`${what} outer`));
     imports.push({ classPackage, className, outerRef, name: nameAt(`${what} object name`), at });
   }
-  const importExtent = { offset: importStart, end: r.pos };
+  const importExtent = { offset: importStart, end: summary.importCount === 0 ? importStart : r.pos };
 
   const exports: Array<Omit<ClassicExport, 'path'> & { at: number }> = [];
   const exportStart = seek(r, summary.exportOffset, summary.exportCount, MIN_EXPORT_ENTRY, 'export table', HEADER_FIELD.exportOffset);
@@ -170,14 +170,14 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     }
     exports.push({ classRef, superRef, outerRef, name, flags, serialSize, serialOffset, at });
   }
-  const exportExtent = { offset: exportStart, end: r.pos };
+  const exportExtent = { offset: exportStart, end: summary.exportCount === 0 ? exportStart : r.pos };
 
   let heritage: string[] = [];
   let heritageExtent: ClassicExtent | undefined;
   if (summary.heritageCount !== undefined && summary.heritageOffset !== undefined) {
     const start = seek(r, summary.heritageOffset, summary.heritageCount, GUID_SIZE, 'heritage table', HEADER_FIELD.heritageOffset);
     heritage = Array.from({ length: summary.heritageCount }, (_, i) => toHex(r.bytesView(GUID_SIZE, `heritage table entry ${i}`)));
-    heritageExtent = { offset: start, end: r.pos };
+    heritageExtent = { offset: start, end: summary.heritageCount === 0 ? start : r.pos };
     summary.guid = heritage.at(-1) ?? null;
   }
 
@@ -292,7 +292,7 @@ function readSummary(r: ByteReader): ClassicSummary {
   return summary;
 }
 
-/** Moves to a table's offset after checking that `count` entries of at least `minSize` bytes can fit there. */
+/** Moves to a table's offset after checking that `count` entries of at least `minSize` bytes can fit there; an empty table's offset is not used. */
 function seek(r: ByteReader, offset: number, count: number, minSize: number, table: string, fieldAt: number): number {
   if (count === 0) return offset;
   if (offset > r.bytes.length) {

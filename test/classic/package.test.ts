@@ -207,15 +207,20 @@ describe('versions the corpus lacks (synthetic packages laid out like the engine
 
   it('reads UTF-16 names (negative length) of later UE2 builds', () => {
     const base = buildClassicPackage({ version: 128, names: ['None'], imports: [], exports: [] });
-    // Replace the one name entry (05 'None' 00 + flags) with a UTF-16 "Né".
+    // Replace the one name entry (05 "None" 00 + 4 bytes of flags) with a UTF-16 "Né".
     const nameAt = new DataView(base.buffer).getUint32(0x10, true);
     const entry = [...encodeCompactIndex(-3), 0x4e, 0, 0xe9, 0, 0, 0, 0x10, 0, 7, 0];
-    const bytes = Uint8Array.from([...base.subarray(0, nameAt), ...entry, ...base.subarray(nameAt + 9)]);
-    const delta = entry.length - 9;
+    const bytes = Uint8Array.from([...base.subarray(0, nameAt), ...entry, ...base.subarray(nameAt + 10)]);
+    const delta = entry.length - 10;
     const dv = new DataView(bytes.buffer);
     dv.setUint32(0x18, dv.getUint32(0x18, true) + delta, true);
     dv.setUint32(0x20, dv.getUint32(0x20, true) + delta, true);
-    expect(parseClassicPackage(bytes).names).toEqual([{ name: 'Né', flags: 0x00070010 }]);
+    const p = parseClassicPackage(bytes);
+    expect(p.names).toEqual([{ name: 'Né', flags: 0x00070010 }]);
+    // Empty tables are empty extents at their offsets.
+    expect(p.extents.imports).toEqual({ offset: p.summary.importOffset, end: p.summary.importOffset });
+    expect(p.extents.exports).toEqual({ offset: p.summary.exportOffset, end: p.summary.exportOffset });
+    expect(p.extents.names.end).toBe(p.summary.importOffset);
   });
 });
 
