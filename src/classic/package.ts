@@ -164,7 +164,8 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
     if (serialSize > 0) {
       const offsetAt = r.pos;
       serialOffset = readCompactIndex(r, `${what} serial offset`);
-      if (serialOffset < 0 || serialOffset + serialSize > bytes.length) {
+      if (serialOffset < 0) r.fail('BAD_VALUE', `${what}: negative serial offset ${serialOffset}`, offsetAt);
+      if (serialOffset + serialSize > bytes.length) {
         r.fail('TRUNCATED', `${what}: object data at ${serialOffset} of ${serialSize} bytes runs past the end of the file (${bytes.length} bytes)`, offsetAt);
       }
     }
