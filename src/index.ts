@@ -27,3 +27,4 @@ export { inferBlockAlignment } from './pack/layout.js';
 export * from './zen/index.js';
 export * from './inspect/index.js';
 export * from './pak/index.js';
+export * from './classic/index.js';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { isClassicPackage } from '../../classic/index.js';
 import { IoStoreError } from '../../errors.js';
 import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
 import { findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
@@ -11,6 +12,7 @@ import { parseZenPackage, type ParseZenPackageOptions } from '../../zen/zen-pack
 import type { Command } from '../command.js';
 import { renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
+import { inspectClassic } from './inspect-classic.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
@@ -27,10 +29,10 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen package (names, imports, exports) or a container header',
+  describe: 'Show a zen package (names, imports, exports), a container header or a classic UE1/UE2 package',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.uzenasset (zen form), a container-header .bin, or a .utoc' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.uzenasset (zen form), a container-header .bin, a .utoc, or a classic package (.u, .utx, .unr, .uax, .umx)' })
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
@@ -38,7 +40,8 @@ export const inspectCommand: Command<InspectArgs> = {
       .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
-      .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '') as never,
+      .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
+      .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
@@ -77,6 +80,7 @@ export const inspectCommand: Command<InspectArgs> = {
     }
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
+    if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     const kind = sniffFile(bytes)?.kind;
     const showHeader = (): number => {
       const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
@@ -109,7 +113,7 @@ export const inspectCommand: Command<InspectArgs> = {
 };
 
 /** What inspect reads, for the message about a file it does not. */
-const INSPECTABLE = ['a zen package', 'a container header', 'a .utoc container'];
+const INSPECTABLE = ['a zen package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package'];
 
 function renderPackage(v: PackageView): string {
   const lines = [
