@@ -199,6 +199,7 @@ function applyView(): void {
     return c * dir || a - b;
   });
   state.view = Int32Array.from(keep);
+  document.body.dataset.filter = state.filter;
   $('count').textContent = `${fmtInt(keep.length)} of ${fmtInt(rows.length)} rows`;
   for (const th of document.querySelectorAll<HTMLElement>('#thead [data-key]')) {
     th.dataset.sort = th.dataset.key === key ? (dir > 0 ? 'asc' : 'desc') : '';
