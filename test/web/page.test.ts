@@ -12,7 +12,7 @@ import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../src/cli/commands/web.js';
-import { KeyRing, parseAesKey, readToc, unpack } from '../../src/index.js';
+import { KeyRing, parseAesKey, readPak, readPakEntryData, readToc, unpack } from '../../src/index.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 
@@ -243,6 +243,31 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     console.log(`test/web: 102,030 rows: table ${shown.tableMs.toFixed(0)} ms after the drop; scrolling ${mean.toFixed(1)} ms per jump on average, worst ${worst.toFixed(1)} ms`);
     expect(frames.rendered).toBeLessThan(100); // virtualised: only the rows in view exist
     expect(mean).toBeLessThan(50);
+    await page.close();
+  });
+
+  it('an Oodle .pak: a text view, and entries that decode to the uncompressed pak\'s bytes; a loose .uzenasset', async () => {
+    const { page, downloads } = await openPage();
+    const paks = corpusPath('ue5.8-cue4parse', 'paks');
+    const shown = await drop(page, [join(paks, 'CUE4ParseFixtures-Minimal-Oodle.pak')]);
+    expect(shown.rows).toBe('4 of 4 rows');
+    await filter(page, 'DefaultGame.ini');
+    await page.click('#window .tr');
+    await page.waitForSelector('#view pre.text');
+    const plainPath = join(paks, 'CUE4ParseFixtures-Minimal-Uncompressed.pak');
+    const plainBytes = new Uint8Array(readFileSync(plainPath));
+    const plain = readPak(plainBytes);
+    const ini = plain.entries.find((e) => e.path === 'Config/DefaultGame.ini')!;
+    expect(await page.$eval('#view pre.text', (el) => el.textContent)).toBe(new TextDecoder().decode(readPakEntryData(plainBytes, plain, ini)));
+    await filter(page, '');
+    const zip = await extract(page, downloads, '#extract-all');
+    const mount = plain.mountPoint.replace(/^(\.\.\/)+/, '');
+    expect(new Map([...zip].map(([p, b]) => [p, sha(b)]))).toEqual(new Map(plain.entries.map((e) => [mount + e.path, sha(readPakEntryData(plainBytes, plain, e))])));
+
+    // A loose zen package opens straight in the package view.
+    await drop(page, [corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset')]);
+    await page.waitForSelector('#details .pkg-name');
+    expect(await page.$eval('#details .pkg-name', (el) => el.textContent)).toBe('/Game/Blueprints/DataTables/Communications/Randy');
     await page.close();
   });
 
