@@ -295,17 +295,29 @@ function treeNode(d: Dir, open: boolean): HTMLElement {
 
 function renderTree(): void {
   const root = buildTree(state.loaded?.rows ?? []);
-  // Open the single-child chain from the root, as a Paks folder mostly is (Game/Content/...).
   const el = treeNode(root, true);
   $('tree').replaceChildren(el);
-  let d = root;
-  let kids = el.querySelector('.kids')!;
-  while (d.dirs.size === 1) {
-    d = [...d.dirs.values()][0]!;
-    const child = kids.firstElementChild as HTMLElement;
-    (child.querySelector('.tog') as HTMLElement).click();
-    kids = child.querySelector('.kids')!;
-  }
+  // Open the first levels the way a Paks folder reads: each top folder, then down any single-child chain
+  // (Game/Content/...), so the first screen shows where the files are.
+  const openChain = (node: HTMLElement, d: Dir) => {
+    let kids = node.querySelector(':scope > .kids')!;
+    while (d.dirs.size === 1) {
+      d = [...d.dirs.values()][0]!;
+      const child = kids.firstElementChild as HTMLElement;
+      (child.querySelector('.tog') as HTMLElement).click();
+      kids = child.querySelector(':scope > .kids')!;
+    }
+  };
+  if (root.dirs.size <= 4) {
+    const tops = [...el.querySelector(':scope > .kids')!.children] as HTMLElement[];
+    const sorted = [...root.dirs.values()].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+    tops.forEach((node, i) => {
+      const d = sorted[i]!;
+      if (d.dirs.size === 0) return;
+      (node.querySelector('.tog') as HTMLElement).click();
+      openChain(node, d);
+    });
+  } else openChain(el, root);
   $('folder').textContent = 'all';
 }
 
@@ -339,7 +351,7 @@ function barChart(title: string, data: Array<{ label: string; size: number; stor
     const y = 20 + i * rowH;
     const w = ((W - lw - 70) * d.size) / max;
     const ws = ((W - lw - 70) * d.stored) / max;
-    const label = d.label.length > 22 ? `${d.label.slice(0, 21)}…` : d.label;
+    const label = d.label.length > 21 ? `${d.label.slice(0, 6)}…${d.label.slice(-14)}` : d.label;
     t(lw - 6, y + 11, label, 'cl');
     const bar = document.createElementNS(ns, 'rect');
     bar.setAttribute('x', String(lw));
@@ -435,7 +447,7 @@ function packageNodes(v: PackageView): Node[] {
     h('h4', {}, `Imports (${v.imports.length})`),
     table(['#', 'kind', 'resolved'], v.imports.map((i) => [String(i.index), i.kind, i.resolved ?? i.value])),
     h('h4', {}, `Imported packages (${v.importedPackages.length})`),
-    table(['#', 'package'], v.importedPackages.map((p, i) => [String(i), p])),
+    ...(v.importedPackages.length ? [table(['#', 'package'], v.importedPackages.map((p, i) => [String(i), p]))] : []),
     h('h4', {}, `Names (${v.nameCount})`),
     h('pre', { class: 'names' }, v.names.join('\n')),
   ];

@@ -158,6 +158,12 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     expect(view.name).toBe('/Game/Fixtures/DataTables/DT_AllProperties');
     expect(view.text).toContain('/Script/Engine/DataTable'); // resolved through global.utoc's script objects
 
+    // The hex view of an unnamed chunk: the container header starts with its magic.
+    await filter(page, 'ContainerHeader');
+    await page.click('#window .tr');
+    await page.waitForSelector('#view pre.hex');
+    expect(await page.$eval('#view pre.hex', (el) => el.textContent!.split('\n')[0])).toMatch(/^00000000 {2}6e 43 6f 49 /);
+
     // The container header view.
     await page.click('#tabs [data-tab="containers"]');
     await page.click('#containers [data-action="header"]');
@@ -278,6 +284,14 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.click('#window .tr');
     await page.waitForSelector('#view .pkg-name');
     await filter(page, '');
+    // Bring the selected row into view, as a user who cleared the filter would scroll to it.
+    await page.evaluate(() => {
+      const { state } = (window as unknown as { iostoreWeb: { state: { view: Int32Array; selected: number } } }).iostoreWeb;
+      const sc = document.getElementById('scroller')!;
+      sc.scrollTop = (state.view.indexOf(state.selected) - 6) * 22;
+      sc.dispatchEvent(new Event('scroll'));
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const target = process.env.WEB_SCREENSHOT ?? join(tmpdir(), 'iostore-web-screenshot.png');
     await page.screenshot({ path: target as `${string}.png` });
     expect(statSync(target).size).toBeGreaterThan(10_000);
