@@ -193,6 +193,29 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.close();
   });
 
+  it('AES-CTR container (TOC v10) through the pure-TS AES: extracts what unpack writes', async () => {
+    const { page, downloads } = await openPage();
+    const dir = corpusPath('ue6.0-cue4parse', 'oodleencrypted');
+    const files = readdirSync(dir).filter((f) => /\.(utoc|ucas)$/.test(f)).map((f) => join(dir, f));
+    expect((await drop(page, files, `0x${CORPUS_AES_KEY_HEX}`)).error).toBe('');
+    expectSameFiles(await extract(page, downloads, '#extract-all'), await unpacked(files, CORPUS_AES_KEY_HEX));
+    await page.close();
+  });
+
+  it('a drop of files onto the page opens them like the file picker', async () => {
+    const { page } = await openPage();
+    const payload = oodle.map((p) => ({ name: p.split('/').pop()!, b64: readFileSync(p).toString('base64') }));
+    await page.evaluate((files) => {
+      const dt = new DataTransfer();
+      for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, payload);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 10_000 });
+    const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount;
+    expect(await page.$eval('#count', (el) => el.textContent)).toBe(`${chunks} of ${chunks} rows`);
+    await page.close();
+  });
+
   it('partitioned container (.ucas + _s1.._s4): a filtered folder extracts what unpack writes for it', async () => {
     const { page, downloads } = await openPage();
     await drop(page, partitioned);
