@@ -7,7 +7,7 @@ import { parseAesKey } from '../crypto/aes.js';
 import type { ContainerHeaderView, PackageView } from '../inspect/describe.js';
 import { containerInfo } from '../toc/listing.js';
 import { PackageContext, viewLoosePackage } from './package-view.js';
-import { loadFiles, oneLine, readRow, rowPieces, unreadable, type InputFile, type LoadResult, type Row } from './session.js';
+import { loadFiles, oneLine, readRow, rowPieces, unreadable, verifyChunk, type InputFile, type LoadResult, type Row } from './session.js';
 import { blobSink, writableSink, zipEntries, type ZipEntrySource, type ZipSink } from './zip.js';
 
 const ROW_H = 22;
@@ -515,6 +515,7 @@ async function selectRow(idx: number): Promise<void> {
     if (TEXT_EXT.test(r.path)) add('Text', 'text', () => showText(r, body));
     add('Hex', 'hex', () => showHex(r, body, 0));
     add('Download', 'download', () => downloadRow(r));
+    if (c.reader) add('Check hash', 'verify', () => showVerify(c, r, buttons));
   }
   detail(info, buttons, why ? h('div', { class: 'warn' }, why) : body);
   if (why) return;
@@ -525,6 +526,13 @@ async function selectRow(idx: number): Promise<void> {
   } catch (e) {
     body.replaceChildren(h('div', { class: 'warn' }, oneLine(e)));
   }
+}
+
+async function showVerify(c: Parameters<typeof verifyChunk>[0], r: Row, where: HTMLElement): Promise<void> {
+  where.querySelector('.verdict')?.remove();
+  const v = await verifyChunk(c, r.index);
+  const name = v.algorithm === 'blake3' ? 'BLAKE3-160' : 'SHA-1';
+  where.append(h('span', { class: `verdict ${v.ok ? 'ok' : 'bad'}`, title: `computed ${v.actual}, chunk meta ${v.expected}` }, v.ok ? `✔ ${name} matches` : `✘ ${name} differs from the chunk meta`));
 }
 
 async function showPackage(r: Row, body: HTMLElement): Promise<void> {

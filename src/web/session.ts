@@ -16,7 +16,10 @@ import { pakMountRelative } from '../pak/safe-path.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { ContainerFlags } from '../toc/version.js';
+import { createChunkHasher } from '../hash/chunk-hash.js';
+import { toHex } from '../util/bytes.js';
 import { containerPriority } from '../unpack/mount.js';
+import { metaHashAlgorithm } from '../unpack/write-chunk.js';
 import { unnamedChunkPath } from '../unpack/unpack.js';
 
 /** A dropped file: its path inside the dropped folder (or its bare name) and its contents, read on demand. */
@@ -249,4 +252,19 @@ export async function readRow(containers: readonly WebContainer[], row: Row, aes
     o += take;
   }
   return out;
+}
+
+/**
+ * Re-hashes an IoStore chunk as `iostore verify` does (BLAKE3-160 for UE5 in WebAssembly, SHA-1 for UE4) and
+ * compares it with its chunk meta. Returns both hashes in hex.
+ */
+export async function verifyChunk(c: WebContainer, index: number): Promise<{ ok: boolean; actual: string; expected: string; algorithm: string }> {
+  if (!c.reader) throw new Error(unreadable(c) ?? `${c.path}: not an IoStore container`);
+  const toc = c.reader.toc;
+  const algorithm = metaHashAlgorithm(toc);
+  const hasher = await createChunkHasher(algorithm, 'wasm');
+  for await (const piece of c.reader.chunkBlocks(index)) hasher.update(piece);
+  const actual = toHex(hasher.digest());
+  const expected = toHex(toc.chunkHash(index).subarray(0, 20));
+  return { ok: actual === expected, actual, expected, algorithm };
 }

@@ -158,6 +158,11 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     expect(view.name).toBe('/Game/Fixtures/DataTables/DT_AllProperties');
     expect(view.text).toContain('/Script/Engine/DataTable'); // resolved through global.utoc's script objects
 
+    // Its hash, checked in the page with BLAKE3 in WebAssembly against the chunk meta.
+    await page.click('#details [data-action="verify"]');
+    await page.waitForSelector('#details .verdict');
+    expect(await page.$eval('#details .verdict', (el) => el.textContent)).toBe('✔ BLAKE3-160 matches');
+
     // The hex view of an unnamed chunk: the container header starts with its magic.
     await filter(page, 'ContainerHeader');
     await page.click('#window .tr');
