@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -218,6 +218,28 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.waitForSelector('body[data-ready="1"]', { timeout: 10_000 });
     const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount;
     expect(await page.$eval('#count', (el) => el.textContent)).toBe(`${chunks} of ${chunks} rows`);
+    await page.close();
+  });
+
+  it('a corrupt block: one line naming the .ucas and offset; extraction keeps the other files', async () => {
+    const dir = fresh('corrupt');
+    mkdirSync(dir);
+    const name = 'CUE4ParseFixtures-Minimal-Oodle-Windows';
+    symlinkSync(oodle[0]!, join(dir, `${name}.utoc`));
+    const ucas = readFileSync(oodle[1]!);
+    ucas.fill(0x5a, 300_000, 340_000); // inside compressed blocks of some chunks
+    writeFileSync(join(dir, `${name}.ucas`), ucas);
+    const { page, downloads } = await openPage();
+    await drop(page, [join(dir, `${name}.utoc`), join(dir, `${name}.ucas`)]);
+    const zip = await extract(page, downloads, '#extract-all');
+    const error = await page.$eval('#error > span', (el) => el.textContent!);
+    expect(error).toMatch(new RegExp(`^.*${name}\\.ucas \\(offset \\d+\\)|${name}\\.ucas.*\\d+.*could not be decoded`));
+    expect(error).not.toContain('\n');
+    const reference = await unpacked(oodle);
+    const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount;
+    expect(zip.size).toBeLessThan(chunks);
+    expect(zip.size).toBeGreaterThan(chunks / 2);
+    for (const [path, bytes] of zip) expect(sha(bytes), path).toBe(reference.get(path));
     await page.close();
   });
 
