@@ -691,6 +691,19 @@ function wire(): void {
     const tr = (e.target as HTMLElement).closest<HTMLElement>('[data-row]');
     if (tr) void selectRow(Number(tr.dataset.row));
   });
+  // Up/Down move the selection through the table, PageUp/PageDown by a screen, Home/End to the ends.
+  $('scroller').addEventListener('keydown', (e) => {
+    const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20, Home: -Infinity, End: Infinity };
+    const step = steps[e.key];
+    if (step === undefined || state.view.length === 0) return;
+    e.preventDefault();
+    const at = state.view.indexOf(state.selected);
+    const next = Math.max(0, Math.min(state.view.length - 1, at < 0 ? 0 : at + step));
+    const sc = $('scroller');
+    if (next * ROW_H < sc.scrollTop) sc.scrollTop = next * ROW_H;
+    else if ((next + 1) * ROW_H > sc.scrollTop + sc.clientHeight) sc.scrollTop = (next + 1) * ROW_H - sc.clientHeight;
+    void selectRow(state.view[next]!);
+  });
   $('extract-shown').addEventListener('click', () => void extract('shown'));
   $('extract-all').addEventListener('click', () => void extract('all'));
   $('cancel').addEventListener('click', () => {

@@ -263,10 +263,18 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     expect(shown.rows).toBe('5,370 of 5,370 rows');
     expect(shown.error).toMatch(/missing WayOfTheNinja-Windows\.ucas/);
     expect(shown.tableMs).toBeLessThan(1000);
-    // Sorting by size puts the largest chunk first.
+    // Sorting by size puts the largest chunk first; the keyboard moves the selection down the table.
     await page.click('#thead [data-key="size"]');
     const first = await page.$eval('#window .tr .c-num', (el) => el.textContent);
     expect(first).toMatch(/MiB|GiB/);
+    await page.click('#window .tr');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const selected = await page.evaluate(() => {
+      const { state } = (window as unknown as { iostoreWeb: { state: { view: Int32Array; selected: number } } }).iostoreWeb;
+      return state.view.indexOf(state.selected);
+    });
+    expect(selected).toBe(2);
     await page.close();
   });
 
