@@ -620,11 +620,6 @@ async function extract(which: 'shown' | 'all'): Promise<void> {
     }
   }
   const total = readable.reduce((a, r) => a + r.size, 0);
-  // The streaming zip writer has no Zip64: past these limits the archive would be unreadable, so refuse up front.
-  if (total + readable.length * 200 >= 2 ** 32 || readable.length > 65_535) {
-    setError([`the selection is ${fmtBytes(total)} in ${fmtInt(readable.length)} files; one .zip holds up to 4 GiB and 65,535 files: pick a folder in the tree or filter, and extract in parts`]);
-    return;
-  }
   state.busy = true;
   state.cancel = false;
   const entries: ZipEntrySource[] = readable.map((r) => ({ path: r.path, pieces: () => rowPieces(loaded.containers, r, state.key) }));
