@@ -23,6 +23,8 @@ const nodeSeams = {
       if (seams[name]) return { path: seams[name] };
       return { path: name, namespace: 'node-stub' };
     });
+    // The page hashes with BLAKE3 only: its single-algorithm build rather than the whole hash-wasm bundle.
+    b.onResolve({ filter: /^hash-wasm$/ }, () => ({ path: join(root, 'node_modules', 'hash-wasm', 'dist', 'blake3.umd.min.js') }));
     b.onLoad({ filter: /.*/, namespace: 'node-stub' }, async (a) => {
       const mod = await import(`node:${a.path}`);
       const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k));
