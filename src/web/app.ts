@@ -157,7 +157,9 @@ async function reload(): Promise<void> {
   state.folder = '';
   $('empty').hidden = true;
   $('workspace').hidden = false;
-  setError([...loaded.errors, ...loaded.containers.flatMap((c) => c.problems)]);
+  const problems = [...loaded.errors, ...loaded.containers.flatMap((c) => c.problems)];
+  setError(problems);
+  $('key').classList.toggle('need', problems.some((p) => /AES key/.test(p)));
   applyView();
   renderTree();
   renderCharts();
