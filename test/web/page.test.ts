@@ -317,7 +317,9 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     const mean = frames.times.reduce((a, b) => a + b, 0) / frames.times.length;
     console.log(`test/web: 102,030 rows: table ${shown.tableMs.toFixed(0)} ms after the drop; scrolling ${mean.toFixed(1)} ms per jump on average, worst ${worst.toFixed(1)} ms`);
     expect(frames.rendered).toBeLessThan(100); // virtualised: only the rows in view exist
-    expect(mean).toBeLessThan(50);
+    // Two animation frames per jump (~33 ms at 60 Hz) is the floor; a stall would be several times that.
+    expect(mean).toBeLessThan(100);
+    expect(worst).toBeLessThan(500);
     await page.close();
   });
 
