@@ -80,11 +80,8 @@ export const webCommand: Command<WebArgs> = {
     const { server, url } = await startWebServer({ port: args.port });
     io.out(`Serving the iostore page at ${url} (localhost only; files you open stay in the browser). Ctrl+C to stop.\n`);
     if (args.open) openBrowser(url);
-    await new Promise<void>((resolve) => {
-      const stop = () => server.close(() => resolve());
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    // Serves until Ctrl+C, which the executable's signal handler turns into the usual exit (130).
+    await new Promise<void>((resolve) => server.on('close', resolve));
     return ExitCode.Ok;
   },
 };
