@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../src/cli/commands/web.js';
+import { cli } from '../cli-helper.js';
 import { tempDir } from '../tmp.js';
 
 /** Raw requests (no URL normalisation by a client), so traversal attempts reach the server as written. */
@@ -50,5 +51,14 @@ describe('iostore web server', () => {
 
   it('says how to build the page when it is missing', async () => {
     await expect(startWebServer({ port: 0, root: join(root, 'missing') })).rejects.toThrow(/npm run build:web/);
+  });
+
+  it('the command: --help, and a bad port is a usage error (exit 2)', async () => {
+    const help = await cli('web', '--help');
+    expect(help.out).toMatch(/--port/);
+    expect(help.out).toMatch(/--open/);
+    const bad = await cli('web', '--port', '70000');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--port must be 0-65535/);
   });
 });
