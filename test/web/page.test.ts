@@ -254,6 +254,36 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.close();
   });
 
+  it('a whole folder picked (webkitdirectory): every container and pak of the project, partitions found by relative path', async () => {
+    const { page } = await openPage();
+    const root = corpusPath('ue5.8-cue4parse');
+    await page.$eval('#key', (el, k) => ((el as HTMLInputElement).value = k), CORPUS_AES_KEY_HEX);
+    await page.evaluate(() => delete document.body.dataset.ready);
+    await (await page.$('#pick-folder'))!.uploadFile(root);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 20_000 });
+    const key = parseAesKey(CORPUS_AES_KEY_HEX);
+    let rows = 0;
+    for (const sub of readdirSync(root)) {
+      for (const f of readdirSync(join(root, sub))) {
+        const bytes = () => new Uint8Array(readFileSync(join(root, sub, f)));
+        if (f.endsWith('.utoc')) rows += readToc(bytes()).chunkCount;
+        if (f.endsWith('.pak')) rows += readPak(bytes(), { aesKey: key }).entries.length;
+      }
+    }
+    const shown = await page.evaluate(() => ({ count: document.getElementById('count')!.textContent!, error: document.getElementById('error')!.hidden ? '' : document.getElementById('error')!.textContent! }));
+    expect(shown.error).toBe('');
+    expect(shown.count).toMatch(new RegExp(` of ${rows.toLocaleString('en-US')} rows$`));
+    // The partitioned container's bytes are readable: its _s1.._s4 were matched beside it in its subfolder.
+    await filter(page, 'SM_Nanite.ubulk');
+    const containers = await page.$$eval('#window .c-cont', (els) => els.map((e) => e.getAttribute('title')));
+    expect(containers.length).toBe(1);
+    await page.click('#overridden');
+    await page.waitForFunction(() => document.querySelectorAll('#window .tr').length > 1);
+    const rowsNow = await page.$$eval('#window .tr', (els) => els.map((e) => e.querySelector('.c-cont')!.getAttribute('title')));
+    expect(rowsNow).toContain('CUE4ParseFixtures-Minimal-OodlePartitioned-Windows');
+    await page.close();
+  });
+
   it('partitioned container (.ucas + _s1.._s4): a filtered folder extracts what unpack writes for it', async () => {
     const { page, downloads } = await openPage();
     await drop(page, partitioned);
