@@ -107,6 +107,11 @@ export async function loadFiles(files: readonly InputFile[], aesKey: Uint8Array 
       errors.push(oneLine(e));
     }
   }
+  // A data file without its table of contents cannot be read: say which .utoc to add.
+  for (const f of sorted) {
+    const m = /^(.*?)(?:_s\d+)?\.ucas$/i.exec(f.path.replace(/\\/g, '/'));
+    if (m && !byPath.has(lower(`${m[1]}.utoc`))) errors.push(`${f.path}: its table of contents ${baseOf(m[1]!)}.utoc was not dropped with it`);
+  }
   // Mount order as `unpack` applies it: lowest priority first, equal priorities by name, later wins.
   containers.sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { containers, rows: buildRows(containers), looseFiles, errors };

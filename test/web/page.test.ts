@@ -183,6 +183,8 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
 
   it('AES-ECB container: no key, wrong key, then the right key (base64) extracts what unpack writes', async () => {
     const { page, downloads } = await openPage();
+    const orphan = await drop(page, [encrypted[1]!]);
+    expect(orphan.error).toBe('CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.ucas: its table of contents CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.utoc was not dropped with it');
     const locked = await drop(page, encrypted);
     expect(locked.error).toMatch(/encrypted .*enter its AES key/);
     const wrong = await drop(page, encrypted, '11'.repeat(32));
