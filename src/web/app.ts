@@ -133,7 +133,7 @@ function keyFromField(): Uint8Array | undefined | 'bad' {
 async function open(files: InputFile[]): Promise<void> {
   perf.dropAt = performance.now();
   perf.tableMs = -1;
-  const relevant = files.filter((f) => /\.(utoc|ucas|pak|uasset|umap|uzenasset)$/i.test(f.path));
+  const relevant = files.filter((f) => /\.(utoc|ucas|pak|uasset|umap|uzenasset|uexp|ubulk)$/i.test(f.path));
   if (relevant.length === 0) {
     setError([files.length ? `none of the ${files.length} file(s) is a .utoc, .ucas, .pak, .uasset or .uzenasset` : 'nothing was dropped']);
     return;
@@ -576,7 +576,13 @@ async function showHex(r: Row, body: HTMLElement, from: number): Promise<void> {
 async function showLoose(f: InputFile): Promise<void> {
   try {
     const bytes = new Uint8Array(await f.file.arrayBuffer());
-    const v = await viewLoosePackage(bytes, f.path, async () => undefined);
+    // A legacy package's .uexp (and .ubulk) dropped beside it are its companions.
+    const companion = async (ext: string) => {
+      const want = f.path.replace(/\.[^./]+$/, ext).toLowerCase();
+      const other = state.files.find((x) => x.path.toLowerCase() === want);
+      return other ? new Uint8Array(await other.file.arrayBuffer()) : undefined;
+    };
+    const v = await viewLoosePackage(bytes, f.path, companion);
     detail(...(typeof v === 'string' ? [h('div', { class: 'warn' }, v)] : packageNodes(v)));
   } catch (e) {
     setError([oneLine(e)]);
