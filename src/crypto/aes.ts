@@ -1,5 +1,6 @@
 import { createDecipheriv, createCipheriv } from 'node:crypto';
 import { IoStoreError } from '../errors.js';
+import { fromHex } from '../util/bytes.js';
 
 export const AES_BLOCK = 16;
 
@@ -7,10 +8,11 @@ export const AES_BLOCK = 16;
 export function parseAesKey(text: string): Uint8Array {
   const t = text.trim();
   const hex = t.replace(/^0x/i, '');
-  if (/^[0-9a-fA-F]{64}$/.test(hex)) return Uint8Array.from(Buffer.from(hex, 'hex'));
+  if (/^[0-9a-fA-F]{64}$/.test(hex)) return fromHex(hex);
   if (/^[A-Za-z0-9+/_-]{42,44}={0,2}$/.test(t)) {
-    const b = Buffer.from(t, 'base64');
-    if (b.length === 32) return Uint8Array.from(b);
+    // atob rather than Buffer, so that the browser build parses keys the same way.
+    const bin = atob(t.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''));
+    if (bin.length === 32) return Uint8Array.from(bin, (c) => c.charCodeAt(0));
   }
   throw new IoStoreError('BAD_KEY', 'AES key must be 32 bytes given as 64 hex digits (optionally 0x-prefixed) or base64');
 }

@@ -57,33 +57,39 @@ export async function loadScriptObjects(nextTo: string, globalUtoc?: string): Pr
   }
   const reader = await ContainerReader.open(path);
   try {
-    const toc = reader.toc;
-    const byType = (t: string) => {
-      for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkTypeName(i) === t) return i;
-      return -1;
-    };
-    let names: string[];
-    let objects;
-    const so = byType('ScriptObjects');
-    if (so >= 0) {
-      const parsed = parseScriptObjects(await reader.readChunk(so), { source: path });
-      names = parsed.names;
-      objects = parsed.objects;
-    } else {
-      const gn = byType('LoaderGlobalNames');
-      const meta = byType('LoaderInitialLoadMeta');
-      if (gn < 0 || meta < 0) return undefined;
-      names = parseLoaderGlobalNames(await reader.readChunk(gn), { source: path });
-      objects = parseLoaderInitialLoadMeta(await reader.readChunk(meta), { source: path });
-    }
-    const paths = scriptObjectPaths(names, objects);
-    const out = new Map<bigint, string>();
-    objects.forEach((o, i) => {
-      const p = paths[i];
-      if (p) out.set(o.globalIndex, p);
-    });
-    return out;
+    return await scriptObjectsFromReader(reader);
   } finally {
     await reader.close();
   }
+}
+
+/** Script object paths by global index from an open global container; undefined when it holds none. */
+export async function scriptObjectsFromReader(reader: ContainerReader): Promise<Map<bigint, string> | undefined> {
+  const toc = reader.toc;
+  const path = toc.source;
+  const byType = (t: string) => {
+    for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkTypeName(i) === t) return i;
+    return -1;
+  };
+  let names: string[];
+  let objects;
+  const so = byType('ScriptObjects');
+  if (so >= 0) {
+    const parsed = parseScriptObjects(await reader.readChunk(so), { source: path });
+    names = parsed.names;
+    objects = parsed.objects;
+  } else {
+    const gn = byType('LoaderGlobalNames');
+    const meta = byType('LoaderInitialLoadMeta');
+    if (gn < 0 || meta < 0) return undefined;
+    names = parseLoaderGlobalNames(await reader.readChunk(gn), { source: path });
+    objects = parseLoaderInitialLoadMeta(await reader.readChunk(meta), { source: path });
+  }
+  const paths = scriptObjectPaths(names, objects);
+  const out = new Map<bigint, string>();
+  objects.forEach((o, i) => {
+    const p = paths[i];
+    if (p) out.set(o.globalIndex, p);
+  });
+  return out;
 }

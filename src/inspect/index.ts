@@ -1,4 +1,4 @@
 /** Readable views of zen packages and container headers, with references resolved where the context allows. */
 export { describePackage, describeContainerHeader } from './describe.js';
 export type { PackageView, ContainerHeaderView, ResolveContext } from './describe.js';
-export { readContainerHeader, packageNamesFromToc, findPackageChunk, loadScriptObjects } from './context.js';
+export { readContainerHeader, packageNamesFromToc, findPackageChunk, loadScriptObjects, scriptObjectsFromReader } from './context.js';

@@ -1,0 +1,10 @@
+/** The browser build's stand-in for node:zlib: fflate behind the synchronous calls the library makes. */
+import { gunzipSync as fGunzip, gzipSync as fGzip, unzlibSync, zlibSync } from 'fflate';
+
+type Options = { maxOutputLength?: number };
+const out = (o?: Options) => (o?.maxOutputLength ? { out: new Uint8Array(o.maxOutputLength) } : {});
+
+export const inflateSync = (src: Uint8Array, o?: Options) => unzlibSync(src, out(o));
+export const gunzipSync = (src: Uint8Array, o?: Options) => fGunzip(src, out(o));
+export const deflateSync = (src: Uint8Array) => zlibSync(src);
+export const gzipSync = (src: Uint8Array) => fGzip(src);
