@@ -25,3 +25,4 @@ export { inferBlockAlignment } from './pack/layout.js';
 export * from './zen/index.js';
 export * from './inspect/index.js';
 export * from './pak/index.js';
+export * from './legacy/index.js';
