@@ -109,19 +109,26 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
   }
 }
 
-/** Reads a package header: a prefix first (headers are small), the whole chunk when the prefix is too short. */
-async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined): Promise<ZenPackage> {
+/**
+ * Reads a package header: small packages whole (kept for the conversion, within a memory budget), large ones by a
+ * prefix first (headers are small), the whole chunk only when the prefix is too short.
+ */
+async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined, keep: boolean): Promise<{ z: ZenPackage; bytes?: Uint8Array }> {
   const size = reader.toc.chunkSize(i);
   const hints = { source, ...(engine ? { engine } : {}) };
-  if (size > HEADER_PROBE) {
+  if (size > HEADER_PROBE || !keep) {
     try {
-      return parseZenPackage(await reader.readRange(i, 0, HEADER_PROBE), hints);
+      return { z: parseZenPackage(await reader.readRange(i, 0, Math.min(size, HEADER_PROBE)), hints) };
     } catch (e) {
-      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED') throw e;
+      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED' || size <= HEADER_PROBE) throw e;
     }
   }
-  return parseZenPackage(await reader.readChunk(i), hints);
+  const bytes = await reader.readChunk(i);
+  return keep ? { z: parseZenPackage(bytes, hints), bytes } : { z: parseZenPackage(bytes, hints) };
 }
+
+/** Package chunks kept in memory between the two passes, at most this many bytes. */
+const KEEP_BUDGET = 256 * 1024 * 1024;
 
 /** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
 function legacyPaths(path: string): { uasset: string; uexp: string } {
@@ -258,7 +265,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       }
     }
     // Pass 1: every package header, so imports can be named from the packages at hand.
-    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined }> = [];
+    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array }> = [];
+    let kept = 0;
     for (const [c, { reader }] of opened.entries()) {
       const toc = reader.toc;
       const engine = engineFromToc(toc.version);
@@ -269,9 +277,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         const path = toc.chunkPath(i) ?? unnamedChunkPath(type, idHex);
         if (type === 'ExportBundleData') {
           try {
-            const z = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine);
+            const size = toc.chunkSize(i);
+            const keep = size <= HEADER_PROBE && kept + size <= KEEP_BUDGET;
+            const { z, bytes } = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
+            if (bytes) kept += bytes.length;
             addHeader(toc.chunkId(i).id, z);
-            packageChunks.push({ reader, i, path, z, engine });
+            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}) });
           } catch (e) {
             if (!(e instanceof IoStoreError)) throw e;
             result.failures.push({ path, code: e.code, message: e.message });
@@ -294,7 +305,11 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
       result.planned.push({ path: out.uasset, kind: 'package', size });
-      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => convertOne(await p.reader.readChunk(p.i), p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine) });
+      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
+        const bytes = p.bytes ?? (await p.reader.readChunk(p.i));
+        delete p.bytes;
+        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine);
+      } });
     }
 
     // Pass 2: convert and write.
