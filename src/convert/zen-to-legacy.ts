@@ -136,6 +136,8 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${z.cellExports.length} exports, ${z.cellImports.length} imports), which to-legacy does not convert`, { file: source, offset: 0 });
   }
 
+  checkZenReferences(z, source);
+
   // How the exports use each import settles some classes: a class, a super (a struct's super is a struct), a template.
   const uses = new Map<bigint, ImportUse>();
   const use = (v: bigint): ImportUse => {
@@ -437,4 +439,52 @@ function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], impo
     out.push(...sbs, ...cbs, ...sbcAll, ...cbcAll);
   });
   return out;
+}
+
+/**
+ * Every reference the conversion follows must point inside the package's tables: an export index past the export
+ * map, a name past the name map or an import that is not in the import map is one error naming the entry's offset.
+ */
+function checkZenReferences(z: ZenPackage, source: string): void {
+  const mapAt = z.sections.find((x) => x.name === 'export map')?.offset ?? 0;
+  const importSet = new Set(z.imports);
+  z.exports.forEach((e, i) => {
+    const at = mapAt + i * 72;
+    const fail = (what: string): never => {
+      throw new IoStoreError('BAD_VALUE', `export ${i}: ${what}`, { file: source, offset: at });
+    };
+    if (e.objectName.index >= z.names.length) fail(`its name is entry ${e.objectName.index} of a ${z.names.length}-entry name map`);
+    for (const [what, v] of [['outer', e.outerIndex], ['class', e.classIndex], ['super', e.superIndex], ['template', e.templateIndex]] as const) {
+      const kind = objectIndexKind(v);
+      if (kind === 'Export' && Number(v & 0xffffffffn) >= z.exports.length) fail(`its ${what} is export ${Number(v & 0xffffffffn)} of ${z.exports.length}`);
+      if ((kind === 'ScriptImport' || kind === 'PackageImport') && !importSet.has(v)) fail(`its ${what} 0x${v.toString(16)} is not in the import map`);
+    }
+    if (e.outerIndex !== NULL_OBJECT_INDEX && objectIndexKind(e.outerIndex) !== 'Export' && objectIndexKind(e.outerIndex) !== 'Null') {
+      // Outers of exports are exports in every engine-written package; anything else is damage.
+      fail(`its outer 0x${e.outerIndex.toString(16)} is not an export`);
+    }
+  });
+  // Outer chains must end.
+  z.exports.forEach((_, i) => {
+    let k = i;
+    for (let steps = 0; ; steps++) {
+      const o = z.exports[k]!.outerIndex;
+      if (objectIndexKind(o) !== 'Export') break;
+      k = Number(o & 0xffffffffn);
+      if (steps > z.exports.length) throw new IoStoreError('BAD_VALUE', `export ${i}: its outer chain loops`, { file: source, offset: mapAt + i * 72 });
+    }
+  });
+  const deps = z.dependencyBundleEntries;
+  for (let k = 0; k < deps.length; k++) {
+    const d = deps[k]!;
+    if ((d < 0 && -d - 1 >= z.imports.length) || (d > 0 && d - 1 >= z.exports.length)) {
+      throw new IoStoreError('BAD_VALUE', `dependency entry ${k} (${d}) points outside the import and export maps`, { file: source, offset: z.sections.find((x) => x.name === 'dependency bundle entries')?.offset ?? 0 });
+    }
+  }
+  z.dependencyBundleHeaders.forEach((h, i) => {
+    const n = h.createBeforeCreate + h.serializeBeforeCreate + h.createBeforeSerialize + h.serializeBeforeSerialize;
+    if (n > 0 && (h.firstEntryIndex < 0 || h.firstEntryIndex + n > deps.length)) {
+      throw new IoStoreError('BAD_VALUE', `export ${i}'s dependencies (${n} from ${h.firstEntryIndex}) lie outside the ${deps.length} entries`, { file: source, offset: z.sections.find((x) => x.name === 'dependency bundle headers')?.offset ?? 0 });
+    }
+  });
 }
