@@ -2,7 +2,8 @@ import { IoStoreError } from '../errors.js';
 import type { LegacyDataResource } from '../legacy/data-resources.js';
 import type { LegacyExport, LegacyImport, LegacyName } from '../legacy/package.js';
 import { objectVersionsOfEngine, UE5_LEGACY_VERSION, type LegacyObjectVersions } from '../legacy/versions.js';
-import { buildUexp, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
+import { taggedPropertiesEnd } from '../legacy/tagged-properties.js';
+import { buildUexp, exportsHaveScriptOffsets, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { toHex } from '../util/bytes.js';
 import { NULL_OBJECT_INDEX, objectIndexKind } from '../zen/object-index.js';
@@ -331,6 +332,15 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
       createBeforeCreateDependencies: 0,
     };
   });
+  // 1010+ tagged-property packages: the span of the tagged properties in each export (zen does not keep it). Exports
+  // whose data does not start with a tag stream (natively serialized classes) get their whole data.
+  if (exportsHaveScriptOffsets(ue5, z.packageFlags)) {
+    exports.forEach((e, i) => {
+      const end = taggedPropertiesEnd(data[i]!, z.names, ue5);
+      e.scriptSerializationStartOffset = 0;
+      e.scriptSerializationEndOffset = end ?? e.serialSize;
+    });
+  }
   const preloadDependencies = z.dependencyBundleHeaders.length > 0 ? rebuildPreloadDependencies(z, exports, imports) : [];
 
   // 6. Bulk data: the zen bulk data map is the legacy data resource table without raw sizes and owners. Owners (5.5+
