@@ -284,12 +284,20 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   };
   const offsets = exportChunkOffsets(z);
   const data: Uint8Array[] = [];
+  // Whether an export is a class, function, struct or class default object (memoized: outer chains are walked often).
+  const classyMemo: (boolean | undefined)[] = new Array(z.exports.length);
   const isClassy = (i: number): boolean => {
+    const known = classyMemo[i];
+    if (known !== undefined) return known;
     const e = z.exports[i]!;
-    if (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) return true;
-    const c = resolver.resolve(z, e.classIndex).ref;
-    const last = c?.chain[c.chain.length - 1];
-    return !!last && /(Class|Function|Struct)$/.test(last.base);
+    let v = (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
+    if (!v) {
+      const c = resolver.resolve(z, e.classIndex).ref;
+      const last = c?.chain[c.chain.length - 1];
+      v = !!last && /(Class|Function|Struct)$/.test(last.base);
+    }
+    classyMemo[i] = v;
+    return v;
   };
   const exports: LegacyExport[] = z.exports.map((e, i) => {
     const at = offsets[i]!;
