@@ -150,24 +150,39 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
   const globalPath = findGlobal(inputs, entries, o.global);
   const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
-  let script: ScriptObjectIndex | undefined;
-  if (globalPath) {
-    try {
-      script = await readScriptObjects(globalPath, o);
-      if (script) result.global = globalPath;
-    } catch (e) {
-      if (!(e instanceof IoStoreError)) throw e;
-      result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
-    }
-  }
+  // The global container is read while the package headers are (it is needed only to convert).
+  const scriptLoad: Promise<ScriptObjectIndex | undefined> = globalPath
+    ? readScriptObjects(globalPath, o).catch((e: unknown) => {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
+        return undefined;
+      })
+    : Promise.resolve(undefined);
 
   const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
   const headers = new Map<bigint, ZenPackage>();
   const stores = new Map<bigint, ContainerPackage>();
   const idOf = new WeakMap<ZenPackage, bigint>();
+  // Headers of every package at hand, without what only the conversion of the package itself needs: a game's worth
+  // of full headers would not fit in memory. Each package is parsed again, whole, when it is converted.
   const addHeader = (id: bigint, z: ZenPackage) => {
-    headers.set(id, z);
-    idOf.set(z, id);
+    const slim: ZenPackage = {
+      ...z,
+      nameHashes: [],
+      bulkData: [],
+      dependencyBundleEntries: [],
+      dependencyBundleHeaders: [],
+      exportBundleEntries: [],
+      exportBundles: [],
+      internalArcs: [],
+      externalArcs: [],
+      referencedPackages: [],
+      sections: [],
+      cellExports: [],
+      cellImports: [],
+    };
+    headers.set(id, slim);
+    idOf.set(slim, id);
   };
   const directory: PackageDirectory = {
     get: (id) => headers.get(id),
@@ -189,7 +204,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     },
   };
   let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
-  const resolver = new ZenResolver(script, directory);
+  let resolver = new ZenResolver(undefined, directory);
   type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<void> };
   const jobs: Job[] = [];
 
@@ -226,7 +241,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
 
   async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined): Promise<void> {
     const e = o.engine ?? engine;
-    const r = zenToLegacy(bytes, { source, parsed: z, resolver, ...(e ? { engine: e } : {}) });
+    const full = parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
+    idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
+    const r = zenToLegacy(bytes, { source, parsed: full, resolver, ...(e ? { engine: e } : {}) });
     if (r.unnamed.length > 0) {
       const shown = r.unnamed.slice(0, 3).join('; ');
       result.warnings.push(`${out.uasset}: ${r.unnamed.length} unnamed (${shown}${r.unnamed.length > 3 ? '; ...' : ''})`);
@@ -313,6 +330,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
 
     // Pass 2: convert and write.
+    const script = await scriptLoad;
+    if (script) result.global = globalPath!;
+    resolver = new ZenResolver(script, directory);
     const progress: ToLegacyProgress = { done: 0, total: jobs.length, bytesDone: 0, bytesTotal: jobs.reduce((a, j) => a + j.size, 0) };
     o.onProgress?.({ ...progress });
     const limit = pLimit(Math.max(1, o.jobs ?? 8));
