@@ -265,6 +265,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    const headerEngine = new Map<ContainerReader, EngineVersion>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
     opened.forEach(({ reader }, c) => {
@@ -274,7 +275,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       for (let i = 0; i < reader.toc.chunkCount; i++) {
         if (reader.toc.chunkTypeName(i) !== 'ContainerHeader' || owner.get(reader.toc.chunkIdHex(i)) !== c) continue;
         try {
-          for (const [id, p] of packagesById(parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source }))) stores.set(id, p);
+          const header = parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source });
+          for (const [id, p] of packagesById(header)) stores.set(id, p);
+          // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
+          if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
         } catch (e) {
           if (!(e instanceof IoStoreError)) throw e;
           result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -286,7 +290,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     let kept = 0;
     for (const [c, { reader }] of opened.entries()) {
       const toc = reader.toc;
-      const engine = engineFromToc(toc.version);
+      const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
       for (let i = 0; i < toc.chunkCount; i++) {
         const idHex = toc.chunkIdHex(i);
         if (owner.get(idHex) !== c) continue;
