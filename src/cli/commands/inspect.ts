@@ -17,6 +17,8 @@ import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
+import { isLegacyPackage } from '../../legacy/package.js';
+import { inspectLegacy } from './inspect-legacy.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -29,10 +31,10 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen package (names, imports, exports), a container header or a classic UE1/UE2 package',
+  describe: 'Show a zen or legacy package (names, imports, exports), a container header or a classic UE1/UE2 package',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.uzenasset (zen form), a container-header .bin, a .utoc, or a classic package (.u, .utx, .unr, .uax, .umx)' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, or a classic package (.u, .utx, .unr, .uax, .umx)' })
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
@@ -81,6 +83,11 @@ export const inspectCommand: Command<InspectArgs> = {
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
+    // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
+    if (isLegacyPackage(bytes)) {
+      io.out(inspectLegacy(args.file, bytes, !!args.json, hints.engine));
+      return ExitCode.Ok;
+    }
     const kind = sniffFile(bytes)?.kind;
     const showHeader = (): number => {
       const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
@@ -113,7 +120,7 @@ export const inspectCommand: Command<InspectArgs> = {
 };
 
 /** What inspect reads, for the message about a file it does not. */
-const INSPECTABLE = ['a zen package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package'];
+const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package'];
 
 function renderPackage(v: PackageView): string {
   const lines = [
