@@ -23,7 +23,7 @@ export { ContainerWriter } from './pack/container-writer.js';
 export type { ContainerWriterOptions } from './pack/container-writer.js';
 export { buildContainer, padBlock } from './pack/container-builder.js';
 export type { BuildChunk, BuildOptions, BlockCompressor } from './pack/container-builder.js';
-export { inferBlockAlignment } from './pack/layout.js';
+export { inferBlockAlignment, alignedChunkStart } from './toc/block-alignment.js';
 export * from './zen/index.js';
 export * from './inspect/index.js';
 export * from './pak/index.js';

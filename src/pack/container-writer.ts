@@ -4,6 +4,7 @@ import type { Codec } from '../codecs/codec.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { align } from '../util/bytes.js';
+import { alignedChunkStart } from '../toc/block-alignment.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { BlockTable, type BlockEntry } from '../toc/compression-blocks.js';
 import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
@@ -281,8 +282,7 @@ export class ContainerWriter {
    */
   private async placeChunk(size: number, name: string): Promise<void> {
     const a = this.o.compressionBlockAlignment ?? 0;
-    let start = this.partitionOffset;
-    if (a > 1 && size > 0 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
+    let start = alignedChunkStart(this.partitionOffset, size, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
       await this.settleWrite();

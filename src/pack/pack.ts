@@ -24,7 +24,7 @@ import { ContainerWriter, fileSink, type ContainerWriterOptions } from './contai
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
-import { inferBlockAlignment } from './layout.js';
+import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
 import { scanModFolder, type ModChunk, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';

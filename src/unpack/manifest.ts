@@ -1,5 +1,5 @@
 import type { IoStoreToc } from '../toc/toc.js';
-import { inferBlockAlignment } from '../pack/layout.js';
+import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { containerInfo } from '../toc/listing.js';
 
 export const MANIFEST_NAME = 'iostore-manifest.json';

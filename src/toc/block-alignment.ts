@@ -1,7 +1,17 @@
-import type { IoStoreToc } from '../toc/toc.js';
+import type { IoStoreToc } from './toc.js';
 import { align } from '../util/bytes.js';
 
 const CANDIDATES = [0, 2048, 4096, 16384, 65536];
+
+/**
+ * Where the engine starts a chunk of `size` stored bytes when the .ucas (or partition) has reached `pos`, for a
+ * CompressionBlockAlignment of `a`: a chunk that would cross a multiple of `a` moves to that multiple. The writer
+ * places chunks with it and `inferBlockAlignment` replays it, so both agree by construction.
+ */
+export function alignedChunkStart(pos: number, size: number, a: number): number {
+  if (a > 1 && size > 0 && Math.floor(pos / a) !== Math.floor((pos + size - 1) / a)) return align(pos, a);
+  return pos;
+}
 
 /**
  * The engine's CompressionBlockAlignment of a container (a platform setting not stored in the file), found by
@@ -27,9 +37,7 @@ export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
         partition = p;
         pos = 0;
       }
-      let start = pos;
-      if (a > 1 && Math.floor(start / a) !== Math.floor((start + size - 1) / a)) start = align(start, a);
-      if (start !== local) continue outer;
+      if (alignedChunkStart(pos, size, a) !== local) continue outer;
       pos = local + size;
     }
     return a;
