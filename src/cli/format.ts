@@ -1,15 +1,4 @@
-/** Human-readable byte count: exact bytes below 1 KiB, else one decimal in binary units. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  do {
-    v /= 1024;
-    u++;
-  } while (v >= 1024 && u < units.length - 1);
-  return `${v.toFixed(1)} ${units[u]}`;
-}
+export { formatBytes } from '../util/format-bytes.js';
 
 export function formatRatio(stored: number, raw: number): string {
   return raw === 0 ? '-' : `${((stored / raw) * 100).toFixed(1)}%`;

@@ -1,4 +1,5 @@
 import { parseAesKey } from '../crypto/aes.js';
+import { IoStoreError } from '../errors.js';
 import type { PakArchive } from '../pak/archive.js';
 import { openPakFile } from '../pak/pak-file.js';
 import type { KeyRing } from '../unpack/keys.js';
@@ -17,4 +18,18 @@ export async function openPakForCli(path: string, key: { 'aes-key'?: string } | 
   if (!text) return openPakFile(path, o);
   const aes = parseAesKey(text);
   return openPakFile(path, { ...o, keyFor: () => aes });
+}
+
+/**
+ * Opens a pak of a folder run; one whose index needs a key it was not given is skipped with a warning (undefined),
+ * so the other containers still show.
+ */
+export async function openPakOrWarn(path: string, key: Parameters<typeof openPakForCli>[1], warn: (message: string) => void): Promise<PakArchive | undefined> {
+  try {
+    return await openPakForCli(path, key);
+  } catch (e) {
+    if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
+    warn(e.message);
+    return undefined;
+  }
 }

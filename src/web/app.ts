@@ -6,6 +6,7 @@ import picomatch from 'picomatch';
 import { parseAesKey } from '../crypto/aes.js';
 import type { ContainerHeaderView, PackageView } from '../inspect/describe.js';
 import { containerInfo } from '../toc/listing.js';
+import { formatBytes } from '../util/format-bytes.js';
 import { PackageContext, viewLoosePackage } from './package-view.js';
 import { loadFiles, oneLine, readRow, rowPieces, unreadable, verifyChunk, type InputFile, type LoadResult, type Row } from './session.js';
 import { blobSink, writableSink, zipEntries, type ZipEntrySource, type ZipSink } from './zip.js';
@@ -28,17 +29,7 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, 
   return el;
 }
 
-function fmtBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  do {
-    v /= 1024;
-    u++;
-  } while (v >= 1024 && u < units.length - 1);
-  return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ${units[u]}`;
-}
+const fmtBytes = (n: number): string => formatBytes(n, { precise: true });
 const fmtInt = (n: number) => n.toLocaleString('en-US');
 
 interface State {

@@ -10,7 +10,7 @@ import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js'
 import { escapeControl } from '../../util/quote.js';
 import { discoverMounts } from '../../unpack/mount.js';
 import { pakInfo, type PakInfo } from '../../pak/listing.js';
-import { isPakPath, openPakForCli } from '../pak-open.js';
+import { isPakPath, openPakForCli, openPakOrWarn } from '../pak-open.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
@@ -65,15 +65,8 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
   const { containers, paks } = await discoverMounts(args.paths);
   const pakInfos: Array<PakInfo & { name: string }> = [];
   for (const p of paks) {
-    let a;
-    try {
-      a = await openPakForCli(p.pak, args);
-    } catch (e) {
-      // A pak whose index needs a key it was not given is skipped with a warning; the rest still show.
-      if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
-      io.err(`warning: ${e.message}\n`);
-      continue;
-    }
+    const a = await openPakOrWarn(p.pak, args, (m) => io.err(`warning: ${m}\n`));
+    if (!a) continue;
     await a.close();
     pakInfos.push({ name: `${p.name}.pak`, ...pakInfo(a.pak, a.size) });
   }

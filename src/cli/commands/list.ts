@@ -1,4 +1,3 @@
-import { IoStoreError } from '../../errors.js';
 import { listChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
@@ -6,7 +5,7 @@ import { formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '..
 import { ExitCode, type CliIO } from '../io.js';
 import { discoverMounts } from '../../unpack/mount.js';
 import { listPakFiles, type PakFileRow } from '../../pak/listing.js';
-import { isPakPath, openPakForCli } from '../pak-open.js';
+import { isPakPath, openPakForCli, openPakOrWarn } from '../pak-open.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface ListArgs extends ContainerArgs {
@@ -98,15 +97,8 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
   }
   const pakRows: Array<PakFileRow & { container: string }> = [];
   for (const p of paks) {
-    let a;
-    try {
-      a = await openPakForCli(p.pak, args);
-    } catch (e) {
-      // A pak whose index needs a key it was not given is skipped with a warning; the rest still list.
-      if (!(e instanceof IoStoreError) || (e.code !== 'NEEDS_KEY' && e.code !== 'BAD_KEY')) throw e;
-      io.err(`warning: ${e.message}\n`);
-      continue;
-    }
+    const a = await openPakOrWarn(p.pak, args, (m) => io.err(`warning: ${m}\n`));
+    if (!a) continue;
     await a.close();
     for (const r of listPakFiles(a.pak, pakQuery(args))) pakRows.push({ container: `${p.name}.pak`, ...r });
   }
