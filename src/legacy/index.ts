@@ -27,3 +27,5 @@ export { legacyNameText, legacyRef, legacyObjectName, legacyObjectPath, legacyPa
 export type { LegacyRef } from './paths.js';
 export { legacyExportSpans, legacyExportData, checkUexpTag } from './export-data.js';
 export type { LegacyExportSpan } from './export-data.js';
+export { legacyToZen, zenLayoutForLegacy, publicExportHash } from './to-zen.js';
+export type { LegacyToZenOptions, ConvertedZenPackage } from './to-zen.js';

@@ -1,0 +1,334 @@
+import { IoStoreError } from '../errors.js';
+import { cityHash64 } from '../hash/cityhash.js';
+import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { concatBytes } from '../toc/directory-index.js';
+import { fromHex } from '../util/bytes.js';
+import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
+import { nameHash } from '../zen/name-batch.js';
+import { makePackageImport, NULL_OBJECT_INDEX } from '../zen/object-index.js';
+import { scriptImportIndex } from '../zen/script-objects.js';
+import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
+import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
+import type { ZenPackage } from '../zen/zen-package.js';
+import { legacyExportSpans, checkUexpTag } from './export-data.js';
+import type { LegacyName, LegacyPackage } from './package.js';
+import { legacyNameText, legacyObjectPath, legacyPackageName } from './paths.js';
+
+/** EObjectFlags bits the conversion looks at. */
+const RF_PUBLIC = 0x1;
+
+/** EZenPackageVersion written into versioning info (3: extra dependencies, the 5.3+ header). */
+const ZEN_PACKAGE_VERSION = 3;
+
+export interface LegacyToZenOptions extends ZenPackageHints {
+  /** The zen header layout to write; wins over the hints. */
+  layout?: ZenPackageLayout;
+}
+
+/** A legacy package converted to zen: the package chunk and what its store entry needs. */
+export interface ConvertedZenPackage {
+  packageName: string;
+  packageId: bigint;
+  /** The whole ExportBundleData chunk: zen header, export data, package tag. */
+  chunk: Uint8Array;
+  /** The parsed form of the header written (for store entries and tests). */
+  zen: ZenPackage;
+  /** Package ids the package imports, in the order of its imported-package indices. */
+  importedPackages: bigint[];
+}
+
+/**
+ * The zen layout for a legacy package: the hints (engine, container-header version) first, then the package's own
+ * object version; where both leave a choice, the newest form of that generation.
+ */
+export function zenLayoutForLegacy(pkg: LegacyPackage, hints: ZenPackageHints): ZenPackageLayout {
+  const partial = layoutFromHints(hints, pkg.source);
+  if (pkg.summary.fileVersionUE5 >= 1000 && !pkg.summary.unversioned) mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
+  else if (partial.format === undefined && pkg.summary.fileVersionUE5 >= 1000) mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
+  const format = partial.format ?? (pkg.summary.fileVersionUE5 >= 1000 ? 'UE5' : 'UE4');
+  if (format === 'UE4') return { format, summarySize: 64, cellMaps: false, bulkDataMap: 'none' };
+  const forms = partial.bulkDataMap ?? ['padded'];
+  return {
+    format,
+    summarySize: partial.summarySize ?? 52,
+    cellMaps: partial.cellMaps ?? false,
+    bulkDataMap: forms.includes('padded') ? 'padded' : forms[0]!,
+  };
+}
+
+/**
+ * The public export hash of an object: CityHash64 of its lower-cased path inside its package, `/`-separated and
+ * without the leading separator (`T_Test` for `/Game/T_Test.T_Test`, `A/B` for `/Game/P.A:B`).
+ */
+export function publicExportHash(pathInPackage: string): bigint {
+  return cityHash64(utf16leBytes(lowerAscii(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''))));
+}
+
+/** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
+function splitObjectPath(path: string): [string, string] {
+  const at = path.search(/[.:]/);
+  return at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at).replace(/[.:]/g, '/')];
+}
+
+/**
+ * Converts a cooked legacy package (`.uasset` header parsed by parseLegacyPackage, plus its `.uexp`) to the zen
+ * package the engine's IoStore cook writes for it: the name map (names export data refers to, in their legacy order,
+ * then the names the header adds), import map as script-object or package-import indices, public export hashes,
+ * export map, export bundle entries and dependency bundles, the bulk-data map, and the `.uexp` bytes unchanged.
+ */
+export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array, options: LegacyToZenOptions = {}): ConvertedZenPackage {
+  const source = pkg.source;
+  const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
+  if (layout.format !== 'UE5' || layout.summarySize !== 52) {
+    throw new IoStoreError('UNSUPPORTED', `legacy -> zen conversion writes the UE 5.3+ zen header only (asked for a ${layout.format} ${layout.summarySize}-byte summary)`, { file: source });
+  }
+  checkUexpTag(uexp, `${source} (.uexp)`);
+  const spans = legacyExportSpans(pkg, uexp.length);
+  const s = pkg.summary;
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: source, offset: 0 });
+
+  // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
+  // indices; the header then adds the names it needs, each once, in the order it needs them.
+  const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
+  const names = pkg.names.slice(0, kept).map((n) => n.name);
+  const nameIndex = new Map<string, number>();
+  names.forEach((n, i) => nameIndex.has(n) || nameIndex.set(n, i));
+  const mapName = (n: LegacyName) => {
+    const text = pkg.names[n.index]!.name;
+    let i = nameIndex.get(text);
+    if (i === undefined) {
+      i = names.push(text) - 1;
+      nameIndex.set(text, i);
+    }
+    return { index: i, type: 0, number: n.number };
+  };
+
+  // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
+  // export hash); the package entries themselves are null.
+  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
+  const importPackage = pkg.imports.map((imp, i) => {
+    if (imp.packageName && pkg.names[imp.packageName.index]?.name !== 'None') return legacyNameText(pkg, imp.packageName);
+    return splitObjectPath(importPaths[i]!)[0];
+  });
+  const packageRoot = new Map<string, LegacyName>();
+  pkg.imports.forEach((imp, i) => {
+    if (imp.outerIndex === 0 && !importPaths[i]!.startsWith('/Script/')) packageRoot.set(importPaths[i]!, imp.objectName);
+  });
+  const importedNames = new Map<bigint, string>();
+  pkg.imports.forEach((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
+    importedNames.set(packageIdFromName(importPackage[i]!), importPackage[i]!);
+  });
+  const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const importedHashes: bigint[] = [];
+  const imports = pkg.imports.map((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/')) return scriptImportIndex(path);
+    if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
+    const pkgIndex = importedPackages.indexOf(packageIdFromName(importPackage[i]!));
+    const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
+    const hash = publicExportHash(rel);
+    let h = importedHashes.indexOf(hash);
+    if (h < 0) h = importedHashes.push(hash) - 1;
+    return makePackageImport(pkgIndex, h);
+  });
+  const objectIndex = (packageIndex: number): bigint => {
+    if (packageIndex === 0) return NULL_OBJECT_INDEX;
+    if (packageIndex < 0) return imports[-packageIndex - 1]!;
+    return BigInt(packageIndex - 1);
+  };
+
+  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => {
+    const isPublic = (e.objectFlags & RF_PUBLIC) !== 0;
+    return {
+      cookedSerialOffset: spans[i]!.offset,
+      cookedSerialSize: e.serialSize,
+      objectName: mapName(e.objectName),
+      outerIndex: objectIndex(e.outerIndex),
+      classIndex: objectIndex(e.classIndex),
+      superIndex: objectIndex(e.superIndex),
+      templateIndex: objectIndex(e.templateIndex),
+      publicExportHash: isPublic ? publicExportHash(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
+      objectFlags: e.objectFlags >>> 0,
+      filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
+    };
+  });
+  let packageNameAt = nameIndex.get(packageName);
+  if (packageNameAt === undefined) {
+    packageNameAt = names.push(packageName) - 1;
+    nameIndex.set(packageName, packageNameAt);
+  }
+  const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
+
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, imports);
+
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: packageNameIndex,
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: s.unversioned
+      ? null
+      : {
+          zenVersion: ZEN_PACKAGE_VERSION,
+          fileVersionUE4: s.fileVersionUE4,
+          fileVersionUE5: s.fileVersionUE5,
+          licenseeVersion: s.fileVersionLicenseeUE4,
+          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
+        },
+    names,
+    nameHashes: names.map(nameHash),
+    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
+    importedPublicExportHashes: importedHashes,
+    imports,
+    exports,
+    cellImports: [],
+    cellExports: [],
+    exportBundleEntries: bundleEntries,
+    exportBundles: [],
+    referencedPackages: [],
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: dependencyHeaders,
+    dependencyBundleEntries: dependencyEntries,
+    importedPackageNames: importedPackageNames(importedPackages, importedNames, packageRoot),
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
+  const headerBytes = serializeZenPackageHeader(zen);
+  zen.headerSize = headerBytes.length;
+  return { packageName, packageId: packageIdFromName(packageName), chunk: concatBytes([headerBytes, uexp]), zen, importedPackages };
+}
+
+/** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
+function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: Map<string, LegacyName>) {
+  const base: string[] = [];
+  const numbers: number[] = [];
+  for (const id of ids) {
+    const full = names.get(id)!;
+    const split = splitNameNumber(full);
+    base.push(split.base);
+    numbers.push(split.number);
+    void roots;
+  }
+  return { batch: { names: base, hashes: base.map(nameHash) }, numbers };
+}
+
+/** FName's split of a trailing `_<digits>` (no leading zero) into a number: `M_Cube_1` -> (`M_Cube`, 2). */
+function splitNameNumber(text: string): { base: string; number: number } {
+  const m = /^(.*)_(0|[1-9]\d{0,8})$/.exec(text);
+  if (!m || m[1] === '') return { base: text, number: 0 };
+  const n = Number(m[2]);
+  return n < 0x7fffffff ? { base: m[1]!, number: n + 1 } : { base: text, number: 0 };
+}
+
+/**
+ * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
+ * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
+ * first, then creates before serializes, then lower export indices.
+ */
+function dependencies(pkg: LegacyPackage, imports: bigint[]) {
+  const n = pkg.exports.length;
+  const node = (exp: number, cmd: number) => exp * 2 + cmd;
+  const out: number[][] = Array.from({ length: n * 2 }, () => []);
+  const incoming = new Array<number>(n * 2).fill(0);
+  const arc = (from: number, to: number) => {
+    out[from]!.push(to);
+    incoming[to]!++;
+  };
+  const headers: DependencyBundleHeader[] = [];
+  const entries: number[] = [];
+  const keep = (d: number) => d > 0 || (d < 0 && imports[-d - 1] !== undefined && (imports[-d - 1]! >> 62n) === 2n);
+  pkg.exports.forEach((e, i) => {
+    arc(node(i, 0), node(i, 1));
+    const deps = pkg.preloadDependencies;
+    let at = e.firstExportDependency;
+    const take = (count: number) => {
+      if (at < 0 || count === 0) return [] as number[];
+      const list = deps.slice(at, at + count);
+      if (list.length !== count) {
+        throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize });
+      }
+      at += count;
+      return list;
+    };
+    const sbs = take(e.serializationBeforeSerializationDependencies);
+    const cbs = take(e.createBeforeSerializationDependencies);
+    const sbc = take(e.serializationBeforeCreateDependencies);
+    const cbc = take(e.createBeforeCreateDependencies);
+    for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
+      if (d > n || d < -pkg.imports.length) {
+        throw new IoStoreError('BAD_VALUE', `export ${i} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+      }
+    }
+    for (const d of cbc) if (d > 0) arc(node(d - 1, 0), node(i, 0));
+    for (const d of sbc) if (d > 0) arc(node(d - 1, 1), node(i, 0));
+    for (const d of cbs) if (d > 0) arc(node(d - 1, 0), node(i, 1));
+    for (const d of sbs) if (d > 0) arc(node(d - 1, 1), node(i, 1));
+    const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
+    headers.push({
+      firstEntryIndex: entries.length,
+      createBeforeCreate: groups[0]!.length,
+      serializeBeforeCreate: groups[1]!.length,
+      createBeforeSerialize: groups[2]!.length,
+      serializeBeforeSerialize: groups[3]!.length,
+    });
+    for (const g of groups) entries.push(...g);
+  });
+  const isPublic = (k: number) => (pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0;
+  const before = (a: number, b: number) => {
+    if (isPublic(a) !== isPublic(b)) return isPublic(a);
+    if ((a & 1) !== (b & 1)) return (a & 1) < (b & 1);
+    return a >> 1 < b >> 1;
+  };
+  const ready: number[] = [];
+  for (let k = 0; k < n * 2; k++) if (incoming[k] === 0) ready.push(k);
+  const bundleEntries: ExportBundleEntry[] = [];
+  while (ready.length > 0) {
+    let best = 0;
+    for (let j = 1; j < ready.length; j++) if (before(ready[j]!, ready[best]!)) best = j;
+    const k = ready.splice(best, 1)[0]!;
+    bundleEntries.push({ localExportIndex: k >> 1, commandType: k & 1 });
+    for (const t of out[k]!) if (--incoming[t]! === 0) ready.push(t);
+  }
+  if (bundleEntries.length !== n * 2) {
+    throw new IoStoreError('BAD_VALUE', 'the preload dependencies between exports form a cycle', { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+  }
+  return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
+}
+
+/** The legacy data-resource table (UE5 1009+), as zen bulk-data map entries. */
+function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry[] {
+  const s = pkg.summary;
+  if (s.dataResourceOffset <= 0) return [];
+  const view = new DataView(uasset.buffer, uasset.byteOffset, uasset.byteLength);
+  const fail = (what: string, at: number): never => {
+    throw new IoStoreError('BAD_VALUE', what, { file: pkg.source, offset: at });
+  };
+  let at = s.dataResourceOffset;
+  if (at + 8 > uasset.length) fail('the data resource table lies outside the header', at);
+  const version = view.getUint32(at, true);
+  const count = view.getInt32(at + 4, true);
+  if (version < 1 || version > 2) fail(`data resource table version ${version} is not 1 or 2`, at);
+  const size = version >= 2 ? 45 : 44;
+  if (count < 0 || at + 8 + count * size > uasset.length) fail(`data resource count ${count} does not fit the header`, at + 4);
+  at += 8;
+  const out: BulkDataMapEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    let p = at + 4;
+    const cookedIndex = version >= 2 ? uasset[p++]! : 0;
+    const serialOffset = view.getBigInt64(p, true);
+    const duplicateSerialOffset = view.getBigInt64(p + 8, true);
+    const serialSize = view.getBigInt64(p + 16, true);
+    const flags = view.getUint32(p + 36, true);
+    out.push({ serialOffset, duplicateSerialOffset, serialSize, flags, cookedIndex });
+    at += size;
+  }
+  return out;
+}

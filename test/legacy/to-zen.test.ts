@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { IoStoreError } from '../../src/errors.js';
+import { legacyToZen, parseLegacyPackage, publicExportHash } from '../../src/legacy/index.js';
+import { parseZenPackage } from '../../src/zen/index.js';
+import type { EngineVersion } from '../../src/toc/engine.js';
+import { hasCorpus } from '../corpus.js';
+import { readCorpus } from './helpers.js';
+
+/** The zen-assets pairs whose zen form the engine made from the legacy form. */
+const PAIRS: Array<[string, EngineVersion]> = [
+  ['zen-assets/UE5.4/BP_Table_Lamp', 'UE5_4'],
+  ['zen-assets/UE5.4/Randy', 'UE5_4'],
+  ['zen-assets/UE5.5/BP_ThirdPersonCharacter', 'UE5_5'],
+  ['zen-assets/UE5.5/SM_Cube', 'UE5_5'],
+  ['zen-assets/UE5.5/T_Test', 'UE5_5'],
+];
+
+function convert(rel: string, engine: EngineVersion) {
+  const uasset = readCorpus(`${rel}.uasset`);
+  const uexp = readCorpus(`${rel}.uexp`);
+  const pkg = parseLegacyPackage(uasset, { source: rel, engine });
+  return legacyToZen(pkg, uasset, uexp, { engine });
+}
+
+describe.skipIf(!hasCorpus)('legacy -> zen on the engine-made pairs', () => {
+  it.each(PAIRS)('%s: the converted chunk equals the engine .uzenasset byte for byte', (rel, engine) => {
+    const out = convert(rel, engine);
+    const engineZen = readCorpus(`${rel}.uzenasset`);
+    expect(out.chunk.length).toBe(engineZen.length);
+    expect(Buffer.compare(Buffer.from(out.chunk), Buffer.from(engineZen))).toBe(0);
+    const mine = parseZenPackage(out.chunk, { engine });
+    expect(mine.packageName).toBe(out.packageName);
+  });
+
+  it('SM_Cube: imports, imported packages and dependency bundles as the engine wrote them', () => {
+    const out = convert('zen-assets/UE5.5/SM_Cube', 'UE5_5');
+    const z = out.zen;
+    // M_Cube_1 and M_Cube_2: one base name with two numbers, ordered by package id.
+    expect(z.importedPackageNames!.batch.names).toEqual(['/Game/Meshes/M_Cube', '/Game/Meshes/M_Cube']);
+    expect(z.importedPackageNames!.numbers).toEqual([3, 2]);
+    expect(out.importedPackages).toHaveLength(2);
+    expect(out.importedPackages[0]! < out.importedPackages[1]!).toBe(true);
+    expect(z.names.slice(-4)).toEqual(['BodySetup', 'NavCollision', 'SM_Cube', '/Game/Meshes/SM_Cube']);
+    expect(z.exportBundleEntries.map((e) => `${e.localExportIndex}${e.commandType ? 's' : 'c'}`).join(' ')).toBe('2c 0c 1c 2s 0s 1s');
+    expect(z.dependencyBundleEntries).toEqual([3, 3, -5, -6, 1, 2]);
+    expect(z.bulkData).toHaveLength(5);
+  });
+
+  it('public export hashes are of the path inside the package, lower-cased, without the leading separator', () => {
+    expect(publicExportHash('/T_Test')).toBe(0x384692722f9fb7c9n);
+    expect(publicExportHash('T_Test')).toBe(0x384692722f9fb7c9n);
+  });
+
+  it('rejects a .uexp that does not end with the package tag, naming the offset', () => {
+    const rel = 'zen-assets/UE5.5/T_Test';
+    const uasset = readCorpus(`${rel}.uasset`);
+    const uexp = readCorpus(`${rel}.uexp`).slice(0, -2);
+    const pkg = parseLegacyPackage(uasset, { source: rel, engine: 'UE5_5' });
+    try {
+      legacyToZen(pkg, uasset, uexp, { engine: 'UE5_5' });
+      throw new Error('expected an error');
+    } catch (e) {
+      expect(e).toBeInstanceOf(IoStoreError);
+      expect((e as IoStoreError).offset).toBe(uexp.length - 4);
+    }
+  });
+
+  it('rejects a preload dependency outside the tables', () => {
+    const rel = 'zen-assets/UE5.5/SM_Cube';
+    const uasset = readCorpus(`${rel}.uasset`);
+    const pkg = parseLegacyPackage(uasset, { source: rel, engine: 'UE5_5' });
+    pkg.preloadDependencies[0] = -99;
+    expect(() => legacyToZen(pkg, uasset, readCorpus(`${rel}.uexp`), { engine: 'UE5_5' })).toThrow(/package index -99, outside/);
+  });
+});
