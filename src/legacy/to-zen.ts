@@ -108,7 +108,8 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   // export hash); the package entries themselves are null.
   const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
   const importPackage = pkg.imports.map((imp, i) => {
-    if (imp.packageName && pkg.names[imp.packageName.index]?.name !== 'None') return legacyNameText(pkg, imp.packageName);
+    // 5.8+ imports may name their package; only a long package name there overrides the outer chain.
+    if (imp.packageName && legacyNameText(pkg, imp.packageName).startsWith('/')) return legacyNameText(pkg, imp.packageName);
     return splitObjectPath(importPaths[i]!)[0];
   });
   const packageRoot = new Map<string, LegacyName>();
