@@ -43,8 +43,15 @@ export interface ConvertedZenPackage {
  */
 export function zenLayoutForLegacy(pkg: LegacyPackage, hints: ZenPackageHints): ZenPackageLayout {
   const partial = layoutFromHints(hints, pkg.source);
-  if (pkg.summary.fileVersionUE5 >= 1000 && !pkg.summary.unversioned) mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
-  else if (partial.format === undefined && pkg.summary.fileVersionUE5 >= 1000) mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
+  if (pkg.summary.fileVersionUE5 >= 1000) {
+    // A versioned package's object version must agree with the hints; an unversioned one's was inferred, so the
+    // hints win where they disagree.
+    try {
+      mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
+    } catch (e) {
+      if (!pkg.summary.unversioned) throw e;
+    }
+  }
   const format = partial.format ?? (pkg.summary.fileVersionUE5 >= 1000 ? 'UE5' : 'UE4');
   if (format === 'UE4') return { format, summarySize: 64, cellMaps: false, bulkDataMap: 'none' };
   const forms = partial.bulkDataMap ?? ['padded'];

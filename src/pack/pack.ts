@@ -26,7 +26,9 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
-import { scanModFolder, type ModChunk } from './mod-folder.js';
+import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile } from './mod-folder.js';
+import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
+import { legacyToZen } from '../legacy/to-zen.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 
@@ -58,6 +60,8 @@ export interface PackOptions {
   force?: boolean;
   /** Companion .pak version (default: the source container's own, else 11; 15 for TOC v10). */
   pakVersion?: number;
+  /** Called for each legacy package converted to zen on the way in. */
+  onConvert?: (path: string) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -108,21 +112,37 @@ interface PlannedChunk {
  * Output files are written under temporary names and renamed only when all are complete.
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
+  const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
+  return packPlanned(outUtoc, o, (outBase, containerId, warnings) =>
+    plain ? planModFiles(() => listModFolder(folder), folder, outBase, containerId, o, warnings) : planManifest(folder, outBase, containerId, o, warnings),
+  );
+}
+
+/**
+ * Builds a container from loose files that need not be one folder (the inputs of to-zen: files, folders, the
+ * entries of legacy .pak files), with `like` or `engine` giving the target as for a plain mod folder.
+ */
+export async function packFiles(list: () => Promise<ModFile[]>, label: string, outUtoc: string, o: PackOptions): Promise<PackResult> {
+  return packPlanned(outUtoc, o, (outBase, containerId, warnings) => planModFiles(list, label, outBase, containerId, o, warnings));
+}
+
+type Plan = Awaited<ReturnType<typeof planManifest>> | Awaited<ReturnType<typeof planModFiles>>;
+
+async function packPlanned(outUtoc: string, o: PackOptions, plan: (outBase: string, containerId: bigint, warnings: string[]) => Promise<Plan>): Promise<PackResult> {
   if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
   const outName = basename(outUtoc).replace(/\.utoc$/i, '');
   const outBase = resolve(dirname(outUtoc), outName);
   const containerId = containerIdFromName(outName);
   const warnings: string[] = [];
-  const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
-  const plan = plain ? await planModFolder(folder, outBase, containerId, o, warnings) : await planManifest(folder, outBase, containerId, o, warnings);
+  const p = await plan(outBase, containerId, warnings);
   let pak: CompanionPakSettings | undefined;
   if (!o.noPak) {
-    pak = await companionPakSettings(plan.source, plan.settings.version);
-    if (plan.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: plan.pakVersion, from: 'engine' };
+    pak = await companionPakSettings(p.source, p.settings.version);
+    if (p.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: p.pakVersion, from: 'engine' };
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
-  const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings);
-  return { ...r, compression: plan.settings.codec?.name ?? 'None', version: plan.settings.version, warnings, ...(plan.packages ? { packages: plan.packages } : {}) };
+  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings);
+  return { ...r, compression: p.settings.codec?.name ?? 'None', version: p.settings.version, warnings, ...(p.packages ? { packages: p.packages } : {}) };
 }
 
 async function planManifest(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
@@ -183,7 +203,11 @@ async function planManifest(folder: string, outBase: string, containerId: bigint
   return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion };
 }
 
-async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
+/**
+ * Plans a container from loose files (a mod folder, or the inputs of to-zen): zen packages are taken as they are,
+ * legacy ones (`.uasset`/`.umap` + `.uexp`) are converted to zen on the way in.
+ */
+export async function planModFiles(list: () => Promise<ModFile[]>, folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
   // The target's formats come from a real container of the game (`like`) or from the engine release named.
   const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
   let like: IoStoreToc | undefined;
@@ -203,29 +227,56 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
   const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
   const knownIds = new Set<bigint>();
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
-  const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds);
+  const mod = classifyModFiles(await list(), mountPointRelative(mountPoint), gen, knownIds);
   if (mod.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
   const chunks: PlannedChunk[] = [];
   const packages: ContainerPackage[] = [];
   const names: string[] = [];
+  const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
+  const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean }>();
   for (const m of mod) {
-    const size = (await stat(m.file)).size;
-    if (m.type === 'ExportBundleData') {
-      const bytes = new Uint8Array(await readFile(m.file).catch((e) => { throw ioError(e, m.file); }));
-      const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
-      if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
-        // The package's own name is what other packages import: its id wins over the path's, for the package and
-        // the bulk files beside it.
-        warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}; using ${pkg.packageName}`);
-        renamePackage(mod, m, pkg.packageName, gen);
-      }
-      const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
-      if (warning) warnings.push(warning);
-      packages.push({ packageId: m.packageId!, ...entry });
-      names.push(m.packageName!);
+    if (m.type !== 'ExportBundleData') continue;
+    let bytes = await m.src.read();
+    let legacy = false;
+    if (isLegacyPackage(bytes)) {
+      if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
+      const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
+      bytes = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints).chunk;
+      legacy = true;
+      if (o.onConvert) o.onConvert(m.path);
     }
-    chunks.push({ id: m.id, size, pieces: () => readPieces(m.file), path: m.path, memoryMapped: m.type === 'MemoryMappedBulkData', input: m.file, file: m.file });
+    pkgChunks.set(m, { bytes, legacy });
+    const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
+    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
+      // The package's own name is what other packages import: its id wins over the path's, for the package and
+      // the bulk files beside it.
+      if (!legacy) warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}; using ${pkg.packageName}`);
+      renamePackage(mod, m, pkg.packageName, gen);
+    }
+    const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
+    if (warning) warnings.push(warning);
+    packages.push({ packageId: m.packageId!, ...entry });
+    names.push(m.packageName!);
+    // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
+    if (!legacy) pkgChunks.set(m, { legacy });
+  }
+  checkDistinctIds(mod);
+  for (const m of mod) {
+    const converted = pkgChunks.get(m)?.bytes;
+    if (converted && pkgChunks.get(m)!.legacy) {
+      chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });
+      continue;
+    }
+    const src = m.src;
+    chunks.push({
+      id: m.id,
+      size: src.size,
+      pieces: src.onDisk ? () => readPieces(src.file) : async function* () { yield await src.read(); },
+      path: m.path,
+      memoryMapped: m.type === 'MemoryMappedBulkData',
+      ...(src.onDisk ? { input: src.file, file: src.file } : {}),
+    });
   }
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
