@@ -17,6 +17,8 @@ export { createChunkHasher, chunkHash, blake3Backend } from './hash/chunk-hash.j
 export type { ChunkHasher, ChunkHashAlgorithm, Blake3Backend } from './hash/chunk-hash.js';
 export { packFolder } from './pack/pack.js';
 export type { PackOptions, PackResult } from './pack/pack.js';
+export { toZen } from './pack/to-zen.js';
+export type { ToZenOptions, ToZenResult } from './pack/to-zen.js';
 export { ContainerWriter } from './pack/container-writer.js';
 export type { ContainerWriterOptions } from './pack/container-writer.js';
 export { buildContainer, padBlock } from './pack/container-builder.js';

@@ -8,9 +8,10 @@ import { verifyCommand } from './commands/verify.js';
 import { decompressCommand } from './commands/decompress.js';
 import { packCommand } from './commands/pack.js';
 import { inspectCommand } from './commands/inspect.js';
+import { toZenCommand } from './commands/to-zen.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, inspectCommand, decompressCommand];
+export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, toZenCommand, inspectCommand, decompressCommand];
 
 /**
  * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.
