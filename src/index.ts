@@ -28,3 +28,4 @@ export * from './zen/index.js';
 export * from './inspect/index.js';
 export * from './pak/index.js';
 export * from './legacy/index.js';
+export * from './convert/index.js';

@@ -1,6 +1,7 @@
 import { IoStoreError } from '../errors.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { ByteReader } from '../util/bytes.js';
+import { readDataResources, type LegacyDataResource } from './data-resources.js';
 import { readLegacySummary, type LegacyPackageSummary } from './summary.js';
 import {
   LEGACY_PACKAGE_TAG,
@@ -91,6 +92,8 @@ export interface LegacyPackage {
   exports: LegacyExport[];
   /** Preload dependencies (FPackageIndex values), `summary.preloadDependencyCount` of them. */
   preloadDependencies: number[];
+  /** UE 5.2+: the data resource table (bulk data payloads), empty when absent. */
+  dataResources: LegacyDataResource[];
   /** The package name when the summary does not hold it (UE4 stores `None`), e.g. from the file's path. */
   packageNameHint?: string;
 }
@@ -318,7 +321,13 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
     table(r, 'preload dependencies', s.preloadDependencyCount, s.preloadDependencyOffset, 4, 0);
     for (let i = 0; i < s.preloadDependencyCount; i++) preloadDependencies.push(r.i32('preload dependency'));
   }
-  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, preloadDependencies };
+  const dataResources: LegacyDataResource[] = [];
+  if (s.fileVersionUE5 >= V5.DataResources && s.dataResourceOffset > 0) {
+    if (s.dataResourceOffset > uasset.length) r.fail('BAD_VALUE', `data resource offset ${s.dataResourceOffset} is outside the ${uasset.length}-byte header`, 0);
+    r.pos = s.dataResourceOffset;
+    dataResources.push(...readDataResources(r).entries);
+  }
+  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, preloadDependencies, dataResources };
   if (options.packageName !== undefined) pkg.packageNameHint = options.packageName;
   checkReferences(pkg);
   return pkg;

@@ -2,7 +2,8 @@ import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
 import { concatBytes } from '../toc/directory-index.js';
-import { fromHex } from '../util/bytes.js';
+import { ByteReader, fromHex } from '../util/bytes.js';
+import { readDataResources } from './data-resources.js';
 import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
 import { makePackageImport, NULL_OBJECT_INDEX } from '../zen/object-index.js';
@@ -313,30 +314,16 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
 
 /** The legacy data-resource table (UE5 1009+), as zen bulk-data map entries. */
 function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry[] {
-  const s = pkg.summary;
-  if (s.dataResourceOffset <= 0) return [];
-  const view = new DataView(uasset.buffer, uasset.byteOffset, uasset.byteLength);
-  const fail = (what: string, at: number): never => {
-    throw new IoStoreError('BAD_VALUE', what, { file: pkg.source, offset: at });
-  };
-  let at = s.dataResourceOffset;
-  if (at + 8 > uasset.length) fail('the data resource table lies outside the header', at);
-  const version = view.getUint32(at, true);
-  const count = view.getInt32(at + 4, true);
-  if (version < 1 || version > 2) fail(`data resource table version ${version} is not 1 or 2`, at);
-  const size = version >= 2 ? 45 : 44;
-  if (count < 0 || at + 8 + count * size > uasset.length) fail(`data resource count ${count} does not fit the header`, at + 4);
-  at += 8;
-  const out: BulkDataMapEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    let p = at + 4;
-    const cookedIndex = version >= 2 ? uasset[p++]! : 0;
-    const serialOffset = view.getBigInt64(p, true);
-    const duplicateSerialOffset = view.getBigInt64(p + 8, true);
-    const serialSize = view.getBigInt64(p + 16, true);
-    const flags = view.getUint32(p + 36, true);
-    out.push({ serialOffset, duplicateSerialOffset, serialSize, flags, cookedIndex });
-    at += size;
-  }
-  return out;
+  const at = pkg.summary.dataResourceOffset;
+  if (at <= 0) return [];
+  const r = new ByteReader(uasset, pkg.source);
+  if (at >= uasset.length) r.fail('BAD_VALUE', `the data resource table offset ${at} lies outside the ${uasset.length}-byte header`, 0);
+  r.pos = at;
+  return readDataResources(r).entries.map((d) => ({
+    serialOffset: BigInt(d.serialOffset),
+    duplicateSerialOffset: BigInt(d.duplicateSerialOffset),
+    serialSize: BigInt(d.serialSize),
+    flags: d.legacyBulkDataFlags,
+    cookedIndex: d.cookedIndex,
+  }));
 }

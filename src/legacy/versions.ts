@@ -74,6 +74,8 @@ export const UE5_LEGACY_VERSION = {
   DataResources: 1009,
   /** 1010: script serialization start/end offsets in export entries (tagged-property packages only). */
   ScriptSerializationOffset: 1010,
+  /** 1013: UE 5.5 (no layout change; the export flags and data resource owners the engine writes changed). */
+  AssetRegistryPackageBuildDependencies: 1013,
   /** 1014: MetaDataOffset in the summary. */
   MetadataSerializationOffset: 1014,
   /** 1015: Verse cell import/export tables in the summary. */

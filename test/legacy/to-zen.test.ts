@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IoStoreError } from '../../src/errors.js';
-import { legacyToZen, parseLegacyPackage, publicExportHash } from '../../src/legacy/index.js';
+import { legacyToZen, parseLegacyPackage } from '../../src/legacy/index.js';
+import { publicExportHash } from '../../src/legacy/to-zen.js';
 import { parseZenPackage } from '../../src/zen/index.js';
 import type { EngineVersion } from '../../src/toc/engine.js';
 import { hasCorpus } from '../corpus.js';

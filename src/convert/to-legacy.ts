@@ -1,0 +1,302 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import pLimit from 'p-limit';
+import picomatch from 'picomatch';
+import type { ContainerReader } from '../cas/container-reader.js';
+import type { CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { packageIdFromName } from '../hash/names.js';
+import type { EngineVersion } from '../toc/engine.js';
+import { KeyRing } from '../unpack/keys.js';
+import { discoverContainers, mountEntry, type MountEntry } from '../unpack/mount.js';
+import { safeOutputPath, writeFileAtomic } from '../unpack/output.js';
+import { openContainer, unnamedChunkPath } from '../unpack/unpack.js';
+import { writeChunkFile } from '../unpack/write-chunk.js';
+import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
+import { parseScriptObjects } from '../zen/script-objects.js';
+import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
+import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
+import { zenToLegacy } from './zen-to-legacy.js';
+
+export interface ToLegacyOptions {
+  /** The global container (`global.utoc`) whose script objects name `/Script/...` imports. Default: found among or beside the inputs. */
+  global?: string;
+  /** Engine release for unversioned packages whose container does not settle it. */
+  engine?: EngineVersion;
+  keys?: KeyRing;
+  codecs?: CodecRegistry;
+  /** Glob on output paths (`.uasset`/`.umap` paths for packages). */
+  filter?: string;
+  dryRun?: boolean;
+  /** Packages converted concurrently (default 8). */
+  jobs?: number;
+  onProgress?: (p: ToLegacyProgress) => void;
+}
+
+export interface ToLegacyProgress {
+  done: number;
+  total: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface ToLegacyFailure {
+  /** The package (output path) or container that failed. */
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface ToLegacyResult {
+  outdir: string;
+  /** The global container used for script imports, or null. */
+  global: string | null;
+  packages: number;
+  /** Non-package chunks written as `unpack` writes them. */
+  otherChunks: number;
+  filesWritten: number;
+  bytesWritten: number;
+  /** Bytes of zen package chunks read and converted. */
+  packageBytes: number;
+  planned: Array<{ path: string; kind: 'package' | 'chunk'; size: number }>;
+  failures: ToLegacyFailure[];
+  /** One line per package with imports that stayed unnamed. */
+  warnings: string[];
+}
+
+const HEADER_PROBE = 64 * 1024;
+const ZEN_FILE = /\.(uzenasset|uasset|umap)$/i;
+
+/** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
+function engineFromToc(tocVersion: number): EngineVersion | undefined {
+  if (tocVersion <= 3) return 'UE4_27';
+  if (tocVersion === 6) return 'UE5_4';
+  if (tocVersion === 10) return 'UE6_0';
+  return undefined;
+}
+
+function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], explicit?: string): string | undefined {
+  if (explicit) return explicit;
+  const among = entries.find((e) => e.isGlobal);
+  if (among) return among.utoc;
+  for (const p of inputs) {
+    const dir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
+    for (const cand of [join(dir, 'global.utoc'), join(dirname(dir), 'global', 'global.utoc'), join(dirname(dir), 'global.utoc')]) {
+      if (existsSync(cand)) return cand;
+    }
+  }
+  return undefined;
+}
+
+async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
+  const reader = await openContainer(mountEntry(utoc), o);
+  try {
+    for (let i = 0; i < reader.toc.chunkCount; i++) {
+      if (reader.toc.chunkTypeName(i) === 'ScriptObjects') return new ScriptObjectIndex(parseScriptObjects(await reader.readChunk(i), { source: utoc }));
+    }
+    return undefined;
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Reads a package header: a prefix first (headers are small), the whole chunk when the prefix is too short. */
+async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined): Promise<ZenPackage> {
+  const size = reader.toc.chunkSize(i);
+  const hints = { source, ...(engine ? { engine } : {}) };
+  if (size > HEADER_PROBE) {
+    try {
+      return parseZenPackage(await reader.readRange(i, 0, HEADER_PROBE), hints);
+    } catch (e) {
+      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED') throw e;
+    }
+  }
+  return parseZenPackage(await reader.readChunk(i), hints);
+}
+
+/** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
+function legacyPaths(path: string): { uasset: string; uexp: string } {
+  const ext = /\.umap$/i.test(path) ? '.umap' : '.uasset';
+  const stem = path.replace(/\.(uasset|umap|uzenasset|bin)$/i, '');
+  return { uasset: stem + ext, uexp: `${stem}.uexp` };
+}
+
+/**
+ * Converts every package of the given containers (files or Paks folders, patches applied by mount order) or zen
+ * package files to legacy `.uasset`/`.umap` + `.uexp` under `outdir`; bulk data and other chunks are written as
+ * `unpack` writes them. A package that fails is reported and the others continue.
+ */
+export async function toLegacy(inputs: readonly string[], outdir: string, o: ToLegacyOptions = {}): Promise<ToLegacyResult> {
+  if (inputs.length === 0) throw new IoStoreError('USAGE', 'no input given');
+  if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
+  const files = inputs.filter((p) => ZEN_FILE.test(p) && existsSync(p) && statSync(p).isFile());
+  const containers = inputs.filter((p) => !files.includes(p));
+  const entries = containers.length > 0 ? await discoverContainers(containers) : [];
+  const globalPath = findGlobal(inputs, entries, o.global);
+  const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
+  let script: ScriptObjectIndex | undefined;
+  if (globalPath) {
+    try {
+      script = await readScriptObjects(globalPath, o);
+      if (script) result.global = globalPath;
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
+    }
+  }
+
+  const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
+  const headers = new Map<bigint, ZenPackage>();
+  const stores = new Map<bigint, ContainerPackage>();
+  const idOf = new WeakMap<ZenPackage, bigint>();
+  const addHeader = (id: bigint, z: ZenPackage) => {
+    headers.set(id, z);
+    idOf.set(z, id);
+  };
+  const directory: PackageDirectory = {
+    get: (id) => headers.get(id),
+    importedPackageIds: (pkg) => {
+      const id = idOf.get(pkg);
+      return id === undefined ? undefined : stores.get(id)?.importedPackages;
+    },
+  };
+  const resolver = new ZenResolver(script, directory);
+  type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<void> };
+  const jobs: Job[] = [];
+
+  // Zen package files given one by one (with their bulk files beside them).
+  for (const f of files) {
+    const bytes = new Uint8Array(readFileSync(f));
+    let z: ZenPackage;
+    try {
+      z = parseZenPackage(bytes, { source: f, ...(o.engine ? { engine: o.engine } : {}) });
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      result.failures.push({ path: f, code: e.code, message: e.message });
+      continue;
+    }
+    addHeader(packageIdFromName(z.packageName), z);
+    const rel = basename(f).replace(/\.uzenasset$/i, '.uasset');
+    const out = legacyPaths(rel);
+    if (match && !match(out.uasset)) continue;
+    result.packages++;
+    result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
+    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined) });
+    const stem = f.replace(/\.[^.]+$/, '');
+    for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
+      if (!existsSync(stem + ext)) continue;
+      const target = basename(stem) + ext;
+      result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
+      result.otherChunks++;
+      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => {
+        result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, target), [new Uint8Array(readFileSync(stem + ext))]);
+        result.filesWritten++;
+      } });
+    }
+  }
+
+  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined): Promise<void> {
+    const e = o.engine ?? engine;
+    const r = zenToLegacy(bytes, { source, parsed: z, resolver, ...(e ? { engine: e } : {}) });
+    if (r.unnamed.length > 0) {
+      const shown = r.unnamed.slice(0, 3).join('; ');
+      result.warnings.push(`${out.uasset}: ${r.unnamed.length} unnamed (${shown}${r.unnamed.length > 3 ? '; ...' : ''})`);
+    }
+    result.packageBytes += bytes.length;
+    if (o.dryRun) return;
+    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset]);
+    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp]);
+    result.filesWritten += 2;
+  }
+
+  const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
+  try {
+    for (const entry of entries) {
+      try {
+        opened.push({ entry, reader: await openContainer(entry, o) });
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
+      }
+    }
+    // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
+    const owner = new Map<string, number>();
+    opened.forEach(({ reader }, c) => {
+      for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
+    });
+    for (const [c, { reader }] of opened.entries()) {
+      for (let i = 0; i < reader.toc.chunkCount; i++) {
+        if (reader.toc.chunkTypeName(i) !== 'ContainerHeader' || owner.get(reader.toc.chunkIdHex(i)) !== c) continue;
+        try {
+          for (const [id, p] of packagesById(parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source }))) stores.set(id, p);
+        } catch (e) {
+          if (!(e instanceof IoStoreError)) throw e;
+          result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
+        }
+      }
+    }
+    // Pass 1: every package header, so imports can be named from the packages at hand.
+    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined }> = [];
+    for (const [c, { reader }] of opened.entries()) {
+      const toc = reader.toc;
+      const engine = engineFromToc(toc.version);
+      for (let i = 0; i < toc.chunkCount; i++) {
+        const idHex = toc.chunkIdHex(i);
+        if (owner.get(idHex) !== c) continue;
+        const type = toc.chunkTypeName(i);
+        const path = toc.chunkPath(i) ?? unnamedChunkPath(type, idHex);
+        if (type === 'ExportBundleData') {
+          try {
+            const z = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine);
+            addHeader(toc.chunkId(i).id, z);
+            packageChunks.push({ reader, i, path, z, engine });
+          } catch (e) {
+            if (!(e instanceof IoStoreError)) throw e;
+            result.failures.push({ path, code: e.code, message: e.message });
+          }
+          continue;
+        }
+        if (match && !match(path)) continue;
+        const size = toc.chunkSize(i);
+        result.otherChunks++;
+        result.planned.push({ path, kind: 'chunk', size });
+        jobs.push({ path, kind: 'chunk', size, run: async () => {
+          result.bytesWritten += await writeChunkFile(reader, i, safeOutputPath(outdir, path));
+          result.filesWritten++;
+        } });
+      }
+    }
+    for (const p of packageChunks) {
+      const out = legacyPaths(p.path);
+      if (match && !match(out.uasset)) continue;
+      const size = p.reader.toc.chunkSize(p.i);
+      result.packages++;
+      result.planned.push({ path: out.uasset, kind: 'package', size });
+      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => convertOne(await p.reader.readChunk(p.i), p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine) });
+    }
+
+    // Pass 2: convert and write.
+    const progress: ToLegacyProgress = { done: 0, total: jobs.length, bytesDone: 0, bytesTotal: jobs.reduce((a, j) => a + j.size, 0) };
+    o.onProgress?.({ ...progress });
+    const limit = pLimit(Math.max(1, o.jobs ?? 8));
+    await Promise.all(
+      jobs.map((j) =>
+        limit(async () => {
+          try {
+            // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
+            if (!o.dryRun || j.kind === 'package') await j.run();
+          } catch (e) {
+            if (!(e instanceof IoStoreError)) throw e;
+            result.failures.push({ path: j.path, code: e.code, message: e.message });
+          }
+          progress.done++;
+          progress.bytesDone += j.size;
+          o.onProgress?.({ ...progress });
+        }),
+      ),
+    );
+  } finally {
+    await Promise.all(opened.map(({ reader }) => reader.close()));
+  }
+  return result;
+}
