@@ -27,8 +27,6 @@ export { legacyNameText, legacyRef, legacyObjectName, legacyObjectPath, legacyPa
 export type { LegacyRef } from './paths.js';
 export { legacyExportSpans, legacyExportData, checkUexpTag } from './export-data.js';
 export type { LegacyExportSpan } from './export-data.js';
-export { legacyToZen, zenLayoutForLegacy } from './to-zen.js';
-export type { LegacyToZenOptions, ConvertedZenPackage } from './to-zen.js';
 export { readDataResources, writeDataResources, dataResourceEntrySize, DATA_RESOURCE_VERSION } from './data-resources.js';
 export type { LegacyDataResource } from './data-resources.js';
 export { nonCasePreservingNameHash, casePreservingNameHash, isWideLegacyName } from './name-hash.js';

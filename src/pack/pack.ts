@@ -28,7 +28,7 @@ import { inferBlockAlignment } from './layout.js';
 import { pickContainer, readManifest } from './manifest-input.js';
 import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile } from './mod-folder.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
-import { legacyToZen } from '../legacy/to-zen.js';
+import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { IoStoreError } from '../../src/errors.js';
-import { legacyToZen, parseLegacyPackage } from '../../src/legacy/index.js';
-import { publicExportHash } from '../../src/legacy/to-zen.js';
+import { parseLegacyPackage } from '../../src/legacy/index.js';
+import { exportHashOfPath as publicExportHash, legacyToZen } from '../../src/convert/legacy-to-zen.js';
 import { parseZenPackage } from '../../src/zen/index.js';
 import type { EngineVersion } from '../../src/toc/engine.js';
 import { hasCorpus } from '../corpus.js';
-import { readCorpus } from './helpers.js';
+import { readCorpus } from '../legacy/helpers.js';
 
 /** The zen-assets pairs whose zen form the engine made from the legacy form. */
 const PAIRS: Array<[string, EngineVersion]> = [

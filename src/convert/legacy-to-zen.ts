@@ -1,9 +1,9 @@
 import { IoStoreError } from '../errors.js';
-import { cityHash64 } from '../hash/cityhash.js';
-import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { packageIdFromName } from '../hash/names.js';
+import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
-import { readDataResources } from './data-resources.js';
+import { readDataResources } from '../legacy/data-resources.js';
 import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
 import { makePackageImport, NULL_OBJECT_INDEX } from '../zen/object-index.js';
@@ -11,9 +11,9 @@ import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import type { ZenPackage } from '../zen/zen-package.js';
-import { legacyExportSpans, checkUexpTag } from './export-data.js';
-import type { LegacyName, LegacyPackage } from './package.js';
-import { legacyNameText, legacyObjectPath, legacyPackageName } from './paths.js';
+import { legacyExportSpans, checkUexpTag } from '../legacy/export-data.js';
+import type { LegacyName, LegacyPackage } from '../legacy/package.js';
+import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
 
 /** EObjectFlags bits the conversion looks at. */
 const RF_PUBLIC = 0x1;
@@ -65,11 +65,11 @@ export function zenLayoutForLegacy(pkg: LegacyPackage, hints: ZenPackageHints): 
 }
 
 /**
- * The public export hash of an object: CityHash64 of its lower-cased path inside its package, `/`-separated and
- * without the leading separator (`T_Test` for `/Game/T_Test.T_Test`, `A/B` for `/Game/P.A:B`).
+ * The public export hash of an object from its path inside its package: lower-cased, `/`-separated, without the
+ * leading separator (`T_Test` for `/Game/T_Test.T_Test`, `A/B` for `/Game/P.A:B`).
  */
-export function publicExportHash(pathInPackage: string): bigint {
-  return cityHash64(utf16leBytes(lowerAscii(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''))));
+export function exportHashOfPath(pathInPackage: string): bigint {
+  return publicExportHash(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''));
 }
 
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
@@ -138,7 +138,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
     const pkgIndex = importedPackages.indexOf(packageIdFromName(importPackage[i]!));
     const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
-    const hash = publicExportHash(rel);
+    const hash = exportHashOfPath(rel);
     let h = importedHashes.indexOf(hash);
     if (h < 0) h = importedHashes.push(hash) - 1;
     return makePackageImport(pkgIndex, h);
@@ -159,7 +159,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       classIndex: objectIndex(e.classIndex),
       superIndex: objectIndex(e.superIndex),
       templateIndex: objectIndex(e.templateIndex),
-      publicExportHash: isPublic ? publicExportHash(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
+      publicExportHash: isPublic ? exportHashOfPath(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
       objectFlags: e.objectFlags >>> 0,
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
