@@ -282,7 +282,8 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
     for (const d of sbs) if (d > 0) arc(node(d - 1, 1), node(i, 1));
     const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
     headers.push({
-      firstEntryIndex: entries.length,
+      // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
+      firstEntryIndex: sbs.length + cbs.length + sbc.length + cbc.length === 0 ? -1 : entries.length,
       createBeforeCreate: groups[0]!.length,
       serializeBeforeCreate: groups[1]!.length,
       createBeforeSerialize: groups[2]!.length,
