@@ -171,6 +171,9 @@ function buildFloor(dir) {
   return r.status === 0 ? exe : null;
 }
 
+// 5. to-zen against pack of the same packages.
+if (existsSync(join(corpus, 'ue5.8-cue4parse'))) await (await import('./bench-to-zen.mjs')).benchToZen(corpus);
+
 clearInterval(sample);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 console.log(`\npeak RSS ${(peakRss / 1048576).toFixed(0)} MiB (process baseline at start ${(baseRss / 1048576).toFixed(0)} MiB, ratio ${(peakRss / baseRss).toFixed(2)}x)`);

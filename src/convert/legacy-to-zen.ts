@@ -15,6 +15,25 @@ import { legacyExportSpans, checkUexpTag } from '../legacy/export-data.js';
 import type { LegacyName, LegacyPackage } from '../legacy/package.js';
 import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
 
+/**
+ * Hashes of names and paths repeat across the packages of a mod (script paths, common names) and CityHash64 over
+ * BigInt is the conversion's main cost: results are kept, up to a bound.
+ */
+function memo<T>(f: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= 65536) cache.clear();
+      cache.set(s, (v = f(s)));
+    }
+    return v;
+  };
+}
+const cachedNameHash = memo(nameHash);
+const cachedScriptImport = memo(scriptImportIndex);
+const cachedPackageId = memo(packageIdFromName);
+
 /** EObjectFlags bits the conversion looks at. */
 const RF_PUBLIC = 0x1;
 
@@ -125,18 +144,24 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     if (imp.outerIndex === 0 && !importPaths[i]!.startsWith('/Script/')) packageRoot.set(importPaths[i]!, imp.objectName);
   });
   const importedNames = new Map<bigint, string>();
+  const idOfName = new Map<string, bigint>();
+  const idOf = (name: string) => {
+    let id = idOfName.get(name);
+    if (id === undefined) idOfName.set(name, (id = cachedPackageId(name)));
+    return id;
+  };
   pkg.imports.forEach((imp, i) => {
     const path = importPaths[i]!;
     if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
-    importedNames.set(packageIdFromName(importPackage[i]!), importPackage[i]!);
+    importedNames.set(idOf(importPackage[i]!), importPackage[i]!);
   });
   const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const importedHashes: bigint[] = [];
   const imports = pkg.imports.map((imp, i) => {
     const path = importPaths[i]!;
-    if (path.startsWith('/Script/')) return scriptImportIndex(path);
+    if (path.startsWith('/Script/')) return cachedScriptImport(path);
     if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
-    const pkgIndex = importedPackages.indexOf(packageIdFromName(importPackage[i]!));
+    const pkgIndex = importedPackages.indexOf(idOf(importPackage[i]!));
     const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
     const hash = exportHashOfPath(rel);
     let h = importedHashes.indexOf(hash);
@@ -192,7 +217,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
           customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
         },
     names,
-    nameHashes: names.map(nameHash),
+    nameHashes: names.map(cachedNameHash),
     bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
     importedPublicExportHashes: importedHashes,
     imports,
@@ -212,7 +237,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   };
   const headerBytes = serializeZenPackageHeader(zen);
   zen.headerSize = headerBytes.length;
-  return { packageName, packageId: packageIdFromName(packageName), chunk: concatBytes([headerBytes, uexp]), zen, importedPackages };
+  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, uexp]), zen, importedPackages };
 }
 
 /** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
@@ -226,7 +251,7 @@ function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: 
     numbers.push(split.number);
     void roots;
   }
-  return { batch: { names: base, hashes: base.map(nameHash) }, numbers };
+  return { batch: { names: base, hashes: base.map(cachedNameHash) }, numbers };
 }
 
 /** FName's split of a trailing `_<digits>` (no leading zero) into a number: `M_Cube_1` -> (`M_Cube`, 2). */

@@ -19,7 +19,7 @@ import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
-import { parseZenPackage } from '../zen/zen-package.js';
+import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
@@ -239,15 +239,18 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     if (m.type !== 'ExportBundleData') continue;
     let bytes = await m.src.read();
     let legacy = false;
+    let convertedHeader: ZenPackage | undefined;
     if (isLegacyPackage(bytes)) {
       if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
       const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
-      bytes = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints).chunk;
+      const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+      bytes = converted.chunk;
+      convertedHeader = converted.zen;
       legacy = true;
       if (o.onConvert) o.onConvert(m.path);
     }
     pkgChunks.set(m, { bytes, legacy });
-    const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
+    const pkg = convertedHeader ?? parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
     if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
       // The package's own name is what other packages import: its id wins over the path's, for the package and
       // the bulk files beside it.

@@ -9,7 +9,7 @@ import { readPak } from '../pak/read.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
-import { readToc } from '../toc/toc.js';
+import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { listModFolder, type ModFile } from './mod-folder.js';
 import { engineTarget } from './targets.js';
 import { packFiles, type PackOptions, type PackResult } from './pack.js';
@@ -42,16 +42,19 @@ export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZen
   const warnings: string[] = [];
   let converted = 0;
   const list = async (): Promise<ModFile[]> => {
-    const containerMount = mountPointRelative(o.mountPoint ?? (o.like ? await likeMountPoint(o.like, o) : '../../../'));
-    const project = o.projectName ?? (o.like ? await likeProject(o.like, o) : undefined) ?? 'Game';
+    // The game container is read only when a pak or a single package needs its mount point or project folder.
+    let likeToc: Promise<IoStoreToc> | undefined;
+    const game = () => (likeToc ??= readTocBytes(o.like!).then((b) => readToc(b, { source: o.like!, ...(o.aesKey ? { aesKey: o.aesKey } : {}) })));
+    const containerMount = async () => mountPointRelative(o.mountPoint ?? (o.like ? ((await game()).directoryIndex?.mountPoint ?? '../../../') : '../../../'));
+    const project = async () => o.projectName ?? (o.like ? projectOf(await game()) : undefined) ?? 'Game';
     const out: ModFile[] = [];
     for (const input of inputs) {
       const st = await stat(input).catch((e) => {
         throw ioError(e, input);
       });
       if (st.isDirectory()) out.push(...(await listModFolder(input)));
-      else if (/\.pak$/i.test(input)) out.push(...(await pakFiles(input, containerMount, o.aesKey, warnings)));
-      else if (/\.(uasset|umap)$/i.test(input)) out.push(...(await packageFiles(input, containerMount, project, o)));
+      else if (/\.pak$/i.test(input)) out.push(...(await pakFiles(input, await containerMount(), o.aesKey, warnings)));
+      else if (/\.(uasset|umap)$/i.test(input)) out.push(...(await packageFiles(input, await containerMount(), await project(), o)));
       else throw new IoStoreError('UNSUPPORTED', 'not an input to-zen takes (a .uasset/.umap, a folder or a .pak)', { file: input });
     }
     const seen = new Map<string, string>();
@@ -73,14 +76,8 @@ export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZen
   return { ...r, warnings: [...warnings, ...r.warnings], converted };
 }
 
-async function likeMountPoint(like: string, o: ToZenOptions): Promise<string> {
-  const toc = readToc(await readTocBytes(like), { source: like, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
-  return toc.directoryIndex?.mountPoint ?? '../../../';
-}
-
 /** The project folder of a game container: the first component of a `<Project>/Content/` path in its index. */
-async function likeProject(like: string, o: ToZenOptions): Promise<string | undefined> {
-  const toc = readToc(await readTocBytes(like), { source: like, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
+function projectOf(toc: IoStoreToc): string | undefined {
   const prefix = mountPointRelative(toc.directoryIndex?.mountPoint ?? '');
   for (const f of toc.files()) {
     const parts = (prefix + f.path).split('/');
