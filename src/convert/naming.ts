@@ -114,6 +114,8 @@ export interface PackageDirectory {
   get(packageId: bigint): ZenPackage | undefined;
   /** The ids of the packages a package imports, in its import order (store entry); undefined when unknown. */
   importedPackageIds(pkg: ZenPackage): bigint[] | undefined;
+  /** UE4: the package and export whose GlobalImportIndex is `index` (UE4 package imports are such indices). */
+  globalImport?(index: bigint): { pkg: ZenPackage; exportIndex: number } | undefined;
 }
 
 /** The public export hash of an object path relative to its package (`BP_C`, `Default__BP_C/Comp`). */
@@ -192,6 +194,12 @@ export class ZenResolver {
         return ref ? { ref } : { missing: `script object 0x${index.toString(16)}` };
       }
       case 'PackageImport': {
+        if (pkg.layout.format === 'UE4') {
+          const hit = this.packages?.globalImport?.(index);
+          const chain = hit ? this.exportChain(hit.pkg, hit.exportIndex) : undefined;
+          if (hit && chain) return { ref: { packageName: hit.pkg.packageName, chain }, owner: hit.pkg, exportIndex: hit.exportIndex };
+          return { missing: `package import 0x${index.toString(16)} (its package is not at hand)` };
+        }
         const { importedPackageIndex, publicExportHashIndex } = packageImportParts(index);
         const target = this.importedPackage(pkg, importedPackageIndex);
         const hash = pkg.importedPublicExportHashes[publicExportHashIndex];

@@ -13,7 +13,8 @@ import { safeOutputPath, writeFileAtomic } from '../unpack/output.js';
 import { openContainer, unnamedChunkPath } from '../unpack/unpack.js';
 import { writeChunkFile } from '../unpack/write-chunk.js';
 import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
-import { parseScriptObjects } from '../zen/script-objects.js';
+import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
+import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
 import { zenToLegacy } from './zen-to-legacy.js';
@@ -91,10 +92,18 @@ function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], e
 async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
   const reader = await openContainer(mountEntry(utoc), o);
   try {
-    for (let i = 0; i < reader.toc.chunkCount; i++) {
-      if (reader.toc.chunkTypeName(i) === 'ScriptObjects') return new ScriptObjectIndex(parseScriptObjects(await reader.readChunk(i), { source: utoc }));
-    }
-    return undefined;
+    const byType = (t: string) => {
+      for (let i = 0; i < reader.toc.chunkCount; i++) if (reader.toc.chunkTypeName(i) === t) return i;
+      return -1;
+    };
+    const so = byType('ScriptObjects');
+    if (so >= 0) return new ScriptObjectIndex(parseScriptObjects(await reader.readChunk(so), { source: utoc }));
+    // UE 4.26/4.27 globals: the global names and the initial load meta hold the same entries.
+    const gn = byType('LoaderGlobalNames');
+    const meta = byType('LoaderInitialLoadMeta');
+    if (gn < 0 || meta < 0) return undefined;
+    const names = parseLoaderGlobalNames(await reader.readChunk(gn), { source: utoc });
+    return new ScriptObjectIndex({ names, nameHashes: [], objects: parseLoaderInitialLoadMeta(await reader.readChunk(meta), { source: utoc }) });
   } finally {
     await reader.close();
   }
@@ -159,7 +168,20 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const id = idOf.get(pkg);
       return id === undefined ? undefined : stores.get(id)?.importedPackages;
     },
+    globalImport: (index) => {
+      if (!globalImports) {
+        globalImports = new Map();
+        for (const z of headers.values()) {
+          if (z.layout.format !== 'UE4') continue;
+          z.exports.forEach((e, i) => {
+            if (e.publicExportHash !== NULL_OBJECT_INDEX) globalImports!.set(e.publicExportHash, { pkg: z, exportIndex: i });
+          });
+        }
+      }
+      return globalImports.get(index);
+    },
   };
+  let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
   const resolver = new ZenResolver(script, directory);
   type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<void> };
   const jobs: Job[] = [];

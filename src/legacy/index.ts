@@ -32,3 +32,5 @@ export type { LegacyDataResource } from './data-resources.js';
 export { nonCasePreservingNameHash, casePreservingNameHash, isWideLegacyName } from './name-hash.js';
 export { writeLegacyPackage, buildUexp, legacyFileVersionFor, exportsHaveScriptOffsets } from './write.js';
 export type { LegacyPackageSpec } from './write.js';
+export { describeLegacyPackage } from './describe.js';
+export type { LegacyPackageView } from './describe.js';

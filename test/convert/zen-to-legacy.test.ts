@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContainerReader, parseScriptObjects } from '../../src/index.js';
+import { ContainerReader, parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects } from '../../src/index.js';
 import { ScriptObjectIndex, ZenResolver, zenToLegacy, toLegacy } from '../../src/convert/index.js';
 import {
   legacyExportClassPath,
@@ -84,6 +84,32 @@ describe.skipIf(!hasCorpus)('zen -> legacy on the zen-assets pairs (UE 5.4, 5.5)
     }
     // Only classes of imports from packages that are not at hand stay unnamed (materials, input actions, meshes).
     expect(unnamedTotal).toBe(9);
+  });
+
+  it('UE 4.27: same exports and .uexp bytes; every import it names is the engine\'s, the others are listed', () => {
+    const names = parseLoaderGlobalNames(readCorpus('zen-assets/UE4.27/LoaderGlobalNames_1.bin'));
+    const objects = parseLoaderInitialLoadMeta(readCorpus('zen-assets/UE4.27/LoaderInitialLoadMeta_1.bin'));
+    const resolver = new ZenResolver(new ScriptObjectIndex({ names, nameHashes: [], objects }), undefined);
+    const r = zenToLegacy(readCorpus('zen-assets/UE4.27/TestModUI.uzenasset'), { resolver, engine: 'UE4_27' });
+    const packageName = '/Game/_AssemblyStorm/TestMod/TestModUI';
+    const got = parseLegacyPackage(r.uasset, { packageName });
+    const want = parseLegacyPackage(readCorpus('zen-assets/UE4.27/TestModUI.uasset'), { packageName });
+    expect(got.summary.legacyFileVersion).toBe(-7);
+    expect(got.layout.exportEntrySize).toBe(104);
+    expect(exportRows(got)).toEqual(exportRows(want));
+    expect(Buffer.compare(Buffer.from(r.uexp), Buffer.from(readCorpus('zen-assets/UE4.27/TestModUI.uexp')))).toBe(0);
+    const g = importPaths(got);
+    const w = importPaths(want);
+    let named = 0;
+    g.forEach((p, i) => {
+      if (p === 'None') return;
+      named++;
+      expect(p, `import ${i}`).toBe(w[i]);
+    });
+    // The global chunks come from another game: its engine script objects and outers name 141 imports; the game's own module
+    // and the other packages (not at hand) stay unnamed, and each is listed.
+    expect(named).toBe(141);
+    expect(r.unnamed.length).toBe(229 - 141);
   });
 
   it('names only what it can without the global container, and says what stayed unnamed', () => {

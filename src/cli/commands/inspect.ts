@@ -13,6 +13,8 @@ import { renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { parseEngineVersion } from '../../toc/engine.js';
+import { isLegacyPackage } from '../../legacy/package.js';
+import { inspectLegacy } from './inspect-legacy.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -25,10 +27,10 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen package (names, imports, exports) or a container header',
+  describe: 'Show a zen or legacy package (names, imports, exports) or a container header',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.uzenasset (zen form), a container-header .bin, or a .utoc' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, or a .utoc' })
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
@@ -75,6 +77,11 @@ export const inspectCommand: Command<InspectArgs> = {
     }
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
+    // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
+    if (isLegacyPackage(bytes)) {
+      io.out(inspectLegacy(args.file, bytes, !!args.json, hints.engine));
+      return ExitCode.Ok;
+    }
     const isPackageFile = /^\.(uasset|umap|uzenasset)$/i.test(extname(args.file));
     const looksLikeHeader = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === 0x496f436e;
     if (!isPackageFile || looksLikeHeader) {

@@ -1,0 +1,78 @@
+import { toLegacy, type ToLegacyOptions } from '../../convert/to-legacy.js';
+import { IoStoreError } from '../../errors.js';
+import { parseEngineVersion } from '../../toc/engine.js';
+import type { Command } from '../command.js';
+import { formatBytes, renderJson, renderTable } from '../format.js';
+import { ExitCode } from '../io.js';
+import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { threadsArg } from '../options.js';
+import { ProgressBar } from '../progress.js';
+
+interface ToLegacyArgs extends KeyArgs {
+  paths: string[];
+  global?: string;
+  version?: string;
+  filter?: string;
+  'dry-run'?: boolean;
+  jobs?: number;
+  threads?: number;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export const toLegacyCommand: Command<ToLegacyArgs> = {
+  command: 'to-legacy <paths..>',
+  describe: 'Convert zen packages (containers, a Paks folder or .uzenasset files) to legacy .uasset/.uexp',
+  builder: (y) =>
+    withKeyOptions(y)
+      .usage(
+        "$0 to-legacy <input..> <outdir>\n\nInputs are .utoc files, folders (e.g. a game's Paks folder; patches apply as in unpack) and zen package files (.uzenasset, or a zen .uasset/.umap as unpack writes it, with its .ubulk beside it). Each package is written as X.uasset (or .umap) + X.uexp at the path unpack uses; bulk data and other chunks as unpack writes them.",
+      )
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'input(s) then the output folder' })
+      .option('global', { type: 'string', describe: 'global.utoc whose script objects name /Script/... imports (default: found among or beside the inputs)' })
+      .option('version', { type: 'string', describe: 'engine release (e.g. UE5_6) for unversioned packages whose container does not settle it' })
+      .option('filter', { type: 'string', describe: 'only outputs whose path matches this glob (packages: their .uasset/.umap path)' })
+      .option('dry-run', { type: 'boolean', describe: 'convert in memory and report, write nothing' })
+      .option('jobs', { type: 'number', default: 8, describe: 'packages converted and written concurrently' })
+      .option('threads', { type: 'number', describe: 'accepted for symmetry with unpack; conversion runs on the main thread (0)' })
+      .option('json', { type: 'boolean', describe: 'print a JSON summary' })
+      .example('$0 to-legacy Game/Content/Paks legacy/', 'every package of a game, imports named from the whole folder and its global.utoc')
+      .example('$0 to-legacy T_Test.uzenasset out/ --version UE5_5 --global global.utoc', 'one package file') as never,
+  async run(args, io) {
+    if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
+    const options: ToLegacyOptions = { keys: await keyRing(args), codecs: await cliCodecs(args), jobs: args.jobs ?? 8 };
+    threadsArg(args.threads);
+    if (args.global !== undefined) options.global = args.global;
+    if (args.version !== undefined) options.engine = parseEngineVersion(args.version);
+    if (args.filter !== undefined) options.filter = args.filter;
+    if (args['dry-run']) options.dryRun = true;
+    const bar = new ProgressBar(io, 'to-legacy', io.isTTY && !args.quiet && !args.json);
+    options.onProgress = (p) => bar.update({ chunksDone: p.done, chunksTotal: p.total, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
+    const inputs = args.paths.slice(0, -1);
+    const outdir = args.paths[args.paths.length - 1]!;
+    const started = performance.now();
+    let result;
+    try {
+      result = await toLegacy(inputs, outdir, options);
+    } finally {
+      bar.done();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const partial = result.failures.length > 0;
+    if (args.json) {
+      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, threads: 0, seconds }));
+    } else {
+      if (args['dry-run']) {
+        io.out(renderTable(['kind', 'size', 'path'], result.planned.map((p) => [p.kind, String(p.size), p.path]), ['left', 'right', 'left']));
+        io.out(`${result.packages} packages and ${result.otherChunks} other chunks would be written to ${outdir}\n`);
+      } else if (!args.quiet) {
+        io.out(`converted ${result.packages} packages and wrote ${result.otherChunks} other chunks (${result.filesWritten} files, ${formatBytes(result.bytesWritten)}) to ${outdir} in ${seconds.toFixed(2)} s\n`);
+        io.out(result.global ? `  script imports named from ${result.global}\n` : '  no global container: script imports stay unnamed (--global)\n');
+      }
+      for (const w of result.warnings) io.err(`warning: ${w}\n`);
+      for (const f of result.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
+      if (partial) io.err(`${result.failures.length} failure(s); the other packages were converted\n`);
+    }
+    return partial ? ExitCode.Partial : ExitCode.Ok;
+  },
+};
