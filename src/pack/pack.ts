@@ -15,6 +15,7 @@ import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
 import { safeOutputPath, tempFilesInFlight, writeTempFile } from '../unpack/output.js';
 import { MANIFEST_NAME } from '../unpack/manifest.js';
+import { UNNAMED_CHUNKS_FOLDER } from '../unpack/unpack.js';
 import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
@@ -227,7 +228,10 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
   const knownIds = new Set<bigint>();
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
-  const mod = classifyModFiles(await list(), mountPointRelative(mountPoint), gen, knownIds);
+  // unpack and to-legacy put chunks without a path (the container header, script objects) under _chunks/: a mod
+  // container gets its own header, so they stay out.
+  const files = (await list()).filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds);
   if (mod.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
   const chunks: PlannedChunk[] = [];
