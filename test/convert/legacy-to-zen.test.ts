@@ -137,3 +137,31 @@ async function containerChunks(utoc: string) {
   }
   return { chunks, header };
 }
+
+describe.skipIf(!hasCorpus)('legacy -> zen on damaged packages', () => {
+  it('a flipped or truncated .uasset converts or fails with an IoStoreError, never anything else', () => {
+    let seed = 12345;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let failed = 0;
+    for (const [rel, engine] of PAIRS) {
+      const uasset = readCorpus(`${rel}.uasset`);
+      const uexp = readCorpus(`${rel}.uexp`);
+      for (let k = 0; k < 60; k++) {
+        const bad = uasset.slice(0, k % 10 === 9 ? rand(uasset.length) : uasset.length);
+        for (let f = 0; f < 4; f++) if (bad.length > 0) bad[rand(bad.length)] = rand(256);
+        try {
+          const pkg = parseLegacyPackage(bad, { source: rel, engine });
+          legacyToZen(pkg, bad, uexp, { engine });
+        } catch (e) {
+          if (!(e instanceof IoStoreError)) throw new Error(`${rel} case ${k}: ${String(e)}`);
+          expect(e.message).not.toContain('\n');
+          failed++;
+        }
+      }
+    }
+    expect(failed).toBeGreaterThan(0);
+  });
+});
