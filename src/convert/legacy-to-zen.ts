@@ -1,5 +1,6 @@
 import { IoStoreError } from '../errors.js';
-import { packageIdFromName } from '../hash/names.js';
+import { cityHash64 } from '../hash/cityhash.js';
+import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
 import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
@@ -106,8 +107,9 @@ function splitObjectPath(path: string): [string, string] {
 export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array, options: LegacyToZenOptions = {}): ConvertedZenPackage {
   const source = pkg.source;
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
-  if (layout.format !== 'UE5' || layout.summarySize !== 52) {
-    throw new IoStoreError('UNSUPPORTED', `legacy -> zen conversion writes the UE 5.3+ zen header only (asked for a ${layout.format} ${layout.summarySize}-byte summary)`, { file: source });
+  if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
+  if (layout.summarySize !== 52) {
+    throw new IoStoreError('UNSUPPORTED', 'legacy -> zen conversion to the UE 5.0-5.2 zen header (graph data) is not implemented; target UE 4.26/4.27 or 5.3+', { file: source });
   }
   checkUexpTag(uexp, `${source} (.uexp)`);
   const spans = legacyExportSpans(pkg, uexp.length);
@@ -265,22 +267,14 @@ function splitNameNumber(text: string): { base: string; number: number } {
 /**
  * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
  * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
- * first, then creates before serializes, then lower export indices.
+ * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first).
  */
 function dependencies(pkg: LegacyPackage, imports: bigint[]) {
   const n = pkg.exports.length;
-  const node = (exp: number, cmd: number) => exp * 2 + cmd;
-  const out: number[][] = Array.from({ length: n * 2 }, () => []);
-  const incoming = new Array<number>(n * 2).fill(0);
-  const arc = (from: number, to: number) => {
-    out[from]!.push(to);
-    incoming[to]!++;
-  };
   const headers: DependencyBundleHeader[] = [];
   const entries: number[] = [];
   const keep = (d: number) => d > 0 || (d < 0 && imports[-d - 1] !== undefined && (imports[-d - 1]! >> 62n) === 2n);
   pkg.exports.forEach((e, i) => {
-    arc(node(i, 0), node(i, 1));
     const deps = pkg.preloadDependencies;
     let at = e.firstExportDependency;
     const take = (count: number) => {
@@ -301,10 +295,6 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
         throw new IoStoreError('BAD_VALUE', `export ${i} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
       }
     }
-    for (const d of cbc) if (d > 0) arc(node(d - 1, 0), node(i, 0));
-    for (const d of sbc) if (d > 0) arc(node(d - 1, 1), node(i, 0));
-    for (const d of cbs) if (d > 0) arc(node(d - 1, 0), node(i, 1));
-    for (const d of sbs) if (d > 0) arc(node(d - 1, 1), node(i, 1));
     const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
     headers.push({
       // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
@@ -322,19 +312,7 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
     if ((a & 1) !== (b & 1)) return (a & 1) < (b & 1);
     return a >> 1 < b >> 1;
   };
-  const ready: number[] = [];
-  for (let k = 0; k < n * 2; k++) if (incoming[k] === 0) ready.push(k);
-  const bundleEntries: ExportBundleEntry[] = [];
-  while (ready.length > 0) {
-    let best = 0;
-    for (let j = 1; j < ready.length; j++) if (before(ready[j]!, ready[best]!)) best = j;
-    const k = ready.splice(best, 1)[0]!;
-    bundleEntries.push({ localExportIndex: k >> 1, commandType: k & 1 });
-    for (const t of out[k]!) if (--incoming[t]! === 0) ready.push(t);
-  }
-  if (bundleEntries.length !== n * 2) {
-    throw new IoStoreError('BAD_VALUE', 'the preload dependencies between exports form a cycle', { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
-  }
+  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), before, pkg);
   return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
 }
 
@@ -352,4 +330,168 @@ function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry
     flags: d.legacyBulkDataFlags,
     cookedIndex: d.cookedIndex,
   }));
+}
+
+/** UE4 GlobalImportIndex of an object of a package: CityHash64 of its lower-cased full path, as a PackageImport. */
+function ue4PackageObjectIndex(fullPath: string): bigint {
+  return (cachedPathHash(fullPath) & 0x3fffffffffffffffn) | (2n << 62n);
+}
+const cachedPathHash = memo((p: string) => cityHash64(utf16leBytes(lowerAscii(p.replace(/[.:]/g, '/')))));
+
+/**
+ * The UE 4.26/4.27 zen package: the legacy name map unchanged, imports and public exports as global object-path
+ * hashes, export offsets as in the legacy package, one export bundle in dependency order, and graph data with an
+ * arc from each imported package; the export data follows in the bundle's serialize order.
+ */
+function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackageLayout): ConvertedZenPackage {
+  const source = pkg.source;
+  checkUexpTag(uexp, `${source} (.uexp)`);
+  const s = pkg.summary;
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}" (UE4 stores None): give its path below a mount point`, { file: source, offset: 0 });
+  const names = pkg.names.map((n) => n.name);
+  let nameAt = names.indexOf(packageName);
+  if (nameAt < 0) nameAt = names.push(packageName) - 1;
+  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
+  const referenced = new Set<bigint>();
+  const imports = pkg.imports.map((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/')) return cachedScriptImport(path);
+    if (imp.outerIndex === 0) {
+      referenced.add(cachedPackageId(path));
+      return NULL_OBJECT_INDEX;
+    }
+    return ue4PackageObjectIndex(path);
+  });
+  const objectIndex = (i: number): bigint => (i === 0 ? NULL_OBJECT_INDEX : i < 0 ? imports[-i - 1]! : BigInt(i - 1));
+  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => ({
+    cookedSerialOffset: e.serialOffset,
+    cookedSerialSize: e.serialSize,
+    objectName: { index: e.objectName.index, type: 0, number: e.objectName.number },
+    outerIndex: objectIndex(e.outerIndex),
+    classIndex: objectIndex(e.classIndex),
+    superIndex: objectIndex(e.superIndex),
+    templateIndex: objectIndex(e.templateIndex),
+    publicExportHash: (e.objectFlags & RF_PUBLIC) !== 0 ? ue4PackageObjectIndex(legacyObjectPath(pkg, i + 1)) : NULL_OBJECT_INDEX,
+    objectFlags: e.objectFlags >>> 0,
+    filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
+  }));
+  const entries = ue4BundleOrder(pkg);
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: { index: nameAt, type: 0, number: 0 },
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: null,
+    names,
+    nameHashes: names.map(cachedNameHash),
+    bulkData: [],
+    importedPublicExportHashes: [],
+    imports,
+    exports,
+    cellImports: [],
+    cellExports: [],
+    exportBundleEntries: entries,
+    exportBundles: entries.length > 0 ? [{ firstEntryIndex: 0, entryCount: entries.length }] : [],
+    referencedPackages: [...referenced].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((packageId) => ({ packageId, arcs: [{ fromExportBundleIndex: 0, toExportBundleIndex: 0 }] })),
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: [],
+    dependencyBundleEntries: [],
+    importedPackageNames: null,
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
+  const header = serializeZenPackageHeader(zen);
+  zen.headerSize = header.length;
+  const importedPackages = zen.referencedPackages.map((r) => r.packageId);
+  // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
+  const spans = legacyExportSpans(pkg, uexp.length);
+  const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
+  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([header, ...data]), zen, importedPackages };
+}
+
+/**
+ * UE4's single export bundle (checked on the UE 4.27 pair): the same arcs as UE5's, ordered topologically taking
+ * among ready commands the lowest export index, create before serialize.
+ */
+function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
+  const n = pkg.exports.length;
+  const arcs = exportArcs(pkg);
+  return topologicalOrder(n * 2, arcs, (a, b) => a < b, pkg);
+}
+
+/** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
+function exportArcs(pkg: LegacyPackage): number[][] {
+  const n = pkg.exports.length;
+  const out: number[][] = Array.from({ length: n * 2 }, () => []);
+  pkg.exports.forEach((e, i) => {
+    out[i * 2]!.push(i * 2 + 1);
+    if (e.firstExportDependency < 0) return;
+    let at = e.firstExportDependency;
+    const groups: Array<[number, number, number]> = [
+      [e.serializationBeforeSerializationDependencies, 1, 1],
+      [e.createBeforeSerializationDependencies, 0, 1],
+      [e.serializationBeforeCreateDependencies, 1, 0],
+      [e.createBeforeCreateDependencies, 0, 0],
+    ];
+    for (const [count, fromCmd, toCmd] of groups) {
+      for (let k = 0; k < count; k++) {
+        const d = pkg.preloadDependencies[at++];
+        if (d === undefined) throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
+      }
+    }
+  });
+  return out;
+}
+
+/** Kahn's topological sort taking the `before`-least ready node each time (a binary heap keeps it n log n). */
+function topologicalOrder(count: number, out: number[][], before: (a: number, b: number) => boolean, pkg: LegacyPackage): ExportBundleEntry[] {
+  const incoming = new Int32Array(count);
+  for (const list of out) for (const t of list) incoming[t]!++;
+  const heap: number[] = [];
+  const push = (x: number) => {
+    let i = heap.push(x) - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = i * 2 + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+    return top;
+  };
+  for (let k = 0; k < count; k++) if (incoming[k] === 0) push(k);
+  const order: ExportBundleEntry[] = [];
+  while (heap.length > 0) {
+    const k = pop();
+    order.push({ localExportIndex: k >> 1, commandType: k & 1 });
+    for (const t of out[k]!) if (--incoming[t]! === 0) push(t);
+  }
+  if (order.length !== count) {
+    throw new IoStoreError('BAD_VALUE', 'the preload dependencies between exports form a cycle', { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+  }
+  return order;
 }

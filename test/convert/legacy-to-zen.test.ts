@@ -165,3 +165,30 @@ describe.skipIf(!hasCorpus)('legacy -> zen on damaged packages', () => {
     expect(failed).toBeGreaterThan(0);
   });
 });
+
+describe.skipIf(!hasCorpus)('legacy -> zen, UE 4.27', () => {
+  it('TestModUI: the converted chunk equals the engine .uzenasset byte for byte; store-entry figures match the metadata', () => {
+    const rel = 'zen-assets/UE4.27/TestModUI';
+    const uasset = readCorpus(`${rel}.uasset`);
+    // UE4 packages store None as their name: the name comes from where the package lives.
+    const pkg = parseLegacyPackage(uasset, { source: rel, engine: 'UE4_27', packageName: '/Game/_AssemblyStorm/TestMod/TestModUI' });
+    const out = legacyToZen(pkg, uasset, readCorpus(`${rel}.uexp`), { engine: 'UE4_27' });
+    const engineZen = readCorpus(`${rel}.uzenasset`);
+    expect(Buffer.compare(Buffer.from(out.chunk), Buffer.from(engineZen))).toBe(0);
+    const text = Buffer.from(readCorpus(`${rel}.metadata.json`)).toString('utf8');
+    const meta = JSON.parse(text);
+    // Package ids pass 2^53: read them from the text, not through JSON numbers.
+    const imported = /"imported_packages":\s*\[([\d,\s]*)\]/.exec(text)![1]!.split(',').map((d) => BigInt(d.trim()));
+    expect(out.chunk.length).toBe(meta.store_entry.export_bundles_size);
+    expect(out.zen.exports).toHaveLength(meta.store_entry.export_count);
+    expect(out.zen.exportBundles).toHaveLength(meta.store_entry.export_bundle_count);
+    expect(new Set(out.importedPackages)).toEqual(new Set(imported));
+  });
+
+  it('5.0-5.2 targets are refused with one line', () => {
+    const rel = 'zen-assets/UE5.5/T_Test';
+    const uasset = readCorpus(`${rel}.uasset`);
+    const pkg = parseLegacyPackage(uasset, { source: rel, engine: 'UE5_5' });
+    expect(() => legacyToZen(pkg, uasset, readCorpus(`${rel}.uexp`), { engine: 'UE5_1' })).toThrow(/5\.0-5\.2.*not implemented/);
+  });
+});
