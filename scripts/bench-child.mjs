@@ -13,6 +13,13 @@ if (mode === 'unpack') {
   const r = await unpack([a], b, { jobs: 8, ...threads });
   if (r.failures.length) throw new Error(JSON.stringify(r.failures[0]));
   bytes = r.bytesWritten;
+} else if (mode === 'to-legacy') {
+  const { toLegacy } = await import('../dist/index.js');
+  const r = await toLegacy([a], b, { jobs: 8 });
+  if (r.failures.length) throw new Error(JSON.stringify(r.failures[0]));
+  bytes = r.bytesWritten;
+  console.log(JSON.stringify({ ms: performance.now() - t0, bytes, maxRss: process.resourceUsage().maxRSS * 1024, packages: r.packages, packageBytes: r.packageBytes }));
+  process.exit(0);
 } else if (mode === 'pack') {
   const { packFolder } = await import('../dist/index.js');
   // argv[6]: worker threads (default: the library's choice).

@@ -164,6 +164,41 @@ if (!existsSync(BIG_TOC)) {
   }
 }
 
+// 5. to-legacy against unpack of the same container (the largest corpus container with packages), each in its own
+// process (best of 3, start-up included) and warm in this process (median of 5).
+{
+  const LEGACY_SRC = join(corpus, 'ue5.8-cue4parse', 'uncompressed');
+  const child = (...args) => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), ...args], { encoding: 'utf8' }));
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-legacy-'));
+  try {
+    const best = (mode) => {
+      let r;
+      for (let i = 0; i < 3; i++) {
+        const out = join(tmp, `${mode}-${i}`);
+        const x = child(mode, LEGACY_SRC, out);
+        rmSync(out, { recursive: true, force: true });
+        if (!r || x.ms < r.ms) r = x;
+      }
+      return r;
+    };
+    const un = best('unpack');
+    const tl = best('to-legacy');
+    const { toLegacy, unpack } = await import('../dist/index.js');
+    let k = 0;
+    const warm = async (f) => time(async () => { const out = join(tmp, `w${k++}`); await f(out); rmSync(out, { recursive: true, force: true }); }, 5, 2);
+    const unWarm = await warm((out) => unpack([LEGACY_SRC], out, { threads: 0 }));
+    const tlWarm = await warm((out) => toLegacy([LEGACY_SRC], out));
+    const mb = (bytes, ms) => (bytes / 1e6 / (ms / 1000)).toFixed(1);
+    console.log(`
+to-legacy vs unpack (ue5.8-cue4parse/uncompressed: ${tl.packages} packages, ${(tl.packageBytes / 1e6).toFixed(2)} MB of package chunks)`);
+    console.log(`  own process (start-up included): to-legacy ${tl.ms.toFixed(0)} ms = ${(tl.packages / (tl.ms / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tl.ms)} MB/s of packages; unpack ${un.ms.toFixed(0)} ms -> ${(tl.ms / un.ms).toFixed(2)}x unpack's time`);
+    console.log(`  warm, in this process: to-legacy ${fmt(tlWarm)} = ${(tl.packages / (tlWarm / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tlWarm)} MB/s; unpack ${fmt(unWarm)} -> ${(tlWarm / unWarm).toFixed(2)}x unpack's time`);
+    console.log(`  peak RSS: to-legacy ${(tl.maxRss / 1048576).toFixed(0)} MiB, unpack ${(un.maxRss / 1048576).toFixed(0)} MiB`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Compiles the C floor program (scripts/floor-copy.c) when a C compiler is at hand; null otherwise. */
 function buildFloor(dir) {
   const exe = join(dir, 'floor-copy');

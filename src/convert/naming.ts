@@ -44,15 +44,34 @@ export function splitName(s: string): NamePart {
 
 /** The global script objects by their FPackageObjectIndex, with the facts the legacy import map needs. */
 export class ScriptObjectIndex {
-  private readonly byIndex = new Map<bigint, number>();
-  private readonly classes = new Set<bigint>();
+  // Keyed by the low 32 bits of each index (read as numbers from the typed array, no bigint arithmetic), checked
+  // against the full index: a Map of 60,000 bigint keys costs more to build than converting a small container.
+  private readonly keys: BigUint64Array;
+  private readonly byLow = new Map<number, number>();
+  private readonly collisions: number[] = [];
+  private readonly classKeys: BigUint64Array;
   private readonly refs = new Map<bigint, ObjectRef | null>();
 
   constructor(private readonly so: ScriptObjects) {
-    so.objects.forEach((o, i) => {
-      this.byIndex.set(o.globalIndex, i);
-      if (o.cdoClassIndex !== NULL_OBJECT_INDEX && o.cdoClassIndex !== 0n) this.classes.add(o.cdoClassIndex);
-    });
+    const n = so.objects.length;
+    this.keys = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) this.keys[i] = so.objects[i]!.globalIndex;
+    const words = new Uint32Array(this.keys.buffer);
+    for (let i = 0; i < n; i++) {
+      const low = words[2 * i]!;
+      if (this.byLow.has(low)) this.collisions.push(i);
+      else this.byLow.set(low, i);
+    }
+    const classes: bigint[] = [];
+    for (const o of so.objects) if (o.cdoClassIndex !== NULL_OBJECT_INDEX && o.cdoClassIndex !== 0n) classes.push(o.cdoClassIndex);
+    this.classKeys = BigUint64Array.from(classes).sort();
+  }
+
+  private at(index: bigint): number | undefined {
+    const i = this.byLow.get(Number(index & 0xffffffffn));
+    if (i !== undefined && this.keys[i] === index) return i;
+    for (const c of this.collisions) if (this.keys[c] === index) return c;
+    return undefined;
   }
 
   get size(): number {
@@ -60,7 +79,7 @@ export class ScriptObjectIndex {
   }
 
   has(index: bigint): boolean {
-    return this.byIndex.has(index);
+    return this.at(index) !== undefined;
   }
 
   /** The object's package and chain, or undefined when it is not a known script object. */
@@ -71,7 +90,7 @@ export class ScriptObjectIndex {
     let i = index;
     let pkg: string | undefined;
     for (let steps = 0; steps <= this.so.objects.length; steps++) {
-      const at = this.byIndex.get(i);
+      const at = this.at(i);
       if (at === undefined) break;
       const o = this.so.objects[at]!;
       const n = mapped(this.so.names, o.objectName);
@@ -90,7 +109,7 @@ export class ScriptObjectIndex {
 
   /** The class of a class default object, from the global table. */
   cdoClass(index: bigint): bigint | undefined {
-    const at = this.byIndex.get(index);
+    const at = this.at(index);
     if (at === undefined) return undefined;
     const c = this.so.objects[at]!.cdoClassIndex;
     return c === NULL_OBJECT_INDEX || c === 0n ? undefined : c;
@@ -98,11 +117,20 @@ export class ScriptObjectIndex {
 
   /** True when some class default object names this object as its class. */
   isClass(index: bigint): boolean {
-    return this.classes.has(index);
+    let lo = 0;
+    let hi = this.classKeys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = this.classKeys[mid]!;
+      if (k === index) return true;
+      if (k < index) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
   }
 
   outer(index: bigint): bigint | undefined {
-    const at = this.byIndex.get(index);
+    const at = this.at(index);
     if (at === undefined) return undefined;
     const o = this.so.objects[at]!.outerIndex;
     return o === NULL_OBJECT_INDEX ? undefined : o;

@@ -109,19 +109,26 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
   }
 }
 
-/** Reads a package header: a prefix first (headers are small), the whole chunk when the prefix is too short. */
-async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined): Promise<ZenPackage> {
+/**
+ * Reads a package header: small packages whole (kept for the conversion, within a memory budget), large ones by a
+ * prefix first (headers are small), the whole chunk only when the prefix is too short.
+ */
+async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined, keep: boolean): Promise<{ z: ZenPackage; bytes?: Uint8Array }> {
   const size = reader.toc.chunkSize(i);
   const hints = { source, ...(engine ? { engine } : {}) };
-  if (size > HEADER_PROBE) {
+  if (size > HEADER_PROBE || !keep) {
     try {
-      return parseZenPackage(await reader.readRange(i, 0, HEADER_PROBE), hints);
+      return { z: parseZenPackage(await reader.readRange(i, 0, Math.min(size, HEADER_PROBE)), hints) };
     } catch (e) {
-      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED') throw e;
+      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED' || size <= HEADER_PROBE) throw e;
     }
   }
-  return parseZenPackage(await reader.readChunk(i), hints);
+  const bytes = await reader.readChunk(i);
+  return keep ? { z: parseZenPackage(bytes, hints), bytes } : { z: parseZenPackage(bytes, hints) };
 }
+
+/** Package chunks kept in memory between the two passes, at most this many bytes. */
+const KEEP_BUDGET = 256 * 1024 * 1024;
 
 /** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
 function legacyPaths(path: string): { uasset: string; uexp: string } {
@@ -143,24 +150,39 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
   const globalPath = findGlobal(inputs, entries, o.global);
   const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
-  let script: ScriptObjectIndex | undefined;
-  if (globalPath) {
-    try {
-      script = await readScriptObjects(globalPath, o);
-      if (script) result.global = globalPath;
-    } catch (e) {
-      if (!(e instanceof IoStoreError)) throw e;
-      result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
-    }
-  }
+  // The global container is read while the package headers are (it is needed only to convert).
+  const scriptLoad: Promise<ScriptObjectIndex | undefined> = globalPath
+    ? readScriptObjects(globalPath, o).catch((e: unknown) => {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
+        return undefined;
+      })
+    : Promise.resolve(undefined);
 
   const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
   const headers = new Map<bigint, ZenPackage>();
   const stores = new Map<bigint, ContainerPackage>();
   const idOf = new WeakMap<ZenPackage, bigint>();
+  // Headers of every package at hand, without what only the conversion of the package itself needs: a game's worth
+  // of full headers would not fit in memory. Each package is parsed again, whole, when it is converted.
   const addHeader = (id: bigint, z: ZenPackage) => {
-    headers.set(id, z);
-    idOf.set(z, id);
+    const slim: ZenPackage = {
+      ...z,
+      nameHashes: [],
+      bulkData: [],
+      dependencyBundleEntries: [],
+      dependencyBundleHeaders: [],
+      exportBundleEntries: [],
+      exportBundles: [],
+      internalArcs: [],
+      externalArcs: [],
+      referencedPackages: [],
+      sections: [],
+      cellExports: [],
+      cellImports: [],
+    };
+    headers.set(id, slim);
+    idOf.set(slim, id);
   };
   const directory: PackageDirectory = {
     get: (id) => headers.get(id),
@@ -182,7 +204,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     },
   };
   let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
-  const resolver = new ZenResolver(script, directory);
+  let resolver = new ZenResolver(undefined, directory);
   type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<void> };
   const jobs: Job[] = [];
 
@@ -219,7 +241,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
 
   async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined): Promise<void> {
     const e = o.engine ?? engine;
-    const r = zenToLegacy(bytes, { source, parsed: z, resolver, ...(e ? { engine: e } : {}) });
+    const full = parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
+    idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
+    const r = zenToLegacy(bytes, { source, parsed: full, resolver, ...(e ? { engine: e } : {}) });
     if (r.unnamed.length > 0) {
       const shown = r.unnamed.slice(0, 3).join('; ');
       result.warnings.push(`${out.uasset}: ${r.unnamed.length} unnamed (${shown}${r.unnamed.length > 3 ? '; ...' : ''})`);
@@ -241,6 +265,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    const headerEngine = new Map<ContainerReader, EngineVersion>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
     opened.forEach(({ reader }, c) => {
@@ -250,7 +275,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       for (let i = 0; i < reader.toc.chunkCount; i++) {
         if (reader.toc.chunkTypeName(i) !== 'ContainerHeader' || owner.get(reader.toc.chunkIdHex(i)) !== c) continue;
         try {
-          for (const [id, p] of packagesById(parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source }))) stores.set(id, p);
+          const header = parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source });
+          for (const [id, p] of packagesById(header)) stores.set(id, p);
+          // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
+          if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
         } catch (e) {
           if (!(e instanceof IoStoreError)) throw e;
           result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -258,10 +286,11 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       }
     }
     // Pass 1: every package header, so imports can be named from the packages at hand.
-    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined }> = [];
+    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array }> = [];
+    let kept = 0;
     for (const [c, { reader }] of opened.entries()) {
       const toc = reader.toc;
-      const engine = engineFromToc(toc.version);
+      const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
       for (let i = 0; i < toc.chunkCount; i++) {
         const idHex = toc.chunkIdHex(i);
         if (owner.get(idHex) !== c) continue;
@@ -269,9 +298,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         const path = toc.chunkPath(i) ?? unnamedChunkPath(type, idHex);
         if (type === 'ExportBundleData') {
           try {
-            const z = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine);
+            const size = toc.chunkSize(i);
+            const keep = size <= HEADER_PROBE && kept + size <= KEEP_BUDGET;
+            const { z, bytes } = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
+            if (bytes) kept += bytes.length;
             addHeader(toc.chunkId(i).id, z);
-            packageChunks.push({ reader, i, path, z, engine });
+            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}) });
           } catch (e) {
             if (!(e instanceof IoStoreError)) throw e;
             result.failures.push({ path, code: e.code, message: e.message });
@@ -294,10 +326,17 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
       result.planned.push({ path: out.uasset, kind: 'package', size });
-      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => convertOne(await p.reader.readChunk(p.i), p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine) });
+      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
+        const bytes = p.bytes ?? (await p.reader.readChunk(p.i));
+        delete p.bytes;
+        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine);
+      } });
     }
 
     // Pass 2: convert and write.
+    const script = await scriptLoad;
+    if (script) result.global = globalPath!;
+    resolver = new ZenResolver(script, directory);
     const progress: ToLegacyProgress = { done: 0, total: jobs.length, bytesDone: 0, bytesTotal: jobs.reduce((a, j) => a + j.size, 0) };
     o.onProgress?.({ ...progress });
     const limit = pLimit(Math.max(1, o.jobs ?? 8));

@@ -2,7 +2,8 @@ import { IoStoreError } from '../errors.js';
 import type { LegacyDataResource } from '../legacy/data-resources.js';
 import type { LegacyExport, LegacyImport, LegacyName } from '../legacy/package.js';
 import { objectVersionsOfEngine, UE5_LEGACY_VERSION, type LegacyObjectVersions } from '../legacy/versions.js';
-import { buildUexp, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
+import { taggedPropertiesEnd } from '../legacy/tagged-properties.js';
+import { buildUexp, exportsHaveScriptOffsets, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { toHex } from '../util/bytes.js';
 import { NULL_OBJECT_INDEX, objectIndexKind } from '../zen/object-index.js';
@@ -135,6 +136,8 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   if (z.cellExports.length > 0 || z.cellImports.length > 0) {
     throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${z.cellExports.length} exports, ${z.cellImports.length} imports), which to-legacy does not convert`, { file: source, offset: 0 });
   }
+
+  checkZenReferences(z, source);
 
   // How the exports use each import settles some classes: a class, a super (a struct's super is a struct), a template.
   const uses = new Map<bigint, ImportUse>();
@@ -281,12 +284,20 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   };
   const offsets = exportChunkOffsets(z);
   const data: Uint8Array[] = [];
+  // Whether an export is a class, function, struct or class default object (memoized: outer chains are walked often).
+  const classyMemo: (boolean | undefined)[] = new Array(z.exports.length);
   const isClassy = (i: number): boolean => {
+    const known = classyMemo[i];
+    if (known !== undefined) return known;
     const e = z.exports[i]!;
-    if (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) return true;
-    const c = resolver.resolve(z, e.classIndex).ref;
-    const last = c?.chain[c.chain.length - 1];
-    return !!last && /(Class|Function|Struct)$/.test(last.base);
+    let v = (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
+    if (!v) {
+      const c = resolver.resolve(z, e.classIndex).ref;
+      const last = c?.chain[c.chain.length - 1];
+      v = !!last && /(Class|Function|Struct)$/.test(last.base);
+    }
+    classyMemo[i] = v;
+    return v;
   };
   const exports: LegacyExport[] = z.exports.map((e, i) => {
     const at = offsets[i]!;
@@ -329,6 +340,15 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
       createBeforeCreateDependencies: 0,
     };
   });
+  // 1010+ tagged-property packages: the span of the tagged properties in each export (zen does not keep it). Exports
+  // whose data does not start with a tag stream (natively serialized classes) get their whole data.
+  if (exportsHaveScriptOffsets(ue5, z.packageFlags)) {
+    exports.forEach((e, i) => {
+      const end = taggedPropertiesEnd(data[i]!, z.names, ue5);
+      e.scriptSerializationStartOffset = 0;
+      e.scriptSerializationEndOffset = end ?? e.serialSize;
+    });
+  }
   const preloadDependencies = z.dependencyBundleHeaders.length > 0 ? rebuildPreloadDependencies(z, exports, imports) : [];
 
   // 6. Bulk data: the zen bulk data map is the legacy data resource table without raw sizes and owners. Owners (5.5+
@@ -437,4 +457,52 @@ function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], impo
     out.push(...sbs, ...cbs, ...sbcAll, ...cbcAll);
   });
   return out;
+}
+
+/**
+ * Every reference the conversion follows must point inside the package's tables: an export index past the export
+ * map, a name past the name map or an import that is not in the import map is one error naming the entry's offset.
+ */
+function checkZenReferences(z: ZenPackage, source: string): void {
+  const mapAt = z.sections.find((x) => x.name === 'export map')?.offset ?? 0;
+  const importSet = new Set(z.imports);
+  z.exports.forEach((e, i) => {
+    const at = mapAt + i * 72;
+    const fail = (what: string): never => {
+      throw new IoStoreError('BAD_VALUE', `export ${i}: ${what}`, { file: source, offset: at });
+    };
+    if (e.objectName.index >= z.names.length) fail(`its name is entry ${e.objectName.index} of a ${z.names.length}-entry name map`);
+    for (const [what, v] of [['outer', e.outerIndex], ['class', e.classIndex], ['super', e.superIndex], ['template', e.templateIndex]] as const) {
+      const kind = objectIndexKind(v);
+      if (kind === 'Export' && Number(v & 0xffffffffn) >= z.exports.length) fail(`its ${what} is export ${Number(v & 0xffffffffn)} of ${z.exports.length}`);
+      if ((kind === 'ScriptImport' || kind === 'PackageImport') && !importSet.has(v)) fail(`its ${what} 0x${v.toString(16)} is not in the import map`);
+    }
+    if (e.outerIndex !== NULL_OBJECT_INDEX && objectIndexKind(e.outerIndex) !== 'Export' && objectIndexKind(e.outerIndex) !== 'Null') {
+      // Outers of exports are exports in every engine-written package; anything else is damage.
+      fail(`its outer 0x${e.outerIndex.toString(16)} is not an export`);
+    }
+  });
+  // Outer chains must end.
+  z.exports.forEach((_, i) => {
+    let k = i;
+    for (let steps = 0; ; steps++) {
+      const o = z.exports[k]!.outerIndex;
+      if (objectIndexKind(o) !== 'Export') break;
+      k = Number(o & 0xffffffffn);
+      if (steps > z.exports.length) throw new IoStoreError('BAD_VALUE', `export ${i}: its outer chain loops`, { file: source, offset: mapAt + i * 72 });
+    }
+  });
+  const deps = z.dependencyBundleEntries;
+  for (let k = 0; k < deps.length; k++) {
+    const d = deps[k]!;
+    if ((d < 0 && -d - 1 >= z.imports.length) || (d > 0 && d - 1 >= z.exports.length)) {
+      throw new IoStoreError('BAD_VALUE', `dependency entry ${k} (${d}) points outside the import and export maps`, { file: source, offset: z.sections.find((x) => x.name === 'dependency bundle entries')?.offset ?? 0 });
+    }
+  }
+  z.dependencyBundleHeaders.forEach((h, i) => {
+    const n = h.createBeforeCreate + h.serializeBeforeCreate + h.createBeforeSerialize + h.serializeBeforeSerialize;
+    if (n > 0 && (h.firstEntryIndex < 0 || h.firstEntryIndex + n > deps.length)) {
+      throw new IoStoreError('BAD_VALUE', `export ${i}'s dependencies (${n} from ${h.firstEntryIndex}) lie outside the ${deps.length} entries`, { file: source, offset: z.sections.find((x) => x.name === 'dependency bundle headers')?.offset ?? 0 });
+    }
+  });
 }

@@ -34,3 +34,4 @@ export { writeLegacyPackage, buildUexp, legacyFileVersionFor, exportsHaveScriptO
 export type { LegacyPackageSpec } from './write.js';
 export { describeLegacyPackage } from './describe.js';
 export type { LegacyPackageView } from './describe.js';
+export { taggedPropertiesEnd } from './tagged-properties.js';

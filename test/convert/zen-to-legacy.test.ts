@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IoStoreError } from '../../src/errors.js';
 import { ContainerReader, parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects } from '../../src/index.js';
 import { ScriptObjectIndex, ZenResolver, zenToLegacy, toLegacy } from '../../src/convert/index.js';
 import {
@@ -148,7 +149,8 @@ describe.skipIf(!hasCorpus)('zen containers -> legacy against the Legacy-Tagged 
         expect(got.summary.fileVersionUE5).toBe(want.summary.fileVersionUE5);
         expect(got.layout).toEqual(want.layout);
         expect(importPaths(got).sort(), path).toEqual(importPaths(want).sort());
-        const rows = (p: LegacyPackage) => exportRows(p).map(({ path: x, cls, size, outer }) => ({ x, cls, size, outer }));
+        const rows = (p: LegacyPackage) =>
+          exportRows(p).map(({ path: x, cls, size, outer }, i) => ({ x, cls, size, outer, script: [p.exports[i]!.scriptSerializationStartOffset, p.exports[i]!.scriptSerializationEndOffset] }));
         expect(rows(got), path).toEqual(rows(want));
         // Names compared as text: the two cooks order their name maps differently.
         expect(new Set(got.imports.map((i) => legacyNameText(got, i.className)))).toEqual(new Set(want.imports.map((i) => legacyNameText(want, i.className))));
@@ -159,4 +161,26 @@ describe.skipIf(!hasCorpus)('zen containers -> legacy against the Legacy-Tagged 
       expect(compared).toBe(5);
     });
   }
+});
+
+describe.skipIf(!hasCorpus)('zen -> legacy on damaged packages', () => {
+  it('random byte flips give a typed error or a package that reads back, never anything else', () => {
+    const good = readCorpus('zen-assets/UE5.5/SM_Cube.uzenasset');
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    let ok = 0;
+    for (let k = 0; k < 200; k++) {
+      const d = good.slice();
+      // Damage the header (the export data is copied as it is, whatever it holds).
+      for (let j = 0; j < 3; j++) d[Math.floor(rnd() * 1000)] = Math.floor(rnd() * 256);
+      try {
+        const r = zenToLegacy(d, { engine: 'UE5_5', source: 'damaged' });
+        parseLegacyPackage(r.uasset, { engine: 'UE5_5' });
+        ok++;
+      } catch (e) {
+        expect(e, String(e)).toBeInstanceOf(IoStoreError);
+      }
+    }
+    expect(ok).toBeGreaterThan(0);
+  });
 });

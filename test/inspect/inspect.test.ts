@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cli } from '../cli-helper.js';
 import { corpusPath } from '../corpus.js';
 
@@ -62,10 +65,23 @@ describe('iostore inspect', () => {
     expect(h.version).toBe(v === 'UE4.27' ? 'Initial' : 'LocalizedPackages');
   });
 
-  it('bad input: a legacy package, a missing package, a truncated header', async () => {
+  it('a legacy package is told apart by its bytes and shown with object paths', async () => {
     const legacy = await cli('inspect', corpusPath('zen-assets/UE5.5/SM_Cube.uasset'));
+    expect(legacy.code).toBe(0);
+    expect(legacy.out).toMatch(/legacy package \(legacy file version -8\)/);
+    expect(legacy.out).toContain('/Game/Meshes/SM_Cube.SM_Cube:BodySetup_0');
+    expect(legacy.out).toContain('9795 bytes, exports inside, closing tag present');
+  });
+
+  it('bad input: a truncated legacy package, a missing package, a truncated header', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iostore-inspect-'));
+    const cut = join(dir, 'Cut.uasset');
+    writeFileSync(cut, readFileSync(corpusPath('zen-assets/UE5.5/SM_Cube.uasset')).subarray(0, 300));
+    const legacy = await cli('inspect', cut);
+    rmSync(dir, { recursive: true, force: true });
     expect(legacy.code).toBe(2);
-    expect(legacy.err).toMatch(/legacy package/);
+    expect(legacy.err).toMatch(/Cut\.uasset at offset 0x[0-9a-f]+: /);
+    expect(legacy.err.trim().split('\n').length).toBe(1);
     const missing = await cli('inspect', FIX, 'Nope/Missing.uasset');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/no package "Nope\/Missing.uasset"/);

@@ -6,8 +6,12 @@ import {
   legacyExportData,
   legacyNameText,
   legacyObjectPath,
+  casePreservingNameHash,
+  nonCasePreservingNameHash,
   parseLegacyPackage,
+  writeLegacyPackage,
   type LegacyPackage,
+  type LegacyPackageSpec,
 } from '../../src/legacy/index.js';
 import { cityHash64 } from '../../src/index.js';
 import { hasCorpus } from '../corpus.js';
@@ -189,6 +193,54 @@ describe.skipIf(!hasCorpus)('bad legacy packages', () => {
       } catch (e) {
         expect(e).toBeInstanceOf(IoStoreError);
       }
+    }
+  });
+});
+
+describe.skipIf(!hasCorpus)('legacy writer', () => {
+  /** Everything the engine stored, handed back to the writer. */
+  function respec(p: LegacyPackage): LegacyPackageSpec {
+    const s = p.summary;
+    return {
+      fileVersionUE4: s.fileVersionUE4,
+      fileVersionUE5: s.fileVersionUE5,
+      fileVersionLicenseeUE4: s.fileVersionLicenseeUE4,
+      unversioned: s.unversioned,
+      customVersions: s.customVersions,
+      packageName: s.packageName,
+      packageFlags: s.packageFlags,
+      names: p.names.map((n) => n.name),
+      namesReferencedFromExportDataCount: s.namesReferencedFromExportDataCount,
+      imports: p.imports,
+      exports: p.exports,
+      preloadDependencies: p.preloadDependencies,
+      dataResources: p.dataResources,
+      ...(s.guid ? { guid: s.guid } : {}),
+      ...(s.savedHash ? { savedHash: s.savedHash } : {}),
+      packageSource: s.packageSource,
+      savedByEngineVersion: s.savedByEngineVersion,
+    };
+  }
+
+  it("writes the engine's .uasset byte for byte from its parsed contents (4.27, 5.5, 5.8, 6.0), name hashes included", () => {
+    const cases: Array<[string, Uint8Array]> = [
+      ['UE4.27/TestModUI', readCorpus('zen-assets/UE4.27/TestModUI.uasset')],
+      ['UE5.5/T_Test', readCorpus('zen-assets/UE5.5/T_Test.uasset')],
+      ['UE5.5/SM_Cube', readCorpus('zen-assets/UE5.5/SM_Cube.uasset')],
+      ['UE5.5/BP_ThirdPersonCharacter', readCorpus('zen-assets/UE5.5/BP_ThirdPersonCharacter.uasset')],
+    ];
+    for (const engine of ['ue5.8', 'ue6.0'] as const) {
+      for (const [path, bytes] of pakFiles(legacyPak(engine))) if (/\.(uasset|umap)$/.test(path)) cases.push([`${engine}/${path}`, bytes]);
+    }
+    expect(cases.length).toBe(14);
+    for (const [name, bytes] of cases) {
+      const p = parseLegacyPackage(bytes, { source: name });
+      for (const n of p.names) {
+        expect([nonCasePreservingNameHash(n.name), casePreservingNameHash(n.name)], `${name}: ${n.name}`).toEqual([n.nonCasePreservingHash, n.casePreservingHash]);
+      }
+      const { uasset, totalHeaderSize } = writeLegacyPackage(respec(p));
+      expect(totalHeaderSize, name).toBe(bytes.length);
+      expect(Buffer.compare(Buffer.from(uasset), Buffer.from(bytes)), name).toBe(0);
     }
   });
 });
