@@ -7,7 +7,7 @@ import { ByteReader, fromHex } from '../util/bytes.js';
 import { readDataResources } from '../legacy/data-resources.js';
 import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
-import { makePackageImport, NULL_OBJECT_INDEX } from '../zen/object-index.js';
+import { makePackageImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
 import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
@@ -108,9 +108,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   const source = pkg.source;
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
   if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
-  if (layout.summarySize !== 52) {
-    throw new IoStoreError('UNSUPPORTED', 'legacy -> zen conversion to the UE 5.0-5.2 zen header (graph data) is not implemented; target UE 4.26/4.27 or 5.3+', { file: source });
-  }
+  const graph = layout.summarySize === 44;
   checkUexpTag(uexp, `${source} (.uexp)`);
   const spans = legacyExportSpans(pkg, uexp.length);
   const s = pkg.summary;
@@ -200,6 +198,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
 
   const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, imports);
 
+
   const zen: ZenPackage = {
     layout,
     summary: null,
@@ -237,9 +236,38 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     sections: [],
     exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
   };
+  if (graph) {
+    // UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data
+    // in load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an arc from each of its
+    // objects an export waits for to the bundle.
+    zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: bundleEntries.length }];
+    zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
+    zen.externalArcs = importedPackages.map(() => []);
+    const seen = new Set<string>();
+    dependencyHeaders.forEach((h) => {
+      const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
+      let at = h.firstEntryIndex;
+      for (const [count, fromCommandType] of runs) {
+        for (let k = 0; k < count; k++, at++) {
+          const d = dependencyEntries[at]!;
+          if (d >= 0) continue;
+          const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
+          const key = `${-d - 1}:${fromCommandType}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
+        }
+      }
+    });
+    for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
+    zen.dependencyBundleHeaders = [];
+    zen.dependencyBundleEntries = [];
+    zen.importedPackageNames = null;
+  }
   const headerBytes = serializeZenPackageHeader(zen);
   zen.headerSize = headerBytes.length;
-  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, uexp]), zen, importedPackages };
+  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
+  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, ...data]), zen, importedPackages };
 }
 
 /** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */

@@ -244,12 +244,14 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     let bytes = await m.src.read();
     let legacy = false;
     let convertedHeader: ZenPackage | undefined;
+    let convertedImports: bigint[] | undefined;
     if (isLegacyPackage(bytes)) {
       if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
       const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
       const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
       bytes = converted.chunk;
       convertedHeader = converted.zen;
+      convertedImports = converted.importedPackages;
       legacy = true;
       if (o.onConvert) o.onConvert(m.path);
     }
@@ -261,7 +263,11 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
       if (!legacy) warnings.push(`${m.path}: the package calls itself ${pkg.packageName}, its path says ${m.packageName}; using ${pkg.packageName}`);
       renamePackage(mod, m, pkg.packageName, gen);
     }
-    const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
+    // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
+    // does not store: the store entry must carry that list.
+    const game = entries.get(m.packageId!);
+    const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
+    const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, previous);
     if (warning) warnings.push(warning);
     packages.push({ packageId: m.packageId!, ...entry });
     names.push(m.packageName!);
