@@ -12,6 +12,9 @@ import { toZen } from '../../src/pack/to-zen.js';
 import { verifyContainer } from '../../src/verify/verify.js';
 import { IoStoreError } from '../../src/errors.js';
 import { cli } from '../cli-helper.js';
+import { ScriptObjectIndex, ZenResolver, zenToLegacy } from '../../src/convert/index.js';
+import { legacyObjectPath, parseLegacyPackage, type LegacyPackage } from '../../src/legacy/index.js';
+import { parseScriptObjects } from '../../src/zen/script-objects.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
 import { pakFiles, legacyPak } from '../legacy/helpers.js';
 import { tempDir } from '../tmp.js';
@@ -88,6 +91,29 @@ describe.skipIf(!hasCorpus)('to-zen of the cue4parse Legacy-Tagged paks against 
         compared++;
       }
       expect(compared).toBe(5);
+
+      // to-legacy of the converted packages gives back the imports and exports of the legacy cook.
+      const scripts = [...(await readAll(corpusPath(`${engine}-cue4parse/global/global.utoc`))).chunks].find(([k]) => k.endsWith(':ScriptObjects'))![1];
+      const ev = engine === 'ue5.8' ? 'UE5_8' : 'UE6_0';
+      const zenById = new Map([...mine.chunks].filter(([k]) => k.endsWith(':ExportBundleData')).map(([k, v]) => [BigInt(`0x${k.split(':')[0]}`), parseZenPackage(v, { engine: ev })]));
+      const idOf = new Map([...zenById].map(([id, p]) => [p, id]));
+      const resolver = new ZenResolver(new ScriptObjectIndex(parseScriptObjects(scripts)), {
+        get: (id) => zenById.get(id),
+        importedPackageIds: (p) => mine.header.packages.find((e) => e.packageId === idOf.get(p))?.importedPackages,
+      });
+      const files = pakFiles(legacyPak(engine, 'Uncompressed'));
+      let roundTrips = 0;
+      for (const [id, z] of zenById) {
+        const chunk = mine.chunks.get(`${id.toString(16)}:ExportBundleData`)!;
+        const back = zenToLegacy(chunk, { engine: ev, resolver, parsed: z });
+        const rel = [...files.keys()].find((p) => /\.(uasset|umap)$/.test(p) && z.packageName.endsWith(p.replace(/\.[^.]+$/, '')))!;
+        const original = parseLegacyPackage(files.get(rel)!, { engine: ev });
+        const again = parseLegacyPackage(back.uasset, { engine: ev });
+        const paths = (p: LegacyPackage) => [p.imports.map((_, i) => legacyObjectPath(p, -i - 1)).sort(), p.exports.map((_, i) => legacyObjectPath(p, i + 1))];
+        expect(paths(again)).toEqual(paths(original));
+        roundTrips++;
+      }
+      expect(roundTrips).toBe(5);
     });
   }
 
