@@ -202,6 +202,21 @@ describe.skipIf(!hasCorpus)('to-zen bad input: one line naming the file, nothing
     expect(existsSync(join(tmp, 'bad-summary-out', 'X_P.utoc'))).toBe(false);
   });
 
+  it('an import pointing outside its table', async () => {
+    const folder = join(tmp, 'bad-import');
+    mkdirSync(join(folder, 'Game/Content'), { recursive: true });
+    const { readFileSync } = await import('node:fs');
+    const bytes = new Uint8Array(readFileSync(join(dir, 'T_Test.uasset')));
+    const pkg = parseLegacyPackage(bytes, { engine: 'UE5_5' });
+    const at = pkg.summary.importOffset + 16; // import 0: class package, class name, then the outer index
+    new DataView(bytes.buffer, bytes.byteOffset).setInt32(at, -999, true);
+    writeFileSync(join(folder, 'Game/Content/T_Test.uasset'), bytes);
+    copyFileSync(join(dir, 'T_Test.uexp'), join(folder, 'Game/Content/T_Test.uexp'));
+    const e = await expectIoError(toZen([folder], join(tmp, 'bad-import-out', 'X_P.utoc'), { engine: 'UE5_5' }), /T_Test\.uasset.*import 0 has outer -999/);
+    expect(e.offset).toBe(pkg.summary.importOffset);
+    expect(existsSync(join(tmp, 'bad-import-out', 'X_P.utoc'))).toBe(false);
+  });
+
   it('no --version or --like', async () => {
     await expectIoError(toZen([join(dir, 'T_Test.uasset')], join(tmp, 'nov', 'X_P.utoc')), /--version.*--like/);
   });
