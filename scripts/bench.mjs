@@ -207,6 +207,8 @@ function buildFloor(dir) {
 }
 
 await benchPaks();
+// 5. to-zen against pack of the same packages.
+if (existsSync(join(corpus, 'ue5.8-cue4parse'))) await (await import('./bench-to-zen.mjs')).benchToZen(corpus);
 
 /**
  * 5. Pak unpack (issue 13): a pak of 256 files of 1 MiB (corpus package bytes, so Zlib has work), stored and Zlib, unpacked

@@ -19,6 +19,8 @@ export { packFolder } from './pack/pack.js';
 export type { PackOptions, PackResult } from './pack/pack.js';
 export { packPak } from './pack/pak-pack.js';
 export type { PakPackOptions, PakPackResult } from './pack/pak-pack.js';
+export { toZen } from './pack/to-zen.js';
+export type { ToZenOptions, ToZenResult } from './pack/to-zen.js';
 export { ContainerWriter } from './pack/container-writer.js';
 export type { ContainerWriterOptions } from './pack/container-writer.js';
 export { buildContainer, padBlock } from './pack/container-builder.js';

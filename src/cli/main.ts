@@ -10,10 +10,11 @@ import { decompressCommand } from './commands/decompress.js';
 import { packCommand } from './commands/pack.js';
 import { inspectCommand } from './commands/inspect.js';
 import { webCommand } from './commands/web.js';
+import { toZenCommand } from './commands/to-zen.js';
 import { toLegacyCommand } from './commands/to-legacy.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, inspectCommand, decompressCommand, toLegacyCommand, webCommand];
+export const COMMANDS: Command[] = [infoCommand, listCommand, unpackCommand, verifyCommand, packCommand, toZenCommand, inspectCommand, decompressCommand, toLegacyCommand, webCommand];
 
 /**
  * Runs the CLI on `args` and returns the exit code: 0 ok, 1 partial failure, 2 bad input or usage.

@@ -5,3 +5,5 @@ export { ScriptObjectIndex, ZenResolver, objectRefPath, publicExportHash, splitN
 export type { NamePart, ObjectRef, PackageDirectory } from './naming.js';
 export { toLegacy } from './to-legacy.js';
 export type { ToLegacyOptions, ToLegacyResult, ToLegacyProgress, ToLegacyFailure } from './to-legacy.js';
+export { legacyToZen, zenLayoutForLegacy } from './legacy-to-zen.js';
+export type { LegacyToZenOptions, ConvertedZenPackage } from './legacy-to-zen.js';

@@ -15,18 +15,21 @@ import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
 import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '../unpack/output.js';
 import { MANIFEST_NAME } from '../unpack/manifest.js';
+import { UNNAMED_CHUNKS_FOLDER } from '../unpack/unpack.js';
 import { engineTarget } from './targets.js';
 import type { ManifestContainer } from '../unpack/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
-import { parseZenPackage } from '../zen/zen-package.js';
+import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
-import { scanModFolder, type ModChunk, type ModLooseFile } from './mod-folder.js';
+import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
+import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
@@ -66,6 +69,8 @@ export interface PackOptions {
   force?: boolean;
   /** Companion .pak version (default: the source container's own, else 11; 15 for TOC v10). */
   pakVersion?: number;
+  /** Called for each legacy package converted to zen on the way in. */
+  onConvert?: (path: string) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -120,34 +125,59 @@ interface PlannedChunk {
  * Output files are written under temporary names and renamed only when all are complete.
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
+  const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
+  return packPlanned(outUtoc, o, plain, (outBase, outName, choice, warnings) =>
+    plain ? planModFiles(() => listModFolder(folder), folder, outBase, choice!.id, o, warnings) : planManifest(folder, outBase, outName, choice, o, warnings),
+  );
+}
+
+/**
+ * Builds a container from loose files that need not be one folder (the inputs of to-zen: files, folders, the
+ * entries of legacy .pak files), with `like` or `engine` giving the target as for a plain mod folder.
+ */
+export async function packFiles(list: () => Promise<ModFile[]>, label: string, outUtoc: string, o: PackOptions): Promise<PackResult> {
+  return packPlanned(outUtoc, o, true, (outBase, _outName, choice, warnings) => planModFiles(list, label, outBase, choice!.id, o, warnings));
+}
+
+type Plan = Awaited<ReturnType<typeof planManifest>> | Awaited<ReturnType<typeof planModFiles>>;
+
+/**
+ * The container id comes from the caller's option, else from the output name for new containers (`plain`), else
+ * (undefined here) from the manifest of the unpacked container.
+ */
+async function packPlanned(
+  outUtoc: string,
+  o: PackOptions,
+  plain: boolean,
+  plan: (outBase: string, outName: string, choice: ContainerIdChoice | undefined, warnings: string[]) => Promise<Plan>,
+): Promise<PackResult> {
   if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
   const outName = basename(outUtoc).replace(/\.utoc$/i, '');
   const outBase = resolve(dirname(outUtoc), outName);
   const warnings: string[] = [];
-  const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
   const fromOption = typeof o.containerId === 'bigint' ? o.containerId : undefined;
   if (fromOption !== undefined && (fromOption < 0n || fromOption > 0xffffffffffffffffn)) throw new IoStoreError('USAGE', `container id ${fromOption} is not a u64`);
   const named = (): ContainerIdChoice => ({ id: containerIdFromName(outName), from: 'name' });
   const choice: ContainerIdChoice | undefined = fromOption !== undefined ? { id: fromOption, from: 'option' } : o.containerId === 'name' || plain ? named() : undefined;
-  const plan = plain ? await planModFolder(folder, outBase, choice!.id, o, warnings) : await planManifest(folder, outBase, outName, choice, o, warnings);
+  const p = await plan(outBase, outName, choice, warnings);
   let pak: CompanionPakSettings | undefined;
   if (!o.noPak) {
-    pak = await companionPakSettings(plan.source, plan.settings.version);
-    if (plan.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: plan.pakVersion, from: 'engine' };
+    pak = await companionPakSettings(p.source, p.settings.version);
+    if (p.pakVersion !== undefined && pak.from === 'default') pak = { ...pak, version: p.pakVersion, from: 'engine' };
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
-  if (plan.pakFiles && pak) pak = { ...pak, mountPoint: plan.pakFiles.mountPoint };
-  if (plan.pakFiles && !pak) warnings.push(`--no-pak: ${plan.pakFiles.files.length} file(s) that only a .pak holds were left out`);
-  const r = await writeContainer(outBase, plan.settings, plan.chunks, o, pak, warnings, plan.pakFiles?.files);
-  const { id, from } = plan.containerId;
+  if (p.pakFiles && pak) pak = { ...pak, mountPoint: p.pakFiles.mountPoint };
+  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${p.pakFiles.files.length} file(s) that only a .pak holds were left out`);
+  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files);
+  const { id, from } = p.containerId;
   return {
     ...r,
-    compression: plan.settings.codec?.name ?? 'None',
-    version: plan.settings.version,
+    compression: p.settings.codec?.name ?? 'None',
+    version: p.settings.version,
     containerId: `0x${id.toString(16).padStart(16, '0')}`,
     containerIdFrom: from,
     warnings,
-    ...(plan.packages ? { packages: plan.packages } : {}),
+    ...(p.packages ? { packages: p.packages } : {}),
   };
 }
 
@@ -233,7 +263,11 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, pakFiles, containerId: idChoice };
 }
 
-async function planModFolder(folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
+/**
+ * Plans a container from loose files (a mod folder, or the inputs of to-zen): zen packages are taken as they are,
+ * legacy ones (`.uasset`/`.umap` + `.uexp`) are converted to zen on the way in.
+ */
+export async function planModFiles(list: () => Promise<ModFile[]>, folder: string, outBase: string, containerId: bigint, o: PackOptions, warnings: string[]) {
   // The target's formats come from a real container of the game (`like`) or from the engine release named.
   const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
   let like: IoStoreToc | undefined;
@@ -253,30 +287,69 @@ async function planModFolder(folder: string, outBase: string, containerId: bigin
   const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
   const knownIds = new Set<bigint>();
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
+  // unpack and to-legacy put chunks without a path (the container header, script objects) under _chunks/: a mod
+  // container gets its own header, so they stay out.
+  const files = (await list()).filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
   const loose: ModLooseFile[] = [];
-  const mod = await scanModFolder(folder, mountPointRelative(mountPoint), gen, knownIds, loose);
+  const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
   const chunks: PlannedChunk[] = [];
   const packages: ContainerPackage[] = [];
   const names: string[] = [];
+  const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
+  const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean }>();
   for (const m of mod) {
-    const size = (await stat(m.file)).size;
-    if (m.type === 'ExportBundleData') {
-      const bytes = new Uint8Array(await readFile(m.file).catch((e) => { throw ioError(e, m.file); }));
-      const pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
-      if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
-        // The package's own name is what other packages import: its id wins over the path's, for the package and
-        // the bulk files beside it.
-        warnings.push(`${m.path}: the package calls itself ${quote(pkg.packageName)}, its path says ${m.packageName}; using ${quote(pkg.packageName)}`);
-        renamePackage(mod, m, pkg.packageName, gen);
-      }
-      const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, entries.get(m.packageId!));
-      if (warning) warnings.push(warning);
-      packages.push({ packageId: m.packageId!, ...entry });
-      names.push(m.packageName!);
+    if (m.type !== 'ExportBundleData') continue;
+    let bytes = await m.src.read();
+    let legacy = false;
+    let convertedHeader: ZenPackage | undefined;
+    let convertedImports: bigint[] | undefined;
+    if (isLegacyPackage(bytes)) {
+      if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
+      const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
+      const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+      bytes = converted.chunk;
+      convertedHeader = converted.zen;
+      convertedImports = converted.importedPackages;
+      legacy = true;
+      if (o.onConvert) o.onConvert(m.path);
     }
-    chunks.push({ id: m.id, size, pieces: () => readPieces(m.file), path: m.path, memoryMapped: m.type === 'MemoryMappedBulkData', input: m.file, file: m.file });
+    pkgChunks.set(m, { bytes, legacy });
+    const pkg = convertedHeader ?? parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
+    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
+      // The package's own name is what other packages import: its id wins over the path's, for the package and
+      // the bulk files beside it.
+      if (!legacy) warnings.push(`${m.path}: the package calls itself ${quote(pkg.packageName)}, its path says ${m.packageName}; using ${quote(pkg.packageName)}`);
+      renamePackage(mod, m, pkg.packageName, gen);
+    }
+    // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
+    // does not store: the store entry must carry that list.
+    const game = entries.get(m.packageId!);
+    const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
+    const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, previous);
+    if (warning) warnings.push(warning);
+    packages.push({ packageId: m.packageId!, ...entry });
+    names.push(m.packageName!);
+    // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
+    if (!legacy) pkgChunks.set(m, { legacy });
+  }
+  checkDistinctIds(mod);
+  for (const m of mod) {
+    const converted = pkgChunks.get(m)?.bytes;
+    if (converted && pkgChunks.get(m)!.legacy) {
+      chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });
+      continue;
+    }
+    const src = m.src;
+    chunks.push({
+      id: m.id,
+      size: src.size,
+      pieces: src.onDisk ? () => readPieces(src.file) : async function* () { yield await src.read(); },
+      path: m.path,
+      memoryMapped: m.type === 'MemoryMappedBulkData',
+      ...(src.onDisk ? { input: src.file, file: src.file } : {}),
+    });
   }
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);

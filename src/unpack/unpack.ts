@@ -84,9 +84,12 @@ export interface UnpackResult {
   threads: number;
 }
 
+/** The folder of an unpack holding the chunks that have no directory-index name. */
+export const UNNAMED_CHUNKS_FOLDER = '_chunks';
+
 /** Output path of a chunk with no directory-index name: by type and chunk id. */
 export function unnamedChunkPath(type: string, idHex: string): string {
-  return `_chunks/${type}/${idHex}.bin`;
+  return `${UNNAMED_CHUNKS_FOLDER}/${type}/${idHex}.bin`;
 }
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */

@@ -78,11 +78,11 @@ describe('mod workflow: unpack, change a package and a bulk file, pack only thos
     for (const f of untouched) expect(readFileSync(join(merged, f)).equals(readFileSync(join(original, f)))).toBe(true);
   });
 
-  it('rejects legacy files, naming them; other files go into the companion .pak', async () => {
+  it('rejects a lone .uexp, naming it; other files go into the companion .pak', async () => {
     const dir = join(tmp, 'bad');
     mkdirSync(join(dir, 'Game/Content'), { recursive: true });
     writeFileSync(join(dir, 'Game/Content/A.uexp'), 'x');
-    await expect(packFolder(dir, join(tmp, 'x', 'Bad_P.utoc'), { like: BASE })).rejects.toThrow(/A\.uexp.*legacy/);
+    await expect(packFolder(dir, join(tmp, 'x', 'Bad_P.utoc'), { like: BASE })).rejects.toThrow(/A\.uexp.*without its \.uasset/);
     writeFileSync(join(dir, 'Game/Content/A.uexp'), 'x');
     const dir2 = join(tmp, 'bad2');
     mkdirSync(join(dir2, 'Game/Content'), { recursive: true });

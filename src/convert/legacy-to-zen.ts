@@ -1,0 +1,525 @@
+import { IoStoreError } from '../errors.js';
+import { cityHash64 } from '../hash/cityhash.js';
+import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { publicExportHash } from './naming.js';
+import { concatBytes } from '../toc/directory-index.js';
+import { ByteReader, fromHex } from '../util/bytes.js';
+import { readDataResources } from '../legacy/data-resources.js';
+import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
+import { nameHash } from '../zen/name-batch.js';
+import { makePackageImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
+import { scriptImportIndex } from '../zen/script-objects.js';
+import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
+import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
+import type { ZenPackage } from '../zen/zen-package.js';
+import { legacyExportSpans, checkUexpTag } from '../legacy/export-data.js';
+import type { LegacyName, LegacyPackage } from '../legacy/package.js';
+import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
+
+/**
+ * Hashes of names and paths repeat across the packages of a mod (script paths, common names) and CityHash64 over
+ * BigInt is the conversion's main cost: results are kept, up to a bound.
+ */
+function memo<T>(f: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= 65536) cache.clear();
+      cache.set(s, (v = f(s)));
+    }
+    return v;
+  };
+}
+const cachedNameHash = memo(nameHash);
+const cachedScriptImport = memo(scriptImportIndex);
+const cachedPackageId = memo(packageIdFromName);
+
+/** EObjectFlags bits the conversion looks at. */
+const RF_PUBLIC = 0x1;
+
+/** EZenPackageVersion written into versioning info (3: extra dependencies, the 5.3+ header). */
+const ZEN_PACKAGE_VERSION = 3;
+
+export interface LegacyToZenOptions extends ZenPackageHints {
+  /** The zen header layout to write; wins over the hints. */
+  layout?: ZenPackageLayout;
+}
+
+/** A legacy package converted to zen: the package chunk and what its store entry needs. */
+export interface ConvertedZenPackage {
+  packageName: string;
+  packageId: bigint;
+  /** The whole ExportBundleData chunk: zen header, export data, package tag. */
+  chunk: Uint8Array;
+  /** The parsed form of the header written (for store entries and tests). */
+  zen: ZenPackage;
+  /** Package ids the package imports, in the order of its imported-package indices. */
+  importedPackages: bigint[];
+}
+
+/**
+ * The zen layout for a legacy package: the hints (engine, container-header version) first, then the package's own
+ * object version; where both leave a choice, the newest form of that generation.
+ */
+export function zenLayoutForLegacy(pkg: LegacyPackage, hints: ZenPackageHints): ZenPackageLayout {
+  const partial = layoutFromHints(hints, pkg.source);
+  if (pkg.summary.fileVersionUE5 >= 1000) {
+    // A versioned package's object version must agree with the hints; an unversioned one's was inferred, so the
+    // hints win where they disagree.
+    try {
+      mergeLayout(partial, layoutFromObjectVersion(pkg.summary.fileVersionUE5), pkg.source);
+    } catch (e) {
+      if (!pkg.summary.unversioned) throw e;
+    }
+  }
+  const format = partial.format ?? (pkg.summary.fileVersionUE5 >= 1000 ? 'UE5' : 'UE4');
+  if (format === 'UE4') return { format, summarySize: 64, cellMaps: false, bulkDataMap: 'none' };
+  const forms = partial.bulkDataMap ?? ['padded'];
+  return {
+    format,
+    summarySize: partial.summarySize ?? 52,
+    cellMaps: partial.cellMaps ?? false,
+    bulkDataMap: forms.includes('padded') ? 'padded' : forms[0]!,
+  };
+}
+
+/**
+ * The public export hash of an object from its path inside its package: lower-cased, `/`-separated, without the
+ * leading separator (`T_Test` for `/Game/T_Test.T_Test`, `A/B` for `/Game/P.A:B`).
+ */
+export function exportHashOfPath(pathInPackage: string): bigint {
+  return publicExportHash(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''));
+}
+
+/** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
+function splitObjectPath(path: string): [string, string] {
+  const at = path.search(/[.:]/);
+  return at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at).replace(/[.:]/g, '/')];
+}
+
+/**
+ * Converts a cooked legacy package (`.uasset` header parsed by parseLegacyPackage, plus its `.uexp`) to the zen
+ * package the engine's IoStore cook writes for it: the name map (names export data refers to, in their legacy order,
+ * then the names the header adds), import map as script-object or package-import indices, public export hashes,
+ * export map, export bundle entries and dependency bundles, the bulk-data map, and the `.uexp` bytes unchanged.
+ */
+export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array, options: LegacyToZenOptions = {}): ConvertedZenPackage {
+  const source = pkg.source;
+  const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
+  if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
+  const graph = layout.summarySize === 44;
+  checkUexpTag(uexp, `${source} (.uexp)`);
+  const spans = legacyExportSpans(pkg, uexp.length);
+  const s = pkg.summary;
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: source, offset: 0 });
+
+  // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
+  // indices; the header then adds the names it needs, each once, in the order it needs them.
+  const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
+  const names = pkg.names.slice(0, kept).map((n) => n.name);
+  const nameIndex = new Map<string, number>();
+  names.forEach((n, i) => nameIndex.has(n) || nameIndex.set(n, i));
+  const mapName = (n: LegacyName) => {
+    const text = pkg.names[n.index]!.name;
+    let i = nameIndex.get(text);
+    if (i === undefined) {
+      i = names.push(text) - 1;
+      nameIndex.set(text, i);
+    }
+    return { index: i, type: 0, number: n.number };
+  };
+
+  // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
+  // export hash); the package entries themselves are null.
+  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
+  const importPackage = pkg.imports.map((imp, i) => {
+    // 5.8+ imports may name their package; only a long package name there overrides the outer chain.
+    if (imp.packageName && legacyNameText(pkg, imp.packageName).startsWith('/')) return legacyNameText(pkg, imp.packageName);
+    return splitObjectPath(importPaths[i]!)[0];
+  });
+  const packageRoot = new Map<string, LegacyName>();
+  pkg.imports.forEach((imp, i) => {
+    if (imp.outerIndex === 0 && !importPaths[i]!.startsWith('/Script/')) packageRoot.set(importPaths[i]!, imp.objectName);
+  });
+  const importedNames = new Map<bigint, string>();
+  const idOfName = new Map<string, bigint>();
+  const idOf = (name: string) => {
+    let id = idOfName.get(name);
+    if (id === undefined) idOfName.set(name, (id = cachedPackageId(name)));
+    return id;
+  };
+  pkg.imports.forEach((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
+    importedNames.set(idOf(importPackage[i]!), importPackage[i]!);
+  });
+  const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const importedHashes: bigint[] = [];
+  const imports = pkg.imports.map((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/')) return cachedScriptImport(path);
+    if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
+    const pkgIndex = importedPackages.indexOf(idOf(importPackage[i]!));
+    const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
+    const hash = exportHashOfPath(rel);
+    let h = importedHashes.indexOf(hash);
+    if (h < 0) h = importedHashes.push(hash) - 1;
+    return makePackageImport(pkgIndex, h);
+  });
+  const objectIndex = (packageIndex: number): bigint => {
+    if (packageIndex === 0) return NULL_OBJECT_INDEX;
+    if (packageIndex < 0) return imports[-packageIndex - 1]!;
+    return BigInt(packageIndex - 1);
+  };
+
+  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => {
+    const isPublic = (e.objectFlags & RF_PUBLIC) !== 0;
+    return {
+      cookedSerialOffset: spans[i]!.offset,
+      cookedSerialSize: e.serialSize,
+      objectName: mapName(e.objectName),
+      outerIndex: objectIndex(e.outerIndex),
+      classIndex: objectIndex(e.classIndex),
+      superIndex: objectIndex(e.superIndex),
+      templateIndex: objectIndex(e.templateIndex),
+      publicExportHash: isPublic ? exportHashOfPath(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
+      objectFlags: e.objectFlags >>> 0,
+      filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
+    };
+  });
+  let packageNameAt = nameIndex.get(packageName);
+  if (packageNameAt === undefined) {
+    packageNameAt = names.push(packageName) - 1;
+    nameIndex.set(packageName, packageNameAt);
+  }
+  const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
+
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, imports);
+
+
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: packageNameIndex,
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: s.unversioned
+      ? null
+      : {
+          zenVersion: ZEN_PACKAGE_VERSION,
+          fileVersionUE4: s.fileVersionUE4,
+          fileVersionUE5: s.fileVersionUE5,
+          licenseeVersion: s.fileVersionLicenseeUE4,
+          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
+        },
+    names,
+    nameHashes: names.map(cachedNameHash),
+    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
+    importedPublicExportHashes: importedHashes,
+    imports,
+    exports,
+    cellImports: [],
+    cellExports: [],
+    exportBundleEntries: bundleEntries,
+    exportBundles: [],
+    referencedPackages: [],
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: dependencyHeaders,
+    dependencyBundleEntries: dependencyEntries,
+    importedPackageNames: importedPackageNames(importedPackages, importedNames, packageRoot),
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
+  if (graph) {
+    // UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data
+    // in load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an arc from each of its
+    // objects an export waits for to the bundle.
+    zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: bundleEntries.length }];
+    zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
+    zen.externalArcs = importedPackages.map(() => []);
+    const seen = new Set<string>();
+    dependencyHeaders.forEach((h) => {
+      const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
+      let at = h.firstEntryIndex;
+      for (const [count, fromCommandType] of runs) {
+        for (let k = 0; k < count; k++, at++) {
+          const d = dependencyEntries[at]!;
+          if (d >= 0) continue;
+          const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
+          const key = `${-d - 1}:${fromCommandType}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
+        }
+      }
+    });
+    for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
+    zen.dependencyBundleHeaders = [];
+    zen.dependencyBundleEntries = [];
+    zen.importedPackageNames = null;
+  }
+  const headerBytes = serializeZenPackageHeader(zen);
+  zen.headerSize = headerBytes.length;
+  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
+  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, ...data]), zen, importedPackages };
+}
+
+/** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
+function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: Map<string, LegacyName>) {
+  const base: string[] = [];
+  const numbers: number[] = [];
+  for (const id of ids) {
+    const full = names.get(id)!;
+    const split = splitNameNumber(full);
+    base.push(split.base);
+    numbers.push(split.number);
+    void roots;
+  }
+  return { batch: { names: base, hashes: base.map(cachedNameHash) }, numbers };
+}
+
+/** FName's split of a trailing `_<digits>` (no leading zero) into a number: `M_Cube_1` -> (`M_Cube`, 2). */
+function splitNameNumber(text: string): { base: string; number: number } {
+  const m = /^(.*)_(0|[1-9]\d{0,8})$/.exec(text);
+  if (!m || m[1] === '') return { base: text, number: 0 };
+  const n = Number(m[2]);
+  return n < 0x7fffffff ? { base: m[1]!, number: n + 1 } : { base: text, number: 0 };
+}
+
+/**
+ * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
+ * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
+ * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first).
+ */
+function dependencies(pkg: LegacyPackage, imports: bigint[]) {
+  const n = pkg.exports.length;
+  const headers: DependencyBundleHeader[] = [];
+  const entries: number[] = [];
+  const keep = (d: number) => d > 0 || (d < 0 && imports[-d - 1] !== undefined && (imports[-d - 1]! >> 62n) === 2n);
+  pkg.exports.forEach((e, i) => {
+    const deps = pkg.preloadDependencies;
+    let at = e.firstExportDependency;
+    const take = (count: number) => {
+      if (at < 0 || count === 0) return [] as number[];
+      const list = deps.slice(at, at + count);
+      if (list.length !== count) {
+        throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize });
+      }
+      at += count;
+      return list;
+    };
+    const sbs = take(e.serializationBeforeSerializationDependencies);
+    const cbs = take(e.createBeforeSerializationDependencies);
+    const sbc = take(e.serializationBeforeCreateDependencies);
+    const cbc = take(e.createBeforeCreateDependencies);
+    for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
+      if (d > n || d < -pkg.imports.length) {
+        throw new IoStoreError('BAD_VALUE', `export ${i} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+      }
+    }
+    const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
+    headers.push({
+      // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
+      firstEntryIndex: sbs.length + cbs.length + sbc.length + cbc.length === 0 ? -1 : entries.length,
+      createBeforeCreate: groups[0]!.length,
+      serializeBeforeCreate: groups[1]!.length,
+      createBeforeSerialize: groups[2]!.length,
+      serializeBeforeSerialize: groups[3]!.length,
+    });
+    for (const g of groups) entries.push(...g);
+  });
+  const isPublic = (k: number) => (pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0;
+  const before = (a: number, b: number) => {
+    if (isPublic(a) !== isPublic(b)) return isPublic(a);
+    if ((a & 1) !== (b & 1)) return (a & 1) < (b & 1);
+    return a >> 1 < b >> 1;
+  };
+  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), before, pkg);
+  return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
+}
+
+/** The legacy data-resource table (UE5 1009+), as zen bulk-data map entries. */
+function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry[] {
+  const at = pkg.summary.dataResourceOffset;
+  if (at <= 0) return [];
+  const r = new ByteReader(uasset, pkg.source);
+  if (at >= uasset.length) r.fail('BAD_VALUE', `the data resource table offset ${at} lies outside the ${uasset.length}-byte header`, 0);
+  r.pos = at;
+  return readDataResources(r).entries.map((d) => ({
+    serialOffset: BigInt(d.serialOffset),
+    duplicateSerialOffset: BigInt(d.duplicateSerialOffset),
+    serialSize: BigInt(d.serialSize),
+    flags: d.legacyBulkDataFlags,
+    cookedIndex: d.cookedIndex,
+  }));
+}
+
+/** UE4 GlobalImportIndex of an object of a package: CityHash64 of its lower-cased full path, as a PackageImport. */
+function ue4PackageObjectIndex(fullPath: string): bigint {
+  return (cachedPathHash(fullPath) & 0x3fffffffffffffffn) | (2n << 62n);
+}
+const cachedPathHash = memo((p: string) => cityHash64(utf16leBytes(lowerAscii(p.replace(/[.:]/g, '/')))));
+
+/**
+ * The UE 4.26/4.27 zen package: the legacy name map unchanged, imports and public exports as global object-path
+ * hashes, export offsets as in the legacy package, one export bundle in dependency order, and graph data with an
+ * arc from each imported package; the export data follows in the bundle's serialize order.
+ */
+function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackageLayout): ConvertedZenPackage {
+  const source = pkg.source;
+  checkUexpTag(uexp, `${source} (.uexp)`);
+  const s = pkg.summary;
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}" (UE4 stores None): give its path below a mount point`, { file: source, offset: 0 });
+  const names = pkg.names.map((n) => n.name);
+  let nameAt = names.indexOf(packageName);
+  if (nameAt < 0) nameAt = names.push(packageName) - 1;
+  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
+  const referenced = new Set<bigint>();
+  const imports = pkg.imports.map((imp, i) => {
+    const path = importPaths[i]!;
+    if (path.startsWith('/Script/')) return cachedScriptImport(path);
+    if (imp.outerIndex === 0) {
+      referenced.add(cachedPackageId(path));
+      return NULL_OBJECT_INDEX;
+    }
+    return ue4PackageObjectIndex(path);
+  });
+  const objectIndex = (i: number): bigint => (i === 0 ? NULL_OBJECT_INDEX : i < 0 ? imports[-i - 1]! : BigInt(i - 1));
+  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => ({
+    cookedSerialOffset: e.serialOffset,
+    cookedSerialSize: e.serialSize,
+    objectName: { index: e.objectName.index, type: 0, number: e.objectName.number },
+    outerIndex: objectIndex(e.outerIndex),
+    classIndex: objectIndex(e.classIndex),
+    superIndex: objectIndex(e.superIndex),
+    templateIndex: objectIndex(e.templateIndex),
+    publicExportHash: (e.objectFlags & RF_PUBLIC) !== 0 ? ue4PackageObjectIndex(legacyObjectPath(pkg, i + 1)) : NULL_OBJECT_INDEX,
+    objectFlags: e.objectFlags >>> 0,
+    filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
+  }));
+  const entries = ue4BundleOrder(pkg);
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: { index: nameAt, type: 0, number: 0 },
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: null,
+    names,
+    nameHashes: names.map(cachedNameHash),
+    bulkData: [],
+    importedPublicExportHashes: [],
+    imports,
+    exports,
+    cellImports: [],
+    cellExports: [],
+    exportBundleEntries: entries,
+    exportBundles: entries.length > 0 ? [{ firstEntryIndex: 0, entryCount: entries.length }] : [],
+    referencedPackages: [...referenced].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((packageId) => ({ packageId, arcs: [{ fromExportBundleIndex: 0, toExportBundleIndex: 0 }] })),
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: [],
+    dependencyBundleEntries: [],
+    importedPackageNames: null,
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
+  const header = serializeZenPackageHeader(zen);
+  zen.headerSize = header.length;
+  const importedPackages = zen.referencedPackages.map((r) => r.packageId);
+  // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
+  const spans = legacyExportSpans(pkg, uexp.length);
+  const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
+  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([header, ...data]), zen, importedPackages };
+}
+
+/**
+ * UE4's single export bundle (checked on the UE 4.27 pair): the same arcs as UE5's, ordered topologically taking
+ * among ready commands the lowest export index, create before serialize.
+ */
+function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
+  const n = pkg.exports.length;
+  const arcs = exportArcs(pkg);
+  return topologicalOrder(n * 2, arcs, (a, b) => a < b, pkg);
+}
+
+/** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
+function exportArcs(pkg: LegacyPackage): number[][] {
+  const n = pkg.exports.length;
+  const out: number[][] = Array.from({ length: n * 2 }, () => []);
+  pkg.exports.forEach((e, i) => {
+    out[i * 2]!.push(i * 2 + 1);
+    if (e.firstExportDependency < 0) return;
+    let at = e.firstExportDependency;
+    const groups: Array<[number, number, number]> = [
+      [e.serializationBeforeSerializationDependencies, 1, 1],
+      [e.createBeforeSerializationDependencies, 0, 1],
+      [e.serializationBeforeCreateDependencies, 1, 0],
+      [e.createBeforeCreateDependencies, 0, 0],
+    ];
+    for (const [count, fromCmd, toCmd] of groups) {
+      for (let k = 0; k < count; k++) {
+        const d = pkg.preloadDependencies[at++];
+        if (d === undefined) throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
+      }
+    }
+  });
+  return out;
+}
+
+/** Kahn's topological sort taking the `before`-least ready node each time (a binary heap keeps it n log n). */
+function topologicalOrder(count: number, out: number[][], before: (a: number, b: number) => boolean, pkg: LegacyPackage): ExportBundleEntry[] {
+  const incoming = new Int32Array(count);
+  for (const list of out) for (const t of list) incoming[t]!++;
+  const heap: number[] = [];
+  const push = (x: number) => {
+    let i = heap.push(x) - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = i * 2 + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+    return top;
+  };
+  for (let k = 0; k < count; k++) if (incoming[k] === 0) push(k);
+  const order: ExportBundleEntry[] = [];
+  while (heap.length > 0) {
+    const k = pop();
+    order.push({ localExportIndex: k >> 1, commandType: k & 1 });
+    for (const t of out[k]!) if (--incoming[t]! === 0) push(t);
+  }
+  if (order.length !== count) {
+    throw new IoStoreError('BAD_VALUE', 'the preload dependencies between exports form a cycle', { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+  }
+  return order;
+}

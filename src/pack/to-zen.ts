@@ -1,0 +1,161 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defaultCodecs } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
+import { legacyPackageName } from '../legacy/paths.js';
+import { readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
+import { readPak } from '../pak/read.js';
+import { pakMountRelative } from '../pak/safe-path.js';
+import { mountPointRelative } from '../toc/directory-index.js';
+import { ioError, readTocBytes } from '../toc/read-file.js';
+import { readToc, type IoStoreToc } from '../toc/toc.js';
+import { listModFolder, type ModFile } from './mod-folder.js';
+import { engineTarget } from './targets.js';
+import { packFiles, type PackOptions, type PackResult } from './pack.js';
+
+export interface ToZenOptions extends PackOptions {
+  /** Project folder that `/Game/` packages given as single files go below (default: the `like` container's, else `Game`). */
+  projectName?: string;
+}
+
+export interface ToZenResult extends PackResult {
+  /** Legacy packages converted. */
+  converted: number;
+}
+
+/** Files a container can hold, and the `.uexp` a legacy package brings. */
+const PACKABLE = /\.(uasset|umap|uexp|ubulk|uptnl|ushaderbytecode)$/i;
+const COMPANIONS = ['.uexp', '.ubulk', '.uptnl', '.m.ubulk'];
+
+/**
+ * Converts legacy packages to a zen container: `.uasset`/`.umap` files (with their `.uexp` and bulk files beside
+ * them), folders laid out below the mount point, and legacy `.pak` files (their entries decoded through the codec
+ * registry, placed by the pak's mount point). Zen packages among the inputs are packed as they are. The target
+ * comes from `like` or `engine`, as for `pack`; outputs are written under temporary names and renamed at the end.
+ */
+export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZenOptions = {}): Promise<ToZenResult> {
+  if (inputs.length === 0) throw new IoStoreError('USAGE', 'name at least one input (.uasset/.umap, folder or .pak)');
+  if (o.like === undefined && o.engine === undefined) {
+    throw new IoStoreError('USAGE', 'to-zen needs --version <engine, e.g. UE5_4> or --like <game .utoc>: cooked packages are unversioned', { file: inputs[0]! });
+  }
+  const warnings: string[] = [];
+  let converted = 0;
+  const list = async (): Promise<ModFile[]> => {
+    // The game container is read only when a pak or a single package needs its mount point or project folder.
+    let likeToc: Promise<IoStoreToc> | undefined;
+    const game = () => (likeToc ??= readTocBytes(o.like!).then((b) => readToc(b, { source: o.like!, ...(o.aesKey ? { aesKey: o.aesKey } : {}) })));
+    const containerMount = async () => mountPointRelative(o.mountPoint ?? (o.like ? ((await game()).directoryIndex?.mountPoint ?? '../../../') : '../../../'));
+    const project = async () => o.projectName ?? (o.like ? projectOf(await game()) : undefined) ?? 'Game';
+    const out: ModFile[] = [];
+    for (const input of inputs) {
+      const st = await stat(input).catch((e) => {
+        throw ioError(e, input);
+      });
+      if (st.isDirectory()) out.push(...(await listModFolder(input)));
+      else if (/\.pak$/i.test(input)) out.push(...(await pakFiles(input, await containerMount(), o.aesKey, warnings)));
+      else if (/\.(uasset|umap)$/i.test(input)) out.push(...(await packageFiles(input, await containerMount(), await project(), o)));
+      else throw new IoStoreError('UNSUPPORTED', 'not an input to-zen takes (a .uasset/.umap, a folder or a .pak)', { file: input });
+    }
+    const seen = new Map<string, string>();
+    for (const f of out) {
+      const key = f.path.toLowerCase();
+      const other = seen.get(key);
+      if (other !== undefined) throw new IoStoreError('BAD_VALUE', `two inputs give ${f.path}: ${other} and ${f.file}`, { file: f.file, offset: 0 });
+      seen.set(key, f.file);
+    }
+    return out;
+  };
+  const r = await packFiles(list, inputs.join(', '), outUtoc, {
+    ...o,
+    onConvert: (p) => {
+      converted++;
+      o.onConvert?.(p);
+    },
+  });
+  return { ...r, warnings: [...warnings, ...r.warnings], converted };
+}
+
+/** The project folder of a game container: the first component of a `<Project>/Content/` path in its index. */
+function projectOf(toc: IoStoreToc): string | undefined {
+  const prefix = mountPointRelative(toc.directoryIndex?.mountPoint ?? '');
+  for (const f of toc.files()) {
+    const parts = (prefix + f.path).split('/');
+    if (parts.length > 2 && parts[1] === 'Content' && parts[0] !== 'Engine') return parts[0];
+  }
+  return undefined;
+}
+
+/** Where a long package name lives below the engine root: `/Game/X` -> `<Project>/Content/X`. */
+function contentPath(packageName: string, project: string): string {
+  const m = /^\/([^/]+)\/(.+)$/.exec(packageName);
+  if (!m) throw new IoStoreError('BAD_VALUE', `"${packageName}" is not a long package name`);
+  const [, root, rest] = m;
+  if (root === 'Game') return `${project}/Content/${rest}`;
+  if (root === 'Engine') return `Engine/Content/${rest}`;
+  return `${project}/Plugins/${root}/Content/${rest}`;
+}
+
+/** A single package file and the companions beside it, placed by the package's own name. */
+async function packageFiles(file: string, containerMount: string, project: string, o: ToZenOptions): Promise<ModFile[]> {
+  const bytes = new Uint8Array(await readFile(file).catch((e) => {
+    throw ioError(e, file);
+  }));
+  if (!isLegacyPackage(bytes)) throw new IoStoreError('BAD_MAGIC', 'not a legacy package (no package tag and negative file version at its start); pass zen packages in a folder', { file, offset: 0 });
+  const ext = file.slice(file.lastIndexOf('.'));
+  const stem = file.slice(0, -ext.length);
+  if (!(await exists(`${stem}.uexp`))) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${basename(stem)}.uexp beside it)`, { file, offset: 0 });
+  const pkg = parseLegacyPackage(bytes, { source: file, ...(o.engine ? { engine: engineTarget(o.engine).engine } : {}) });
+  const name = legacyPackageName(pkg);
+  if (!name.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package does not name itself (summary: "${name}"); put it in a folder laid out below the mount point`, { file, offset: 0 });
+  const full = contentPath(name, project);
+  if (!full.startsWith(containerMount)) throw new IoStoreError('USAGE', `${name} lies at ${full}, outside the mount point ${containerMount}`, { file });
+  const base = full.slice(containerMount.length);
+  const out: ModFile[] = [{ path: base + ext, file, size: bytes.length, onDisk: true, read: async () => bytes }];
+  for (const c of COMPANIONS) {
+    const p = stem + c;
+    if (await exists(p)) out.push({ path: base + c, file: p, size: (await stat(p)).size, onDisk: true, read: async () => new Uint8Array(await readFile(p)) });
+  }
+  return out;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then((s) => s.isFile(), () => false);
+}
+
+/** The packable entries of a legacy .pak, decoded, with their paths below the container's mount point. */
+async function pakFiles(file: string, containerMount: string, aesKey: Uint8Array | undefined, warnings: string[]): Promise<ModFile[]> {
+  const bytes = new Uint8Array(await readFile(file).catch((e) => {
+    throw ioError(e, file);
+  }));
+  const pak = readPak(bytes, { source: file, ...(aesKey ? { aesKey } : {}) });
+  const mount = pakMountRelative(pak.mountPoint, file);
+  const codecs = defaultCodecs();
+  const out: ModFile[] = [];
+  let skipped = 0;
+  for (const e of pak.entries) {
+    const full = mount + e.path;
+    if (!PACKABLE.test(e.path) || !full.startsWith(containerMount)) {
+      skipped++;
+      continue;
+    }
+    const where = `${file}/${e.path}`;
+    const read = async (): Promise<Uint8Array> => {
+      if (e.compressionMethodIndex === 0) return readPakEntryData(bytes, pak, e, aesKey ? { aesKey } : {});
+      const codec = codecs.require(e.compressionMethod);
+      const data = new Uint8Array(e.uncompressedSize);
+      let at = 0;
+      for (const b of readPakEntryBlocks(bytes, pak, e, aesKey ? { aesKey } : {})) {
+        const n = Math.min(e.compressionBlockSize, e.uncompressedSize - at);
+        if (n <= 0) throw new IoStoreError('BAD_VALUE', 'the entry has more compression blocks than its size needs', { file: where });
+        data.set(codec.decompress(b, n), at);
+        at += n;
+      }
+      if (at !== e.uncompressedSize) throw new IoStoreError('BAD_VALUE', `the entry's blocks give ${at} of its ${e.uncompressedSize} bytes`, { file: where });
+      return data;
+    };
+    out.push({ path: full.slice(containerMount.length), file: where, size: e.uncompressedSize, onDisk: false, read });
+  }
+  if (skipped > 0) warnings.push(`${basename(file)}: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} that a container does not hold (or outside the mount point) left out`);
+  return out;
+}
