@@ -67,7 +67,7 @@ export interface ModLooseFile {
 /** Every file below `folder`, sorted, with its path below the folder; unsafe path components are rejected. */
 export async function listModFolder(folder: string): Promise<ModFile[]> {
   const files: string[] = [];
-  await walk(folder, files);
+  await walkFiles(folder, files);
   const out: ModFile[] = [];
   for (const file of files.sort()) {
     const path = relative(folder, file).split(sep).join('/');
@@ -140,13 +140,14 @@ export function checkDistinctIds(chunks: readonly ModChunk[]): void {
   }
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
+/** Appends every regular file below `dir` to `out` (symbolic links are not followed). */
+export async function walkFiles(dir: string, out: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
     throw ioError(e, dir);
   });
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) await walk(p, out);
+    if (e.isDirectory()) await walkFiles(p, out);
     else if (e.isFile()) out.push(p);
   }
 }

@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
@@ -11,6 +11,7 @@ import { ioError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../unpack/manifest.js';
 import { openTempFile, tempFilesInFlight, tempPathFor } from '../unpack/output.js';
 import { readManifest } from './manifest-input.js';
+import { walkFiles } from './mod-folder.js';
 
 export interface PakPackOptions {
   /** Pak version number (wins over `engine` and `like`). */
@@ -52,17 +53,6 @@ function engineText(engine: string): string {
 function methodName(c: string): string {
   const known = ['None', 'Zlib', 'Gzip', 'LZ4', 'Oodle', 'Zstd'];
   return known.find((k) => k.toLowerCase() === c.toLowerCase()) ?? c;
-}
-
-async function walk(dir: string, out: string[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
-    throw ioError(e, dir);
-  });
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) await walk(p, out);
-    else if (e.isFile()) out.push(p);
-  }
 }
 
 function fileInput(path: string, file: string, size: number): PakInputFile {
@@ -162,7 +152,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     const mountDir = join(folder, ...prefix.split('/').filter(Boolean));
     if (existsSync(mountDir)) {
       const found: string[] = [];
-      await walk(mountDir, found);
+      await walkFiles(mountDir, found);
       for (const file of found.sort()) {
         const rel = relative(folder, file).split(sep).join('/');
         if (rel === MANIFEST_NAME || known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
@@ -171,7 +161,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     }
   } else {
     const found: string[] = [];
-    await walk(folder, found);
+    await walkFiles(folder, found);
     for (const file of found.sort()) {
       const rel = relative(folder, file).split(sep).join('/');
       if (rel === MANIFEST_NAME || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
