@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
+import { sideBySide } from './bench-side.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = join(root, '..', 'shared', 'corpus');
@@ -38,6 +39,10 @@ console.log('iostore bench (medians of warm runs)\n');
 
 if (!existsSync(BIG_TOC)) {
   console.log(`corpus not found at ${corpus}: nothing to measure`);
+  process.exit(0);
+}
+if (process.argv.includes('--side')) {
+  await benchSideBySide();
   process.exit(0);
 }
 
@@ -169,6 +174,24 @@ function buildFloor(dir) {
   const exe = join(dir, 'floor-copy');
   const r = spawnSync('cc', ['-O2', '-pthread', '-o', exe, join(root, 'scripts', 'floor-copy.c')]);
   return r.status === 0 ? exe : null;
+}
+
+// 5. Side by side with retoc and the floors (issue 14); `npm run bench -- --side` runs this section alone.
+await benchSideBySide();
+
+/** The issue-14 table; `toLegacyJobs` is the hook for to-legacy rows once that command lands. */
+async function benchSideBySide() {
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-side-'));
+  try {
+    sideBySide({ root, corpus, tmp, runs: 5, extraJobs: toLegacyJobs() });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** to-legacy rows (ours against retoc to-legacy) go here when the command exists: each entry (containers, out) -> [label, ourArgs, retocArgs, floor]. */
+function toLegacyJobs() {
+  return [];
 }
 
 clearInterval(sample);
