@@ -5,13 +5,15 @@
 process.env.UV_THREADPOOL_SIZE ??= '16';
 import { unlinkSync } from 'node:fs';
 import { run } from '../dist/cli/main.js';
-import { abortWrites } from '../dist/unpack/output.js';
 
 // An interrupted run must not leave temporary files behind (final names are only ever complete files).
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     process.stderr.write(`\niostore: interrupted\n`);
-    abortWrites(unlinkSync).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    // Loaded here, not at start-up: when no run has loaded it, no write is pending and the fresh module has none.
+    import('../dist/unpack/output.js')
+      .then(({ abortWrites }) => abortWrites(unlinkSync))
+      .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
 

@@ -57,6 +57,24 @@ if (mode === 'unpack') {
   for (let i = 0; i < 40; i++) pass();
   console.log(JSON.stringify({ ms: performance.now() - t1, bytes, maxRss: process.resourceUsage().maxRSS * 1024, blocks: blocks.length }));
   process.exit(0);
+} else if (mode === 'vector') {
+  // One Oodle test vector (corpus/oodle-vectors/xml.<codec>: size prefix, 8 bytes for Leviathan, 4 otherwise, then
+  // the raw stream) decoded over and over on one core: argv a = the file, b = its codec name.
+  const { oodleDecompress } = await import('../dist/index.js');
+  const file = new Uint8Array(readFileSync(a));
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const prefix = b === 'leviathan' ? 8 : 4;
+  const size = prefix === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true);
+  const stream = file.subarray(prefix);
+  for (let i = 0; i < 3; i++) oodleDecompress(stream, size);
+  const t1 = performance.now();
+  let n = 0;
+  while (performance.now() - t1 < 1500 || n < 2) {
+    bytes += oodleDecompress(stream, size).length;
+    n++;
+  }
+  console.log(JSON.stringify({ ms: performance.now() - t1, bytes, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  process.exit(0);
 } else if (mode === 'stream-copy') {
   await pipeline(createReadStream(a, { highWaterMark: 1 << 20 }), createWriteStream(b));
   bytes = statSync(a).size;

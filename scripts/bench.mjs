@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
+import { sideBySide } from './bench-side.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = join(root, '..', 'shared', 'corpus');
@@ -38,6 +39,14 @@ console.log('iostore bench (medians of warm runs)\n');
 
 if (!existsSync(BIG_TOC)) {
   console.log(`corpus not found at ${corpus}: nothing to measure`);
+  process.exit(0);
+}
+if (process.argv.includes('--oodle')) {
+  await benchOodleVectors();
+  process.exit(0);
+}
+if (process.argv.includes('--side')) {
+  await benchSideBySide();
   process.exit(0);
 }
 
@@ -79,6 +88,20 @@ if (!existsSync(BIG_TOC)) {
   console.log(`\nblock decode, one core (ue5.8-cue4parse, ${k.blocks} Kraken and ${z.blocks} Zlib blocks; best of 3 processes)`);
   console.log(`  Oodle Kraken (TypeScript) ${k.rate.toFixed(0).padStart(5)} MB/s of output`);
   console.log(`  node:zlib inflate         ${z.rate.toFixed(0).padStart(5)} MB/s of output -> Kraken is ${(k.rate / z.rate).toFixed(2)}x zlib`);
+}
+
+await benchOodleVectors();
+
+/** Each Oodle codec's MB/s of output on one core (corpus/oodle-vectors: one 5.3 MB text in every codec; best of 3 processes). */
+async function benchOodleVectors() {
+  console.log('\nOodle codecs, one core (TypeScript decoders; corpus/oodle-vectors, 5.3 MB of text each; best of 3 processes)');
+  for (const codec of ['kraken', 'mermaid', 'selkie', 'leviathan', 'bitknit']) {
+    const file = join(corpus, 'oodle-vectors', `xml.${codec}`);
+    if (!existsSync(file)) continue;
+    const rs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), 'vector', file, codec], { encoding: 'utf8' })));
+    const rate = Math.max(...rs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
+    console.log(`  ${codec.padEnd(10)} ${rate.toFixed(0).padStart(5)} MB/s of output`);
+  }
 }
 
 // 3. Unpack throughput (MB/s of output) and peak RSS, each job in its own process.
@@ -267,6 +290,24 @@ async function benchPaks() {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+// 5. Side by side with retoc and the floors (issue 14); `npm run bench -- --side` runs this section alone.
+await benchSideBySide();
+
+/** The issue-14 table; `toLegacyJobs` is the hook for to-legacy rows once that command lands. */
+async function benchSideBySide() {
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-side-'));
+  try {
+    sideBySide({ root, corpus, tmp, runs: 5, extraJobs: toLegacyJobs() });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** to-legacy rows (ours against retoc to-legacy) go here when the command exists: each entry (containers, out) -> [label, ourArgs, retocArgs, floor]. */
+function toLegacyJobs() {
+  return [];
 }
 
 clearInterval(sample);

@@ -189,4 +189,14 @@ describe('iostore info', () => {
     expect((await cli()).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
   });
+
+  it('--version prints the package version without loading any command', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const r = await cli(flag);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(`${pkg.version}\n`);
+    }
+  });
 });

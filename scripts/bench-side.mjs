@@ -1,0 +1,166 @@
+// Side by side with retoc and the machine's floors (issue 14): whole-process wall time and peak RSS of the `iostore`
+// CLI against retoc and against `cp -r` / `node -e 0`, on a container built the same way on every run.
+// Kept apart from bench.mjs's other sections so each part can grow on its own.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const FILES = 3000;
+const MEDIAN_BYTES = 36 * 1024;
+const MAX_BYTES = 8 * 1024 * 1024;
+const SEED = 14;
+
+/** A small deterministic PRNG (mulberry32): the same container on every machine and run. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every .ucas of the corpus, concatenated: the pool the file contents are cut from. */
+function corpusPool(corpus) {
+  const parts = [];
+  for (const d of readdirSync(corpus).sort()) {
+    const dir = join(corpus, d);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const f of readdirSync(dir).sort()) if (f.endsWith('.ucas')) parts.push(readFileSync(join(dir, f)));
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Writes a plain mod folder of FILES .ubulk files, sizes log-normal around MEDIAN_BYTES (capped at MAX_BYTES), each
+ * cut from the corpus at a random offset (wrapping around), then packs it twice with our own `pack --version UE5_4`:
+ * stored and Zlib. Returns the two .utoc paths and the raw byte count.
+ */
+export function buildSideBySideContainers(root, corpus, tmp) {
+  const pool = corpusPool(corpus);
+  const next = rng(SEED);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  const folder = join(tmp, 'side-in');
+  let raw = 0;
+  for (let i = 0; i < FILES; i++) {
+    const size = Math.max(1, Math.min(MAX_BYTES, Math.round(MEDIAN_BYTES * Math.exp(1.3 * gauss()))));
+    const data = Buffer.allocUnsafe(size);
+    let at = Math.floor(next() * pool.length);
+    for (let o = 0; o < size; ) {
+      const n = Math.min(size - o, pool.length - at);
+      pool.copy(data, o, at, at + n);
+      o += n;
+      at = 0;
+    }
+    const dir = join(folder, 'Game', 'Content', `D${String(i % 40).padStart(2, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `F${String(i).padStart(4, '0')}.ubulk`), data);
+    raw += size;
+  }
+  const out = {};
+  for (const method of ['none', 'zlib']) {
+    const utoc = join(tmp, `side-${method}`, 'Side-Windows.utoc');
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'iostore.js'), 'pack', folder, utoc, '--version', 'UE5_4', '--compression', method, '--quiet'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`pack failed: ${r.stderr}`);
+    out[method] = utoc;
+  }
+  rmSync(folder, { recursive: true, force: true });
+  return { ...out, raw };
+}
+
+/** Runs argv under /usr/bin/time (peak RSS) when present; returns { ms, rssMb, ok }. */
+function measure(argv, before) {
+  before?.();
+  const hasTime = existsSync('/usr/bin/time');
+  const cmd = hasTime ? '/usr/bin/time' : argv[0];
+  const args = hasTime ? ['-f', '%M', ...argv] : argv.slice(1);
+  const s = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - s) / 1e6;
+  let rssMb = NaN;
+  if (hasTime) {
+    const lines = r.stderr.trim().split('\n');
+    rssMb = Number(lines[lines.length - 1]) / 1024;
+  }
+  return { ms, rssMb, ok: r.status === 0, stderr: r.stderr };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+/**
+ * Runs each contender's job in alternation, `runs` times, and returns per-contender medians of wall time and peak
+ * RSS. `jobs` is [{ name, argv, before?, after? }]: before/after run outside the timed region (e.g. deleting output).
+ */
+function alternate(jobs, runs) {
+  const res = jobs.map(() => ({ ms: [], rss: [], failed: '' }));
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < jobs.length; j++) {
+      const r = measure(jobs[j].argv, jobs[j].before);
+      jobs[j].after?.();
+      if (!r.ok) res[j].failed ||= r.stderr.trim().split('\n').slice(-3).join(' | ');
+      res[j].ms.push(r.ms);
+      res[j].rss.push(r.rssMb);
+    }
+  }
+  return res.map((r, j) => ({ name: jobs[j].name, ms: median(r.ms), rssMb: median(r.rss), failed: r.failed }));
+}
+
+/** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
+export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
+  const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
+  const haveRetoc = existsSync(retoc);
+  const iostore = [process.execPath, join(root, 'bin', 'iostore.js')];
+  const t0 = Date.now();
+  const c = buildSideBySideContainers(root, corpus, tmp);
+  console.log(`\nside by side (issue 14): ${FILES} .ubulk files, ${(c.raw / 1e6).toFixed(0)} MB raw, log-normal sizes around ${MEDIAN_BYTES / 1024} KiB (max ${MAX_BYTES / 1048576} MiB), cut from the corpus, packed by our pack --version UE5_4 (built in ${((Date.now() - t0) / 1000).toFixed(1)} s); medians of ${runs} whole-process runs in alternation`);
+  if (!haveRetoc) console.log(`  retoc not found at ${retoc}: its column is left out`);
+  const out = (tag) => join(tmp, `side-out-${tag}`);
+  const clean = (tag) => () => rmSync(out(tag), { recursive: true, force: true });
+  const settle = () => spawnSync('sync');
+  // The tree cp -r copies: the stored container unpacked once by us.
+  spawnSync(iostore[0], [...iostore.slice(1), 'unpack', c.none, out('tree'), '--quiet']);
+  const rows = [];
+  const row = (job, floorName, ours, theirs, floor) => rows.push({ job, floorName, ours, theirs, floor });
+  for (const [label, utoc] of [['unpack, stored', c.none], ['unpack, Zlib', c.zlib]]) {
+    const jobs = [
+      { name: 'ours', argv: [...iostore, 'unpack', utoc, out('ours'), '--quiet'], before: () => { clean('ours')(); settle(); } },
+      { name: 'cp -r', argv: ['cp', '-r', out('tree'), out('cp')], before: () => { clean('cp')(); settle(); } },
+    ];
+    if (haveRetoc) jobs.push({ name: 'retoc', argv: [retoc, 'unpack', utoc, out('retoc')], before: () => { clean('retoc')(); settle(); } });
+    const r = alternate(jobs, runs);
+    clean('ours')(); clean('cp')(); clean('retoc')();
+    row(label, 'cp -r', r[0], r[2], r[1]);
+  }
+  const nodeFloor = { name: 'node -e 0', argv: [process.execPath, '-e', '0'] };
+  const quick = [
+    ['verify, Zlib', ['verify', c.zlib], ['verify', c.zlib], null],
+    ['verify, stored', ['verify', c.none], ['verify', c.none], null],
+    ['list', ['list', c.zlib], ['list', c.zlib], nodeFloor],
+    ['list --json', ['list', c.zlib, '--json'], null, nodeFloor],
+    ['info', ['info', c.zlib], ['info', c.zlib], nodeFloor],
+    ['--version', ['--version'], null, nodeFloor],
+    ...extraJobs.map((j) => j(c, out)),
+  ];
+  for (const [label, ourArgs, theirArgs, floor] of quick) {
+    const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs] }];
+    if (floor) jobs.push(floor);
+    if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs] });
+    const r = alternate(jobs, runs);
+    row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
+  }
+  clean('tree')();
+  const s = (x) => (x ? `${(x.ms / 1000).toFixed(3)} s` : '-');
+  const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');
+  console.log(`  ${'job'.padEnd(16)} ${'ours'.padStart(9)} ${'retoc'.padStart(9)} ${'ours/retoc'.padStart(10)}   ${'floor'.padEnd(10)} ${'time'.padStart(9)} ${'ours/floor'.padStart(10)}   peak RSS ours / retoc`);
+  for (const r of rows) {
+    const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
+    const fail = [r.ours.failed && `ours failed: ${r.ours.failed}`, r.theirs?.failed && `retoc failed: ${r.theirs.failed}`].filter(Boolean).join('; ');
+    console.log(`  ${r.job.padEnd(16)} ${s(r.ours).padStart(9)} ${s(r.theirs).padStart(9)} ${ratio(r.ours, r.theirs).padStart(10)}   ${(r.floorName ?? '-').padEnd(10)} ${s(r.floor).padStart(9)} ${ratio(r.ours, r.floor).padStart(10)}   ${mb(r.ours)} / ${mb(r.theirs)}${fail ? `  (${fail})` : ''}`);
+  }
+  return rows;
+}
