@@ -4,9 +4,10 @@
  */
 import picomatch from 'picomatch';
 import { parseAesKey } from '../crypto/aes.js';
-import type { ContainerHeaderView, PackageView } from '../inspect/describe.js';
+import type { ContainerHeaderView } from '../inspect/describe.js';
 import { containerInfo } from '../toc/listing.js';
-import { PackageContext, viewLoosePackage } from './package-view.js';
+import { isLegacyView, PackageContext, viewLoosePackage, type AnyPackageView } from './package-view.js';
+import type { LegacyPackageView } from '../legacy/describe.js';
 import { loadFiles, oneLine, readRow, rowPieces, unreadable, verifyChunk, type InputFile, type LoadResult, type Row } from './session.js';
 import { blobSink, writableSink, zipEntries, type ZipEntrySource, type ZipSink } from './zip.js';
 
@@ -436,11 +437,12 @@ function detail(...nodes: Array<Node | string>): void {
   $('details').replaceChildren(...nodes);
 }
 
-function table(head: string[], rows: string[][]): HTMLElement {
-  return h('table', { class: 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x) => h('td', {}, x))))));
+function table(head: string[], rows: string[][], cls = ''): HTMLElement {
+  return h('table', { class: cls ? `kv ${cls}` : 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x) => h('td', {}, x))))));
 }
 
-function packageNodes(v: PackageView): Node[] {
+function packageNodes(v: AnyPackageView): Node[] {
+  if (isLegacyView(v)) return legacyNodes(v);
   return [
     h('h3', { class: 'pkg-name' }, v.packageName),
     h('div', {}, `${v.format} zen package, header ${fmtInt(v.headerSize)} bytes, export data ${fmtInt(v.exportDataSize)} bytes, flags ${v.packageFlags}`),
@@ -450,6 +452,28 @@ function packageNodes(v: PackageView): Node[] {
     table(['#', 'kind', 'resolved'], v.imports.map((i) => [String(i.index), i.kind, i.resolved ?? i.value])),
     h('h4', {}, `Imported packages (${v.importedPackages.length})`),
     ...(v.importedPackages.length ? [table(['#', 'package'], v.importedPackages.map((p, i) => [String(i), p]))] : []),
+    h('h4', {}, `Names (${v.nameCount})`),
+    h('pre', { class: 'names' }, v.names.join('\n')),
+  ];
+}
+
+function legacyNodes(v: LegacyPackageView): Node[] {
+  const ver = v.versioning;
+  const uexp = v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset';
+  return [
+    h('h3', { class: 'pkg-name' }, v.packageName),
+    table(['', ''], [
+      ['format', `legacy package (legacy file version ${v.legacyFileVersion}), header ${fmtInt(v.totalHeaderSize)} bytes`],
+      ['versions', `${ver.unversioned ? 'unversioned, read as ' : ''}UE4 ${ver.fileVersionUE4}, UE5 ${ver.fileVersionUE5}, licensee ${ver.licensee}, ${ver.customVersions} custom versions`],
+      ['package flags', v.packageFlags],
+      ['preload deps', fmtInt(v.preloadDependencies)],
+      ['data resources', fmtInt(v.dataResources)],
+      ['.uexp', uexp],
+    ]),
+    h('h4', {}, `Exports (${v.exports.length})`),
+    table(['#', 'path', 'class', 'flags', 'offset', 'size'], v.exports.map((e) => [String(e.index), e.path, e.class, e.objectFlags, fmtInt(e.serialOffset), fmtInt(e.serialSize)]), 'exports'),
+    h('h4', {}, `Imports (${v.imports.length})`),
+    table(['#', 'path', 'class'], v.imports.map((i) => [String(i.index), i.path, `${i.classPackage}.${i.class}`]), 'imports'),
     h('h4', {}, `Names (${v.nameCount})`),
     h('pre', { class: 'names' }, v.names.join('\n')),
   ];
