@@ -437,8 +437,20 @@ function detail(...nodes: Array<Node | string>): void {
   $('details').replaceChildren(...nodes);
 }
 
-function table(head: string[], rows: string[][], cls = ''): HTMLElement {
-  return h('table', { class: cls ? `kv ${cls}` : 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x) => h('td', {}, x))))));
+/** A table; the columns in `numeric` keep their figures on one line, right-aligned. */
+function table(head: string[], rows: Array<Array<string | Node>>, cls = '', numeric: readonly number[] = []): HTMLElement {
+  const at = (k: number): Record<string, string> => (numeric.includes(k) ? { class: 'num' } : {});
+  return h('table', { class: cls ? `kv ${cls}` : 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x, k) => h('th', at(k), x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x, k) => h('td', at(k), x))))));
+}
+
+/** An object path that wraps after its separators (`/`, `.`, `:`) rather than mid-name, with its class below it. */
+function objectCell(path: string, cls: string): Node {
+  const wrapping = (text: string, c: string) => {
+    const el = h('span', { class: c });
+    for (const piece of text.split(/(?<=[/.:])/)) el.append(piece, h('wbr'));
+    return el;
+  };
+  return h('div', {}, wrapping(path, 'path'), ...(cls ? [h('div', {}, wrapping(cls, 'cls'))] : []));
 }
 
 function packageNodes(v: AnyPackageView): Node[] {
@@ -469,11 +481,11 @@ function legacyNodes(v: LegacyPackageView): Node[] {
       ['preload deps', fmtInt(v.preloadDependencies)],
       ['data resources', fmtInt(v.dataResources)],
       ['.uexp', uexp],
-    ]),
+    ], 'summary'),
     h('h4', {}, `Exports (${v.exports.length})`),
-    table(['#', 'path', 'class', 'flags', 'offset', 'size'], v.exports.map((e) => [String(e.index), e.path, e.class, e.objectFlags, fmtInt(e.serialOffset), fmtInt(e.serialSize)]), 'exports'),
+    table(['#', 'object / class', 'size', 'offset', 'flags'], v.exports.map((e) => [String(e.index), objectCell(e.path, e.class), fmtInt(e.serialSize), fmtInt(e.serialOffset), e.objectFlags.replace(/^0x0*(?=.)/, '0x')]), 'exports', [2, 3, 4]),
     h('h4', {}, `Imports (${v.imports.length})`),
-    table(['#', 'path', 'class'], v.imports.map((i) => [String(i.index), i.path, `${i.classPackage}.${i.class}`]), 'imports'),
+    table(['#', 'object / class'], v.imports.map((i) => [String(i.index), objectCell(i.path, `${i.classPackage}.${i.class}`)]), 'imports'),
     h('h4', {}, `Names (${v.nameCount})`),
     h('pre', { class: 'names' }, v.names.join('\n')),
   ];

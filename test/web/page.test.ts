@@ -385,8 +385,8 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
   async function legacyTables(page: Page): Promise<{ name: string; exports: string[]; imports: string[]; uexp: string }> {
     return page.$eval('#details', (el) => ({
       name: el.querySelector('.pkg-name')!.textContent!,
-      exports: Array.from(el.querySelectorAll('table.exports tbody tr'), (tr) => tr.children[1]!.textContent!),
-      imports: Array.from(el.querySelectorAll('table.imports tbody tr'), (tr) => tr.children[1]!.textContent!),
+      exports: Array.from(el.querySelectorAll('table.exports tbody tr'), (tr) => tr.querySelector('.path')!.textContent!),
+      imports: Array.from(el.querySelectorAll('table.imports tbody tr'), (tr) => tr.querySelector('.path')!.textContent!),
       uexp: Array.from(el.querySelectorAll('table.kv tr'), (tr) => tr.textContent!).find((t) => t.startsWith('.uexp')) ?? '',
     }));
   }
