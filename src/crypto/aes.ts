@@ -26,10 +26,14 @@ export function aesEcbEncrypt(key: Uint8Array, data: Uint8Array): Uint8Array {
   return cipherRun(createCipheriv('aes-256-ecb', key, null), data);
 }
 
-/** AES-256-CTR with a 12-byte nonce followed by a big-endian 32-bit counter starting at 0 (TOC v10). */
-export function aesCtrCrypt(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array): Uint8Array {
+/**
+ * AES-256-CTR with a 12-byte nonce followed by a big-endian 32-bit counter starting at `firstBlock` (0 for a whole
+ * unit, TOC v10; a later block when a pak entry is read in slices).
+ */
+export function aesCtrCrypt(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array, firstBlock = 0): Uint8Array {
   const iv = new Uint8Array(16);
   iv.set(nonce12.subarray(0, 12), 0);
+  new DataView(iv.buffer).setUint32(12, firstBlock, false);
   return cipherRun(createDecipheriv('aes-256-ctr', key, iv), data);
 }
 

@@ -23,7 +23,7 @@ export type {
   LegacyTableLayout,
   ParseLegacyOptions,
 } from './package.js';
-export { legacyNameText, legacyRef, legacyObjectName, legacyObjectPath, legacyPackageName, legacyExportClassPath } from './paths.js';
+export { legacyNameText, legacyRef, legacyObjectName, legacyObjectPath, legacyPackageName, legacyExportClassPath, packageNameFromContentPath } from './paths.js';
 export type { LegacyRef } from './paths.js';
 export { legacyExportSpans, legacyExportData, checkUexpTag } from './export-data.js';
 export type { LegacyExportSpan } from './export-data.js';

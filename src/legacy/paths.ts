@@ -78,3 +78,12 @@ export function legacyExportClassPath(pkg: LegacyPackage, exportIndex: number): 
   if (!e) throw new IoStoreError('BAD_VALUE', `export ${exportIndex} is outside the export map`, { file: pkg.source });
   return e.classIndex === 0 ? '' : legacyObjectPath(pkg, e.classIndex);
 }
+
+/**
+ * The package name a file path implies when the package does not store one (UE4 summaries say `None`): the part
+ * under a `Content` folder, as `/Game/...`. Undefined when the path has no Content folder.
+ */
+export function packageNameFromContentPath(file: string): string | undefined {
+  const m = /(?:^|[\\/])Content[\\/](.+)\.[^.\\/]+$/i.exec(file);
+  return m ? `/Game/${m[1]!.replace(/\\/g, '/')}` : undefined;
+}

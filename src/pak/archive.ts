@@ -1,5 +1,5 @@
-import { createDecipheriv, createHash } from 'node:crypto';
-import { aesEcbDecrypt } from '../crypto/aes.js';
+import { createHash } from 'node:crypto';
+import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { ByteReader, toHex } from '../util/bytes.js';
@@ -125,13 +125,7 @@ export class PakArchive {
     const nonce = e.encryptionIv;
     if (!nonce) throw new IoStoreError('BAD_VALUE', `AES-CTR entry "${e.path}" has no IV in the index`, { file: this.source, offset: at });
     // The counter runs from 0 at the start of the entry's encryption unit, one step per 16 bytes.
-    return (b, unitOffset) => {
-      const iv = new Uint8Array(16);
-      iv.set(nonce.subarray(0, 12));
-      new DataView(iv.buffer).setUint32(12, unitOffset / 16, false);
-      const d = createDecipheriv('aes-256-ctr', key, iv);
-      return new Uint8Array(Buffer.concat([d.update(b), d.final()]));
-    };
+    return (b, unitOffset) => aesCtrCrypt(key, nonce, b, unitOffset / 16);
   }
 
   /**

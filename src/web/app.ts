@@ -4,10 +4,11 @@
  */
 import picomatch from 'picomatch';
 import { parseAesKey } from '../crypto/aes.js';
-import type { ContainerHeaderView, PackageView } from '../inspect/describe.js';
+import type { ContainerHeaderView } from '../inspect/describe.js';
 import { containerInfo } from '../toc/listing.js';
 import { formatBytes } from '../util/format-bytes.js';
-import { PackageContext, viewLoosePackage } from './package-view.js';
+import { isLegacyView, PackageContext, viewLoosePackage, type AnyPackageView } from './package-view.js';
+import type { LegacyPackageView } from '../legacy/describe.js';
 import { loadFiles, oneLine, readRow, rowPieces, unreadable, verifyChunk, type InputFile, type LoadResult, type Row } from './session.js';
 import { blobSink, writableSink, zipEntries, type ZipEntrySource, type ZipSink } from './zip.js';
 
@@ -427,11 +428,24 @@ function detail(...nodes: Array<Node | string>): void {
   $('details').replaceChildren(...nodes);
 }
 
-function table(head: string[], rows: string[][]): HTMLElement {
-  return h('table', { class: 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x) => h('th', {}, x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x) => h('td', {}, x))))));
+/** A table; the columns in `numeric` keep their figures on one line, right-aligned. */
+function table(head: string[], rows: Array<Array<string | Node>>, cls = '', numeric: readonly number[] = []): HTMLElement {
+  const at = (k: number): Record<string, string> => (numeric.includes(k) ? { class: 'num' } : {});
+  return h('table', { class: cls ? `kv ${cls}` : 'kv' }, h('thead', {}, h('tr', {}, ...head.map((x, k) => h('th', at(k), x)))), h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((x, k) => h('td', at(k), x))))));
 }
 
-function packageNodes(v: PackageView): Node[] {
+/** An object path that wraps after its separators (`/`, `.`, `:`) rather than mid-name, with its class below it. */
+function objectCell(path: string, cls: string): Node {
+  const wrapping = (text: string, c: string) => {
+    const el = h('span', { class: c });
+    for (const piece of text.split(/(?<=[/.:])/)) el.append(piece, h('wbr'));
+    return el;
+  };
+  return h('div', {}, wrapping(path, 'path'), ...(cls ? [h('div', {}, wrapping(cls, 'cls'))] : []));
+}
+
+function packageNodes(v: AnyPackageView): Node[] {
+  if (isLegacyView(v)) return legacyNodes(v);
   return [
     h('h3', { class: 'pkg-name' }, v.packageName),
     h('div', {}, `${v.format} zen package, header ${fmtInt(v.headerSize)} bytes, export data ${fmtInt(v.exportDataSize)} bytes, flags ${v.packageFlags}`),
@@ -441,6 +455,28 @@ function packageNodes(v: PackageView): Node[] {
     table(['#', 'kind', 'resolved'], v.imports.map((i) => [String(i.index), i.kind, i.resolved ?? i.value])),
     h('h4', {}, `Imported packages (${v.importedPackages.length})`),
     ...(v.importedPackages.length ? [table(['#', 'package'], v.importedPackages.map((p, i) => [String(i), p]))] : []),
+    h('h4', {}, `Names (${v.nameCount})`),
+    h('pre', { class: 'names' }, v.names.join('\n')),
+  ];
+}
+
+function legacyNodes(v: LegacyPackageView): Node[] {
+  const ver = v.versioning;
+  const uexp = v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset';
+  return [
+    h('h3', { class: 'pkg-name' }, v.packageName),
+    table(['', ''], [
+      ['format', `legacy package (legacy file version ${v.legacyFileVersion}), header ${fmtInt(v.totalHeaderSize)} bytes`],
+      ['versions', `${ver.unversioned ? 'unversioned, read as ' : ''}UE4 ${ver.fileVersionUE4}, UE5 ${ver.fileVersionUE5}, licensee ${ver.licensee}, ${ver.customVersions} custom versions`],
+      ['package flags', v.packageFlags],
+      ['preload deps', fmtInt(v.preloadDependencies)],
+      ['data resources', fmtInt(v.dataResources)],
+      ['.uexp', uexp],
+    ], 'summary'),
+    h('h4', {}, `Exports (${v.exports.length})`),
+    table(['#', 'object / class', 'size', 'offset', 'flags'], v.exports.map((e) => [String(e.index), objectCell(e.path, e.class), fmtInt(e.serialSize), fmtInt(e.serialOffset), e.objectFlags.replace(/^0x0*(?=.)/, '0x')]), 'exports', [2, 3, 4]),
+    h('h4', {}, `Imports (${v.imports.length})`),
+    table(['#', 'object / class'], v.imports.map((i) => [String(i.index), objectCell(i.path, `${i.classPackage}.${i.class}`)]), 'imports'),
     h('h4', {}, `Names (${v.nameCount})`),
     h('pre', { class: 'names' }, v.names.join('\n')),
   ];

@@ -2,19 +2,26 @@
 import { scriptObjectsFromReader, packageNamesFromToc, readContainerHeader } from '../inspect/context.js';
 import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../inspect/describe.js';
 import type { ContainerHeader } from '../zen/container-header.js';
+import type { LegacyPackageView } from '../legacy/describe.js';
 import { parseZenPackage } from '../zen/zen-package.js';
+import { legacyViewer } from './legacy-viewer.js';
 import { readRow, type Row, type WebContainer } from './session.js';
+
+/** What the package view shows: a zen package's view or a legacy one's (`format: 'legacy'`). */
+export type AnyPackageView = PackageView | LegacyPackageView;
+
+export const isLegacyView = (v: AnyPackageView): v is LegacyPackageView => v.format === 'legacy';
 
 /**
  * Package readers other than the zen one register here: given a package's bytes (and, for a legacy `.uasset`, a
  * function that fetches a companion such as its `.uexp`), return a view, or undefined when the bytes are not theirs.
- * The legacy reader (src/legacy) plugs in as one entry.
+ * A reader that recognises the bytes but cannot parse them throws (the page shows its one-line error).
  */
 export interface PackageViewer {
   name: string;
-  describe(bytes: Uint8Array, path: string, companion: (ext: string) => Promise<Uint8Array | undefined>): Promise<PackageView | undefined>;
+  describe(bytes: Uint8Array, path: string, companion: (ext: string) => Promise<Uint8Array | undefined>): Promise<AnyPackageView | undefined>;
 }
-export const packageViewers: PackageViewer[] = [];
+export const packageViewers: PackageViewer[] = [legacyViewer];
 
 /** Caches what resolving references needs across the dropped containers. */
 export class PackageContext {
@@ -56,7 +63,7 @@ export class PackageContext {
   }
 
   /** The view of the package a row holds (zen chunk or loose/legacy file), or a reason it has none. */
-  async packageView(row: Row, key?: Uint8Array, companion: (ext: string) => Promise<Uint8Array | undefined> = async () => undefined): Promise<PackageView | string> {
+  async packageView(row: Row, key?: Uint8Array, companion: (ext: string) => Promise<Uint8Array | undefined> = async () => undefined): Promise<AnyPackageView | string> {
     const c = this.containers[row.container]!;
     const bytes = await readRow(this.containers, row, key);
     if (c.toc && row.type === 'ExportBundleData') {
@@ -72,13 +79,13 @@ export class PackageContext {
 }
 
 /** A package file on its own: the registered viewers first (legacy), then the zen reader. */
-export async function viewLoosePackage(bytes: Uint8Array, path: string, companion: (ext: string) => Promise<Uint8Array | undefined>, scriptObjects?: Map<bigint, string>): Promise<PackageView | string> {
+export async function viewLoosePackage(bytes: Uint8Array, path: string, companion: (ext: string) => Promise<Uint8Array | undefined>, scriptObjects?: Map<bigint, string>): Promise<AnyPackageView | string> {
   for (const v of packageViewers) {
-    const view = await v.describe(bytes, path, companion).catch(() => undefined);
+    const view = await v.describe(bytes, path, companion);
     if (view) return view;
   }
   if (bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === 0x9e2a83c1) {
-    return `${path}: a legacy (.uasset/.uexp) package; the legacy package reader is not part of this page yet`;
+    return `${path}: a classic (UE1-UE3) package, which the page does not show`;
   }
   const pkg = parseZenPackage(bytes, { source: path });
   return describePackage(pkg, scriptObjects ? { scriptObjects } : {});

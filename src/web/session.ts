@@ -4,14 +4,13 @@
  */
 import { blobSource } from '../cas/blob-source.js';
 import { ContainerReader } from '../cas/container-reader.js';
-import { partitionPaths } from '../cas/source.js';
+import { partitionPaths, type RandomAccessSource } from '../cas/source.js';
 import { CodecRegistry, noneCodec } from '../codecs/registry.js';
 import { lz4Codec } from '../codecs/lz4.js';
 import { oodleCodec } from '../codecs/oodle/index.js';
 import { gzipFflate, zlibFflate } from '../codecs/zlib-fflate.js';
-import { IoStoreError } from '../errors.js';
-import { readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
-import { readPak, type PakFile } from '../pak/read.js';
+import { PakArchive, type PakByteSource } from '../pak/archive.js';
+import type { PakFile } from '../pak/read.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
@@ -38,8 +37,9 @@ export interface WebContainer {
   toc?: IoStoreToc;
   /** Present when every .ucas partition was dropped (and the key is known, for encrypted containers). */
   reader?: ContainerReader;
+  /** A pak's index; its bytes are read through `pakArchive` in slices of the dropped file. */
   pak?: PakFile;
-  pakBytes?: Uint8Array;
+  pakArchive?: PakArchive;
   /** One-line problems: missing .ucas, wrong key, unreadable file. */
   problems: string[];
 }
@@ -70,9 +70,6 @@ export interface LoadResult {
 export function webCodecs(): CodecRegistry {
   return new CodecRegistry([noneCodec, zlibFflate, gzipFflate, lz4Codec, oodleCodec]);
 }
-
-/** Pak files are parsed from one buffer (the pak reader works on whole files); bigger ones are refused. */
-export const MAX_PAK_BYTES = 512 << 20;
 
 const lower = (s: string) => s.toLowerCase();
 const baseOf = (p: string) => p.replace(/\\/g, '/').split('/').pop()!;
@@ -149,13 +146,21 @@ async function openIoStore(f: InputFile, byPath: Map<string, InputFile>, aesKey:
   return c;
 }
 
+/**
+ * A pak's view of a random-access source: the pak reader takes a known size and short reads at the end, the
+ * `.ucas` sources an async size and exact reads.
+ */
+export async function pakByteSource(src: RandomAccessSource): Promise<PakByteSource> {
+  const size = await src.size();
+  return { size, read: (offset, length) => src.read(offset, Math.max(0, Math.min(length, size - offset))), close: () => src.close() };
+}
+
 async function openPak(f: InputFile, aesKey: Uint8Array | undefined): Promise<WebContainer> {
   const name = stem(baseOf(f.path));
-  if (f.file.size > MAX_PAK_BYTES) throw new IoStoreError('UNSUPPORTED', `the page reads .pak files up to ${MAX_PAK_BYTES >> 20} MiB; this one is ${f.file.size} bytes (use the CLI)`, { file: f.path });
-  const bytes = new Uint8Array(await f.file.arrayBuffer());
-  const c: WebContainer = { kind: 'pak', name, path: f.path, priority: containerPriority(name), problems: [], pakBytes: bytes };
-  c.pak = readPak(bytes, { source: f.path, ...(aesKey ? { aesKey } : {}) });
-  if (c.pak.entries.some((e) => e.encrypted) && !aesKey) c.problems.push(`${f.path}: some entries are encrypted: enter the AES key to read them`);
+  // Only the footer and index are read here; entries are read in slices when shown or extracted.
+  const archive = await PakArchive.open(await pakByteSource(blobSource(f.file, f.path)), { source: f.path, ...(aesKey ? { keyFor: () => aesKey } : {}) });
+  const c: WebContainer = { kind: 'pak', name, path: f.path, priority: containerPriority(name), problems: [], pak: archive.pak, pakArchive: archive };
+  if (archive.pak.entries.some((e) => e.encrypted) && !aesKey) c.problems.push(`${f.path}: some entries are encrypted: enter the AES key to read them`);
   return c;
 }
 
@@ -211,7 +216,7 @@ function chunkMethods(toc: IoStoreToc, i: number, methods: readonly string[]): s
 
 /** Why a row's bytes cannot be read, or undefined when they can. */
 export function unreadable(c: WebContainer): string | undefined {
-  if (c.reader || c.pak) return undefined;
+  if (c.reader || c.pakArchive) return undefined;
   return c.problems[0] ?? `${c.path}: its data cannot be read`;
 }
 
@@ -224,20 +229,9 @@ export async function* rowPieces(containers: readonly WebContainer[], row: Row, 
     yield* c.reader.chunkBlocks(row.index);
     return;
   }
-  const pak = c.pak!;
-  const entry = pak.entries[row.index]!;
-  const opts = aesKey ? { aesKey } : {};
-  if (entry.compressionMethodIndex === 0) {
-    yield readPakEntryData(c.pakBytes!, pak, entry, opts);
-    return;
-  }
-  const codec = webCodecs().require(entry.compressionMethod);
-  let left = entry.uncompressedSize;
-  for (const block of readPakEntryBlocks(c.pakBytes!, pak, entry, opts)) {
-    const n = Math.min(left, entry.compressionBlockSize || left);
-    yield codec.decompress(block, n);
-    left -= n;
-  }
+  const entry = c.pak!.entries[row.index]!;
+  if (entry.encrypted && !aesKey) throw new Error(`${c.path}: "${entry.path}" is encrypted: enter the AES key`);
+  yield* c.pakArchive!.read(entry, webCodecs());
 }
 
 /** The row's whole bytes (for the viewers; extraction streams with `rowPieces`). */

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,8 @@ import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../src/cli/commands/web.js';
-import { KeyRing, MANIFEST_NAME, parseAesKey, readPak, readPakEntryData, readToc, unpack } from '../../src/index.js';
+import { KeyRing, MANIFEST_NAME, parseAesKey, readPak, readPakEntryData, readToc, unpack, writePak } from '../../src/index.js';
+import { describeLegacyPackage, legacyObjectPath, parseLegacyPackage } from '../../src/legacy/index.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 
@@ -378,6 +379,105 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.waitForSelector('#details .pkg-name');
     expect(await page.$eval('#details .pkg-name', (el) => el.textContent)).toBe('/Game/Blueprints/DataTables/Communications/Randy');
     await page.close();
+  });
+
+  /** The paths in the shown legacy package's export and import tables. */
+  async function legacyTables(page: Page): Promise<{ name: string; exports: string[]; imports: string[]; uexp: string }> {
+    return page.$eval('#details', (el) => ({
+      name: el.querySelector('.pkg-name')!.textContent!,
+      exports: Array.from(el.querySelectorAll('table.exports tbody tr'), (tr) => tr.querySelector('.path')!.textContent!),
+      imports: Array.from(el.querySelectorAll('table.imports tbody tr'), (tr) => tr.querySelector('.path')!.textContent!),
+      uexp: Array.from(el.querySelectorAll('table.kv tr'), (tr) => tr.textContent!).find((t) => t.startsWith('.uexp')) ?? '',
+    }));
+  }
+
+  it('a dropped legacy .uasset + .uexp: summary, names, imports and exports with the library\'s object paths', async () => {
+    const { page, errors } = await openPage();
+    const asset = corpusPath('zen-assets', 'UE5.4', 'BP_Table_Lamp.uasset');
+    const uexp = corpusPath('zen-assets', 'UE5.4', 'BP_Table_Lamp.uexp');
+    await drop(page, [asset, uexp]);
+    await page.waitForSelector('#details .pkg-name');
+    const pkg = parseLegacyPackage(new Uint8Array(readFileSync(asset)), { source: asset });
+    const lib = describeLegacyPackage(pkg, new Uint8Array(readFileSync(uexp)));
+    const shown = await legacyTables(page);
+    expect(shown.name).toBe('/Game/Billiards/Blueprints/BP_Table_Lamp');
+    expect(shown.exports).toEqual(pkg.exports.map((_, i) => legacyObjectPath(pkg, i + 1)));
+    expect(shown.exports).toContain('/Game/Billiards/Blueprints/BP_Table_Lamp.BP_Table_Lamp_C');
+    expect(shown.imports).toEqual(lib.imports.map((i) => i.path));
+    expect(shown.imports.length).toBe(19);
+    expect(shown.uexp).toContain(`${lib.uexp!.size.toLocaleString('en-US')} bytes, every export inside it`);
+    expect(await page.$eval('#details pre.names', (el) => el.textContent!.split('\n'))).toEqual(lib.names);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a legacy package inside an Oodle Legacy-Tagged .pak, its .uexp read from the same pak', async () => {
+    const { page, errors } = await openPage();
+    const paks = corpusPath('ue5.8-cue4parse', 'paks');
+    await drop(page, [join(paks, 'CUE4ParseFixtures-Legacy-Tagged-Oodle.pak')]);
+    await filter(page, 'DA_AllProperties.uasset');
+    await page.click('#window .tr');
+    await page.waitForSelector('#view .pkg-name', { timeout: 10_000 });
+    // The reference: the same package from the uncompressed pak, read by the library in Node.
+    const plainBytes = new Uint8Array(readFileSync(join(paks, 'CUE4ParseFixtures-Legacy-Tagged-Uncompressed.pak')));
+    const plain = readPak(plainBytes);
+    const entry = (p: string) => readPakEntryData(plainBytes, plain, plain.entries.find((e) => e.path === p)!);
+    const pkg = parseLegacyPackage(entry('Properties/DA_AllProperties.uasset'), { packageName: '/Game/Fixtures/Properties/DA_AllProperties' });
+    const lib = describeLegacyPackage(pkg, entry('Properties/DA_AllProperties.uexp'));
+    const shown = await legacyTables(page);
+    expect(shown.name).toBe(lib.packageName);
+    expect(shown.exports).toEqual(lib.exports.map((e) => e.path));
+    expect(shown.imports).toEqual(lib.imports.map((i) => i.path));
+    expect(shown.imports.length).toBeGreaterThan(0);
+    expect(shown.uexp).toContain('every export inside it');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a 513 MiB .pak (a sparse file in /tmp) opens from its tail; a file behind the big one shows in the text view', async () => {
+    // 513 MiB of zeros, then a small .ini: the zero pieces are skipped when written, so the file costs no disk.
+    const path = join(tmpdir(), `iostore-web-big-${process.pid}.pak`);
+    const zero = Buffer.alloc(4 << 20);
+    const bigSize = 513 << 20;
+    const ini = new TextEncoder().encode('[/Script/Engine.Engine]\nbSmoothFrameRate=True\n');
+    const fd = openSync(path, 'w');
+    try {
+      const sink = {
+        async write(d: Uint8Array, pos: number) {
+          if (d.length <= zero.length && Buffer.compare(d, zero.subarray(0, d.length)) === 0) return;
+          writeSync(fd, d, 0, d.length, pos);
+        },
+        async truncate(n: number) {
+          ftruncateSync(fd, n);
+        },
+      };
+      const big = { path: 'Content/Big.bin', size: bigSize, read: function* () { for (let n = 0; n < bigSize; n += zero.length) yield zero.subarray(0, Math.min(zero.length, bigSize - n)); } };
+      const small = { path: 'Config/DefaultEngine.ini', size: ini.length, read: () => [ini] };
+      const r = await writePak(sink, [big, small], { version: 11, mountPoint: '../../../Big/' });
+      ftruncateSync(fd, r.size);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      expect(statSync(path).size).toBeGreaterThan(512 << 20);
+      const { page, errors } = await openPage();
+      const shown = await drop(page, [path]);
+      expect(shown.error).toBe('');
+      expect(shown.rows).toBe('2 of 2 rows');
+      await filter(page, 'DefaultEngine.ini');
+      await page.click('#window .tr');
+      await page.waitForSelector('#view pre.text');
+      expect(await page.$eval('#view pre.text', (el) => el.textContent)).toBe(new TextDecoder().decode(ini));
+      // The hex view of the big file: its first 64 KiB, read from a slice.
+      await filter(page, 'Big.bin');
+      await page.click('#window .tr');
+      await page.waitForSelector('#view pre.hex');
+      expect(await page.$eval('#view pre.hex', (el) => el.textContent!.split('\n')[0])).toMatch(/^00000000 {2}00 00 00 00 /);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(path, { force: true });
+    }
   });
 
   it('writes a screenshot of the main view', async () => {

@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { LegacyPackageView } from '../../legacy/describe.js';
 import { describeLegacyPackage } from '../../legacy/describe.js';
 import { parseLegacyPackage } from '../../legacy/package.js';
+import { packageNameFromContentPath } from '../../legacy/paths.js';
 import type { EngineVersion } from '../../toc/engine.js';
 import { renderJson, renderTable } from '../format.js';
 
 /** `inspect` of a legacy .uasset/.umap: the package and, when it is beside it, its .uexp. */
 export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, engine?: EngineVersion): string {
   // UE4 summaries store `None` for the package name: a path under a Content folder gives it (`/Game/...`).
-  const m = /[\\/]Content[\\/](.+)\.[^.\\/]+$/i.exec(file);
-  const packageName = m ? `/Game/${m[1]!.replace(/\\/g, '/')}` : undefined;
+  const packageName = packageNameFromContentPath(file);
   const pkg = parseLegacyPackage(bytes, { source: file, ...(engine ? { engine } : {}), ...(packageName ? { packageName } : {}) });
   const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
   const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;

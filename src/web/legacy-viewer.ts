@@ -1,0 +1,16 @@
+/** The page's viewer for legacy packages (`.uasset`/`.umap` with the `.uexp` beside them), over src/legacy. */
+import { describeLegacyPackage, type LegacyPackageView } from '../legacy/describe.js';
+import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
+import { packageNameFromContentPath } from '../legacy/paths.js';
+import type { PackageViewer } from './package-view.js';
+
+export const legacyViewer: PackageViewer = {
+  name: 'legacy',
+  async describe(bytes, path, companion): Promise<LegacyPackageView | undefined> {
+    if (!isLegacyPackage(bytes)) return undefined;
+    // UE4 summaries name no package: its path under a Content folder (dropped folder or pak mount) gives it.
+    const packageName = packageNameFromContentPath(path);
+    const pkg = parseLegacyPackage(bytes, { source: path, ...(packageName ? { packageName } : {}) });
+    return describeLegacyPackage(pkg, await companion('.uexp'));
+  },
+};
