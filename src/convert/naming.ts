@@ -2,7 +2,7 @@ import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
 import type { MappedName } from '../zen/mapped-name.js';
 import { NULL_OBJECT_INDEX, objectIndexKind, packageImportParts } from '../zen/object-index.js';
-import type { ScriptObjects } from '../zen/script-objects.js';
+import { SCRIPT_OBJECT_WORDS, scriptObjectTable, type ScriptObjects, type ScriptObjectTable } from '../zen/script-objects.js';
 import { importedPackageNameStrings, type ZenPackage } from '../zen/zen-package.js';
 
 /** One FName: a base string and the number (0 none, k = `_<k-1>`). */
@@ -44,38 +44,46 @@ export function splitName(s: string): NamePart {
 
 /** The global script objects by their FPackageObjectIndex, with the facts the legacy import map needs. */
 export class ScriptObjectIndex {
-  // Keyed by the low 32 bits of each index (read as numbers from the typed array, no bigint arithmetic), checked
-  // against the full index: a Map of 60,000 bigint keys costs more to build than converting a small container.
-  private readonly keys: BigUint64Array;
+  // Entries stay in the chunk's own word layout and are found by the low word of their index (checked against the
+  // high word): no bigint per entry, no name decoded until a package asks for it.
+  private readonly words: Uint32Array;
+  private readonly names: ScriptObjectTable['names'];
   private readonly byLow = new Map<number, number>();
   private readonly collisions: number[] = [];
-  private readonly classKeys: BigUint64Array;
+  private classes: Map<number, number> | undefined;
   private readonly refs = new Map<bigint, ObjectRef | null>();
+  readonly size: number;
 
-  constructor(private readonly so: ScriptObjects) {
-    const n = so.objects.length;
-    this.keys = new BigUint64Array(n);
-    for (let i = 0; i < n; i++) this.keys[i] = so.objects[i]!.globalIndex;
-    const words = new Uint32Array(this.keys.buffer);
-    for (let i = 0; i < n; i++) {
-      const low = words[2 * i]!;
+  /** From parsed entries, or from a table read with `readScriptObjectTable` (which is how to-legacy reads a global). */
+  constructor(so: ScriptObjects | ScriptObjectTable) {
+    const t = 'words' in so ? so : scriptObjectTable(so.names, so.objects);
+    this.words = t.words;
+    this.names = t.names;
+    this.size = t.count;
+    const w = this.words;
+    for (let i = 0, at = 2; i < t.count; i++, at += SCRIPT_OBJECT_WORDS) {
+      const low = w[at]!;
       if (this.byLow.has(low)) this.collisions.push(i);
       else this.byLow.set(low, i);
     }
-    const classes: bigint[] = [];
-    for (const o of so.objects) if (o.cdoClassIndex !== NULL_OBJECT_INDEX && o.cdoClassIndex !== 0n) classes.push(o.cdoClassIndex);
-    this.classKeys = BigUint64Array.from(classes).sort();
   }
 
   private at(index: bigint): number | undefined {
-    const i = this.byLow.get(Number(index & 0xffffffffn));
-    if (i !== undefined && this.keys[i] === index) return i;
-    for (const c of this.collisions) if (this.keys[c] === index) return c;
+    const lo = Number(index & 0xffffffffn);
+    const hi = Number(index >> 32n);
+    const w = this.words;
+    const i = this.byLow.get(lo);
+    if (i !== undefined && w[i * SCRIPT_OBJECT_WORDS + 3] === hi) return i;
+    for (const c of this.collisions) if (w[c * SCRIPT_OBJECT_WORDS + 2] === lo && w[c * SCRIPT_OBJECT_WORDS + 3] === hi) return c;
     return undefined;
   }
 
-  get size(): number {
-    return this.so.objects.length;
+  /** Index field `field` (4 outer, 6 CDO class) of entry `at`; undefined when Null. */
+  private field(at: number, field: number): bigint | undefined {
+    const lo = this.words[at * SCRIPT_OBJECT_WORDS + field]!;
+    const hi = this.words[at * SCRIPT_OBJECT_WORDS + field + 1]!;
+    if (lo === 0xffffffff && hi === 0xffffffff) return undefined;
+    return (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   has(index: bigint): boolean {
@@ -89,18 +97,19 @@ export class ScriptObjectIndex {
     const chain: NamePart[] = [];
     let i = index;
     let pkg: string | undefined;
-    for (let steps = 0; steps <= this.so.objects.length; steps++) {
+    for (let steps = 0; steps <= this.size; steps++) {
       const at = this.at(i);
       if (at === undefined) break;
-      const o = this.so.objects[at]!;
-      const n = mapped(this.so.names, o.objectName);
-      if (!n) break;
-      if (o.outerIndex === NULL_OBJECT_INDEX) {
+      const base = this.names.name(this.words[at * SCRIPT_OBJECT_WORDS]! & 0x3fffffff);
+      if (base === undefined) break;
+      const n = { base, number: this.words[at * SCRIPT_OBJECT_WORDS + 1]! };
+      const outer = this.field(at, 4);
+      if (outer === undefined) {
         pkg = nameText(n);
         break;
       }
       chain.push(n);
-      i = o.outerIndex;
+      i = outer;
     }
     const r = pkg === undefined ? null : { packageName: pkg, chain: chain.reverse() };
     this.refs.set(index, r);
@@ -111,29 +120,35 @@ export class ScriptObjectIndex {
   cdoClass(index: bigint): bigint | undefined {
     const at = this.at(index);
     if (at === undefined) return undefined;
-    const c = this.so.objects[at]!.cdoClassIndex;
-    return c === NULL_OBJECT_INDEX || c === 0n ? undefined : c;
+    const c = this.field(at, 6);
+    return c === 0n ? undefined : c;
   }
 
   /** True when some class default object names this object as its class. */
   isClass(index: bigint): boolean {
-    let lo = 0;
-    let hi = this.classKeys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = this.classKeys[mid]!;
-      if (k === index) return true;
-      if (k < index) lo = mid + 1;
-      else hi = mid - 1;
+    if (index === 0n || index === NULL_OBJECT_INDEX) return false;
+    if (!this.classes) {
+      // High word of every CDO's class by its low word (-1 where two classes share a low word: then scan).
+      this.classes = new Map();
+      for (let at = 6; at < this.words.length; at += SCRIPT_OBJECT_WORDS) {
+        const lo = this.words[at]!;
+        const hi = this.words[at + 1]!;
+        const seen = this.classes.get(lo);
+        this.classes.set(lo, seen === undefined || seen === hi ? hi : -1);
+      }
     }
+    const lo = Number(index & 0xffffffffn);
+    const hi = Number(index >> 32n);
+    const seen = this.classes.get(lo);
+    if (seen === undefined) return false;
+    if (seen !== -1) return seen === hi;
+    for (let at = 6; at < this.words.length; at += SCRIPT_OBJECT_WORDS) if (this.words[at] === lo && this.words[at + 1] === hi) return true;
     return false;
   }
 
   outer(index: bigint): bigint | undefined {
     const at = this.at(index);
-    if (at === undefined) return undefined;
-    const o = this.so.objects[at]!.outerIndex;
-    return o === NULL_OBJECT_INDEX ? undefined : o;
+    return at === undefined ? undefined : this.field(at, 4);
   }
 }
 

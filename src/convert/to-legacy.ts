@@ -14,7 +14,7 @@ import { openContainer, unnamedChunkPath } from '../unpack/unpack.js';
 import { writeChunkFile } from '../unpack/write-chunk.js';
 import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
 import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
-import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects } from '../zen/script-objects.js';
+import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
 import { zenToLegacy } from './zen-to-legacy.js';
@@ -97,7 +97,7 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
       return -1;
     };
     const so = byType('ScriptObjects');
-    if (so >= 0) return new ScriptObjectIndex(parseScriptObjects(await reader.readChunk(so), { source: utoc }));
+    if (so >= 0) return new ScriptObjectIndex(readScriptObjectTable(await reader.readChunk(so), { source: utoc }));
     // UE 4.26/4.27 globals: the global names and the initial load meta hold the same entries.
     const gn = byType('LoaderGlobalNames');
     const meta = byType('LoaderInitialLoadMeta');
