@@ -42,15 +42,58 @@ export function splitName(s: string): NamePart {
   return { base: s, number: 0 };
 }
 
+/**
+ * An open-addressed table (power-of-two size, at least twice the entries) of the script object entries by the
+ * 64-bit index at word `field` of each entry; a slot holds entry + 1. Built in one pass over typed arrays: a Map of
+ * 37,000 keys costs more than converting a small container.
+ */
+function slotTable(words: Uint32Array, field: number, count: number): Int32Array {
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  for (let i = 0; i < count; i++) {
+    const at = i * SCRIPT_OBJECT_WORDS + field;
+    const lo = words[at]!;
+    const hi = words[at + 1]!;
+    let h = Math.imul(lo ^ hi, 0x9e3779b1) >>> 0;
+    for (;;) {
+      const k = h & mask;
+      const e = slots[k]! - 1;
+      if (e < 0) {
+        slots[k] = i + 1;
+        break;
+      }
+      // The first entry with a given index keeps its slot.
+      if (words[e * SCRIPT_OBJECT_WORDS + field] === lo && words[e * SCRIPT_OBJECT_WORDS + field + 1] === hi) break;
+      h = k + 1;
+    }
+  }
+  return slots;
+}
+
+/** The entry whose 64-bit field equals hi:lo, or -1. */
+function findSlot(slots: Int32Array, words: Uint32Array, field: number, lo: number, hi: number): number {
+  const mask = slots.length - 1;
+  let h = Math.imul(lo ^ hi, 0x9e3779b1) >>> 0;
+  for (;;) {
+    const k = h & mask;
+    const e = slots[k]! - 1;
+    if (e < 0) return -1;
+    if (words[e * SCRIPT_OBJECT_WORDS + field] === lo && words[e * SCRIPT_OBJECT_WORDS + field + 1] === hi) return e;
+    h = k + 1;
+  }
+}
+
 /** The global script objects by their FPackageObjectIndex, with the facts the legacy import map needs. */
 export class ScriptObjectIndex {
-  // Entries stay in the chunk's own word layout and are found by the low word of their index (checked against the
-  // high word): no bigint per entry, no name decoded until a package asks for it.
+  // Entries stay in the chunk's own word layout and are found through a hash table of entry numbers: no bigint per
+  // entry, no name decoded until a package asks for it.
   private readonly words: Uint32Array;
   private readonly names: ScriptObjectTable['names'];
-  private readonly byLow = new Map<number, number>();
-  private readonly collisions: number[] = [];
-  private classes: Map<number, number> | undefined;
+  /** Entries by their own index; `classSlots` by their CDO class (built when first asked). */
+  private readonly slots: Int32Array;
+  private classSlots: Int32Array | undefined;
   private readonly refs = new Map<bigint, ObjectRef | null>();
   readonly size: number;
 
@@ -60,22 +103,12 @@ export class ScriptObjectIndex {
     this.words = t.words;
     this.names = t.names;
     this.size = t.count;
-    const w = this.words;
-    for (let i = 0, at = 2; i < t.count; i++, at += SCRIPT_OBJECT_WORDS) {
-      const low = w[at]!;
-      if (this.byLow.has(low)) this.collisions.push(i);
-      else this.byLow.set(low, i);
-    }
+    this.slots = slotTable(this.words, 2, t.count);
   }
 
   private at(index: bigint): number | undefined {
-    const lo = Number(index & 0xffffffffn);
-    const hi = Number(index >> 32n);
-    const w = this.words;
-    const i = this.byLow.get(lo);
-    if (i !== undefined && w[i * SCRIPT_OBJECT_WORDS + 3] === hi) return i;
-    for (const c of this.collisions) if (w[c * SCRIPT_OBJECT_WORDS + 2] === lo && w[c * SCRIPT_OBJECT_WORDS + 3] === hi) return c;
-    return undefined;
+    const i = findSlot(this.slots, this.words, 2, Number(index & 0xffffffffn), Number(index >> 32n));
+    return i < 0 ? undefined : i;
   }
 
   /** Index field `field` (4 outer, 6 CDO class) of entry `at`; undefined when Null. */
@@ -127,23 +160,9 @@ export class ScriptObjectIndex {
   /** True when some class default object names this object as its class. */
   isClass(index: bigint): boolean {
     if (index === 0n || index === NULL_OBJECT_INDEX) return false;
-    if (!this.classes) {
-      // High word of every CDO's class by its low word (-1 where two classes share a low word: then scan).
-      this.classes = new Map();
-      for (let at = 6; at < this.words.length; at += SCRIPT_OBJECT_WORDS) {
-        const lo = this.words[at]!;
-        const hi = this.words[at + 1]!;
-        const seen = this.classes.get(lo);
-        this.classes.set(lo, seen === undefined || seen === hi ? hi : -1);
-      }
-    }
-    const lo = Number(index & 0xffffffffn);
-    const hi = Number(index >> 32n);
-    const seen = this.classes.get(lo);
-    if (seen === undefined) return false;
-    if (seen !== -1) return seen === hi;
-    for (let at = 6; at < this.words.length; at += SCRIPT_OBJECT_WORDS) if (this.words[at] === lo && this.words[at + 1] === hi) return true;
-    return false;
+    // Entries by their CDO class field: a class is what some CDO names.
+    this.classSlots ??= slotTable(this.words, 6, this.size);
+    return findSlot(this.classSlots, this.words, 6, Number(index & 0xffffffffn), Number(index >> 32n)) >= 0;
   }
 
   outer(index: bigint): bigint | undefined {
