@@ -129,6 +129,8 @@ async function readHeader(reader: ContainerReader, i: number, source: string, en
 
 /** Package chunks kept in memory between the two passes, at most this many bytes. */
 const KEEP_BUDGET = 256 * 1024 * 1024;
+/** Of those, packages whose full parse is kept too (a parse takes a few times the bytes), at most this many bytes. */
+const KEEP_PARSED_BUDGET = 32 * 1024 * 1024;
 
 /** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
 function legacyPaths(path: string): { uasset: string; uexp: string } {
@@ -225,7 +227,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (match && !match(out.uasset)) continue;
     result.packages++;
     result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined) });
+    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
@@ -239,9 +241,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
   }
 
-  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined): Promise<void> {
+  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): Promise<void> {
     const e = o.engine ?? engine;
-    const full = parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
+    const full = parsed ?? parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
     idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
     const r = zenToLegacy(bytes, { source, parsed: full, resolver, ...(e ? { engine: e } : {}) });
     if (r.unnamed.length > 0) {
@@ -286,8 +288,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       }
     }
     // Pass 1: every package header, so imports can be named from the packages at hand.
-    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array }> = [];
+    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array; full?: ZenPackage }> = [];
     let kept = 0;
+    let keptParsed = 0;
     for (const [c, { reader }] of opened.entries()) {
       const toc = reader.toc;
       const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
@@ -303,7 +306,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
             const { z, bytes } = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
             if (bytes) kept += bytes.length;
             addHeader(toc.chunkId(i).id, z);
-            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}) });
+            // A whole package parsed here is kept parsed too (within its own, smaller budget), not parsed again.
+            const full = bytes && keptParsed + bytes.length <= KEEP_PARSED_BUDGET ? z : undefined;
+            if (full) keptParsed += bytes!.length;
+            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}), ...(full ? { full } : {}) });
           } catch (e) {
             if (!(e instanceof IoStoreError)) throw e;
             result.failures.push({ path, code: e.code, message: e.message });
@@ -328,8 +334,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.planned.push({ path: out.uasset, kind: 'package', size });
       jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
         const bytes = p.bytes ?? (await p.reader.readChunk(p.i));
+        const full = p.bytes ? p.full : undefined;
         delete p.bytes;
-        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine);
+        delete p.full;
+        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
       } });
     }
 
