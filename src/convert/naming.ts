@@ -2,7 +2,7 @@ import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
 import type { MappedName } from '../zen/mapped-name.js';
 import { NULL_OBJECT_INDEX, objectIndexKind, packageImportParts } from '../zen/object-index.js';
-import type { ScriptObjects } from '../zen/script-objects.js';
+import { SCRIPT_OBJECT_WORDS, scriptObjectTable, type ScriptObjects, type ScriptObjectTable } from '../zen/script-objects.js';
 import { importedPackageNameStrings, type ZenPackage } from '../zen/zen-package.js';
 
 /** One FName: a base string and the number (0 none, k = `_<k-1>`). */
@@ -42,40 +42,81 @@ export function splitName(s: string): NamePart {
   return { base: s, number: 0 };
 }
 
+/**
+ * An open-addressed table (power-of-two size, at least twice the entries) of the script object entries by the
+ * 64-bit index at word `field` of each entry; a slot holds entry + 1. Built in one pass over typed arrays: a Map of
+ * 37,000 keys costs more than converting a small container.
+ */
+function slotTable(words: Uint32Array, field: number, count: number): Int32Array {
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  for (let i = 0; i < count; i++) {
+    const at = i * SCRIPT_OBJECT_WORDS + field;
+    const lo = words[at]!;
+    const hi = words[at + 1]!;
+    let h = Math.imul(lo ^ hi, 0x9e3779b1) >>> 0;
+    for (;;) {
+      const k = h & mask;
+      const e = slots[k]! - 1;
+      if (e < 0) {
+        slots[k] = i + 1;
+        break;
+      }
+      // The first entry with a given index keeps its slot.
+      if (words[e * SCRIPT_OBJECT_WORDS + field] === lo && words[e * SCRIPT_OBJECT_WORDS + field + 1] === hi) break;
+      h = k + 1;
+    }
+  }
+  return slots;
+}
+
+/** The entry whose 64-bit field equals hi:lo, or -1. */
+function findSlot(slots: Int32Array, words: Uint32Array, field: number, lo: number, hi: number): number {
+  const mask = slots.length - 1;
+  let h = Math.imul(lo ^ hi, 0x9e3779b1) >>> 0;
+  for (;;) {
+    const k = h & mask;
+    const e = slots[k]! - 1;
+    if (e < 0) return -1;
+    if (words[e * SCRIPT_OBJECT_WORDS + field] === lo && words[e * SCRIPT_OBJECT_WORDS + field + 1] === hi) return e;
+    h = k + 1;
+  }
+}
+
 /** The global script objects by their FPackageObjectIndex, with the facts the legacy import map needs. */
 export class ScriptObjectIndex {
-  // Keyed by the low 32 bits of each index (read as numbers from the typed array, no bigint arithmetic), checked
-  // against the full index: a Map of 60,000 bigint keys costs more to build than converting a small container.
-  private readonly keys: BigUint64Array;
-  private readonly byLow = new Map<number, number>();
-  private readonly collisions: number[] = [];
-  private readonly classKeys: BigUint64Array;
+  // Entries stay in the chunk's own word layout and are found through a hash table of entry numbers: no bigint per
+  // entry, no name decoded until a package asks for it.
+  private readonly words: Uint32Array;
+  private readonly names: ScriptObjectTable['names'];
+  /** Entries by their own index; `classSlots` by their CDO class (built when first asked). */
+  private readonly slots: Int32Array;
+  private classSlots: Int32Array | undefined;
   private readonly refs = new Map<bigint, ObjectRef | null>();
+  readonly size: number;
 
-  constructor(private readonly so: ScriptObjects) {
-    const n = so.objects.length;
-    this.keys = new BigUint64Array(n);
-    for (let i = 0; i < n; i++) this.keys[i] = so.objects[i]!.globalIndex;
-    const words = new Uint32Array(this.keys.buffer);
-    for (let i = 0; i < n; i++) {
-      const low = words[2 * i]!;
-      if (this.byLow.has(low)) this.collisions.push(i);
-      else this.byLow.set(low, i);
-    }
-    const classes: bigint[] = [];
-    for (const o of so.objects) if (o.cdoClassIndex !== NULL_OBJECT_INDEX && o.cdoClassIndex !== 0n) classes.push(o.cdoClassIndex);
-    this.classKeys = BigUint64Array.from(classes).sort();
+  /** From parsed entries, or from a table read with `readScriptObjectTable` (which is how to-legacy reads a global). */
+  constructor(so: ScriptObjects | ScriptObjectTable) {
+    const t = 'words' in so ? so : scriptObjectTable(so.names, so.objects);
+    this.words = t.words;
+    this.names = t.names;
+    this.size = t.count;
+    this.slots = slotTable(this.words, 2, t.count);
   }
 
   private at(index: bigint): number | undefined {
-    const i = this.byLow.get(Number(index & 0xffffffffn));
-    if (i !== undefined && this.keys[i] === index) return i;
-    for (const c of this.collisions) if (this.keys[c] === index) return c;
-    return undefined;
+    const i = findSlot(this.slots, this.words, 2, Number(index & 0xffffffffn), Number(index >> 32n));
+    return i < 0 ? undefined : i;
   }
 
-  get size(): number {
-    return this.so.objects.length;
+  /** Index field `field` (4 outer, 6 CDO class) of entry `at`; undefined when Null. */
+  private field(at: number, field: number): bigint | undefined {
+    const lo = this.words[at * SCRIPT_OBJECT_WORDS + field]!;
+    const hi = this.words[at * SCRIPT_OBJECT_WORDS + field + 1]!;
+    if (lo === 0xffffffff && hi === 0xffffffff) return undefined;
+    return (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   has(index: bigint): boolean {
@@ -89,18 +130,19 @@ export class ScriptObjectIndex {
     const chain: NamePart[] = [];
     let i = index;
     let pkg: string | undefined;
-    for (let steps = 0; steps <= this.so.objects.length; steps++) {
+    for (let steps = 0; steps <= this.size; steps++) {
       const at = this.at(i);
       if (at === undefined) break;
-      const o = this.so.objects[at]!;
-      const n = mapped(this.so.names, o.objectName);
-      if (!n) break;
-      if (o.outerIndex === NULL_OBJECT_INDEX) {
+      const base = this.names.name(this.words[at * SCRIPT_OBJECT_WORDS]! & 0x3fffffff);
+      if (base === undefined) break;
+      const n = { base, number: this.words[at * SCRIPT_OBJECT_WORDS + 1]! };
+      const outer = this.field(at, 4);
+      if (outer === undefined) {
         pkg = nameText(n);
         break;
       }
       chain.push(n);
-      i = o.outerIndex;
+      i = outer;
     }
     const r = pkg === undefined ? null : { packageName: pkg, chain: chain.reverse() };
     this.refs.set(index, r);
@@ -111,29 +153,21 @@ export class ScriptObjectIndex {
   cdoClass(index: bigint): bigint | undefined {
     const at = this.at(index);
     if (at === undefined) return undefined;
-    const c = this.so.objects[at]!.cdoClassIndex;
-    return c === NULL_OBJECT_INDEX || c === 0n ? undefined : c;
+    const c = this.field(at, 6);
+    return c === 0n ? undefined : c;
   }
 
   /** True when some class default object names this object as its class. */
   isClass(index: bigint): boolean {
-    let lo = 0;
-    let hi = this.classKeys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = this.classKeys[mid]!;
-      if (k === index) return true;
-      if (k < index) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    if (index === 0n || index === NULL_OBJECT_INDEX) return false;
+    // Entries by their CDO class field: a class is what some CDO names.
+    this.classSlots ??= slotTable(this.words, 6, this.size);
+    return findSlot(this.classSlots, this.words, 6, Number(index & 0xffffffffn), Number(index >> 32n)) >= 0;
   }
 
   outer(index: bigint): bigint | undefined {
     const at = this.at(index);
-    if (at === undefined) return undefined;
-    const o = this.so.objects[at]!.outerIndex;
-    return o === NULL_OBJECT_INDEX ? undefined : o;
+    return at === undefined ? undefined : this.field(at, 4);
   }
 }
 

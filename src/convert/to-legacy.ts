@@ -14,7 +14,7 @@ import { openContainer, unnamedChunkPath } from '../unpack/unpack.js';
 import { writeChunkFile } from '../unpack/write-chunk.js';
 import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
 import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
-import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects } from '../zen/script-objects.js';
+import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
 import { zenToLegacy } from './zen-to-legacy.js';
@@ -66,6 +66,8 @@ export interface ToLegacyResult {
 }
 
 const HEADER_PROBE = 64 * 1024;
+/** Packages up to this size are written with blocking calls (each a fraction of a millisecond). */
+const SYNC_WRITE_MAX = 1024 * 1024;
 const ZEN_FILE = /\.(uzenasset|uasset|umap)$/i;
 
 /** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
@@ -97,7 +99,7 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
       return -1;
     };
     const so = byType('ScriptObjects');
-    if (so >= 0) return new ScriptObjectIndex(parseScriptObjects(await reader.readChunk(so), { source: utoc }));
+    if (so >= 0) return new ScriptObjectIndex(readScriptObjectTable(await reader.readChunk(so), { source: utoc }));
     // UE 4.26/4.27 globals: the global names and the initial load meta hold the same entries.
     const gn = byType('LoaderGlobalNames');
     const meta = byType('LoaderInitialLoadMeta');
@@ -129,6 +131,8 @@ async function readHeader(reader: ContainerReader, i: number, source: string, en
 
 /** Package chunks kept in memory between the two passes, at most this many bytes. */
 const KEEP_BUDGET = 256 * 1024 * 1024;
+/** Of those, packages whose full parse is kept too (a parse takes a few times the bytes), at most this many bytes. */
+const KEEP_PARSED_BUDGET = 32 * 1024 * 1024;
 
 /** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
 function legacyPaths(path: string): { uasset: string; uexp: string } {
@@ -225,7 +229,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (match && !match(out.uasset)) continue;
     result.packages++;
     result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined) });
+    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
@@ -239,9 +243,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
   }
 
-  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined): Promise<void> {
+  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): Promise<void> {
     const e = o.engine ?? engine;
-    const full = parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
+    const full = parsed ?? parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
     idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
     const r = zenToLegacy(bytes, { source, parsed: full, resolver, ...(e ? { engine: e } : {}) });
     if (r.unnamed.length > 0) {
@@ -250,8 +254,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     result.packageBytes += bytes.length;
     if (o.dryRun) return;
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset]);
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp]);
+    // Small files with blocking calls: a round trip through the libuv pool per call costs more than the call.
+    const how = r.uasset.length + r.uexp.length <= SYNC_WRITE_MAX ? { sync: true } : {};
+    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset], undefined, how);
+    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp], undefined, how);
     result.filesWritten += 2;
   }
 
@@ -286,8 +292,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       }
     }
     // Pass 1: every package header, so imports can be named from the packages at hand.
-    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array }> = [];
+    const packageChunks: Array<{ reader: ContainerReader; i: number; path: string; z: ZenPackage; engine: EngineVersion | undefined; bytes?: Uint8Array; full?: ZenPackage }> = [];
     let kept = 0;
+    let keptParsed = 0;
     for (const [c, { reader }] of opened.entries()) {
       const toc = reader.toc;
       const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
@@ -303,7 +310,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
             const { z, bytes } = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
             if (bytes) kept += bytes.length;
             addHeader(toc.chunkId(i).id, z);
-            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}) });
+            // A whole package parsed here is kept parsed too (within its own, smaller budget), not parsed again.
+            const full = bytes && keptParsed + bytes.length <= KEEP_PARSED_BUDGET ? z : undefined;
+            if (full) keptParsed += bytes!.length;
+            packageChunks.push({ reader, i, path, z, engine, ...(bytes ? { bytes } : {}), ...(full ? { full } : {}) });
           } catch (e) {
             if (!(e instanceof IoStoreError)) throw e;
             result.failures.push({ path, code: e.code, message: e.message });
@@ -328,8 +338,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.planned.push({ path: out.uasset, kind: 'package', size });
       jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
         const bytes = p.bytes ?? (await p.reader.readChunk(p.i));
+        const full = p.bytes ? p.full : undefined;
         delete p.bytes;
-        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine);
+        delete p.full;
+        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
       } });
     }
 

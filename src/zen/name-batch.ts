@@ -102,6 +102,60 @@ export function readNameBatch(r: ByteReader, what = 'name batch'): NameBatch {
   return { names, hashes };
 }
 
+/** A name batch whose names are decoded only when asked for (a global batch holds ~35,000; a conversion needs a few). */
+export interface LazyNameBatch {
+  count: number;
+  /** Name `i`, or undefined outside the batch. */
+  name(i: number): string | undefined;
+}
+
+/**
+ * Reads a new-format name batch as `readNameBatch` does, with the same checks on every header, but without
+ * decoding the characters or the hashes: each name is decoded (once) when asked for.
+ */
+export function readNameBatchLazy(r: ByteReader, what = 'name batch'): LazyNameBatch {
+  const count = r.u32(`${what} count`);
+  if (count === 0) return { count: 0, name: () => undefined };
+  const bytesAt = r.pos;
+  const stringBytes = r.u32(`${what} string byte count`);
+  const algoAt = r.pos;
+  const algo = r.u64(`${what} hash algorithm id`);
+  if (algo !== NAME_HASH_ALGORITHM_ID) {
+    r.fail('BAD_VALUE', `${what}: hash algorithm id 0x${algo.toString(16)} is not 0x${NAME_HASH_ALGORITHM_ID.toString(16)}`, algoAt);
+  }
+  r.needArray(count, 10, `${what} hashes and headers (${count} names)`);
+  r.needArray(stringBytes, 1, `${what} characters`);
+  const headersAt = r.pos + count * 8;
+  const charsAt = headersAt + count * 2;
+  const bytes = r.bytes;
+  // Start of each name's characters (relative to charsAt); count + 1 entries, the last one the end.
+  const starts = new Uint32Array(count + 1);
+  let o = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = o;
+    const header = (bytes[headersAt + 2 * i]! << 8) | bytes[headersAt + 2 * i + 1]!;
+    o += (header & WIDE_FLAG) === 0 ? header & MAX_NAME_LENGTH : (header & MAX_NAME_LENGTH) * 2;
+    if (o > stringBytes) r.fail('BAD_VALUE', `${what}: name ${i} runs past the ${stringBytes} declared string bytes`, bytesAt);
+  }
+  starts[count] = o;
+  if (o !== stringBytes) r.fail('BAD_VALUE', `${what}: the names take ${o} bytes but the batch declares ${stringBytes}`, bytesAt);
+  r.pos = charsAt + o;
+  const decoded: (string | undefined)[] = new Array(count);
+  return {
+    count,
+    name(i) {
+      if (!(i >= 0 && i < count)) return undefined;
+      let s = decoded[i];
+      if (s === undefined) {
+        const wide = (bytes[headersAt + 2 * i]! & 0x80) !== 0;
+        const chars = bytes.subarray(charsAt + starts[i]!, charsAt + starts[i + 1]!);
+        s = decoded[i] = wide ? utf16le(chars) : latin1(chars);
+      }
+      return s;
+    },
+  };
+}
+
 /** Hashes for `names`, reusing `hashes` where given (so engine-written batches are reproduced as read). */
 function batchHashes(batch: NameBatch | readonly string[]): { names: readonly string[]; hashes: readonly bigint[] } {
   if (Array.isArray(batch)) return { names: batch as readonly string[], hashes: (batch as readonly string[]).map(nameHash) };

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ScriptObjectIndex } from '../../src/convert/index.js';
+import { IoStoreError } from '../../src/errors.js';
+import { ContainerReader } from '../../src/index.js';
+import { NULL_OBJECT_INDEX } from '../../src/zen/object-index.js';
+import { parseScriptObjects, readScriptObjectTable } from '../../src/zen/script-objects.js';
+import { corpusPath, hasCorpus } from '../corpus.js';
+
+async function scriptChunk(globalUtoc: string): Promise<Uint8Array> {
+  const g = await ContainerReader.open(corpusPath(globalUtoc));
+  try {
+    for (let i = 0; i < g.toc.chunkCount; i++) if (g.toc.chunkTypeName(i) === 'ScriptObjects') return await g.readChunk(i);
+  } finally {
+    await g.close();
+  }
+  throw new Error('no ScriptObjects chunk');
+}
+
+describe.skipIf(!hasCorpus)('ScriptObjectIndex over the raw chunk (names decoded on demand)', () => {
+  it.each(['ue5.8-cue4parse/global/global.utoc', 'ue6.0-cue4parse/global/global.utoc'])('%s: same answers as over parsed entries', async (g) => {
+    const bytes = await scriptChunk(g);
+    const parsed = parseScriptObjects(bytes);
+    const table = readScriptObjectTable(bytes);
+    expect(table.count).toBe(parsed.objects.length);
+    expect(table.names.count).toBe(parsed.names.length);
+    const lazy = new ScriptObjectIndex(table);
+    const full = new ScriptObjectIndex(parsed);
+    // Every 7th entry: path, outer, CDO class and class-ness agree; every name decodes as the full batch has it.
+    for (let k = 0; k < parsed.objects.length; k += 7) {
+      const o = parsed.objects[k]!;
+      expect(lazy.ref(o.globalIndex)).toEqual(full.ref(o.globalIndex));
+      expect(lazy.outer(o.globalIndex)).toBe(o.outerIndex === NULL_OBJECT_INDEX ? undefined : o.outerIndex);
+      expect(lazy.cdoClass(o.globalIndex)).toBe(full.cdoClass(o.globalIndex));
+      expect(lazy.isClass(o.globalIndex)).toBe(full.isClass(o.globalIndex));
+    }
+    for (let k = 0; k < parsed.names.length; k += 5) expect(table.names.name(k)).toBe(parsed.names[k]);
+    expect(lazy.ref(0x1234n)).toBeUndefined();
+    expect(lazy.ref(parsed.objects[0]!.globalIndex ^ (1n << 40n))).toBeUndefined();
+    // A known class: /Script/CoreUObject.Object.
+    const obj = parsed.objects.find((o) => lazy.ref(o.globalIndex)?.chain.map((c) => c.base).join('.') === 'Object' && lazy.ref(o.globalIndex)?.packageName === '/Script/CoreUObject');
+    expect(obj && lazy.isClass(obj.globalIndex)).toBe(true);
+  });
+
+  it('rejects a cut or padded chunk with one located error', async () => {
+    const bytes = await scriptChunk('ue5.8-cue4parse/global/global.utoc');
+    expect(() => readScriptObjectTable(bytes.subarray(0, bytes.length - 5), { source: 'g' })).toThrow(IoStoreError);
+    expect(() => readScriptObjectTable(bytes.subarray(0, 200), { source: 'g' })).toThrow(/g.*global name map/);
+    const padded = new Uint8Array(bytes.length + 3);
+    padded.set(bytes);
+    expect(() => readScriptObjectTable(padded, { source: 'g' })).toThrow(/3 bytes left/);
+  });
+});
