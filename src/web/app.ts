@@ -157,13 +157,14 @@ async function reload(): Promise<void> {
   renderCharts();
   renderContainers();
   const chunks = loaded.rows.length;
-  setStatus(`${loaded.containers.length} container(s), ${fmtInt(chunks)} rows`);
+  const looseOnly = loaded.containers.length === 0 && loaded.looseFiles.length > 0;
+  setStatus(looseOnly ? `${loaded.looseFiles.length} loose package(s)` : `${loaded.containers.length} container(s), ${fmtInt(chunks)} rows`);
   requestAnimationFrame(() => {
     perf.tableMs = performance.now() - perf.dropAt;
     document.body.dataset.tableMs = perf.tableMs.toFixed(0);
     document.body.dataset.ready = '1';
   });
-  if (loaded.looseFiles.length > 0 && loaded.containers.length === 0) await showLoose(loaded.looseFiles[0]!);
+  if (looseOnly) await showLoose(loaded.looseFiles[0]!);
 }
 
 // ---------- the table ----------
@@ -600,6 +601,19 @@ async function showHex(r: Row, body: HTMLElement, from: number): Promise<void> {
   body.replaceChildren(nav, pre);
 }
 
+/** With several loose packages dropped (and no container to list them in), one button per package. */
+function looseChooser(current: InputFile): Node[] {
+  const all = state.loaded?.looseFiles ?? [];
+  if (all.length < 2) return [];
+  const nav = h('nav', { class: 'loose' });
+  for (const f of all) {
+    const b = h('button', f === current ? { class: 'current', 'aria-current': 'true' } : {}, f.path);
+    b.addEventListener('click', () => void showLoose(f));
+    nav.append(b);
+  }
+  return [nav];
+}
+
 async function showLoose(f: InputFile): Promise<void> {
   try {
     const bytes = new Uint8Array(await f.file.arrayBuffer());
@@ -610,7 +624,7 @@ async function showLoose(f: InputFile): Promise<void> {
       return other ? new Uint8Array(await other.file.arrayBuffer()) : undefined;
     };
     const v = await viewLoosePackage(bytes, f.path, companion);
-    detail(...(typeof v === 'string' ? [h('div', { class: 'warn' }, v)] : packageNodes(v)));
+    detail(...looseChooser(f), ...(typeof v === 'string' ? [h('div', { class: 'warn' }, v)] : packageNodes(v)));
   } catch (e) {
     setError([oneLine(e)]);
   }

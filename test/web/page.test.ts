@@ -407,6 +407,16 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     expect(shown.imports.length).toBe(19);
     expect(shown.uexp).toContain(`${lib.uexp!.size.toLocaleString('en-US')} bytes, every export inside it`);
     expect(await page.$eval('#details pre.names', (el) => el.textContent!.split('\n'))).toEqual(lib.names);
+
+    // Two loose packages and no container: the status counts them, and a chooser switches between them.
+    await drop(page, [asset, uexp, corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset')]);
+    await page.waitForSelector('#details nav.loose');
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('2 loose package(s)');
+    const choices = await page.$$eval('#details nav.loose button', (bs) => bs.map((b) => b.textContent));
+    expect(choices.map((c) => c!.split('/').pop())).toEqual(['BP_Table_Lamp.uasset', 'Randy.uzenasset']);
+    await page.click('#details nav.loose button:nth-child(2)');
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
+    expect(await page.$eval('#details nav.loose button.current', (el) => el.textContent!.split('/').pop())).toBe('Randy.uzenasset');
     expect(errors).toEqual([]);
     await page.close();
   });
