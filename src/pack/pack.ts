@@ -27,6 +27,7 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
+import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
 import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
@@ -99,6 +100,8 @@ export interface PackResult {
   warnings: string[];
   /** Worker threads that encoded chunks (0: the calling thread). */
   threads: number;
+  /** Shader libraries written (plain-folder packs and to-zen). */
+  shaderLibraries?: PackedShaderLibrary[];
 }
 
 /** One chunk to write: where its bytes come from and how it is indexed. */
@@ -178,6 +181,7 @@ async function packPlanned(
     containerIdFrom: from,
     warnings,
     ...(p.packages ? { packages: p.packages } : {}),
+    ...('shaderLibraries' in p && p.shaderLibraries.length > 0 ? { shaderLibraries: p.shaderLibraries } : {}),
   };
 }
 
@@ -289,7 +293,13 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
   // unpack and to-legacy put chunks without a path (the container header, script objects) under _chunks/: a mod
   // container gets its own header, so they stay out.
-  const files = (await list()).filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  const all = await list();
+  const files = all.filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  // ShaderCode chunks as unpack writes them: an IoStore-form shader library of the folder takes those it lists.
+  const unpackedCode = new Map<string, ModFile>();
+  const codePrefix = `${UNNAMED_CHUNKS_FOLDER}/ShaderCode/`;
+  for (const f of all) if (f.path.startsWith(codePrefix) && f.path.endsWith('.bin')) unpackedCode.set(f.path.slice(codePrefix.length, -4).toLowerCase(), f);
+  const shaderLibraries: PackedShaderLibrary[] = [];
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
@@ -335,7 +345,22 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     if (!legacy) pkgChunks.set(m, { legacy });
   }
   checkDistinctIds(mod);
+  const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
+  const shaderIds = new Map<string, string>();
   for (const m of mod) {
+    if (m.type === 'ShaderCodeLibrary') {
+      const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
+      shaderLibraries.push(r.report);
+      for (const c of r.chunks) {
+        const key = Buffer.from(c.id).toString('hex');
+        const other = shaderIds.get(key);
+        if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
+        shaderIds.set(key, m.path);
+        const data = c.data;
+        chunks.push({ id: c.id, size: data.length, pieces: async function* () { yield data; }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
+      }
+      continue;
+    }
     const converted = pkgChunks.get(m)?.bytes;
     if (converted && pkgChunks.get(m)!.legacy) {
       chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });
@@ -371,7 +396,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
   const pakFiles: CompanionFiles | undefined = loose.length > 0 ? { mountPoint, files: loose } : undefined;
-  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
+  return { settings, chunks, packages: names.sort(), shaderLibraries, source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */

@@ -113,7 +113,7 @@ function count(r: ByteReader, size: number, what: string): number {
   const at = r.pos;
   const n = r.i32(`${what} count`);
   if (n < 0) r.fail('BAD_VALUE', `${what}: negative count ${n}`, at);
-  r.needArray(n, size, what);
+  if (n * size > r.remaining) r.fail('TRUNCATED', `${what}: ${n} entries of ${size} bytes need ${n * size} bytes but only ${r.remaining} remain`, at);
   return n;
 }
 
