@@ -103,18 +103,19 @@ export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' |
   const groupEntries: ZenShaderGroupEntry[] = [];
   const formatBytes = new TextEncoder().encode(format);
   groups.forEach((members, g) => {
-    const h = createHash('sha1');
-    const size = new Uint8Array(4);
-    const sizeView = new DataView(size.buffer);
+    // One buffer for the whole input: the browser build's SHA-1 keeps what it is given by reference.
+    const input = new Uint8Array(members.length * 24 + formatBytes.length);
+    const view = new DataView(input.buffer);
     let at = 0;
-    for (const s of members) {
+    members.forEach((s, k) => {
       shaderEntries[s] = { frequency: shaders[s]!.frequency, groupIndex: g, offsetInGroup: at };
-      sizeView.setUint32(0, shaders[s]!.uncompressedSize, true);
-      h.update(lib.shaderHashes[s]!);
-      h.update(size);
+      input.set(lib.shaderHashes[s]!, k * 24);
+      view.setUint32(k * 24 + 20, shaders[s]!.uncompressedSize, true);
       at += shaders[s]!.uncompressedSize;
-    }
-    h.update(formatBytes);
+    });
+    input.set(formatBytes, members.length * 24);
+    const h = createHash('sha1');
+    h.update(input);
     groupHashes.push(new Uint8Array(h.digest()));
     groupEntries.push({ shaderIndicesOffset: 0, numShaders: members.length, uncompressedSize: at, compressedSize: 0 });
   });
