@@ -357,7 +357,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
         if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
         shaderIds.set(key, m.path);
         const data = c.data;
-        chunks.push({ id: c.id, size: data.length, pieces: async function* () { yield data; }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
+        chunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
       }
       continue;
     }

@@ -21,7 +21,9 @@ export interface PackedShaderLibrary {
 /** A chunk of a shader library: the library itself (with its path) or one of its ShaderCode groups. */
 export interface ShaderLibraryChunk {
   id: Uint8Array;
-  data: Uint8Array;
+  size: number;
+  /** The bytes, made when the chunk is written. */
+  data: () => Uint8Array | Promise<Uint8Array>;
   /** Path below the mount point (the library chunk only: ShaderCode chunks have none). */
   path?: string;
 }
@@ -44,13 +46,13 @@ export async function shaderLibraryChunks(
     const r = legacyShaderLibraryToZen(bytes, { source: file.file, fileName: file.path, shaderCodeType });
     if (r.rawGroups > 0) warnings.push(`${file.path}: ${r.rawGroups} of ${r.groups.length} shader groups stored uncompressed (the engine would compress them with Oodle, which this toolkit cannot encode; it reads groups whose compressed size equals their size as they are)`);
     return {
-      chunks: [{ id: libraryId, data: r.library, path: file.path }, ...r.groups.map((g) => ({ id: g.id, data: g.data }))],
+      chunks: [{ id: libraryId, size: r.library.length, data: () => r.library, path: file.path }, ...r.groups.map((g) => ({ id: g.id, size: g.size, data: g.data }))],
       report: { path: file.path, from: 'legacy', shaders: r.zen.shaderEntries.length, groups: r.groups.length, rawGroups: r.rawGroups, compressedGroups: r.reusedGroups },
     };
   }
   if (form !== 'zen') throw new IoStoreError('BAD_MAGIC', 'not a shader library (its version is neither 2, the legacy form, nor 1, the IoStore form)', { file: file.file, offset: 0 });
   const zen = parseZenShaderLibrary(bytes, file.file);
-  const chunks: ShaderLibraryChunk[] = [{ id: libraryId, data: bytes, path: file.path }];
+  const chunks: ShaderLibraryChunk[] = [{ id: libraryId, size: bytes.length, data: () => bytes, path: file.path }];
   let missing = 0;
   let compressed = 0;
   for (const [g, id] of zen.groupChunkIds.entries()) {
@@ -62,7 +64,7 @@ export async function shaderLibraryChunks(
     const group = zen.groupEntries[g]!;
     if (f.size !== group.compressedSize) throw new IoStoreError('SIZE_MISMATCH', `ShaderCode chunk ${toHex(id)} is ${f.size} bytes but its library says ${group.compressedSize}`, { file: f.file });
     if (group.compressedSize !== group.uncompressedSize) compressed++;
-    chunks.push({ id, data: await f.read() });
+    chunks.push({ id, size: f.size, data: () => f.read() });
   }
   if (missing > 0) warnings.push(`${file.path}: an IoStore-form shader library whose ${missing} of ${zen.groupChunkIds.length} ShaderCode chunks are not in the folder (_chunks/ShaderCode/<id>.bin); the game must already hold them, or give the legacy form (iostore to-legacy writes it)`);
   return { chunks, report: { path: file.path, from: 'zen', shaders: zen.shaderEntries.length, groups: zen.groupEntries.length, rawGroups: zen.groupEntries.length - missing - compressed, compressedGroups: compressed } };

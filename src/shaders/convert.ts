@@ -25,6 +25,12 @@ import {
  * size. Code that keeps its unit (a group of one shader is one legacy shader) keeps its compressed bytes.
  */
 
+/**
+ * The largest shader or group decoded here (256 MiB; engine groups are at most 1 MiB unless one shader is larger, and
+ * shaders are far smaller): sizes come from the file, and must not size an allocation the file cannot back.
+ */
+export const MAX_DECODED_SHADER_SIZE = 256 * 1024 * 1024;
+
 /** The engine's largest gap (bytes) between two shaders that one preload read still spans. */
 const MAX_PRELOAD_GAP = 1024;
 
@@ -136,6 +142,7 @@ export function legacyGroupCode(zen: ZenShaderLibrary, g: number, chunk: Uint8Ar
 }
 
 function decodeGroup(chunk: Uint8Array, size: number, where: string): Uint8Array {
+  if (size > MAX_DECODED_SHADER_SIZE) throw new IoStoreError('UNSUPPORTED', `shader code of ${size} bytes exceeds the ${MAX_DECODED_SHADER_SIZE}-byte limit`, { file: where });
   try {
     return oodleDecompress(chunk, size);
   } catch (e) {
@@ -166,7 +173,9 @@ export function legacyShaderBytes(bytes: Uint8Array, lib: LegacyShaderLibrary, i
 export interface ShaderGroupChunk {
   /** ShaderCode chunk id (12 bytes). */
   id: Uint8Array;
-  data: Uint8Array;
+  size: number;
+  /** The chunk's bytes, made when asked (one group at a time keeps memory to a group's size). */
+  data: () => Uint8Array;
 }
 
 export interface ZenShaderLibraryResult {
@@ -201,17 +210,30 @@ export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string;
     const only = lib.shaderEntries[members[0]!]!;
     if (members.length === 1 && only.size !== only.uncompressedSize) {
       const stored = legacyShaderCode(bytes, lib, members[0]!, o.source);
-      // Checked, so that what the engine will decode with Oodle is Oodle.
-      legacyShaderBytes(bytes, lib, members[0]!, o.source);
       entry.compressedSize = stored.length;
-      groups.push({ id, data: stored });
+      groups.push({
+        id,
+        size: stored.length,
+        data: () => {
+          // Decoded once to check that what the engine will decode with Oodle is Oodle of the stated size.
+          legacyShaderBytes(bytes, lib, members[0]!, o.source);
+          return stored;
+        },
+      });
       reusedGroups++;
       return;
     }
-    const data = new Uint8Array(entry.uncompressedSize);
-    for (const s of members) data.set(legacyShaderBytes(bytes, lib, s, o.source), grouping.shaderEntries[s]!.offsetInGroup);
+    if (entry.uncompressedSize > MAX_DECODED_SHADER_SIZE) throw new IoStoreError('UNSUPPORTED', `shader group ${g} of ${entry.uncompressedSize} bytes exceeds the ${MAX_DECODED_SHADER_SIZE}-byte limit`, { file: o.source });
     entry.compressedSize = entry.uncompressedSize;
-    groups.push({ id, data });
+    groups.push({
+      id,
+      size: entry.uncompressedSize,
+      data: () => {
+        const data = new Uint8Array(entry.uncompressedSize);
+        for (const s of members) data.set(legacyShaderBytes(bytes, lib, s, o.source), grouping.shaderEntries[s]!.offsetInGroup);
+        return data;
+      },
+    });
     rawGroups++;
   });
   const zen: ZenShaderLibrary = {

@@ -167,8 +167,8 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
       const back = legacyShaderLibraryToZen(file, { source: name, shaderCodeType: SHADER_CODE });
       expect(back.zen.groupChunkIds.map(toHex)).toEqual(zen.groupChunkIds.map(toHex));
       expect(toHex(serializeZenShaderLibrary(withCompressedSizes(back.zen, zen)))).toBe(toHex(libBytes));
-      expect(back.groups.every((g) => g.data.length === back.zen.groupEntries[back.zen.groupChunkIds.findIndex((id) => toHex(id) === toHex(g.id))]!.uncompressedSize)).toBe(true);
-      expect(zenShaderCodes(back.zen, new Map(back.groups.map((g) => [toHex(g.id), g.data])), name).map(toHex)).toEqual(codes.map(toHex));
+      expect(back.groups.every((g) => g.data().length === back.zen.groupEntries[back.zen.groupChunkIds.findIndex((id) => toHex(id) === toHex(g.id))]!.uncompressedSize)).toBe(true);
+      expect(zenShaderCodes(back.zen, new Map(back.groups.map((g) => [toHex(g.id), g.data()])), name).map(toHex)).toEqual(codes.map(toHex));
     }
     expect(shaders).toBe(54);
   });
@@ -263,7 +263,8 @@ describe.skipIf(!hasCorpus)('shader libraries: a one-shader group keeps its Oodl
     expect(z.reusedGroups).toBe(1);
     expect(z.rawGroups).toBe(0);
     expect(z.zen.groupEntries).toEqual([{ shaderIndicesOffset: 0, numShaders: 1, uncompressedSize: 5345280, compressedSize: kraken.length }]);
-    expect(toHex(z.groups[0]!.data)).toBe(toHex(kraken));
+    expect(z.groups[0]!.size).toBe(kraken.length);
+    expect(toHex(z.groups[0]!.data())).toBe(toHex(kraken));
     const plan = planLegacyShaderLibrary(z.zen);
     expect(plan.reusedGroups).toBe(1);
     expect(toHex(plan.tables)).toBe(toHex(tables));
@@ -319,6 +320,12 @@ describe('shader libraries: bad input is one typed error naming the file and off
     new DataView(bad.buffer).setUint32(plan.tables.length - 4, 2, true);
     expectError(() => parseLegacyShaderLibrary(bad, 'a.ushaderbytecode'), 'BAD_VALUE', /shader index 2 \(entry 1\) is out of range: the library has 2 shaders/);
     expectError(() => legacyShaderLibraryToZen(file, { source: 'x/NoDash.ushaderbytecode', shaderCodeType: SHADER_CODE }), 'BAD_VALUE', /ShaderArchive-<Library>-<Format>/);
+    // A stored shader that claims 300 MiB once decoded is refused before anything that size is allocated.
+    const claim = serializeLegacyShaderTables({ ...parseLegacyShaderLibrary(file), shaderEntries: [{ offset: 0, size: 10, uncompressedSize: 300 * 2 ** 20, frequency: 0 }, { offset: 10, size: 20, uncompressedSize: 20, frequency: 3 }] });
+    const big = new Uint8Array(claim.length + 30);
+    big.set(claim);
+    const z = legacyShaderLibraryToZen(big, { source: 'ShaderArchive-X-PCD3D_SM6.ushaderbytecode', shaderCodeType: SHADER_CODE });
+    expect(() => z.groups.forEach((g) => g.data())).toThrow(/300\d+ bytes exceeds the 268435456-byte limit|exceeds the 268435456-byte limit/);
   });
 
   it('to-legacy of a container whose library is corrupt reports it and writes no library', async () => {
