@@ -17,6 +17,8 @@ import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
+import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-info.js';
+import { toHex } from '../util/bytes.js';
 import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
 import { zenToLegacy } from './zen-to-legacy.js';
 
@@ -264,10 +266,31 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       addBytes(await writeFileAtomic(safeOutputPath(outdir, lib.path), pieces()));
       result.filesWritten++;
       result.shaderLibraries.push(report);
+      await writeAssetInfo(lib);
       if (report.rawShaders > 0) {
         result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (their groups were Oodle-compressed; this toolkit has no Oodle encoder, and the engine reads shaders whose stored size equals their size as they are)`);
       }
     } });
+  };
+  // Which packages use the library's shader maps (from the store entries at hand), in the cooker's asset-info file
+  // beside it: pack and to-zen read it back into the store entries, as UnrealPak does.
+  const writeAssetInfo = async (lib: PendingShaderLibrary) => {
+    const name = shaderAssetInfoName(lib.path.split('/').pop()!);
+    if (!name) return;
+    const maps = new Set(lib.zen.shaderMapHashes.map((h) => toHex(h)));
+    const shaderMaps = new Map<string, string[]>();
+    for (const [id, p] of stores) {
+      const pkg = headers.get(id)?.packageName;
+      if (!pkg) continue;
+      for (const h of p.shaderMapHashes) {
+        const hex = toHex(h);
+        if (maps.has(hex)) shaderMaps.set(hex, [...(shaderMaps.get(hex) ?? []), pkg]);
+      }
+    }
+    if (shaderMaps.size === 0) return;
+    const dir = lib.path.includes('/') ? lib.path.slice(0, lib.path.lastIndexOf('/') + 1) : '';
+    addBytes(await writeFileAtomic(safeOutputPath(outdir, dir + name), [new TextEncoder().encode(serializeShaderAssetInfo({ shaderMaps }))]));
+    result.filesWritten++;
   };
   for (const f of shaderFiles) {
     const bytes = new Uint8Array(readFileSync(f));

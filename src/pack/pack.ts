@@ -28,6 +28,7 @@ import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
+import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
 import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
@@ -309,6 +310,35 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const names: string[] = [];
   const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
   const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean }>();
+  // Shader libraries first: the shader maps they hold bound which asset-info entries the store entries take.
+  const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
+  const shaderIds = new Map<string, string>();
+  const knownShaderMaps = new Set<string>();
+  for (const m of mod) {
+    if (m.type !== 'ShaderCodeLibrary') continue;
+    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
+    shaderLibraries.push(r.report);
+    for (const h of r.shaderMaps) knownShaderMaps.add(h);
+    for (const c of r.chunks) {
+      const key = Buffer.from(c.id).toString('hex');
+      const other = shaderIds.get(key);
+      if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
+      shaderIds.set(key, m.path);
+      const data = c.data;
+      chunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
+    }
+  }
+  // ShaderAssetInfo-*.assetinfo.json (the cooker's, or to-legacy's) give packages their shader maps, as UnrealPak
+  // does; they are read here and not staged.
+  const assetInfos: ShaderAssetInfo[] = [];
+  for (let k = loose.length - 1; k >= 0; k--) {
+    const l = loose[k]!;
+    if (!/(^|\/)ShaderAssetInfo-[^/]+\.assetinfo\.json$/i.test(l.path)) continue;
+    const f = files.find((x) => x.path === l.path)!;
+    assetInfos.push(parseShaderAssetInfo(new TextDecoder().decode(await f.read()), f.file));
+    loose.splice(k, 1);
+  }
+  const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
     let bytes = await m.src.read();
@@ -339,28 +369,16 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
     const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, previous);
     if (warning) warnings.push(warning);
+    const fromInfo = gen === 'UE5' ? shaderMapsOf.get(pkg.packageName.toLowerCase()) : undefined;
+    if (fromInfo) entry.shaderMapHashes = fromInfo;
     packages.push({ packageId: m.packageId!, ...entry });
     names.push(m.packageName!);
     // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
     if (!legacy) pkgChunks.set(m, { legacy });
   }
   checkDistinctIds(mod);
-  const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
-  const shaderIds = new Map<string, string>();
   for (const m of mod) {
-    if (m.type === 'ShaderCodeLibrary') {
-      const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
-      shaderLibraries.push(r.report);
-      for (const c of r.chunks) {
-        const key = Buffer.from(c.id).toString('hex');
-        const other = shaderIds.get(key);
-        if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
-        shaderIds.set(key, m.path);
-        const data = c.data;
-        chunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
-      }
-      continue;
-    }
+    if (m.type === 'ShaderCodeLibrary') continue;
     const converted = pkgChunks.get(m)?.bytes;
     if (converted && pkgChunks.get(m)!.legacy) {
       chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });

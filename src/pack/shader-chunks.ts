@@ -39,7 +39,7 @@ export async function shaderLibraryChunks(
   shaderCodeType: number,
   unpackedCode: (idHex: string) => ModFile | undefined,
   warnings: string[],
-): Promise<{ chunks: ShaderLibraryChunk[]; report: PackedShaderLibrary }> {
+): Promise<{ chunks: ShaderLibraryChunk[]; report: PackedShaderLibrary; shaderMaps: string[] }> {
   const bytes = await file.read();
   const form = shaderLibraryForm(bytes);
   if (form === 'legacy') {
@@ -48,6 +48,7 @@ export async function shaderLibraryChunks(
     return {
       chunks: [{ id: libraryId, size: r.library.length, data: () => r.library, path: file.path }, ...r.groups.map((g) => ({ id: g.id, size: g.size, data: g.data }))],
       report: { path: file.path, from: 'legacy', shaders: r.zen.shaderEntries.length, groups: r.groups.length, rawGroups: r.rawGroups, compressedGroups: r.reusedGroups },
+      shaderMaps: r.zen.shaderMapHashes.map((h) => toHex(h)),
     };
   }
   if (form !== 'zen') throw new IoStoreError('BAD_MAGIC', 'not a shader library (its version is neither 2, the legacy form, nor 1, the IoStore form)', { file: file.file, offset: 0 });
@@ -67,5 +68,5 @@ export async function shaderLibraryChunks(
     chunks.push({ id, size: f.size, data: () => f.read() });
   }
   if (missing > 0) warnings.push(`${file.path}: an IoStore-form shader library whose ${missing} of ${zen.groupChunkIds.length} ShaderCode chunks are not in the folder (_chunks/ShaderCode/<id>.bin); the game must already hold them, or give the legacy form (iostore to-legacy writes it)`);
-  return { chunks, report: { path: file.path, from: 'zen', shaders: zen.shaderEntries.length, groups: zen.groupEntries.length, rawGroups: zen.groupEntries.length - missing - compressed, compressedGroups: compressed } };
+  return { chunks, shaderMaps: zen.shaderMapHashes.map((h) => toHex(h)), report: { path: file.path, from: 'zen', shaders: zen.shaderEntries.length, groups: zen.groupEntries.length, rawGroups: zen.groupEntries.length - missing - compressed, compressedGroups: compressed } };
 }

@@ -33,3 +33,5 @@ export {
   legacyShaderLibraryToZen,
 } from './convert.js';
 export type { LegacyShaderPlan, ShaderGroupChunk, ZenShaderLibraryResult } from './convert.js';
+export { shaderAssetInfoName, parseShaderAssetInfo, serializeShaderAssetInfo, packageShaderMaps, SHADER_ASSET_INFO_VERSION } from './asset-info.js';
+export type { ShaderAssetInfo } from './asset-info.js';

@@ -25,6 +25,7 @@ import {
 import { openToc } from '../../src/toc/read-file.js';
 import { toHex } from '../../src/util/bytes.js';
 import { verifyContainer } from '../../src/verify/verify.js';
+import { parseContainerHeader } from '../../src/zen/container-header.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 
@@ -194,6 +195,25 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
       expect(toHex(serializeZenShaderLibrary(withCompressedSizes(mine, zen)))).toBe(toHex(libBytes));
       expect(zenShaderCodes(mine, packed.code, name).map(toHex)).toEqual(zenShaderCodes(zen, code, name).map(toHex));
     }
+    // Without --like, the store entries take their shader maps from the asset-info files to-legacy wrote.
+    expect(listFiles(folder).filter((f) => f.endsWith('.assetinfo.json'))).toHaveLength(2);
+    const plain = join(tmp, 'plain', 'Plain.utoc');
+    await packFolder(folder, plain, { engine: 'UE5_1' });
+    const headerOf = async (u: string) => {
+      const t = await openToc(u);
+      const rd = new ContainerReader(t, partitionPaths(u, t.partitionCount).map(fileSource));
+      try {
+        for (let i = 0; i < t.chunkCount; i++) if (t.chunkTypeName(i) === 'ContainerHeader') return parseContainerHeader(await rd.readChunk(i));
+      } finally {
+        await rd.close();
+      }
+      throw new Error('no header');
+    };
+    const engineHeader = await headerOf(PATCH);
+    const plainHeader = await headerOf(plain);
+    const maps = (h: Awaited<ReturnType<typeof headerOf>>) => new Map(h.packages.map((p) => [p.packageId, p.shaderMapHashes.map(toHex)]));
+    expect(maps(plainHeader)).toEqual(maps(engineHeader));
+    expect([...maps(plainHeader).values()].flat()).toHaveLength(2);
     if (existsSync(RETOC)) {
       const retocOut = join(tmp, 'retoc');
       execFileSync(RETOC, ['to-legacy', '--no-assets', '--no-script-objects', '--no-compres-shaders', utoc, retocOut], { stdio: 'pipe' });
