@@ -6,6 +6,8 @@ import { ContainerReader } from '../../src/cas/container-reader.js';
 import { fileSource, partitionPaths } from '../../src/cas/source.js';
 import { toLegacy } from '../../src/convert/to-legacy.js';
 import { IoStoreError } from '../../src/errors.js';
+import { cityHash64 } from '../../src/hash/cityhash.js';
+import { lowerAscii, utf16leBytes } from '../../src/hash/names.js';
 import { packFolder } from '../../src/pack/pack.js';
 import {
   computePreloadEntries,
@@ -290,6 +292,21 @@ describe.skipIf(!hasCorpus)('shader libraries: a one-shader group keeps its Oodl
     const plan = planLegacyShaderLibrary(z.zen);
     expect(plan.reusedGroups).toBe(1);
     expect(toHex(plan.tables)).toBe(toHex(tables));
+  });
+});
+
+describe.skipIf(!hasCorpus)('shader library chunk ids: CityHash64 of the lower-cased <Library>-<Format>, UTF-16LE', () => {
+  it.each(['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-templeofgiants/Colliderproject-Windows.utoc', 'ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows.utoc'])('%s', async (rel) => {
+    const toc = await openToc(corpusPath(rel));
+    let n = 0;
+    for (let i = 0; i < toc.chunkCount; i++) {
+      if (toc.chunkTypeName(i) !== 'ShaderCodeLibrary') continue;
+      const { library, format } = shaderLibraryName(toc.chunkPath(i)!)!;
+      const id = cityHash64(utf16leBytes(lowerAscii(`${library}-${format}`)));
+      expect(toc.chunkId(i).id).toBe(id);
+      n++;
+    }
+    expect(n).toBeGreaterThan(0);
   });
 });
 
