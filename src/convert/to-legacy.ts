@@ -473,6 +473,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   } finally {
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
+  // Jobs finish in any order: reported in path order.
+  result.shaderLibraries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;
 }
 

@@ -28,6 +28,7 @@ import { openToc } from '../../src/toc/read-file.js';
 import { toHex } from '../../src/util/bytes.js';
 import { verifyContainer } from '../../src/verify/verify.js';
 import { parseContainerHeader } from '../../src/zen/container-header.js';
+import { cli } from '../cli-helper.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 
@@ -41,6 +42,19 @@ const RETOC = join(__dirname, '../../../shared/tools/retoc/retoc');
 const SHADER_CODE = 9;
 
 const read = (p: string) => new Uint8Array(readFileSync(p));
+
+/** Deep equality of large tables, fast when equal (vitest's toEqual walks 29,285 entries slowly); a diff when not. */
+function same(actual: unknown, expected: unknown): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) expect(actual).toEqual(expected);
+}
+
+/** Byte equality of large buffers (first differing offset when not). */
+function sameBytes(actual: Uint8Array, expected: Uint8Array): void {
+  if (Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length))) return;
+  let i = 0;
+  while (i < actual.length && actual[i] === expected[i]) i++;
+  expect(`${actual.length} bytes, first difference at ${i}`).toBe(`${expected.length} bytes, equal`);
+}
 
 /** The shader libraries (by path) and ShaderCode chunks (by hex id) of a container. */
 async function shaderChunks(utoc: string) {
@@ -75,8 +89,8 @@ describe.skipIf(!hasCorpus)('shader libraries: the UE 5.4 pair (zen form beside 
     expect(zen.shaderMapHashes.length).toBe(988);
     expect(zen.shaderHashes.length).toBe(29285);
     expect(zen.groupEntries.length).toBe(2423);
-    expect(legacy.shaderMapHashes.map(toHex)).toEqual(zen.shaderMapHashes.map(toHex));
-    expect(legacy.shaderHashes.map(toHex)).toEqual(zen.shaderHashes.map(toHex));
+    same(legacy.shaderMapHashes.map(toHex), zen.shaderMapHashes.map(toHex));
+    same(legacy.shaderHashes.map(toHex), zen.shaderHashes.map(toHex));
     // 1,627,317 bytes end with the shader indices: the code (1,043,454,279 bytes stored) is not in the corpus.
     expect(legacy.codeOffset).toBe(legacyBytes.length);
     expect(legacy.hasCode).toBe(false);
@@ -86,39 +100,39 @@ describe.skipIf(!hasCorpus)('shader libraries: the UE 5.4 pair (zen form beside 
   it('to-legacy tables equal the engine legacy file: hashes, shader maps, uncompressed sizes, frequencies, indices', () => {
     const plan = planLegacyShaderLibrary(zen, 'zen');
     const l = plan.library;
-    expect(l.shaderMapHashes.map(toHex)).toEqual(legacy.shaderMapHashes.map(toHex));
-    expect(l.shaderHashes.map(toHex)).toEqual(legacy.shaderHashes.map(toHex));
-    expect(l.shaderMapEntries.map((m) => [m.shaderIndicesOffset, m.numShaders])).toEqual(legacy.shaderMapEntries.map((m) => [m.shaderIndicesOffset, m.numShaders]));
-    expect(l.shaderEntries.map((s) => s.uncompressedSize)).toEqual(legacy.shaderEntries.map((s) => s.uncompressedSize));
-    expect(l.shaderEntries.map((s) => s.frequency)).toEqual(legacy.shaderEntries.map((s) => s.frequency));
-    expect(l.shaderIndices).toEqual(legacy.shaderIndices);
+    same(l.shaderMapHashes.map(toHex), legacy.shaderMapHashes.map(toHex));
+    same(l.shaderHashes.map(toHex), legacy.shaderHashes.map(toHex));
+    same(l.shaderMapEntries.map((m) => [m.shaderIndicesOffset, m.numShaders]), legacy.shaderMapEntries.map((m) => [m.shaderIndicesOffset, m.numShaders]));
+    same(l.shaderEntries.map((s) => s.uncompressedSize), legacy.shaderEntries.map((s) => s.uncompressedSize));
+    same(l.shaderEntries.map((s) => s.frequency), legacy.shaderEntries.map((s) => s.frequency));
+    same(l.shaderIndices, legacy.shaderIndices);
     expect(l.shaderIndices.length).toBe(69340);
     // Stored sizes, offsets and so preload ranges follow the code written: 235 one-shader groups keep their Oodle
     // bytes, the 29,050 shaders of larger groups are stored raw.
     expect(plan.reusedGroups).toBe(235);
     expect(plan.rawShaders).toBe(29285 - 235);
     // With the engine file's own stored sizes and offsets the tables serialize to its bytes exactly.
-    const same = serializeLegacyShaderTables({ ...l, shaderEntries: legacy.shaderEntries, preloadEntries: legacy.preloadEntries, shaderMapEntries: legacy.shaderMapEntries });
-    expect(toHex(same)).toBe(toHex(legacyBytes));
+    const tables = serializeLegacyShaderTables({ ...l, shaderEntries: legacy.shaderEntries, preloadEntries: legacy.preloadEntries, shaderMapEntries: legacy.shaderMapEntries });
+    sameBytes(tables, legacyBytes);
   });
 
   it('to-zen groups equal the engine: 2,423 ShaderCode chunk ids, group and shader entries, indices, the library bytes', () => {
     const g = groupShaders(legacy, 'PCD3D_SM6');
-    expect(g.groupHashes.map((h) => toHex(shaderCodeChunkId(h, SHADER_CODE)))).toEqual(zen.groupChunkIds.map(toHex));
-    expect(g.groupEntries.map((e) => [e.shaderIndicesOffset, e.numShaders, e.uncompressedSize])).toEqual(zen.groupEntries.map((e) => [e.shaderIndicesOffset, e.numShaders, e.uncompressedSize]));
-    expect(g.shaderEntries).toEqual(zen.shaderEntries);
-    expect(g.shaderIndices).toEqual(zen.shaderIndices);
+    same(g.groupHashes.map((h) => toHex(shaderCodeChunkId(h, SHADER_CODE))), zen.groupChunkIds.map(toHex));
+    same(g.groupEntries.map((e) => [e.shaderIndicesOffset, e.numShaders, e.uncompressedSize]), zen.groupEntries.map((e) => [e.shaderIndicesOffset, e.numShaders, e.uncompressedSize]));
+    same(g.shaderEntries, zen.shaderEntries);
+    same(g.shaderIndices, zen.shaderIndices);
     const built: ZenShaderLibrary = { ...zen, groupChunkIds: g.groupHashes.map((h) => shaderCodeChunkId(h, SHADER_CODE)), groupEntries: g.groupEntries, shaderEntries: g.shaderEntries, shaderIndices: g.shaderIndices };
     // Compressed sizes are Oodle's output: the one field the tables cannot give.
-    expect(toHex(serializeZenShaderLibrary(withCompressedSizes(built, zen)))).toBe(toHex(zenBytes));
+    sameBytes(serializeZenShaderLibrary(withCompressedSizes(built, zen)), zenBytes);
   });
 
   it('the engine appends the group indices the shader maps lack: from the shader maps\' 40,306 indices alone, the same 69,340', () => {
     const mapsOnly = Math.max(...legacy.shaderMapEntries.map((m) => m.shaderIndicesOffset + m.numShaders));
     expect(mapsOnly).toBe(40306);
     const g = groupShaders({ ...legacy, shaderIndices: legacy.shaderIndices.slice(0, mapsOnly) }, 'PCD3D_SM6');
-    expect(g.shaderIndices).toEqual(zen.shaderIndices);
-    expect(g.groupHashes.map((h) => toHex(shaderCodeChunkId(h, SHADER_CODE)))).toEqual(zen.groupChunkIds.map(toHex));
+    same(g.shaderIndices, zen.shaderIndices);
+    same(g.groupHashes.map((h) => toHex(shaderCodeChunkId(h, SHADER_CODE))), zen.groupChunkIds.map(toHex));
   });
 
   it('a different shader format or group size limit gives other chunk ids (the rule is checked, not echoed)', () => {
@@ -134,12 +148,12 @@ describe.skipIf(!hasCorpus)('shader libraries: the UE 5.4 pair (zen form beside 
       { offset: 0, size: 1000, uncompressedSize: 1000, frequency: 0 },
       { offset: 2024, size: 10, uncompressedSize: 10, frequency: 0 },
     ];
-    expect(computePreloadEntries(maps, shaders, [0, 1, 2])).toEqual([{ offset: 0, size: 2034 }, { offset: 5000, size: 100 }]);
+    same(computePreloadEntries(maps, shaders, [0, 1, 2]), [{ offset: 0, size: 2034 }, { offset: 5000, size: 100 }]);
     expect(maps[0]).toMatchObject({ firstPreloadIndex: 0, numPreloadEntries: 2 });
   });
 
   it('library and format come from the file name as UnrealPak reads it', () => {
-    expect(shaderLibraryName('ShaderArchive-NuclearNightmare-PCD3D_SM6-PCD3D_SM6.ushaderbytecode')).toEqual({ library: 'NuclearNightmare-PCD3D_SM6', format: 'PCD3D_SM6' });
+    same(shaderLibraryName('ShaderArchive-NuclearNightmare-PCD3D_SM6-PCD3D_SM6.ushaderbytecode'), { library: 'NuclearNightmare-PCD3D_SM6', format: 'PCD3D_SM6' });
     expect(shaderLibraryName('ShaderArchive.ushaderbytecode')).toBeUndefined();
   });
 });
@@ -232,6 +246,21 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
         expect(l.shaderEntries.map((_, i) => toHex(legacyShaderBytes(theirs, l, i, f)))).toEqual(zenShaderCodes(zen, code, name).map(toHex));
       }
     }
+  });
+
+  it('iostore to-zen takes a .ushaderbytecode on its own: the engine library chunk id, its group, --json reports it', async () => {
+    const folder = join(tmp, 'cli-legacy');
+    await toLegacy([PATCH], folder);
+    const lib = join(folder, 'PatchTest/Content/ShaderArchive-PatchTest_Chunk1001-PCD3D_SM6-PCD3D_SM6.ushaderbytecode');
+    const out = join(tmp, 'cli-zen', 'S.utoc');
+    const r = await cli('to-zen', lib, out, '--version', 'UE5_1', '--project', 'PatchTest', '--json');
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.shaderLibraries).toEqual([{ path: 'PatchTest/Content/ShaderArchive-PatchTest_Chunk1001-PCD3D_SM6-PCD3D_SM6.ushaderbytecode', from: 'legacy', shaders: 28, groups: 1, rawGroups: 1, compressedGroups: 0 }]);
+    expect(j.warnings.some((w: string) => /1 of 1 shader groups stored uncompressed/.test(w))).toBe(true);
+    const toc = await openToc(out);
+    const ids = Array.from({ length: toc.chunkCount }, (_, i) => `${toc.chunkTypeName(i)} ${toc.chunkIdHex(i)}`).sort();
+    expect(ids.filter((x) => !x.startsWith('ContainerHeader'))).toEqual(['ShaderCode b67058def1a7571b6c539109', 'ShaderCodeLibrary d35f7bfd72b18e7e00000008']);
   });
 
   it('a library given on its own finds its ShaderCode chunks where unpack wrote them; without them, nothing is written', async () => {
