@@ -11,11 +11,10 @@ import { ByteReader } from '../util/bytes.js';
  * All integers little-endian; every array is an i32 count followed by its entries.
  */
 
-/** Legacy archive versions (the u32 at the start of a .ushaderbytecode). */
+/** Legacy archive versions (GShaderCodeArchiveVersion, the u32 at the start of a .ushaderbytecode). */
 export const LegacyShaderArchiveVersion = {
-  /** UE 4.25-4.27: FSerializedShaderArchive with preload entries (the layout read here). */
-  Preload: 1,
-  /** UE 5.x: the same tables; the engine writes 2. */
+  /** UE 4.25-5.x: FSerializedShaderArchive (shader maps, shaders, preload entries, indices; the layout read here).
+   * Version 1 (UE 4.23/4.24, Zlib-compressed code) is another layout, not read. */
   UE5: 2,
 } as const;
 
@@ -142,8 +141,8 @@ function u64num(r: ByteReader, what: string): number {
 export function parseLegacyShaderLibrary(bytes: Uint8Array, source = '<shader library>'): LegacyShaderLibrary {
   const r = new ByteReader(bytes, source);
   const version = r.u32('archive version');
-  if (version !== LegacyShaderArchiveVersion.UE5 && version !== LegacyShaderArchiveVersion.Preload) {
-    r.fail('BAD_MAGIC', `not a legacy shader library (version ${version}; expected ${LegacyShaderArchiveVersion.UE5})`, 0);
+  if (version !== LegacyShaderArchiveVersion.UE5) {
+    r.fail(version === IoStoreShaderArchiveVersion.Initial ? 'BAD_MAGIC' : 'UNSUPPORTED', `not a legacy shader library of UE 4.25 or later (version ${version}; expected ${LegacyShaderArchiveVersion.UE5}${version === IoStoreShaderArchiveVersion.Initial ? ', and 1 is the IoStore form' : ''})`, 0);
   }
   const shaderMapHashes = hashes(r, SHADER_HASH_SIZE, 'shader map hashes');
   const shaderHashes = hashes(r, SHADER_HASH_SIZE, 'shader hashes');
