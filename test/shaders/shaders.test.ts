@@ -197,9 +197,14 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
     const folder = join(tmp, 'mod');
     await toLegacy([PATCH], folder);
     const utoc = join(tmp, 'packed', 'Mod.utoc');
-    const r = await packFolder(folder, utoc, { like: PATCH });
+    // The game mounts at ../../../PatchTest/Content/: the mod folder is what lies below it.
+    const r = await packFolder(join(folder, 'PatchTest/Content'), utoc, { like: PATCH });
     expect(r.shaderLibraries?.map((s) => [s.from, s.shaders, s.groups, s.rawGroups])).toEqual([['legacy', 26, 1, 1], ['legacy', 28, 1, 1]]);
     const toc = await openToc(utoc);
+    const engineToc = await openToc(PATCH);
+    const named = (t: typeof toc) => Array.from({ length: t.chunkCount }, (_, i) => `${t.chunkIdHex(i)} ${t.chunkTypeName(i)} ${t.chunkPath(i) ?? ''}`).filter((x) => x.includes('Shader')).sort();
+    // The same ShaderCodeLibrary chunks under the same paths, and the same ShaderCode chunk ids.
+    expect(named(toc)).toEqual(named(engineToc));
     const reader = new ContainerReader(toc, partitionPaths(utoc, toc.partitionCount).map(fileSource));
     const v = await verifyContainer(reader).finally(() => reader.close());
     expect(v.mismatches).toEqual([]);
