@@ -24,8 +24,8 @@ export interface ToZenResult extends PackResult {
   converted: number;
 }
 
-/** Files a container can hold, and the `.uexp` a legacy package brings. */
-const PACKABLE = /\.(uasset|umap|uexp|ubulk|uptnl|ushaderbytecode)$/i;
+/** Files a container can hold, the `.uexp` a legacy package brings, and the shader asset info store entries read. */
+const PACKABLE = /\.(uasset|umap|uexp|ubulk|uptnl|ushaderbytecode)$|(^|\/)ShaderAssetInfo-[^/]+\.assetinfo\.json$/i;
 const COMPANIONS = ['.uexp', '.ubulk', '.uptnl', '.m.ubulk'];
 
 /**

@@ -9,6 +9,8 @@ import { IoStoreError } from '../../src/errors.js';
 import { cityHash64 } from '../../src/hash/cityhash.js';
 import { lowerAscii, utf16leBytes } from '../../src/hash/names.js';
 import { packFolder } from '../../src/pack/pack.js';
+import { packPak } from '../../src/pack/pak-pack.js';
+import { toZen } from '../../src/pack/to-zen.js';
 import {
   computePreloadEntries,
   groupShaders,
@@ -73,6 +75,21 @@ async function shaderChunks(utoc: string) {
   }
   return { libraries, code };
 }
+
+/** The container header of a container. */
+async function headerOf(utoc: string) {
+  const t = await openToc(utoc);
+  const rd = new ContainerReader(t, partitionPaths(utoc, t.partitionCount).map(fileSource));
+  try {
+    for (let i = 0; i < t.chunkCount; i++) if (t.chunkTypeName(i) === 'ContainerHeader') return parseContainerHeader(await rd.readChunk(i));
+  } finally {
+    await rd.close();
+  }
+  throw new Error(`${utoc}: no container header`);
+}
+
+/** Each package's store-entry shader-map hashes, by package id. */
+const maps = (h: Awaited<ReturnType<typeof headerOf>>) => new Map(h.packages.map((p) => [p.packageId, p.shaderMapHashes.map(toHex)]));
 
 /** The zen tables with every group's compressed size set to the one of `like` (the only field the input leaves open). */
 function withCompressedSizes(z: ZenShaderLibrary, like: ZenShaderLibrary): ZenShaderLibrary {
@@ -222,19 +239,8 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
     expect(listFiles(folder).filter((f) => f.endsWith('.assetinfo.json'))).toHaveLength(2);
     const plain = join(tmp, 'plain', 'Plain.utoc');
     await packFolder(folder, plain, { engine: 'UE5_1' });
-    const headerOf = async (u: string) => {
-      const t = await openToc(u);
-      const rd = new ContainerReader(t, partitionPaths(u, t.partitionCount).map(fileSource));
-      try {
-        for (let i = 0; i < t.chunkCount; i++) if (t.chunkTypeName(i) === 'ContainerHeader') return parseContainerHeader(await rd.readChunk(i));
-      } finally {
-        await rd.close();
-      }
-      throw new Error('no header');
-    };
     const engineHeader = await headerOf(PATCH);
     const plainHeader = await headerOf(plain);
-    const maps = (h: Awaited<ReturnType<typeof headerOf>>) => new Map(h.packages.map((p) => [p.packageId, p.shaderMapHashes.map(toHex)]));
     expect(maps(plainHeader)).toEqual(maps(engineHeader));
     expect([...maps(plainHeader).values()].flat()).toHaveLength(2);
     if (existsSync(RETOC)) {
@@ -266,6 +272,27 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
     const toc = await openToc(out);
     const ids = Array.from({ length: toc.chunkCount }, (_, i) => `${toc.chunkTypeName(i)} ${toc.chunkIdHex(i)}`).sort();
     expect(ids.filter((x) => !x.startsWith('ContainerHeader'))).toEqual(['ShaderCode b67058def1a7571b6c539109', 'ShaderCodeLibrary d35f7bfd72b18e7e00000008']);
+  });
+
+  it('to-zen of a legacy .pak holding a mod\'s packages and shader library (Zlib) writes the IoStore form', async () => {
+    const folder = join(tmp, 'pak-src');
+    await toLegacy([PATCH], folder);
+    const pak = join(tmp, 'pak', 'Mod.pak');
+    await packPak(folder, pak, { engine: 'UE5_1', compression: 'zlib' });
+    const out = join(tmp, 'pak-zen', 'Mod_P.utoc');
+    const r = await toZen([pak], out, { engine: 'UE5_1' });
+    expect(r.converted).toBe(3);
+    expect(r.shaderLibraries?.map((l) => [l.from, l.shaders, l.groups])).toEqual([['legacy', 26, 1], ['legacy', 28, 1]]);
+    // The asset-info files in the pak give the material its shader maps in the new container header.
+    expect(maps(await headerOf(out))).toEqual(maps(await headerOf(PATCH)));
+    const { libraries, code } = await shaderChunks(PATCH);
+    const packed = await shaderChunks(out);
+    for (const [name, libBytes] of libraries) {
+      const zen = parseZenShaderLibrary(libBytes, name);
+      const mine = parseZenShaderLibrary(packed.libraries.get(name)!, name);
+      expect(mine.groupChunkIds.map(toHex)).toEqual(zen.groupChunkIds.map(toHex));
+      expect(zenShaderCodes(mine, packed.code, name).map(toHex)).toEqual(zenShaderCodes(zen, code, name).map(toHex));
+    }
   });
 
   it('a library given on its own finds its ShaderCode chunks where unpack wrote them; without them, nothing is written', async () => {
