@@ -32,3 +32,4 @@ export * from './pak/index.js';
 export * from './classic/index.js';
 export * from './legacy/index.js';
 export * from './convert/index.js';
+export * from './shaders/index.js';

@@ -17,6 +17,9 @@ import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
+import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-info.js';
+import { toHex } from '../util/bytes.js';
+import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
 import { zenToLegacy } from './zen-to-legacy.js';
 
 export interface ToLegacyOptions {
@@ -61,7 +64,9 @@ export interface ToLegacyResult {
   packageBytes: number;
   planned: Array<{ path: string; kind: 'package' | 'chunk'; size: number }>;
   failures: ToLegacyFailure[];
-  /** One line per package with imports that stayed unnamed. */
+  /** Shader libraries written in their legacy form (from the IoStore form and its ShaderCode chunks). */
+  shaderLibraries: LegacyShaderLibraryReport[];
+  /** One line per package with imports that stayed unnamed; one per shader library with code stored uncompressed. */
   warnings: string[];
 }
 
@@ -69,6 +74,8 @@ const HEADER_PROBE = 64 * 1024;
 /** Packages up to this size are written with blocking calls (each a fraction of a millisecond). */
 const SYNC_WRITE_MAX = 1024 * 1024;
 const ZEN_FILE = /\.(uzenasset|uasset|umap)$/i;
+/** Shader libraries given as files: the IoStore form as unpack writes it, or as the engine's .uzenshaderbytecode. */
+const SHADER_FILE = /\.(uzenshaderbytecode|ushaderbytecode)$/i;
 
 /** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
 function engineFromToc(tocVersion: number): EngineVersion | undefined {
@@ -149,11 +156,13 @@ function legacyPaths(path: string): { uasset: string; uexp: string } {
 export async function toLegacy(inputs: readonly string[], outdir: string, o: ToLegacyOptions = {}): Promise<ToLegacyResult> {
   if (inputs.length === 0) throw new IoStoreError('USAGE', 'no input given');
   if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
-  const files = inputs.filter((p) => ZEN_FILE.test(p) && existsSync(p) && statSync(p).isFile());
-  const containers = inputs.filter((p) => !files.includes(p));
+  const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
+  const files = inputs.filter((p) => ZEN_FILE.test(p) && isFile(p));
+  const shaderFiles = inputs.filter((p) => SHADER_FILE.test(p) && isFile(p));
+  const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p));
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
   const globalPath = findGlobal(inputs, entries, o.global);
-  const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
+  const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], shaderLibraries: [], warnings: [] };
   // The global container is read while the package headers are (it is needed only to convert).
   const scriptLoad: Promise<ScriptObjectIndex | undefined> = globalPath
     ? readScriptObjects(globalPath, o).catch((e: unknown) => {
@@ -163,6 +172,10 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       })
     : Promise.resolve(undefined);
 
+  // Added after the await: `total += await write()` would read the total before the write and lose concurrent ones.
+  const addBytes = (n: number) => {
+    result.bytesWritten += n;
+  };
   const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
   const headers = new Map<bigint, ZenPackage>();
   const stores = new Map<bigint, ContainerPackage>();
@@ -237,10 +250,71 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
       result.otherChunks++;
       jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => {
-        result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, target), [new Uint8Array(readFileSync(stem + ext))]);
+        addBytes(await writeFileAtomic(safeOutputPath(outdir, target), [new Uint8Array(readFileSync(stem + ext))]));
         result.filesWritten++;
       } });
     }
+  }
+
+  // ShaderCode chunks of the containers at hand, by chunk id (filled while the containers are read).
+  const codeChunks = new Map<string, ShaderChunkSource>();
+  const shaderJob = (lib: PendingShaderLibrary, size: number, fallback?: (idHex: string) => ShaderChunkSource | undefined) => {
+    result.otherChunks++;
+    result.planned.push({ path: lib.path, kind: 'chunk', size });
+    jobs.push({ path: lib.path, kind: 'chunk', size, run: async () => {
+      const { pieces, report } = legacyShaderLibraryPieces(lib, (id) => codeChunks.get(id) ?? fallback?.(id));
+      addBytes(await writeFileAtomic(safeOutputPath(outdir, lib.path), pieces()));
+      result.filesWritten++;
+      result.shaderLibraries.push(report);
+      await writeAssetInfo(lib);
+      if (report.rawShaders > 0) {
+        result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (their groups were Oodle-compressed; this toolkit has no Oodle encoder, and the engine reads shaders whose stored size equals their size as they are)`);
+      }
+    } });
+  };
+  // Which packages use the library's shader maps (from the store entries at hand), in the cooker's asset-info file
+  // beside it: pack and to-zen read it back into the store entries, as UnrealPak does.
+  const writeAssetInfo = async (lib: PendingShaderLibrary) => {
+    const name = shaderAssetInfoName(lib.path.split('/').pop()!);
+    if (!name) return;
+    const maps = new Set(lib.zen.shaderMapHashes.map((h) => toHex(h)));
+    const shaderMaps = new Map<string, string[]>();
+    for (const [id, p] of stores) {
+      const pkg = headers.get(id)?.packageName;
+      if (!pkg) continue;
+      for (const h of p.shaderMapHashes) {
+        const hex = toHex(h);
+        if (maps.has(hex)) shaderMaps.set(hex, [...(shaderMaps.get(hex) ?? []), pkg]);
+      }
+    }
+    if (shaderMaps.size === 0) return;
+    const dir = lib.path.includes('/') ? lib.path.slice(0, lib.path.lastIndexOf('/') + 1) : '';
+    addBytes(await writeFileAtomic(safeOutputPath(outdir, dir + name), [new TextEncoder().encode(serializeShaderAssetInfo({ shaderMaps }))]));
+    result.filesWritten++;
+  };
+  for (const f of shaderFiles) {
+    const bytes = new Uint8Array(readFileSync(f));
+    const target = basename(f).replace(/\.uzenshaderbytecode$/i, '.ushaderbytecode');
+    if (match && !match(target)) continue;
+    let lib: PendingShaderLibrary | null;
+    try {
+      lib = readZenShaderLibrary(bytes, target, f);
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      result.failures.push({ path: f, code: e.code, message: e.message });
+      continue;
+    }
+    if (!lib) {
+      // Already in the legacy form: written as it is.
+      result.otherChunks++;
+      result.planned.push({ path: target, kind: 'chunk', size: bytes.length });
+      jobs.push({ path: target, kind: 'chunk', size: bytes.length, run: async () => {
+        addBytes(await writeFileAtomic(safeOutputPath(outdir, target), [bytes]));
+        result.filesWritten++;
+      } });
+      continue;
+    }
+    shaderJob(lib, bytes.length, (id) => unpackedShaderChunk(f, id));
   }
 
   async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): Promise<void> {
@@ -256,8 +330,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (o.dryRun) return;
     // Small files with blocking calls: a round trip through the libuv pool per call costs more than the call.
     const how = r.uasset.length + r.uexp.length <= SYNC_WRITE_MAX ? { sync: true } : {};
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset], undefined, how);
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp], undefined, how);
+    addBytes(await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset], undefined, how));
+    addBytes(await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp], undefined, how));
     result.filesWritten += 2;
   }
 
@@ -277,6 +351,33 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     opened.forEach(({ reader }, c) => {
       for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
     });
+    // Shader libraries first: the ShaderCode chunks of those converted become part of them, not files of their own.
+    // Libraries converted, or failed (reported, not written in a form a legacy reader would misread).
+    const libraries = new Set<string>();
+    const claimed = new Set<string>();
+    for (const [c, { reader }] of opened.entries()) {
+      const toc = reader.toc;
+      for (let i = 0; i < toc.chunkCount; i++) {
+        const idHex = toc.chunkIdHex(i);
+        if (owner.get(idHex) !== c) continue;
+        const type = toc.chunkTypeName(i);
+        if (type === 'ShaderCode') codeChunks.set(idHex, { reader, index: i });
+        if (type !== 'ShaderCodeLibrary') continue;
+        const path = toc.chunkPath(i) ?? unnamedChunkPath(type, idHex);
+        if (match && !match(path)) continue;
+        try {
+          const lib = readZenShaderLibrary(await reader.readChunk(i), path, `${toc.source}: ${path}`);
+          if (!lib) continue;
+          libraries.add(idHex);
+          for (const id of lib.groupIds) claimed.add(id);
+          shaderJob(lib, toc.chunkSize(i));
+        } catch (e) {
+          if (!(e instanceof IoStoreError)) throw e;
+          result.failures.push({ path, code: e.code, message: e.message });
+          libraries.add(idHex);
+        }
+      }
+    }
     for (const [c, { reader }] of opened.entries()) {
       for (let i = 0; i < reader.toc.chunkCount; i++) {
         if (reader.toc.chunkTypeName(i) !== 'ContainerHeader' || owner.get(reader.toc.chunkIdHex(i)) !== c) continue;
@@ -320,12 +421,13 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
           }
           continue;
         }
+        if ((type === 'ShaderCodeLibrary' && libraries.has(idHex)) || (type === 'ShaderCode' && claimed.has(idHex))) continue;
         if (match && !match(path)) continue;
         const size = toc.chunkSize(i);
         result.otherChunks++;
         result.planned.push({ path, kind: 'chunk', size });
         jobs.push({ path, kind: 'chunk', size, run: async () => {
-          result.bytesWritten += await writeChunkFile(reader, i, safeOutputPath(outdir, path));
+          addBytes(await writeChunkFile(reader, i, safeOutputPath(outdir, path)));
           result.filesWritten++;
         } });
       }
@@ -371,5 +473,22 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   } finally {
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
+  // Jobs finish in any order: reported in path order.
+  result.shaderLibraries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;
+}
+
+/**
+ * A ShaderCode chunk as unpack writes it (`_chunks/ShaderCode/<id>.bin` at the root of the unpack folder), looked
+ * for in the folders above a shader library file given on its own.
+ */
+function unpackedShaderChunk(libraryFile: string, idHex: string): ShaderChunkSource | undefined {
+  for (let dir = dirname(libraryFile), depth = 0; depth < 16; depth++) {
+    const p = join(dir, unnamedChunkPath('ShaderCode', idHex));
+    if (existsSync(p)) return { read: async () => new Uint8Array(readFileSync(p)) };
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
 }

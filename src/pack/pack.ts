@@ -27,6 +27,8 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader, storeEntryFor } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
+import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
+import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
 import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
@@ -99,6 +101,8 @@ export interface PackResult {
   warnings: string[];
   /** Worker threads that encoded chunks (0: the calling thread). */
   threads: number;
+  /** Shader libraries written (plain-folder packs and to-zen). */
+  shaderLibraries?: PackedShaderLibrary[];
 }
 
 /** One chunk to write: where its bytes come from and how it is indexed. */
@@ -178,6 +182,7 @@ async function packPlanned(
     containerIdFrom: from,
     warnings,
     ...(p.packages ? { packages: p.packages } : {}),
+    ...('shaderLibraries' in p && p.shaderLibraries.length > 0 ? { shaderLibraries: p.shaderLibraries } : {}),
   };
 }
 
@@ -289,7 +294,13 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
   // unpack and to-legacy put chunks without a path (the container header, script objects) under _chunks/: a mod
   // container gets its own header, so they stay out.
-  const files = (await list()).filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  const all = await list();
+  const files = all.filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  // ShaderCode chunks as unpack writes them: an IoStore-form shader library of the folder takes those it lists.
+  const unpackedCode = new Map<string, ModFile>();
+  const codePrefix = `${UNNAMED_CHUNKS_FOLDER}/ShaderCode/`;
+  for (const f of all) if (f.path.startsWith(codePrefix) && f.path.endsWith('.bin')) unpackedCode.set(f.path.slice(codePrefix.length, -4).toLowerCase(), f);
+  const shaderLibraries: PackedShaderLibrary[] = [];
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
@@ -299,6 +310,35 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const names: string[] = [];
   const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
   const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean }>();
+  // Shader libraries first: the shader maps they hold bound which asset-info entries the store entries take.
+  const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
+  const shaderIds = new Map<string, string>();
+  const knownShaderMaps = new Set<string>();
+  for (const m of mod) {
+    if (m.type !== 'ShaderCodeLibrary') continue;
+    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
+    shaderLibraries.push(r.report);
+    for (const h of r.shaderMaps) knownShaderMaps.add(h);
+    for (const c of r.chunks) {
+      const key = Buffer.from(c.id).toString('hex');
+      const other = shaderIds.get(key);
+      if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
+      shaderIds.set(key, m.path);
+      const data = c.data;
+      chunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
+    }
+  }
+  // ShaderAssetInfo-*.assetinfo.json (the cooker's, or to-legacy's) give packages their shader maps, as UnrealPak
+  // does; they are read here and not staged.
+  const assetInfos: ShaderAssetInfo[] = [];
+  for (let k = loose.length - 1; k >= 0; k--) {
+    const l = loose[k]!;
+    if (!/(^|\/)ShaderAssetInfo-[^/]+\.assetinfo\.json$/i.test(l.path)) continue;
+    const f = files.find((x) => x.path === l.path)!;
+    assetInfos.push(parseShaderAssetInfo(new TextDecoder().decode(await f.read()), f.file));
+    loose.splice(k, 1);
+  }
+  const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
     let bytes = await m.src.read();
@@ -329,6 +369,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
     const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, previous);
     if (warning) warnings.push(warning);
+    const fromInfo = gen === 'UE5' ? shaderMapsOf.get(pkg.packageName.toLowerCase()) : undefined;
+    if (fromInfo) entry.shaderMapHashes = fromInfo;
     packages.push({ packageId: m.packageId!, ...entry });
     names.push(m.packageName!);
     // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
@@ -336,6 +378,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   }
   checkDistinctIds(mod);
   for (const m of mod) {
+    if (m.type === 'ShaderCodeLibrary') continue;
     const converted = pkgChunks.get(m)?.bytes;
     if (converted && pkgChunks.get(m)!.legacy) {
       chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });
@@ -371,7 +414,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
   const pakFiles: CompanionFiles | undefined = loose.length > 0 ? { mountPoint, files: loose } : undefined;
-  return { settings, chunks, packages: names.sort(), source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
+  return { settings, chunks, packages: names.sort(), shaderLibraries, source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */

@@ -24,8 +24,8 @@ export interface ToZenResult extends PackResult {
   converted: number;
 }
 
-/** Files a container can hold, and the `.uexp` a legacy package brings. */
-const PACKABLE = /\.(uasset|umap|uexp|ubulk|uptnl|ushaderbytecode)$/i;
+/** Files a container can hold, the `.uexp` a legacy package brings, and the shader asset info store entries read. */
+const PACKABLE = /\.(uasset|umap|uexp|ubulk|uptnl|ushaderbytecode)$|(^|\/)ShaderAssetInfo-[^/]+\.assetinfo\.json$/i;
 const COMPANIONS = ['.uexp', '.ubulk', '.uptnl', '.m.ubulk'];
 
 /**
@@ -55,7 +55,8 @@ export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZen
       if (st.isDirectory()) out.push(...(await listModFolder(input)));
       else if (/\.pak$/i.test(input)) out.push(...(await pakFiles(input, await containerMount(), o.aesKey, warnings)));
       else if (/\.(uasset|umap)$/i.test(input)) out.push(...(await packageFiles(input, await containerMount(), await project(), o)));
-      else throw new IoStoreError('UNSUPPORTED', 'not an input to-zen takes (a .uasset/.umap, a folder or a .pak)', { file: input });
+      else if (/\.ushaderbytecode$/i.test(input)) out.push(await shaderLibraryFile(input, st.size, await containerMount(), await project()));
+      else throw new IoStoreError('UNSUPPORTED', 'not an input to-zen takes (a .uasset/.umap, a .ushaderbytecode, a folder or a .pak)', { file: input });
     }
     const seen = new Map<string, string>();
     for (const f of out) {
@@ -117,6 +118,13 @@ async function packageFiles(file: string, containerMount: string, project: strin
     if (await exists(p)) out.push({ path: base + c, file: p, size: (await stat(p)).size, onDisk: true, read: async () => new Uint8Array(await readFile(p)) });
   }
   return out;
+}
+
+/** A shader library given on its own: the engine stages it at `<Project>/Content/<file name>`. */
+async function shaderLibraryFile(file: string, size: number, containerMount: string, project: string): Promise<ModFile> {
+  const full = `${project}/Content/${basename(file)}`;
+  if (!full.startsWith(containerMount)) throw new IoStoreError('USAGE', `a shader library lies at ${full}, outside the mount point ${containerMount}`, { file });
+  return { path: full.slice(containerMount.length), file, size, onDisk: true, read: async () => new Uint8Array(await readFile(file)) };
 }
 
 async function exists(p: string): Promise<boolean> {

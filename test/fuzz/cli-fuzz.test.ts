@@ -1,9 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { ContainerReader, readToc } from '../../src/index.js';
 import { sniffFile } from '../../src/util/sniff.js';
+import { legacyGroupCode, parseZenShaderLibrary, planLegacyShaderLibrary } from '../../src/shaders/index.js';
+import { toHex } from '../../src/util/bytes.js';
 import { CORPUS_AES_KEY_HEX, corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 import { FuzzTally, MUTATIONS, mutate, prng } from './mutate.js';
@@ -13,6 +15,7 @@ import { FuzzTally, MUTATIONS, mutate, prng } from './mutate.js';
 // IOSTORE_FUZZ_TOCS / IOSTORE_FUZZ_ZEN. The seeds are fixed: a failing case number reproduces.
 const TOC_CASES = Number(process.env.IOSTORE_FUZZ_TOCS ?? 150);
 const ZEN_CASES = Number(process.env.IOSTORE_FUZZ_ZEN ?? 100);
+const SHADER_CASES = Number(process.env.IOSTORE_FUZZ_SHADERS ?? 24);
 // Another seed explores other cases (IOSTORE_FUZZ_SEED=7 npm run fuzz).
 const SEED = Number(process.env.IOSTORE_FUZZ_SEED ?? 0);
 const RSS_LIMIT = 200 * 2 ** 20;
@@ -137,6 +140,52 @@ describe.skipIf(!hasCorpus)('CLI fuzz: mutated real files give exit 0/1/2 and on
       expect(tally.peakRss).toBeLessThan(RSS_LIMIT);
     }, 600_000);
   });
+});
+
+describe.skipIf(!hasCorpus)('CLI fuzz: mutated shader libraries', () => {
+  it(`${SHADER_CASES} mutated libraries (IoStore form through to-legacy, legacy form through to-zen): clean errors, nothing half-written`, async () => {
+    // The PCD3D_SM5 library of patchtest chunk1001 and its ShaderCode chunk, and its legacy form.
+    const reader = await ContainerReader.open(corpusPath('ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows.utoc'));
+    let zenBytes: Uint8Array | undefined;
+    const code = new Map<string, Uint8Array>();
+    try {
+      for (let i = 0; i < reader.toc.chunkCount; i++) {
+        const type = reader.toc.chunkTypeName(i);
+        if (type === 'ShaderCode') code.set(reader.toc.chunkIdHex(i), await reader.readChunk(i));
+        if (type === 'ShaderCodeLibrary' && reader.toc.chunkPath(i)!.includes('SM5')) zenBytes = await reader.readChunk(i);
+      }
+    } finally {
+      await reader.close();
+    }
+    const zen = parseZenShaderLibrary(zenBytes!);
+    const plan = planLegacyShaderLibrary(zen);
+    const legacyBytes = Buffer.concat([plan.tables, ...zen.groupChunkIds.flatMap((id, g) => legacyGroupCode(zen, g, code.get(toHex(id))!))]);
+    const root = join(tmp, 'shaders');
+    mkdirSync(join(root, '_chunks', 'ShaderCode'), { recursive: true });
+    for (const [id, bytes] of code) writeFileSync(join(root, '_chunks', 'ShaderCode', `${id}.bin`), bytes);
+    const name = 'ShaderArchive-Fuzz-PCD3D_SM5.ushaderbytecode';
+    const rand = prng(0x5eed5ade + SEED);
+    const tally = new FuzzTally();
+    for (let i = 0; i < SHADER_CASES; i++) {
+      const legacy = i % 2 === 1;
+      const src = legacy ? new Uint8Array(legacyBytes) : zenBytes!;
+      const op = MUTATIONS[rand(MUTATIONS.length)]!;
+      const dir = join(root, `case${i}`);
+      mkdirSync(dir);
+      const file = join(dir, name);
+      writeFileSync(file, mutate(src, rand, op, [[0, legacy ? plan.tables.length : src.length]]));
+      const out = legacy ? join(dir, 'out', 'Mod.utoc') : join(dir, 'out');
+      const r = legacy ? await cli(['to-zen', file, out, '--version', 'UE5_1', '--json']) : await cli(['to-legacy', file, out, '--json']);
+      tally.add(r.code, r.err, r.ms, `case ${i} (${legacy ? 'legacy' : 'zen'}, ${op})`);
+      // A refused library leaves no output behind.
+      if (legacy && r.code === 2) expect(existsSync(out), `case ${i}: no .utoc after an error`).toBe(false);
+      if (!legacy && r.code !== 0) expect(existsSync(join(out, name)), `case ${i}: no library after a failure`).toBe(false);
+    }
+    console.log(tally.summary(`${SHADER_CASES} mutated shader libraries x to-legacy / to-zen`));
+    expect(tally.bad).toEqual([]);
+    expect(tally.cleanErrors + tally.partial).toBeGreaterThan(SHADER_CASES / 4);
+    expect(tally.slowestMs).toBeLessThan(5000);
+  }, 120_000);
 });
 
 function writeCase(name: string, bytes: Uint8Array): string {

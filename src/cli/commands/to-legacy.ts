@@ -22,7 +22,7 @@ interface ToLegacyArgs extends KeyArgs {
 
 export const toLegacyCommand: Command<ToLegacyArgs> = {
   command: 'to-legacy <paths..>',
-  describe: 'Convert zen packages (containers, a Paks folder or .uzenasset files) to legacy .uasset/.uexp',
+  describe: 'Convert zen packages (containers, a Paks folder or .uzenasset files) to legacy .uasset/.uexp, and shader libraries to their legacy .ushaderbytecode form',
   builder: (y) =>
     withKeyOptions(y)
       .usage(
@@ -68,6 +68,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
       } else if (!args.quiet) {
         io.out(`converted ${result.packages} packages and wrote ${result.otherChunks} other chunks (${result.filesWritten} files, ${formatBytes(result.bytesWritten)}) to ${outdir} in ${seconds.toFixed(2)} s\n`);
         io.out(result.global ? `  script imports named from ${result.global}\n` : '  no global container: script imports stay unnamed (--global)\n');
+        for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${l.shaders} shaders from ${l.groups} ShaderCode chunk(s), ${l.rawShaders} stored uncompressed\n`);
       }
       for (const w of result.warnings) io.err(`warning: ${w}\n`);
       for (const f of result.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);

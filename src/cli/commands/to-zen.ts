@@ -24,10 +24,10 @@ interface ToZenArgs {
 
 export const toZenCommand: Command<ToZenArgs> = {
   command: 'to-zen <inputs..>',
-  describe: 'Convert legacy packages (.uasset/.umap + .uexp, folders, legacy .pak files) to a zen container (.utoc + .ucas + .pak)',
+  describe: 'Convert legacy packages (.uasset/.umap + .uexp, folders, legacy .pak files) and shader libraries (.ushaderbytecode) to a zen container (.utoc + .ucas + .pak)',
   builder: (y) =>
     y
-      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'legacy .uasset/.umap files (with .uexp and bulk files beside them), folders laid out below the mount point, or legacy .pak files; the last one is the .utoc to write' })
+      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'legacy .uasset/.umap files (with .uexp and bulk files beside them), .ushaderbytecode shader libraries, folders laid out below the mount point, or legacy .pak files; the last one is the .utoc to write' })
       .option('version', { type: 'string', describe: 'target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)' })
       .option('like', { type: 'string', describe: 'a .utoc of the target game: copy its TOC and container-header versions, block size, mount point, compression and alignment' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from' })
@@ -71,6 +71,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     else if (!args.quiet) {
       io.out(`converted ${r.converted} legacy package(s); wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
       if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
+      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
     return ExitCode.Ok;
