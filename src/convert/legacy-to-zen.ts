@@ -1,6 +1,6 @@
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
-import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { lowerUtf16leBytes, packageIdFromName } from '../hash/names.js';
 import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
@@ -92,6 +92,29 @@ export function exportHashOfPath(pathInPackage: string): bigint {
   return publicExportHash(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''));
 }
 
+/**
+ * Each export's path inside its package as public export hashes take it (`A/B/C`: outer chain of exports, `/`-joined,
+ * separators inside names turned to `/` as in a full path), built once per outer and kept.
+ */
+function exportPathsInPackage(pkg: LegacyPackage): (i: number) => string {
+  const paths: Array<string | undefined> = new Array(pkg.exports.length);
+  const at = (i: number, depth: number): string => {
+    const known = paths[i];
+    if (known !== undefined) return known;
+    const e = pkg.exports[i]!;
+    let name = legacyNameText(pkg, e.objectName);
+    if (name.includes('.') || name.includes(':')) name = name.replace(/[.:]/g, '/');
+    let path: string;
+    if (e.outerIndex === 0) path = name;
+    else if (e.outerIndex > 0 && e.outerIndex <= pkg.exports.length && depth < pkg.exports.length) path = `${at(e.outerIndex - 1, depth + 1)}/${name}`;
+    // An export under an import (or a looping chain, which legacyObjectPath reports): the full path's tail.
+    else path = splitObjectPath(legacyObjectPath(pkg, i + 1))[1].replace(/^\//, '');
+    paths[i] = path;
+    return path;
+  };
+  return (i) => at(i, 0);
+}
+
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
 function splitObjectPath(path: string): [string, string] {
   const at = path.search(/[.:]/);
@@ -157,15 +180,17 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   });
   const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const importedHashes: bigint[] = [];
+  const importedHashAt = new Map<bigint, number>();
+  const importedPackageAt = new Map(importedPackages.map((id, k) => [id, k]));
   const imports = pkg.imports.map((imp, i) => {
     const path = importPaths[i]!;
     if (path.startsWith('/Script/')) return cachedScriptImport(path);
     if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
-    const pkgIndex = importedPackages.indexOf(idOf(importPackage[i]!));
+    const pkgIndex = importedPackageAt.get(idOf(importPackage[i]!))!;
     const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
     const hash = exportHashOfPath(rel);
-    let h = importedHashes.indexOf(hash);
-    if (h < 0) h = importedHashes.push(hash) - 1;
+    let h = importedHashAt.get(hash);
+    if (h === undefined) importedHashAt.set(hash, (h = importedHashes.push(hash) - 1));
     return makePackageImport(pkgIndex, h);
   });
   const objectIndex = (packageIndex: number): bigint => {
@@ -174,6 +199,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     return BigInt(packageIndex - 1);
   };
 
+  const pathInPackage = exportPathsInPackage(pkg);
   const exports: ExportMapEntry[] = pkg.exports.map((e, i) => {
     const isPublic = (e.objectFlags & RF_PUBLIC) !== 0;
     return {
@@ -184,7 +210,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       classIndex: objectIndex(e.classIndex),
       superIndex: objectIndex(e.superIndex),
       templateIndex: objectIndex(e.templateIndex),
-      publicExportHash: isPublic ? exportHashOfPath(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
+      publicExportHash: isPublic ? publicExportHash(pathInPackage(i)) : 0n,
       objectFlags: e.objectFlags >>> 0,
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
@@ -301,7 +327,9 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
   const n = pkg.exports.length;
   const headers: DependencyBundleHeader[] = [];
   const entries: number[] = [];
-  const keep = (d: number) => d > 0 || (d < 0 && imports[-d - 1] !== undefined && (imports[-d - 1]! >> 62n) === 2n);
+  // Dependencies kept in zen: exports and objects of other packages (script objects are always loaded).
+  const packageImport = imports.map((v) => v >> 62n === 2n);
+  const keep = (d: number) => d > 0 || (d < 0 && packageImport[-d - 1] === true);
   pkg.exports.forEach((e, i) => {
     const deps = pkg.preloadDependencies;
     let at = e.firstExportDependency;
@@ -334,13 +362,10 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
     });
     for (const g of groups) entries.push(...g);
   });
-  const isPublic = (k: number) => (pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0;
-  const before = (a: number, b: number) => {
-    if (isPublic(a) !== isPublic(b)) return isPublic(a);
-    if ((a & 1) !== (b & 1)) return (a & 1) < (b & 1);
-    return a >> 1 < b >> 1;
-  };
-  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), before, pkg);
+  // Among ready commands: public exports first, then creates before serializes, then lower export indices.
+  const keys = new Float64Array(n * 2);
+  for (let k = 0; k < n * 2; k++) keys[k] = ((pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0 ? 0 : 2 * n) + (k & 1) * n + (k >> 1);
+  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), keys, pkg);
   return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
 }
 
@@ -364,7 +389,7 @@ function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry
 function ue4PackageObjectIndex(fullPath: string): bigint {
   return (cachedPathHash(fullPath) & 0x3fffffffffffffffn) | (2n << 62n);
 }
-const cachedPathHash = memo((p: string) => cityHash64(utf16leBytes(lowerAscii(p.replace(/[.:]/g, '/')))));
+const cachedPathHash = memo((p: string) => cityHash64(lowerUtf16leBytes(p.replace(/[.:]/g, '/'))));
 
 /**
  * The UE 4.26/4.27 zen package: the legacy name map unchanged, imports and public exports as global object-path
@@ -450,7 +475,9 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
 function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
   const n = pkg.exports.length;
   const arcs = exportArcs(pkg);
-  return topologicalOrder(n * 2, arcs, (a, b) => a < b, pkg);
+  const keys = new Float64Array(n * 2);
+  for (let k = 0; k < n * 2; k++) keys[k] = k;
+  return topologicalOrder(n * 2, arcs, keys, pkg);
 }
 
 /** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
@@ -478,8 +505,9 @@ function exportArcs(pkg: LegacyPackage): number[][] {
   return out;
 }
 
-/** Kahn's topological sort taking the `before`-least ready node each time (a binary heap keeps it n log n). */
-function topologicalOrder(count: number, out: number[][], before: (a: number, b: number) => boolean, pkg: LegacyPackage): ExportBundleEntry[] {
+/** Kahn's topological sort taking the ready node of least key each time (a binary heap keeps it n log n). */
+function topologicalOrder(count: number, out: number[][], keys: Float64Array, pkg: LegacyPackage): ExportBundleEntry[] {
+  const before = (a: number, b: number) => keys[a]! < keys[b]!;
   const incoming = new Int32Array(count);
   for (const list of out) for (const t of list) incoming[t]!++;
   const heap: number[] = [];
