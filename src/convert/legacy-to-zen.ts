@@ -5,9 +5,9 @@ import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
 import { readDataResources } from '../legacy/data-resources.js';
-import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
+import type { BulkDataMapEntry, CellExportMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
-import { makePackageImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
+import { makePackageImport, makeScriptImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
 import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
@@ -115,6 +115,11 @@ function exportPathsInPackage(pkg: LegacyPackage): (i: number) => string {
   return (i) => at(i, 0);
 }
 
+/** A Verse cell's hash (public export hash of a cell export, script import of a native cell): CityHash64 of its path's UTF-8. */
+function cellHash(versePath: string): bigint {
+  return cityHash64(new TextEncoder().encode(versePath));
+}
+
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
 function splitObjectPath(path: string): [string, string] {
   const at = path.search(/[.:]/);
@@ -132,6 +137,10 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
   if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
   const graph = layout.summarySize === 44;
+  const cells = pkg.cellImports.length + pkg.cellExports.length;
+  if (cells > 0 && !layout.cellMaps) {
+    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: source, offset: pkg.summary.cellExportOffset });
+  }
   checkUexpTag(uexp, `${source} (.uexp)`);
   const spans = legacyExportSpans(pkg, uexp.length);
   const s = pkg.summary;
@@ -178,6 +187,9 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
     importedNames.set(idOf(importPackage[i]!), importPackage[i]!);
   });
+  // A cell import names the import of its package: a native (/Script/) one, or a package it imports.
+  const cellImportPackage = pkg.cellImports.map((c) => legacyObjectPath(pkg, c.packageIndex));
+  for (const p of cellImportPackage) if (!p.startsWith('/Script/')) importedNames.set(idOf(p), p);
   const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const importedHashes: bigint[] = [];
   const importedHashAt = new Map<bigint, number>();
@@ -192,6 +204,15 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     let h = importedHashAt.get(hash);
     if (h === undefined) importedHashAt.set(hash, (h = importedHashes.push(hash) - 1));
     return makePackageImport(pkgIndex, h);
+  });
+  // Cell imports by the hash of their Verse path's UTF-8 bytes: a script import for native cells, else the imported
+  // package and the hash among the imported public export hashes (after those of the imports).
+  const cellImports = pkg.cellImports.map((c, i) => {
+    const hash = cellHash(c.versePath);
+    if (cellImportPackage[i]!.startsWith('/Script/')) return makeScriptImport(hash);
+    let h = importedHashAt.get(hash);
+    if (h === undefined) importedHashAt.set(hash, (h = importedHashes.push(hash) - 1));
+    return makePackageImport(importedPackageAt.get(idOf(cellImportPackage[i]!))!, h);
   });
   const objectIndex = (packageIndex: number): bigint => {
     if (packageIndex === 0) return NULL_OBJECT_INDEX;
@@ -222,7 +243,20 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   }
   const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
 
-  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, imports);
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
+  const cellExports: CellExportMapEntry[] = pkg.cellExports.map((c, i) => {
+    const offset = c.serialOffset - s.totalHeaderSize;
+    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexp.length - 4) {
+      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexp.length}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: source, offset: s.cellExportOffset });
+    }
+    return {
+      cookedSerialOffset: offset,
+      cookedSerialLayoutSize: c.serialLayoutSize,
+      cookedSerialSize: c.serialSize,
+      cppClassInfo: mapName(c.cppClassInfo),
+      publicExportHash: c.versePath === '' ? 0n : cellHash(c.versePath),
+    };
+  });
 
 
   const zen: ZenPackage = {
@@ -249,8 +283,8 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     importedPublicExportHashes: importedHashes,
     imports,
     exports,
-    cellImports: [],
-    cellExports: [],
+    cellImports,
+    cellExports,
     exportBundleEntries: bundleEntries,
     exportBundles: [],
     referencedPackages: [],
@@ -318,26 +352,49 @@ function splitNameNumber(text: string): { base: string; number: number } {
   return n < 0x7fffffff ? { base: m[1]!, number: n + 1 } : { base: text, number: 0 };
 }
 
+/** An export or a cell export, as the dependency graph sees it (cells come after the exports, never public). */
+interface Unit {
+  firstExportDependency: number;
+  serializationBeforeSerializationDependencies: number;
+  createBeforeSerializationDependencies: number;
+  serializationBeforeCreateDependencies: number;
+  createBeforeCreateDependencies: number;
+  isPublic: boolean;
+  /** What an error names, and the offset of the entry. */
+  what: string;
+  at: number;
+}
+
+/** The exports, then the cell exports (which have no "before create" dependencies). */
+function units(pkg: LegacyPackage): Unit[] {
+  const out: Unit[] = pkg.exports.map((e, i) => ({ ...e, isPublic: (e.objectFlags & RF_PUBLIC) !== 0, what: `export ${i}`, at: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize }));
+  pkg.cellExports.forEach((c, i) => out.push({ ...c, serializationBeforeCreateDependencies: 0, createBeforeCreateDependencies: 0, isPublic: false, what: `cell export ${i}`, at: pkg.summary.cellExportOffset }));
+  return out;
+}
+
 /**
  * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
  * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
- * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first).
+ * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first). Cell
+ * exports follow the exports in every table (index exports + k), and package indices past the import map name cell
+ * imports, in legacy and zen alike.
  */
 function dependencies(pkg: LegacyPackage, imports: bigint[]) {
-  const n = pkg.exports.length;
+  const all = units(pkg);
+  const n = all.length;
   const headers: DependencyBundleHeader[] = [];
   const entries: number[] = [];
   // Dependencies kept in zen: exports and objects of other packages (script objects are always loaded).
   const packageImport = imports.map((v) => v >> 62n === 2n);
   const keep = (d: number) => d > 0 || (d < 0 && packageImport[-d - 1] === true);
-  pkg.exports.forEach((e, i) => {
+  all.forEach((e) => {
     const deps = pkg.preloadDependencies;
     let at = e.firstExportDependency;
     const take = (count: number) => {
       if (at < 0 || count === 0) return [] as number[];
       const list = deps.slice(at, at + count);
       if (list.length !== count) {
-        throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize });
+        throw new IoStoreError('BAD_VALUE', `${e.what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: e.at });
       }
       at += count;
       return list;
@@ -347,8 +404,8 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
     const sbc = take(e.serializationBeforeCreateDependencies);
     const cbc = take(e.createBeforeCreateDependencies);
     for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
-      if (d > n || d < -pkg.imports.length) {
-        throw new IoStoreError('BAD_VALUE', `export ${i} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+      if (d > n || d < -imports.length) {
+        throw new IoStoreError('BAD_VALUE', `${e.what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
       }
     }
     const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
@@ -364,8 +421,8 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
   });
   // Among ready commands: public exports first, then creates before serializes, then lower export indices.
   const keys = new Float64Array(n * 2);
-  for (let k = 0; k < n * 2; k++) keys[k] = ((pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0 ? 0 : 2 * n) + (k & 1) * n + (k >> 1);
-  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), keys, pkg);
+  for (let k = 0; k < n * 2; k++) keys[k] = (all[k >> 1]!.isPublic ? 0 : 2 * n) + (k & 1) * n + (k >> 1);
+  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg, all), keys, pkg);
   return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
 }
 
@@ -481,10 +538,10 @@ function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
 }
 
 /** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
-function exportArcs(pkg: LegacyPackage): number[][] {
-  const n = pkg.exports.length;
+function exportArcs(pkg: LegacyPackage, all: readonly Unit[] = units(pkg)): number[][] {
+  const n = all.length;
   const out: number[][] = Array.from({ length: n * 2 }, () => []);
-  pkg.exports.forEach((e, i) => {
+  all.forEach((e, i) => {
     out[i * 2]!.push(i * 2 + 1);
     if (e.firstExportDependency < 0) return;
     let at = e.firstExportDependency;
@@ -497,7 +554,7 @@ function exportArcs(pkg: LegacyPackage): number[][] {
     for (const [count, fromCmd, toCmd] of groups) {
       for (let k = 0; k < count; k++) {
         const d = pkg.preloadDependencies[at++];
-        if (d === undefined) throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        if (d === undefined) throw new IoStoreError('BAD_VALUE', `${e.what}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
         if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
       }
     }
