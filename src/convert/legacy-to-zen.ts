@@ -360,16 +360,44 @@ interface Unit {
   serializationBeforeCreateDependencies: number;
   createBeforeCreateDependencies: number;
   isPublic: boolean;
-  /** What an error names, and the offset of the entry. */
-  what: string;
-  at: number;
+  /** Its index among the exports, or among the cell exports (for error messages). */
+  index: number;
+  cell: boolean;
 }
 
 /** The exports, then the cell exports (which have no "before create" dependencies). */
 function units(pkg: LegacyPackage): Unit[] {
-  const out: Unit[] = pkg.exports.map((e, i) => ({ ...e, isPublic: (e.objectFlags & RF_PUBLIC) !== 0, what: `export ${i}`, at: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize }));
-  pkg.cellExports.forEach((c, i) => out.push({ ...c, serializationBeforeCreateDependencies: 0, createBeforeCreateDependencies: 0, isPublic: false, what: `cell export ${i}`, at: pkg.summary.cellExportOffset }));
+  const out: Unit[] = new Array(pkg.exports.length + pkg.cellExports.length);
+  pkg.exports.forEach((e, i) => {
+    out[i] = {
+      firstExportDependency: e.firstExportDependency,
+      serializationBeforeSerializationDependencies: e.serializationBeforeSerializationDependencies,
+      createBeforeSerializationDependencies: e.createBeforeSerializationDependencies,
+      serializationBeforeCreateDependencies: e.serializationBeforeCreateDependencies,
+      createBeforeCreateDependencies: e.createBeforeCreateDependencies,
+      isPublic: (e.objectFlags & RF_PUBLIC) !== 0,
+      index: i,
+      cell: false,
+    };
+  });
+  pkg.cellExports.forEach((c, i) => {
+    out[pkg.exports.length + i] = {
+      firstExportDependency: c.firstExportDependency,
+      serializationBeforeSerializationDependencies: c.serializationBeforeSerializationDependencies,
+      createBeforeSerializationDependencies: c.createBeforeSerializationDependencies,
+      serializationBeforeCreateDependencies: 0,
+      createBeforeCreateDependencies: 0,
+      isPublic: false,
+      index: i,
+      cell: true,
+    };
+  });
   return out;
+}
+
+/** `export 3` / `cell export 0`, and the offset of its entry, for an error. */
+function unitWhere(pkg: LegacyPackage, u: Unit): { what: string; at: number } {
+  return u.cell ? { what: `cell export ${u.index}`, at: pkg.summary.cellExportOffset } : { what: `export ${u.index}`, at: pkg.summary.exportOffset + u.index * pkg.layout.exportEntrySize };
 }
 
 /**
@@ -394,7 +422,8 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
       if (at < 0 || count === 0) return [] as number[];
       const list = deps.slice(at, at + count);
       if (list.length !== count) {
-        throw new IoStoreError('BAD_VALUE', `${e.what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: e.at });
+        const { what, at: offset } = unitWhere(pkg, e);
+        throw new IoStoreError('BAD_VALUE', `${what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset });
       }
       at += count;
       return list;
@@ -405,7 +434,7 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
     const cbc = take(e.createBeforeCreateDependencies);
     for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
       if (d > n || d < -imports.length) {
-        throw new IoStoreError('BAD_VALUE', `${e.what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
       }
     }
     const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
@@ -554,7 +583,7 @@ function exportArcs(pkg: LegacyPackage, all: readonly Unit[] = units(pkg)): numb
     for (const [count, fromCmd, toCmd] of groups) {
       for (let k = 0; k < count; k++) {
         const d = pkg.preloadDependencies[at++];
-        if (d === undefined) throw new IoStoreError('BAD_VALUE', `${e.what}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        if (d === undefined) throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
         if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
       }
     }
