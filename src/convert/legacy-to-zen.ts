@@ -50,12 +50,31 @@ export interface LegacyToZenOptions extends ZenPackageHints {
 export interface ConvertedZenPackage {
   packageName: string;
   packageId: bigint;
-  /** The whole ExportBundleData chunk: zen header, export data, package tag. */
-  chunk: Uint8Array;
+  /** The whole ExportBundleData chunk: zen header, export data, package tag (joined from `pieces` when first read). */
+  readonly chunk: Uint8Array;
+  /** The chunk in pieces (the header, then views of the `.uexp`), for writers that take them without a copy. */
+  pieces: Uint8Array[];
+  /** The chunk's size. */
+  size: number;
   /** The parsed form of the header written (for store entries and tests). */
   zen: ZenPackage;
   /** Package ids the package imports, in the order of its imported-package indices. */
   importedPackages: bigint[];
+}
+
+function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[]): ConvertedZenPackage {
+  let joined: Uint8Array | undefined;
+  return {
+    packageName,
+    packageId: cachedPackageId(packageName),
+    get chunk() {
+      return (joined ??= concatBytes(pieces));
+    },
+    pieces,
+    size: pieces.reduce((a, b) => a + b.length, 0),
+    zen,
+    importedPackages,
+  };
 }
 
 /**
@@ -327,7 +346,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   const headerBytes = serializeZenPackageHeader(zen);
   zen.headerSize = headerBytes.length;
   const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
-  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, ...data]), zen, importedPackages };
+  return converted(packageName, [headerBytes, ...data], zen, importedPackages);
 }
 
 /** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
@@ -551,7 +570,7 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
   // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
   const spans = legacyExportSpans(pkg, uexp.length);
   const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
-  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([header, ...data]), zen, importedPackages };
+  return converted(packageName, [header, ...data], zen, importedPackages);
 }
 
 /**
