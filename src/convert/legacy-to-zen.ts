@@ -169,92 +169,83 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
   // indices; the header then adds the names it needs, each once, in the order it needs them.
   const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
-  const names = pkg.names.slice(0, kept).map((n) => n.name);
+  // Plain loops, no per-call closures: V8 optimizes a closure made in each call again, which cost more than the work.
+  const names: string[] = new Array(kept);
   const nameIndex = new Map<string, number>();
-  names.forEach((n, i) => nameIndex.has(n) || nameIndex.set(n, i));
-  const mapName = (n: LegacyName) => {
-    const text = pkg.names[n.index]!.name;
-    let i = nameIndex.get(text);
-    if (i === undefined) {
-      i = names.push(text) - 1;
-      nameIndex.set(text, i);
-    }
-    return { index: i, type: 0, number: n.number };
-  };
+  for (let i = 0; i < kept; i++) {
+    const n = pkg.names[i]!.name;
+    names[i] = n;
+    if (!nameIndex.has(n)) nameIndex.set(n, i);
+  }
+  const nameTable: NameTable = { all: pkg.names, names, index: nameIndex };
 
   // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
   // export hash); the package entries themselves are null.
-  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
-  const importPackage = pkg.imports.map((imp, i) => {
+  const importCount = pkg.imports.length;
+  const importPaths: string[] = new Array(importCount);
+  const importPackage: string[] = new Array(importCount);
+  for (let i = 0; i < importCount; i++) {
+    const imp = pkg.imports[i]!;
+    const path = (importPaths[i] = legacyObjectPath(pkg, -i - 1));
     // 5.8+ imports may name their package; only a long package name there overrides the outer chain.
-    if (imp.packageName && legacyNameText(pkg, imp.packageName).startsWith('/')) return legacyNameText(pkg, imp.packageName);
-    return splitObjectPath(importPaths[i]!)[0];
-  });
-  const packageRoot = new Map<string, LegacyName>();
-  pkg.imports.forEach((imp, i) => {
-    if (imp.outerIndex === 0 && !importPaths[i]!.startsWith('/Script/')) packageRoot.set(importPaths[i]!, imp.objectName);
-  });
+    const own = imp.packageName ? legacyNameText(pkg, imp.packageName) : '';
+    importPackage[i] = own.startsWith('/') ? own : splitObjectPath(path)[0];
+  }
   const importedNames = new Map<bigint, string>();
-  const idOfName = new Map<string, bigint>();
-  const idOf = (name: string) => {
-    let id = idOfName.get(name);
-    if (id === undefined) idOfName.set(name, (id = cachedPackageId(name)));
-    return id;
-  };
-  pkg.imports.forEach((imp, i) => {
-    const path = importPaths[i]!;
-    if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
-    importedNames.set(idOf(importPackage[i]!), importPackage[i]!);
-  });
+  for (let i = 0; i < importCount; i++) {
+    if (importPaths[i]!.startsWith('/Script/') || pkg.imports[i]!.outerIndex === 0) continue;
+    importedNames.set(cachedPackageId(importPackage[i]!), importPackage[i]!);
+  }
   // A cell import names the import of its package: a native (/Script/) one, or a package it imports.
-  const cellImportPackage = pkg.cellImports.map((c) => legacyObjectPath(pkg, c.packageIndex));
-  for (const p of cellImportPackage) if (!p.startsWith('/Script/')) importedNames.set(idOf(p), p);
-  const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const cellImportPackage: string[] = [];
+  for (const c of pkg.cellImports) cellImportPackage.push(legacyObjectPath(pkg, c.packageIndex));
+  for (const p of cellImportPackage) if (!p.startsWith('/Script/')) importedNames.set(cachedPackageId(p), p);
+  const importedPackages = [...importedNames.keys()].sort(compareBigInt);
   const importedHashes: bigint[] = [];
   const importedHashAt = new Map<bigint, number>();
-  const importedPackageAt = new Map(importedPackages.map((id, k) => [id, k]));
-  const imports = pkg.imports.map((imp, i) => {
+  const importedPackageAt = new Map<bigint, number>();
+  for (let k = 0; k < importedPackages.length; k++) importedPackageAt.set(importedPackages[k]!, k);
+  const imports: bigint[] = new Array(importCount);
+  for (let i = 0; i < importCount; i++) {
     const path = importPaths[i]!;
-    if (path.startsWith('/Script/')) return cachedScriptImport(path);
-    if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
-    const pkgIndex = importedPackageAt.get(idOf(importPackage[i]!))!;
-    const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
-    const hash = exportHashOfPath(rel);
-    let h = importedHashAt.get(hash);
-    if (h === undefined) importedHashAt.set(hash, (h = importedHashes.push(hash) - 1));
-    return makePackageImport(pkgIndex, h);
-  });
+    if (path.startsWith('/Script/')) {
+      imports[i] = cachedScriptImport(path);
+      continue;
+    }
+    if (pkg.imports[i]!.outerIndex === 0) {
+      imports[i] = NULL_OBJECT_INDEX;
+      continue;
+    }
+    const owner = importPackage[i]!;
+    const rel = path.startsWith(owner) ? path.slice(owner.length) : splitObjectPath(path)[1];
+    imports[i] = makePackageImport(importedPackageAt.get(cachedPackageId(owner))!, hashIndex(importedHashes, importedHashAt, exportHashOfPath(rel)));
+  }
   // Cell imports by the hash of their Verse path's UTF-8 bytes: a script import for native cells, else the imported
   // package and the hash among the imported public export hashes (after those of the imports).
-  const cellImports = pkg.cellImports.map((c, i) => {
+  const cellImports: bigint[] = [];
+  pkg.cellImports.forEach((c, i) => {
     const hash = cellHash(c.versePath);
-    if (cellImportPackage[i]!.startsWith('/Script/')) return makeScriptImport(hash);
-    let h = importedHashAt.get(hash);
-    if (h === undefined) importedHashAt.set(hash, (h = importedHashes.push(hash) - 1));
-    return makePackageImport(importedPackageAt.get(idOf(cellImportPackage[i]!))!, h);
+    if (cellImportPackage[i]!.startsWith('/Script/')) cellImports.push(makeScriptImport(hash));
+    else cellImports.push(makePackageImport(importedPackageAt.get(cachedPackageId(cellImportPackage[i]!))!, hashIndex(importedHashes, importedHashAt, hash)));
   });
-  const objectIndex = (packageIndex: number): bigint => {
-    if (packageIndex === 0) return NULL_OBJECT_INDEX;
-    if (packageIndex < 0) return imports[-packageIndex - 1]!;
-    return BigInt(packageIndex - 1);
-  };
 
   const pathInPackage = exportPathsInPackage(pkg);
-  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => {
-    const isPublic = (e.objectFlags & RF_PUBLIC) !== 0;
-    return {
+  const exports: ExportMapEntry[] = new Array(pkg.exports.length);
+  for (let i = 0; i < pkg.exports.length; i++) {
+    const e = pkg.exports[i]!;
+    exports[i] = {
       cookedSerialOffset: spans[i]!.offset,
       cookedSerialSize: e.serialSize,
-      objectName: mapName(e.objectName),
-      outerIndex: objectIndex(e.outerIndex),
-      classIndex: objectIndex(e.classIndex),
-      superIndex: objectIndex(e.superIndex),
-      templateIndex: objectIndex(e.templateIndex),
-      publicExportHash: isPublic ? publicExportHash(pathInPackage(i)) : 0n,
+      objectName: mapName(nameTable, e.objectName),
+      outerIndex: objectIndexOf(imports, e.outerIndex),
+      classIndex: objectIndexOf(imports, e.classIndex),
+      superIndex: objectIndexOf(imports, e.superIndex),
+      templateIndex: objectIndexOf(imports, e.templateIndex),
+      publicExportHash: (e.objectFlags & RF_PUBLIC) !== 0 ? publicExportHash(pathInPackage(i)) : 0n,
       objectFlags: e.objectFlags >>> 0,
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
-  });
+  }
   let packageNameAt = nameIndex.get(packageName);
   if (packageNameAt === undefined) {
     packageNameAt = names.push(packageName) - 1;
@@ -272,7 +263,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       cookedSerialOffset: offset,
       cookedSerialLayoutSize: c.serialLayoutSize,
       cookedSerialSize: c.serialSize,
-      cppClassInfo: mapName(c.cppClassInfo),
+      cppClassInfo: mapName(nameTable, c.cppClassInfo),
       publicExportHash: c.versePath === '' ? 0n : cellHash(c.versePath),
     };
   });
@@ -311,7 +302,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     externalArcs: [],
     dependencyBundleHeaders: dependencyHeaders,
     dependencyBundleEntries: dependencyEntries,
-    importedPackageNames: importedPackageNames(importedPackages, importedNames, packageRoot),
+    importedPackageNames: importedPackageNames(importedPackages, importedNames),
     sections: [],
     exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
   };
@@ -349,8 +340,42 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   return converted(packageName, [headerBytes, ...data], zen, importedPackages);
 }
 
+/** The zen name map being built: the legacy names, the zen names so far and where each text is. */
+interface NameTable {
+  all: readonly { name: string }[];
+  names: string[];
+  index: Map<string, number>;
+}
+
+/** A legacy FName as a zen mapped name, adding its text to the zen name map the first time. */
+function mapName(t: NameTable, n: LegacyName) {
+  const text = t.all[n.index]!.name;
+  let i = t.index.get(text);
+  if (i === undefined) {
+    i = t.names.push(text) - 1;
+    t.index.set(text, i);
+  }
+  return { index: i, type: 0, number: n.number };
+}
+
+/** A legacy package index as a zen object index: imports through their zen values, exports by index. */
+function objectIndexOf(imports: readonly bigint[], packageIndex: number): bigint {
+  if (packageIndex === 0) return NULL_OBJECT_INDEX;
+  if (packageIndex < 0) return imports[-packageIndex - 1]!;
+  return BigInt(packageIndex - 1);
+}
+
+/** The index of a hash among the imported public export hashes, appended the first time. */
+function hashIndex(hashes: bigint[], at: Map<bigint, number>, hash: bigint): number {
+  let h = at.get(hash);
+  if (h === undefined) at.set(hash, (h = hashes.push(hash) - 1));
+  return h;
+}
+
+const compareBigInt = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
-function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: Map<string, LegacyName>) {
+function importedPackageNames(ids: bigint[], names: Map<bigint, string>) {
   const base: string[] = [];
   const numbers: number[] = [];
   for (const id of ids) {
@@ -358,7 +383,6 @@ function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: 
     const split = splitNameNumber(full);
     base.push(split.base);
     numbers.push(split.number);
-    void roots;
   }
   return { batch: { names: base, hashes: base.map(cachedNameHash) }, numbers };
 }
@@ -431,42 +455,52 @@ function dependencies(pkg: LegacyPackage, imports: bigint[]) {
   const n = all.length;
   const headers: DependencyBundleHeader[] = [];
   const entries: number[] = [];
+  const deps = pkg.preloadDependencies;
   // Dependencies kept in zen: exports and objects of other packages (script objects are always loaded).
-  const packageImport = imports.map((v) => v >> 62n === 2n);
-  const keep = (d: number) => d > 0 || (d < 0 && packageImport[-d - 1] === true);
-  all.forEach((e) => {
-    const deps = pkg.preloadDependencies;
-    let at = e.firstExportDependency;
-    const take = (count: number) => {
-      if (at < 0 || count === 0) return [] as number[];
-      const list = deps.slice(at, at + count);
-      if (list.length !== count) {
-        const { what, at: offset } = unitWhere(pkg, e);
-        throw new IoStoreError('BAD_VALUE', `${what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset });
-      }
-      at += count;
-      return list;
-    };
-    const sbs = take(e.serializationBeforeSerializationDependencies);
-    const cbs = take(e.createBeforeSerializationDependencies);
-    const sbc = take(e.serializationBeforeCreateDependencies);
-    const cbc = take(e.createBeforeCreateDependencies);
-    for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
+  const packageImport = new Uint8Array(imports.length);
+  for (let k = 0; k < imports.length; k++) packageImport[k] = imports[k]! >> 62n === 2n ? 1 : 0;
+  for (const e of all) {
+    const counts = [e.serializationBeforeSerializationDependencies, e.createBeforeSerializationDependencies, e.serializationBeforeCreateDependencies, e.createBeforeCreateDependencies];
+    const total = counts[0]! + counts[1]! + counts[2]! + counts[3]!;
+    if (e.firstExportDependency >= 0 && (e.firstExportDependency + total > deps.length || counts.some((c) => c < 0))) {
+      const { what, at: offset } = unitWhere(pkg, e);
+      throw new IoStoreError('BAD_VALUE', `${what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset });
+    }
+    const first = e.firstExportDependency < 0 ? 0 : e.firstExportDependency;
+    const listed = e.firstExportDependency < 0 ? 0 : total;
+    for (let k = first; k < first + listed; k++) {
+      const d = deps[k]!;
       if (d > n || d < -imports.length) {
         throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
       }
     }
-    const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
-    headers.push({
+    // Legacy lists SBS, CBS, SBC, CBC; zen CBC, SBC, CBS, SBS.
+    const header: DependencyBundleHeader = {
       // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
-      firstEntryIndex: sbs.length + cbs.length + sbc.length + cbc.length === 0 ? -1 : entries.length,
-      createBeforeCreate: groups[0]!.length,
-      serializeBeforeCreate: groups[1]!.length,
-      createBeforeSerialize: groups[2]!.length,
-      serializeBeforeSerialize: groups[3]!.length,
-    });
-    for (const g of groups) entries.push(...g);
-  });
+      firstEntryIndex: listed === 0 ? -1 : entries.length,
+      createBeforeCreate: 0,
+      serializeBeforeCreate: 0,
+      createBeforeSerialize: 0,
+      serializeBeforeSerialize: 0,
+    };
+    const kept = [0, 0, 0, 0];
+    for (let g = 3; g >= 0 && listed > 0; g--) {
+      let at = first;
+      for (let q = 0; q < g; q++) at += counts[q]!;
+      for (let k = at; k < at + counts[g]!; k++) {
+        const d = deps[k]!;
+        if (d > 0 || (d < 0 && packageImport[-d - 1] === 1)) {
+          entries.push(d);
+          kept[g]!++;
+        }
+      }
+    }
+    header.serializeBeforeSerialize = kept[0]!;
+    header.createBeforeSerialize = kept[1]!;
+    header.serializeBeforeCreate = kept[2]!;
+    header.createBeforeCreate = kept[3]!;
+    headers.push(header);
+  }
   // Among ready commands: public exports first, then creates before serializes, then lower export indices.
   const keys = new Float64Array(n * 2);
   for (let k = 0; k < n * 2; k++) keys[k] = (all[k >> 1]!.isPublic ? 0 : 2 * n) + (k & 1) * n + (k >> 1);

@@ -391,33 +391,46 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
   return pkg;
 }
 
+function nameInMap(n: LegacyName, names: number): boolean {
+  return n.index >= 0 && n.index < names && n.number >= 0;
+}
+
+function indexInMaps(i: number, imports: number, exports: number): boolean {
+  return i < 0 ? -i - 1 < imports : i - 1 < exports;
+}
+
 /** Every name and package index in the tables must point inside them: the paths built from them rely on it. */
 function checkReferences(pkg: LegacyPackage): void {
   const { summary: s, layout } = pkg;
   const fail = (what: string, at: number): never => {
     throw new IoStoreError('BAD_VALUE', what, { file: pkg.source, offset: at });
   };
-  const nameOk = (n: LegacyName) => n.index >= 0 && n.index < pkg.names.length && n.number >= 0;
-  const indexOk = (i: number) => (i < 0 ? -i - 1 < pkg.imports.length : i - 1 < pkg.exports.length);
-  pkg.imports.forEach((imp, i) => {
+  // Loops and module-level predicates: closures made per call are optimized again for every package.
+  const names = pkg.names.length;
+  const imports = pkg.imports.length;
+  const exports = pkg.exports.length;
+  for (let i = 0; i < imports; i++) {
+    const imp = pkg.imports[i]!;
     const at = s.importOffset + i * layout.importEntrySize;
-    for (const n of [imp.classPackage, imp.className, imp.objectName, ...(imp.packageName ? [imp.packageName] : [])]) {
-      if (!nameOk(n)) fail(`import ${i} names entry ${n.index} but the name map has ${pkg.names.length}`, at);
+    for (const n of [imp.classPackage, imp.className, imp.objectName, imp.packageName ?? imp.objectName]) {
+      if (!nameInMap(n, names)) fail(`import ${i} names entry ${n.index} but the name map has ${names}`, at);
     }
-    if (!indexOk(imp.outerIndex)) fail(`import ${i} has outer ${imp.outerIndex}, outside the import and export maps`, at);
-  });
-  pkg.exports.forEach((e, i) => {
+    if (!indexInMaps(imp.outerIndex, imports, exports)) fail(`import ${i} has outer ${imp.outerIndex}, outside the import and export maps`, at);
+  }
+  for (let i = 0; i < exports; i++) {
+    const e = pkg.exports[i]!;
     const at = s.exportOffset + i * layout.exportEntrySize;
-    if (!nameOk(e.objectName)) fail(`export ${i} names entry ${e.objectName.index} but the name map has ${pkg.names.length}`, at);
-    for (const [what, v] of [['class', e.classIndex], ['super', e.superIndex], ['template', e.templateIndex], ['outer', e.outerIndex]] as const) {
-      if (!indexOk(v)) fail(`export ${i} has ${what} ${v}, outside the import and export maps`, at);
-    }
-  });
+    if (!nameInMap(e.objectName, names)) fail(`export ${i} names entry ${e.objectName.index} but the name map has ${names}`, at);
+    if (!indexInMaps(e.classIndex, imports, exports)) fail(`export ${i} has class ${e.classIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.superIndex, imports, exports)) fail(`export ${i} has super ${e.superIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.templateIndex, imports, exports)) fail(`export ${i} has template ${e.templateIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.outerIndex, imports, exports)) fail(`export ${i} has outer ${e.outerIndex}, outside the import and export maps`, at);
+  }
   pkg.cellImports.forEach((c, i) => {
     if (c.packageIndex >= 0 || -c.packageIndex - 1 >= pkg.imports.length) fail(`cell import ${i} has package ${c.packageIndex}, not an import`, s.cellImportOffset);
   });
   pkg.cellExports.forEach((c, i) => {
-    if (!nameOk(c.cppClassInfo)) fail(`cell export ${i} names entry ${c.cppClassInfo.index} but the name map has ${pkg.names.length}`, s.cellExportOffset);
+    if (!nameInMap(c.cppClassInfo, names)) fail(`cell export ${i} names entry ${c.cppClassInfo.index} but the name map has ${pkg.names.length}`, s.cellExportOffset);
   });
   // Outer chains must end: a cycle would make every path walk loop forever.
   const total = pkg.imports.length + pkg.exports.length;
