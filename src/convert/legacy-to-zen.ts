@@ -1,13 +1,13 @@
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
-import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { lowerUtf16leBytes, packageIdFromName } from '../hash/names.js';
 import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
 import { readDataResources } from '../legacy/data-resources.js';
-import type { BulkDataMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
+import type { BulkDataMapEntry, CellExportMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
-import { makePackageImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
+import { makePackageImport, makeScriptImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
 import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
@@ -50,12 +50,31 @@ export interface LegacyToZenOptions extends ZenPackageHints {
 export interface ConvertedZenPackage {
   packageName: string;
   packageId: bigint;
-  /** The whole ExportBundleData chunk: zen header, export data, package tag. */
-  chunk: Uint8Array;
+  /** The whole ExportBundleData chunk: zen header, export data, package tag (joined from `pieces` when first read). */
+  readonly chunk: Uint8Array;
+  /** The chunk in pieces (the header, then views of the `.uexp`), for writers that take them without a copy. */
+  pieces: Uint8Array[];
+  /** The chunk's size. */
+  size: number;
   /** The parsed form of the header written (for store entries and tests). */
   zen: ZenPackage;
   /** Package ids the package imports, in the order of its imported-package indices. */
   importedPackages: bigint[];
+}
+
+function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[]): ConvertedZenPackage {
+  let joined: Uint8Array | undefined;
+  return {
+    packageName,
+    packageId: cachedPackageId(packageName),
+    get chunk() {
+      return (joined ??= concatBytes(pieces));
+    },
+    pieces,
+    size: pieces.reduce((a, b) => a + b.length, 0),
+    zen,
+    importedPackages,
+  };
 }
 
 /**
@@ -92,6 +111,34 @@ export function exportHashOfPath(pathInPackage: string): bigint {
   return publicExportHash(pathInPackage.replace(/[.:]/g, '/').replace(/^\//, ''));
 }
 
+/**
+ * Each export's path inside its package as public export hashes take it (`A/B/C`: outer chain of exports, `/`-joined,
+ * separators inside names turned to `/` as in a full path), built once per outer and kept.
+ */
+function exportPathsInPackage(pkg: LegacyPackage): (i: number) => string {
+  const paths: Array<string | undefined> = new Array(pkg.exports.length);
+  const at = (i: number, depth: number): string => {
+    const known = paths[i];
+    if (known !== undefined) return known;
+    const e = pkg.exports[i]!;
+    let name = legacyNameText(pkg, e.objectName);
+    if (name.includes('.') || name.includes(':')) name = name.replace(/[.:]/g, '/');
+    let path: string;
+    if (e.outerIndex === 0) path = name;
+    else if (e.outerIndex > 0 && e.outerIndex <= pkg.exports.length && depth < pkg.exports.length) path = `${at(e.outerIndex - 1, depth + 1)}/${name}`;
+    // An export under an import (or a looping chain, which legacyObjectPath reports): the full path's tail.
+    else path = splitObjectPath(legacyObjectPath(pkg, i + 1))[1].replace(/^\//, '');
+    paths[i] = path;
+    return path;
+  };
+  return (i) => at(i, 0);
+}
+
+/** A Verse cell's hash (public export hash of a cell export, script import of a native cell): CityHash64 of its path's UTF-8. */
+function cellHash(versePath: string): bigint {
+  return cityHash64(new TextEncoder().encode(versePath));
+}
+
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
 function splitObjectPath(path: string): [string, string] {
   const at = path.search(/[.:]/);
@@ -109,6 +156,10 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
   if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
   const graph = layout.summarySize === 44;
+  const cells = pkg.cellImports.length + pkg.cellExports.length;
+  if (cells > 0 && !layout.cellMaps) {
+    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: source, offset: pkg.summary.cellExportOffset });
+  }
   checkUexpTag(uexp, `${source} (.uexp)`);
   const spans = legacyExportSpans(pkg, uexp.length);
   const s = pkg.summary;
@@ -118,77 +169,83 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
   // indices; the header then adds the names it needs, each once, in the order it needs them.
   const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
-  const names = pkg.names.slice(0, kept).map((n) => n.name);
+  // Plain loops, no per-call closures: V8 optimizes a closure made in each call again, which cost more than the work.
+  const names: string[] = new Array(kept);
   const nameIndex = new Map<string, number>();
-  names.forEach((n, i) => nameIndex.has(n) || nameIndex.set(n, i));
-  const mapName = (n: LegacyName) => {
-    const text = pkg.names[n.index]!.name;
-    let i = nameIndex.get(text);
-    if (i === undefined) {
-      i = names.push(text) - 1;
-      nameIndex.set(text, i);
-    }
-    return { index: i, type: 0, number: n.number };
-  };
+  for (let i = 0; i < kept; i++) {
+    const n = pkg.names[i]!.name;
+    names[i] = n;
+    if (!nameIndex.has(n)) nameIndex.set(n, i);
+  }
+  const nameTable: NameTable = { all: pkg.names, names, index: nameIndex };
 
   // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
   // export hash); the package entries themselves are null.
-  const importPaths = pkg.imports.map((_, i) => legacyObjectPath(pkg, -i - 1));
-  const importPackage = pkg.imports.map((imp, i) => {
+  const importCount = pkg.imports.length;
+  const importPaths: string[] = new Array(importCount);
+  const importPackage: string[] = new Array(importCount);
+  for (let i = 0; i < importCount; i++) {
+    const imp = pkg.imports[i]!;
+    const path = (importPaths[i] = legacyObjectPath(pkg, -i - 1));
     // 5.8+ imports may name their package; only a long package name there overrides the outer chain.
-    if (imp.packageName && legacyNameText(pkg, imp.packageName).startsWith('/')) return legacyNameText(pkg, imp.packageName);
-    return splitObjectPath(importPaths[i]!)[0];
-  });
-  const packageRoot = new Map<string, LegacyName>();
-  pkg.imports.forEach((imp, i) => {
-    if (imp.outerIndex === 0 && !importPaths[i]!.startsWith('/Script/')) packageRoot.set(importPaths[i]!, imp.objectName);
-  });
+    const own = imp.packageName ? legacyNameText(pkg, imp.packageName) : '';
+    importPackage[i] = own.startsWith('/') ? own : splitObjectPath(path)[0];
+  }
   const importedNames = new Map<bigint, string>();
-  const idOfName = new Map<string, bigint>();
-  const idOf = (name: string) => {
-    let id = idOfName.get(name);
-    if (id === undefined) idOfName.set(name, (id = cachedPackageId(name)));
-    return id;
-  };
-  pkg.imports.forEach((imp, i) => {
-    const path = importPaths[i]!;
-    if (path.startsWith('/Script/') || imp.outerIndex === 0) return;
-    importedNames.set(idOf(importPackage[i]!), importPackage[i]!);
-  });
-  const importedPackages = [...importedNames.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 0; i < importCount; i++) {
+    if (importPaths[i]!.startsWith('/Script/') || pkg.imports[i]!.outerIndex === 0) continue;
+    importedNames.set(cachedPackageId(importPackage[i]!), importPackage[i]!);
+  }
+  // A cell import names the import of its package: a native (/Script/) one, or a package it imports.
+  const cellImportPackage: string[] = [];
+  for (const c of pkg.cellImports) cellImportPackage.push(legacyObjectPath(pkg, c.packageIndex));
+  for (const p of cellImportPackage) if (!p.startsWith('/Script/')) importedNames.set(cachedPackageId(p), p);
+  const importedPackages = [...importedNames.keys()].sort(compareBigInt);
   const importedHashes: bigint[] = [];
-  const imports = pkg.imports.map((imp, i) => {
+  const importedHashAt = new Map<bigint, number>();
+  const importedPackageAt = new Map<bigint, number>();
+  for (let k = 0; k < importedPackages.length; k++) importedPackageAt.set(importedPackages[k]!, k);
+  const imports: bigint[] = new Array(importCount);
+  for (let i = 0; i < importCount; i++) {
     const path = importPaths[i]!;
-    if (path.startsWith('/Script/')) return cachedScriptImport(path);
-    if (imp.outerIndex === 0) return NULL_OBJECT_INDEX;
-    const pkgIndex = importedPackages.indexOf(idOf(importPackage[i]!));
-    const rel = path.startsWith(importPackage[i]!) ? path.slice(importPackage[i]!.length) : splitObjectPath(path)[1];
-    const hash = exportHashOfPath(rel);
-    let h = importedHashes.indexOf(hash);
-    if (h < 0) h = importedHashes.push(hash) - 1;
-    return makePackageImport(pkgIndex, h);
+    if (path.startsWith('/Script/')) {
+      imports[i] = cachedScriptImport(path);
+      continue;
+    }
+    if (pkg.imports[i]!.outerIndex === 0) {
+      imports[i] = NULL_OBJECT_INDEX;
+      continue;
+    }
+    const owner = importPackage[i]!;
+    const rel = path.startsWith(owner) ? path.slice(owner.length) : splitObjectPath(path)[1];
+    imports[i] = makePackageImport(importedPackageAt.get(cachedPackageId(owner))!, hashIndex(importedHashes, importedHashAt, exportHashOfPath(rel)));
+  }
+  // Cell imports by the hash of their Verse path's UTF-8 bytes: a script import for native cells, else the imported
+  // package and the hash among the imported public export hashes (after those of the imports).
+  const cellImports: bigint[] = [];
+  pkg.cellImports.forEach((c, i) => {
+    const hash = cellHash(c.versePath);
+    if (cellImportPackage[i]!.startsWith('/Script/')) cellImports.push(makeScriptImport(hash));
+    else cellImports.push(makePackageImport(importedPackageAt.get(cachedPackageId(cellImportPackage[i]!))!, hashIndex(importedHashes, importedHashAt, hash)));
   });
-  const objectIndex = (packageIndex: number): bigint => {
-    if (packageIndex === 0) return NULL_OBJECT_INDEX;
-    if (packageIndex < 0) return imports[-packageIndex - 1]!;
-    return BigInt(packageIndex - 1);
-  };
 
-  const exports: ExportMapEntry[] = pkg.exports.map((e, i) => {
-    const isPublic = (e.objectFlags & RF_PUBLIC) !== 0;
-    return {
+  const pathInPackage = exportPathsInPackage(pkg);
+  const exports: ExportMapEntry[] = new Array(pkg.exports.length);
+  for (let i = 0; i < pkg.exports.length; i++) {
+    const e = pkg.exports[i]!;
+    exports[i] = {
       cookedSerialOffset: spans[i]!.offset,
       cookedSerialSize: e.serialSize,
-      objectName: mapName(e.objectName),
-      outerIndex: objectIndex(e.outerIndex),
-      classIndex: objectIndex(e.classIndex),
-      superIndex: objectIndex(e.superIndex),
-      templateIndex: objectIndex(e.templateIndex),
-      publicExportHash: isPublic ? exportHashOfPath(splitObjectPath(legacyObjectPath(pkg, i + 1))[1]) : 0n,
+      objectName: mapName(nameTable, e.objectName),
+      outerIndex: objectIndexOf(imports, e.outerIndex),
+      classIndex: objectIndexOf(imports, e.classIndex),
+      superIndex: objectIndexOf(imports, e.superIndex),
+      templateIndex: objectIndexOf(imports, e.templateIndex),
+      publicExportHash: (e.objectFlags & RF_PUBLIC) !== 0 ? publicExportHash(pathInPackage(i)) : 0n,
       objectFlags: e.objectFlags >>> 0,
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
-  });
+  }
   let packageNameAt = nameIndex.get(packageName);
   if (packageNameAt === undefined) {
     packageNameAt = names.push(packageName) - 1;
@@ -196,7 +253,20 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   }
   const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
 
-  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, imports);
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
+  const cellExports: CellExportMapEntry[] = pkg.cellExports.map((c, i) => {
+    const offset = c.serialOffset - s.totalHeaderSize;
+    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexp.length - 4) {
+      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexp.length}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: source, offset: s.cellExportOffset });
+    }
+    return {
+      cookedSerialOffset: offset,
+      cookedSerialLayoutSize: c.serialLayoutSize,
+      cookedSerialSize: c.serialSize,
+      cppClassInfo: mapName(nameTable, c.cppClassInfo),
+      publicExportHash: c.versePath === '' ? 0n : cellHash(c.versePath),
+    };
+  });
 
 
   const zen: ZenPackage = {
@@ -223,8 +293,8 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     importedPublicExportHashes: importedHashes,
     imports,
     exports,
-    cellImports: [],
-    cellExports: [],
+    cellImports,
+    cellExports,
     exportBundleEntries: bundleEntries,
     exportBundles: [],
     referencedPackages: [],
@@ -232,7 +302,7 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     externalArcs: [],
     dependencyBundleHeaders: dependencyHeaders,
     dependencyBundleEntries: dependencyEntries,
-    importedPackageNames: importedPackageNames(importedPackages, importedNames, packageRoot),
+    importedPackageNames: importedPackageNames(importedPackages, importedNames),
     sections: [],
     exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
   };
@@ -267,11 +337,45 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   const headerBytes = serializeZenPackageHeader(zen);
   zen.headerSize = headerBytes.length;
   const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
-  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([headerBytes, ...data]), zen, importedPackages };
+  return converted(packageName, [headerBytes, ...data], zen, importedPackages);
 }
 
+/** The zen name map being built: the legacy names, the zen names so far and where each text is. */
+interface NameTable {
+  all: readonly { name: string }[];
+  names: string[];
+  index: Map<string, number>;
+}
+
+/** A legacy FName as a zen mapped name, adding its text to the zen name map the first time. */
+function mapName(t: NameTable, n: LegacyName) {
+  const text = t.all[n.index]!.name;
+  let i = t.index.get(text);
+  if (i === undefined) {
+    i = t.names.push(text) - 1;
+    t.index.set(text, i);
+  }
+  return { index: i, type: 0, number: n.number };
+}
+
+/** A legacy package index as a zen object index: imports through their zen values, exports by index. */
+function objectIndexOf(imports: readonly bigint[], packageIndex: number): bigint {
+  if (packageIndex === 0) return NULL_OBJECT_INDEX;
+  if (packageIndex < 0) return imports[-packageIndex - 1]!;
+  return BigInt(packageIndex - 1);
+}
+
+/** The index of a hash among the imported public export hashes, appended the first time. */
+function hashIndex(hashes: bigint[], at: Map<bigint, number>, hash: bigint): number {
+  let h = at.get(hash);
+  if (h === undefined) at.set(hash, (h = hashes.push(hash) - 1));
+  return h;
+}
+
+const compareBigInt = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** 5.3+ imported package names: each imported package's FName (base text and number) in imported-package order. */
-function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: Map<string, LegacyName>) {
+function importedPackageNames(ids: bigint[], names: Map<bigint, string>) {
   const base: string[] = [];
   const numbers: number[] = [];
   for (const id of ids) {
@@ -279,7 +383,6 @@ function importedPackageNames(ids: bigint[], names: Map<bigint, string>, roots: 
     const split = splitNameNumber(full);
     base.push(split.base);
     numbers.push(split.number);
-    void roots;
   }
   return { batch: { names: base, hashes: base.map(cachedNameHash) }, numbers };
 }
@@ -292,55 +395,116 @@ function splitNameNumber(text: string): { base: string; number: number } {
   return n < 0x7fffffff ? { base: m[1]!, number: n + 1 } : { base: text, number: 0 };
 }
 
+/** An export or a cell export, as the dependency graph sees it (cells come after the exports, never public). */
+interface Unit {
+  firstExportDependency: number;
+  serializationBeforeSerializationDependencies: number;
+  createBeforeSerializationDependencies: number;
+  serializationBeforeCreateDependencies: number;
+  createBeforeCreateDependencies: number;
+  isPublic: boolean;
+  /** Its index among the exports, or among the cell exports (for error messages). */
+  index: number;
+  cell: boolean;
+}
+
+/** The exports, then the cell exports (which have no "before create" dependencies). */
+function units(pkg: LegacyPackage): Unit[] {
+  const out: Unit[] = new Array(pkg.exports.length + pkg.cellExports.length);
+  pkg.exports.forEach((e, i) => {
+    out[i] = {
+      firstExportDependency: e.firstExportDependency,
+      serializationBeforeSerializationDependencies: e.serializationBeforeSerializationDependencies,
+      createBeforeSerializationDependencies: e.createBeforeSerializationDependencies,
+      serializationBeforeCreateDependencies: e.serializationBeforeCreateDependencies,
+      createBeforeCreateDependencies: e.createBeforeCreateDependencies,
+      isPublic: (e.objectFlags & RF_PUBLIC) !== 0,
+      index: i,
+      cell: false,
+    };
+  });
+  pkg.cellExports.forEach((c, i) => {
+    out[pkg.exports.length + i] = {
+      firstExportDependency: c.firstExportDependency,
+      serializationBeforeSerializationDependencies: c.serializationBeforeSerializationDependencies,
+      createBeforeSerializationDependencies: c.createBeforeSerializationDependencies,
+      serializationBeforeCreateDependencies: 0,
+      createBeforeCreateDependencies: 0,
+      isPublic: false,
+      index: i,
+      cell: true,
+    };
+  });
+  return out;
+}
+
+/** `export 3` / `cell export 0`, and the offset of its entry, for an error. */
+function unitWhere(pkg: LegacyPackage, u: Unit): { what: string; at: number } {
+  return u.cell ? { what: `cell export ${u.index}`, at: pkg.summary.cellExportOffset } : { what: `export ${u.index}`, at: pkg.summary.exportOffset + u.index * pkg.layout.exportEntrySize };
+}
+
 /**
  * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
  * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
- * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first).
+ * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first). Cell
+ * exports follow the exports in every table (index exports + k), and package indices past the import map name cell
+ * imports, in legacy and zen alike.
  */
 function dependencies(pkg: LegacyPackage, imports: bigint[]) {
-  const n = pkg.exports.length;
+  const all = units(pkg);
+  const n = all.length;
   const headers: DependencyBundleHeader[] = [];
   const entries: number[] = [];
-  const keep = (d: number) => d > 0 || (d < 0 && imports[-d - 1] !== undefined && (imports[-d - 1]! >> 62n) === 2n);
-  pkg.exports.forEach((e, i) => {
-    const deps = pkg.preloadDependencies;
-    let at = e.firstExportDependency;
-    const take = (count: number) => {
-      if (at < 0 || count === 0) return [] as number[];
-      const list = deps.slice(at, at + count);
-      if (list.length !== count) {
-        throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset: pkg.summary.exportOffset + i * pkg.layout.exportEntrySize });
-      }
-      at += count;
-      return list;
-    };
-    const sbs = take(e.serializationBeforeSerializationDependencies);
-    const cbs = take(e.createBeforeSerializationDependencies);
-    const sbc = take(e.serializationBeforeCreateDependencies);
-    const cbc = take(e.createBeforeCreateDependencies);
-    for (const d of [...sbs, ...cbs, ...sbc, ...cbc]) {
-      if (d > n || d < -pkg.imports.length) {
-        throw new IoStoreError('BAD_VALUE', `export ${i} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+  const deps = pkg.preloadDependencies;
+  // Dependencies kept in zen: exports and objects of other packages (script objects are always loaded).
+  const packageImport = new Uint8Array(imports.length);
+  for (let k = 0; k < imports.length; k++) packageImport[k] = imports[k]! >> 62n === 2n ? 1 : 0;
+  for (const e of all) {
+    const counts = [e.serializationBeforeSerializationDependencies, e.createBeforeSerializationDependencies, e.serializationBeforeCreateDependencies, e.createBeforeCreateDependencies];
+    const total = counts[0]! + counts[1]! + counts[2]! + counts[3]!;
+    if (e.firstExportDependency >= 0 && (e.firstExportDependency + total > deps.length || counts.some((c) => c < 0))) {
+      const { what, at: offset } = unitWhere(pkg, e);
+      throw new IoStoreError('BAD_VALUE', `${what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset });
+    }
+    const first = e.firstExportDependency < 0 ? 0 : e.firstExportDependency;
+    const listed = e.firstExportDependency < 0 ? 0 : total;
+    for (let k = first; k < first + listed; k++) {
+      const d = deps[k]!;
+      if (d > n || d < -imports.length) {
+        throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
       }
     }
-    const groups = [cbc, sbc, cbs, sbs].map((g) => g.filter(keep));
-    headers.push({
+    // Legacy lists SBS, CBS, SBC, CBC; zen CBC, SBC, CBS, SBS.
+    const header: DependencyBundleHeader = {
       // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
-      firstEntryIndex: sbs.length + cbs.length + sbc.length + cbc.length === 0 ? -1 : entries.length,
-      createBeforeCreate: groups[0]!.length,
-      serializeBeforeCreate: groups[1]!.length,
-      createBeforeSerialize: groups[2]!.length,
-      serializeBeforeSerialize: groups[3]!.length,
-    });
-    for (const g of groups) entries.push(...g);
-  });
-  const isPublic = (k: number) => (pkg.exports[k >> 1]!.objectFlags & RF_PUBLIC) !== 0;
-  const before = (a: number, b: number) => {
-    if (isPublic(a) !== isPublic(b)) return isPublic(a);
-    if ((a & 1) !== (b & 1)) return (a & 1) < (b & 1);
-    return a >> 1 < b >> 1;
-  };
-  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg), before, pkg);
+      firstEntryIndex: listed === 0 ? -1 : entries.length,
+      createBeforeCreate: 0,
+      serializeBeforeCreate: 0,
+      createBeforeSerialize: 0,
+      serializeBeforeSerialize: 0,
+    };
+    const kept = [0, 0, 0, 0];
+    for (let g = 3; g >= 0 && listed > 0; g--) {
+      let at = first;
+      for (let q = 0; q < g; q++) at += counts[q]!;
+      for (let k = at; k < at + counts[g]!; k++) {
+        const d = deps[k]!;
+        if (d > 0 || (d < 0 && packageImport[-d - 1] === 1)) {
+          entries.push(d);
+          kept[g]!++;
+        }
+      }
+    }
+    header.serializeBeforeSerialize = kept[0]!;
+    header.createBeforeSerialize = kept[1]!;
+    header.serializeBeforeCreate = kept[2]!;
+    header.createBeforeCreate = kept[3]!;
+    headers.push(header);
+  }
+  // Among ready commands: public exports first, then creates before serializes, then lower export indices.
+  const keys = new Float64Array(n * 2);
+  for (let k = 0; k < n * 2; k++) keys[k] = (all[k >> 1]!.isPublic ? 0 : 2 * n) + (k & 1) * n + (k >> 1);
+  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg, all), keys, pkg);
   return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
 }
 
@@ -364,7 +528,7 @@ function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry
 function ue4PackageObjectIndex(fullPath: string): bigint {
   return (cachedPathHash(fullPath) & 0x3fffffffffffffffn) | (2n << 62n);
 }
-const cachedPathHash = memo((p: string) => cityHash64(utf16leBytes(lowerAscii(p.replace(/[.:]/g, '/')))));
+const cachedPathHash = memo((p: string) => cityHash64(lowerUtf16leBytes(p.replace(/[.:]/g, '/'))));
 
 /**
  * The UE 4.26/4.27 zen package: the legacy name map unchanged, imports and public exports as global object-path
@@ -440,7 +604,7 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
   // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
   const spans = legacyExportSpans(pkg, uexp.length);
   const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
-  return { packageName, packageId: cachedPackageId(packageName), chunk: concatBytes([header, ...data]), zen, importedPackages };
+  return converted(packageName, [header, ...data], zen, importedPackages);
 }
 
 /**
@@ -450,14 +614,16 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
 function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
   const n = pkg.exports.length;
   const arcs = exportArcs(pkg);
-  return topologicalOrder(n * 2, arcs, (a, b) => a < b, pkg);
+  const keys = new Float64Array(n * 2);
+  for (let k = 0; k < n * 2; k++) keys[k] = k;
+  return topologicalOrder(n * 2, arcs, keys, pkg);
 }
 
 /** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
-function exportArcs(pkg: LegacyPackage): number[][] {
-  const n = pkg.exports.length;
+function exportArcs(pkg: LegacyPackage, all: readonly Unit[] = units(pkg)): number[][] {
+  const n = all.length;
   const out: number[][] = Array.from({ length: n * 2 }, () => []);
-  pkg.exports.forEach((e, i) => {
+  all.forEach((e, i) => {
     out[i * 2]!.push(i * 2 + 1);
     if (e.firstExportDependency < 0) return;
     let at = e.firstExportDependency;
@@ -470,7 +636,7 @@ function exportArcs(pkg: LegacyPackage): number[][] {
     for (const [count, fromCmd, toCmd] of groups) {
       for (let k = 0; k < count; k++) {
         const d = pkg.preloadDependencies[at++];
-        if (d === undefined) throw new IoStoreError('BAD_VALUE', `export ${i}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
+        if (d === undefined) throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
         if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
       }
     }
@@ -478,8 +644,9 @@ function exportArcs(pkg: LegacyPackage): number[][] {
   return out;
 }
 
-/** Kahn's topological sort taking the `before`-least ready node each time (a binary heap keeps it n log n). */
-function topologicalOrder(count: number, out: number[][], before: (a: number, b: number) => boolean, pkg: LegacyPackage): ExportBundleEntry[] {
+/** Kahn's topological sort taking the ready node of least key each time (a binary heap keeps it n log n). */
+function topologicalOrder(count: number, out: number[][], keys: Float64Array, pkg: LegacyPackage): ExportBundleEntry[] {
+  const before = (a: number, b: number) => keys[a]! < keys[b]!;
   const incoming = new Int32Array(count);
   for (const list of out) for (const t of list) incoming[t]!++;
   const heap: number[] = [];

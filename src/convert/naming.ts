@@ -1,5 +1,5 @@
 import { cityHash64 } from '../hash/cityhash.js';
-import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
+import { lowerAscii, lowerUtf16leBytes, packageIdFromName } from '../hash/names.js';
 import type { MappedName } from '../zen/mapped-name.js';
 import { NULL_OBJECT_INDEX, objectIndexKind, packageImportParts } from '../zen/object-index.js';
 import { SCRIPT_OBJECT_WORDS, scriptObjectTable, type ScriptObjects, type ScriptObjectTable } from '../zen/script-objects.js';
@@ -182,7 +182,7 @@ export interface PackageDirectory {
 
 /** The public export hash of an object path relative to its package (`BP_C`, `Default__BP_C/Comp`). */
 export function publicExportHash(relativePath: string): bigint {
-  return cityHash64(utf16leBytes(lowerAscii(relativePath)));
+  return cityHash64(lowerUtf16leBytes(relativePath));
 }
 
 /** Resolves zen object indices of a package to object references, with the packages at hand and the script objects. */

@@ -349,7 +349,11 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
       e.scriptSerializationEndOffset = end ?? e.serialSize;
     });
   }
-  const preloadDependencies = z.dependencyBundleHeaders.length > 0 ? rebuildPreloadDependencies(z, exports, imports) : [];
+  // 5.3+ keeps each export's dependencies; 5.0-5.2 keeps arcs to export bundles (UE4's zen form: neither).
+  const runs = z.dependencyBundleHeaders.length > 0 ? runsFromDependencyBundles(z) : z.layout.format === 'UE5' ? runsFromExternalArcs(z) : null;
+  // A user-defined struct's legacy export lists no dependencies at all (S_Fixture in the 5.8 and 6.0 corpus cooks).
+  const isStruct = (i: number) => /Struct$/.test(resolver.resolve(z, z.exports[i]!.classIndex).ref?.chain.at(-1)?.base ?? '');
+  const preloadDependencies = runs ? rebuildPreloadDependencies(z, exports, imports, runs, isStruct) : [];
 
   // 6. Bulk data: the zen bulk data map is the legacy data resource table without raw sizes and owners. Owners (5.5+
   // store them) are inferred: inline payloads lie inside their export's data, in export order; others belong to the asset.
@@ -413,28 +417,17 @@ function resolverImportedPackages(resolver: ZenResolver, z: ZenPackage): string[
 }
 
 /**
- * The legacy preload dependencies from the zen dependency bundles. Zen keeps them in the order create-before-create,
+ * The legacy preload dependencies from each export's zen dependency runs (5.3+ bundles, 5.0-5.2 arcs). Zen keeps them in the order create-before-create,
  * serialize-before-create, create-before-serialize, serialize-before-serialize and leaves out script imports (always
  * loaded); legacy lists the reverse order and, as the engine's cooks show, names the script class and template (and the
  * template's script subobjects) before creation and a script super before creation. Those are put back; script
  * imports that export data alone needs cannot be, and stay out.
  */
-function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], imports: readonly LegacyImport[]): number[] {
+function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], imports: readonly LegacyImport[], runs: DependencyRuns[], isStruct: (i: number) => boolean): number[] {
   const isScript = (pi: number) => pi < 0 && -pi - 1 < z.imports.length && objectIndexKind(z.imports[-pi - 1]!) === 'ScriptImport';
   const out: number[] = [];
-  z.dependencyBundleHeaders.forEach((h, i) => {
+  runs.forEach(({ cbc, sbc, cbs, sbs }, i) => {
     const e = exports[i]!;
-    const first = h.firstEntryIndex < 0 ? 0 : h.firstEntryIndex;
-    let at = first;
-    const take = (n: number) => {
-      const s = z.dependencyBundleEntries.slice(at, at + n);
-      at += n;
-      return s;
-    };
-    const cbc = take(h.createBeforeCreate);
-    const sbc = take(h.serializeBeforeCreate);
-    const cbs = take(h.createBeforeSerialize);
-    const sbs = take(h.serializeBeforeSerialize);
     const merge = (wanted: number[], zen: number[]): number[] => {
       const list: number[] = [];
       for (const w of wanted) if (w !== 0 && !list.includes(w) && (zen.includes(w) || isScript(w))) list.push(w);
@@ -447,6 +440,7 @@ function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], impo
         if (imports[k]!.outerIndex === e.templateIndex) templateSubobjects.push(-(k + 1));
       });
     }
+    if (cbc.length + sbc.length + cbs.length + sbs.length === 0 && isStruct(i)) return;
     const sbcAll = merge([e.classIndex, e.templateIndex, ...templateSubobjects], sbc);
     const cbcAll = merge([e.outerIndex, e.superIndex], cbc);
     e.firstExportDependency = out.length;
@@ -457,6 +451,54 @@ function rebuildPreloadDependencies(z: ZenPackage, exports: LegacyExport[], impo
     out.push(...sbs, ...cbs, ...sbcAll, ...cbcAll);
   });
   return out;
+}
+
+/** An export's zen dependency runs: create/serialize before create, create/serialize before serialize. */
+interface DependencyRuns {
+  cbc: number[];
+  sbc: number[];
+  cbs: number[];
+  sbs: number[];
+}
+
+/** The runs of each export as the 5.3+ dependency bundles hold them. */
+function runsFromDependencyBundles(z: ZenPackage): DependencyRuns[] {
+  return z.dependencyBundleHeaders.map((h) => {
+    let at = h.firstEntryIndex < 0 ? 0 : h.firstEntryIndex;
+    const take = (n: number) => {
+      const s = z.dependencyBundleEntries.slice(at, at + n);
+      at += n;
+      return s;
+    };
+    const cbc = take(h.createBeforeCreate);
+    const sbc = take(h.serializeBeforeCreate);
+    const cbs = take(h.createBeforeSerialize);
+    const sbs = take(h.serializeBeforeSerialize);
+    return { cbc, sbc, cbs, sbs };
+  });
+}
+
+/**
+ * The runs of each export from UE 5.0-5.2 graph data, which keeps per imported package arcs from an imported object's
+ * create or serialize command to one of this package's export bundles: the bundle waits for it from its first
+ * command on. That is the dependency "<create|serialize> before <the first command's kind>" of the export of the
+ * bundle's first command; converting back to zen gives the same arc. Which export's data refers to the import is
+ * not kept.
+ */
+function runsFromExternalArcs(z: ZenPackage): DependencyRuns[] {
+  const runs: DependencyRuns[] = z.exports.map(() => ({ cbc: [], sbc: [], cbs: [], sbs: [] }));
+  for (const arcs of z.externalArcs) {
+    for (const a of arcs) {
+      const bundle = z.exportBundles[a.toExportBundleIndex];
+      const first = bundle && bundle.entryCount > 0 ? z.exportBundleEntries[bundle.firstEntryIndex] : undefined;
+      if (!first || first.localExportIndex >= runs.length || a.fromImportIndex >= z.imports.length) continue;
+      const r = runs[first.localExportIndex]!;
+      const list = first.commandType === 0 ? (a.fromCommandType === 0 ? r.cbc : r.sbc) : a.fromCommandType === 0 ? r.cbs : r.sbs;
+      const d = -(a.fromImportIndex + 1);
+      if (!list.includes(d)) list.push(d);
+    }
+  }
+  return runs;
 }
 
 /**

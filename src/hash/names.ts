@@ -13,15 +13,31 @@ export function utf16leBytes(s: string): Uint8Array {
 
 /** Unreal's ToLower for hashing ids: only A-Z are folded. */
 export function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  }
+  return s;
+}
+
+/** UTF-16LE bytes of a string with A-Z folded (lowerAscii then utf16leBytes, in one pass). */
+export function lowerUtf16leBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length * 2);
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    out[i * 2] = c & 0xff;
+    out[i * 2 + 1] = c >> 8;
+  }
+  return out;
 }
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
 export function packageIdFromName(packageName: string): bigint {
-  return cityHash64(utf16leBytes(lowerAscii(packageName)));
+  return cityHash64(lowerUtf16leBytes(packageName));
 }
 
 /** FIoContainerId: CityHash64 of the lower-cased container base name (`pakchunk0-Windows`) as UTF-16LE. */
 export function containerIdFromName(containerName: string): bigint {
-  return cityHash64(utf16leBytes(lowerAscii(containerName)));
+  return cityHash64(lowerUtf16leBytes(containerName));
 }

@@ -20,6 +20,8 @@ export type {
   LegacyNameEntry,
   LegacyImport,
   LegacyExport,
+  LegacyCellImport,
+  LegacyCellExport,
   LegacyTableLayout,
   ParseLegacyOptions,
 } from './package.js';

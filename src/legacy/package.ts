@@ -70,6 +70,31 @@ export interface LegacyExport {
   scriptSerializationEndOffset?: number;
 }
 
+/** 5.6+ FCellImport: a Verse cell of another package (or a native one), by the package import and its Verse path. */
+export interface LegacyCellImport {
+  /** FPackageIndex of the import of the package that holds the cell. */
+  packageIndex: number;
+  /** The cell's Verse path (UTF-8). */
+  versePath: string;
+}
+
+/** 5.6+ FCellExport: a Verse cell this package holds. */
+export interface LegacyCellExport {
+  /** The name of the cell's native class info. */
+  cppClassInfo: LegacyName;
+  /** The cell's Verse path (UTF-8; empty for a cell nothing outside the package refers to). */
+  versePath: string;
+  /** Offset of the cell's data in the combined `.uasset` + `.uexp` stream, like an export's. */
+  serialOffset: number;
+  /** Size of the data's first part (what loading allocates from). */
+  serialLayoutSize: number;
+  serialSize: number;
+  /** Preload dependencies: only "before serialize" ones (a cell has no create dependencies). */
+  firstExportDependency: number;
+  serializationBeforeSerializationDependencies: number;
+  createBeforeSerializationDependencies: number;
+}
+
 /** The entry sizes and optional fields the tables were read with. */
 export interface LegacyTableLayout {
   /** 28 (UE4), 32 (UE5 1003+), 40 with a package name. */
@@ -90,6 +115,12 @@ export interface LegacyPackage {
   names: LegacyNameEntry[];
   imports: LegacyImport[];
   exports: LegacyExport[];
+  /**
+   * 5.6+ Verse cells. Package indices past the import map name cell imports (import k >= imports.length is cell
+   * import k - imports.length), and past the export map cell exports, in preload dependencies.
+   */
+  cellImports: LegacyCellImport[];
+  cellExports: LegacyCellExport[];
   /** Preload dependencies (FPackageIndex values), `summary.preloadDependencyCount` of them. */
   preloadDependencies: number[];
   /** UE 5.2+: the data resource table (bulk data payloads), empty when absent. */
@@ -126,6 +157,14 @@ function readName(r: ByteReader, what: string): LegacyName {
 }
 
 const bool32 = (r: ByteReader, what: string) => r.i32(what) !== 0;
+
+/** FUtf8String: i32 byte count (no terminator), then the bytes. */
+function utf8String(r: ByteReader, what: string): string {
+  const at = r.pos;
+  const n = r.i32(`${what} length`);
+  if (n < 0 || n > r.remaining) r.fail('BAD_VALUE', `${what} of ${n} bytes does not fit the header`, at);
+  return new TextDecoder().decode(r.bytesView(n, what));
+}
 
 function safeI64(r: ByteReader, what: string): number {
   const at = r.pos;
@@ -316,6 +355,25 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
   table(r, 'export map', s.exportCount, s.exportOffset, layout.exportEntrySize, 0);
   const exports: LegacyExport[] = [];
   for (let i = 0; i < s.exportCount; i++) exports.push(readExport(r, s, layout));
+  // FCellImport: i32 package index, UTF-8 Verse path (i32 byte count, bytes); FCellExport: FName class info, Verse
+  // path, i64 offset, layout size and size, then i32 first dependency and two counts.
+  const cellImports: LegacyCellImport[] = [];
+  table(r, 'cell import map', s.cellImportCount, s.cellImportOffset, 8, 0);
+  for (let i = 0; i < s.cellImportCount; i++) cellImports.push({ packageIndex: r.i32('cell import package index'), versePath: utf8String(r, 'cell import Verse path') });
+  const cellExports: LegacyCellExport[] = [];
+  table(r, 'cell export map', s.cellExportCount, s.cellExportOffset, 48, 0);
+  for (let i = 0; i < s.cellExportCount; i++) {
+    cellExports.push({
+      cppClassInfo: readName(r, 'cell export class info'),
+      versePath: utf8String(r, 'cell export Verse path'),
+      serialOffset: safeI64(r, 'cell export serial offset'),
+      serialLayoutSize: safeI64(r, 'cell export serial layout size'),
+      serialSize: safeI64(r, 'cell export serial size'),
+      firstExportDependency: r.i32('cell export first dependency'),
+      serializationBeforeSerializationDependencies: r.i32('cell export dependency count'),
+      createBeforeSerializationDependencies: r.i32('cell export dependency count'),
+    });
+  }
   const preloadDependencies: number[] = [];
   if (s.preloadDependencyCount > 0) {
     table(r, 'preload dependencies', s.preloadDependencyCount, s.preloadDependencyOffset, 4, 0);
@@ -327,10 +385,18 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
     r.pos = s.dataResourceOffset;
     dataResources.push(...readDataResources(r).entries);
   }
-  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, preloadDependencies, dataResources };
+  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources };
   if (options.packageName !== undefined) pkg.packageNameHint = options.packageName;
   checkReferences(pkg);
   return pkg;
+}
+
+function nameInMap(n: LegacyName, names: number): boolean {
+  return n.index >= 0 && n.index < names && n.number >= 0;
+}
+
+function indexInMaps(i: number, imports: number, exports: number): boolean {
+  return i < 0 ? -i - 1 < imports : i - 1 < exports;
 }
 
 /** Every name and package index in the tables must point inside them: the paths built from them rely on it. */
@@ -339,21 +405,32 @@ function checkReferences(pkg: LegacyPackage): void {
   const fail = (what: string, at: number): never => {
     throw new IoStoreError('BAD_VALUE', what, { file: pkg.source, offset: at });
   };
-  const nameOk = (n: LegacyName) => n.index >= 0 && n.index < pkg.names.length && n.number >= 0;
-  const indexOk = (i: number) => (i < 0 ? -i - 1 < pkg.imports.length : i - 1 < pkg.exports.length);
-  pkg.imports.forEach((imp, i) => {
+  // Loops and module-level predicates: closures made per call are optimized again for every package.
+  const names = pkg.names.length;
+  const imports = pkg.imports.length;
+  const exports = pkg.exports.length;
+  for (let i = 0; i < imports; i++) {
+    const imp = pkg.imports[i]!;
     const at = s.importOffset + i * layout.importEntrySize;
-    for (const n of [imp.classPackage, imp.className, imp.objectName, ...(imp.packageName ? [imp.packageName] : [])]) {
-      if (!nameOk(n)) fail(`import ${i} names entry ${n.index} but the name map has ${pkg.names.length}`, at);
+    for (const n of [imp.classPackage, imp.className, imp.objectName, imp.packageName ?? imp.objectName]) {
+      if (!nameInMap(n, names)) fail(`import ${i} names entry ${n.index} but the name map has ${names}`, at);
     }
-    if (!indexOk(imp.outerIndex)) fail(`import ${i} has outer ${imp.outerIndex}, outside the import and export maps`, at);
-  });
-  pkg.exports.forEach((e, i) => {
+    if (!indexInMaps(imp.outerIndex, imports, exports)) fail(`import ${i} has outer ${imp.outerIndex}, outside the import and export maps`, at);
+  }
+  for (let i = 0; i < exports; i++) {
+    const e = pkg.exports[i]!;
     const at = s.exportOffset + i * layout.exportEntrySize;
-    if (!nameOk(e.objectName)) fail(`export ${i} names entry ${e.objectName.index} but the name map has ${pkg.names.length}`, at);
-    for (const [what, v] of [['class', e.classIndex], ['super', e.superIndex], ['template', e.templateIndex], ['outer', e.outerIndex]] as const) {
-      if (!indexOk(v)) fail(`export ${i} has ${what} ${v}, outside the import and export maps`, at);
-    }
+    if (!nameInMap(e.objectName, names)) fail(`export ${i} names entry ${e.objectName.index} but the name map has ${names}`, at);
+    if (!indexInMaps(e.classIndex, imports, exports)) fail(`export ${i} has class ${e.classIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.superIndex, imports, exports)) fail(`export ${i} has super ${e.superIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.templateIndex, imports, exports)) fail(`export ${i} has template ${e.templateIndex}, outside the import and export maps`, at);
+    if (!indexInMaps(e.outerIndex, imports, exports)) fail(`export ${i} has outer ${e.outerIndex}, outside the import and export maps`, at);
+  }
+  pkg.cellImports.forEach((c, i) => {
+    if (c.packageIndex >= 0 || -c.packageIndex - 1 >= pkg.imports.length) fail(`cell import ${i} has package ${c.packageIndex}, not an import`, s.cellImportOffset);
+  });
+  pkg.cellExports.forEach((c, i) => {
+    if (!nameInMap(c.cppClassInfo, names)) fail(`cell export ${i} names entry ${c.cppClassInfo.index} but the name map has ${pkg.names.length}`, s.cellExportOffset);
   });
   // Outer chains must end: a cycle would make every path walk loop forever.
   const total = pkg.imports.length + pkg.exports.length;

@@ -3,7 +3,7 @@ import { fromHex } from '../util/bytes.js';
 import { ByteWriter } from '../zen/byte-writer.js';
 import { DATA_RESOURCE_VERSION, writeDataResources, type LegacyDataResource } from './data-resources.js';
 import { casePreservingNameHash, isWideLegacyName, nonCasePreservingNameHash } from './name-hash.js';
-import type { LegacyExport, LegacyImport, LegacyName } from './package.js';
+import type { LegacyCellExport, LegacyCellImport, LegacyExport, LegacyImport, LegacyName } from './package.js';
 import type { EngineVersionStamp, LegacyCustomVersion } from './summary.js';
 import { LEGACY_PACKAGE_TAG, LegacyFileVersion, PackageFlags, UE5_LEGACY_VERSION as V5 } from './versions.js';
 
@@ -26,6 +26,9 @@ export interface LegacyPackageSpec {
   /** serialOffset is ignored: exports are laid out back to back in the .uexp in this order. */
   exports: LegacyExport[];
   preloadDependencies: number[];
+  /** 5.6+ Verse cells; a cell export's serialOffset is its offset in the `.uexp` (the writer adds the header size). */
+  cellImports?: LegacyCellImport[];
+  cellExports?: LegacyCellExport[];
   dataResources?: LegacyDataResource[];
   /** Hex of the package GUID (before 1016) or the saved hash (1016+); zeros when absent. */
   guid?: string;
@@ -69,6 +72,8 @@ interface Offsets {
   nameOffset: number;
   importOffset: number;
   exportOffset: number;
+  cellImportOffset: number;
+  cellExportOffset: number;
   dependsOffset: number;
   assetRegistryDataOffset: number;
   preloadDependencyOffset: number;
@@ -118,10 +123,12 @@ function writeSummary(w: ByteWriter, p: LegacyPackageSpec, o: Offsets): void {
   w.i32(p.imports.length);
   w.i32(o.importOffset);
   if (ue5 >= V5.VerseCells) {
-    w.i32(0);
-    w.i32(o.dependsOffset);
-    w.i32(0);
-    w.i32(o.dependsOffset);
+    w.i32(p.cellExports?.length ?? 0);
+    w.i32(o.cellExportOffset);
+    w.i32(p.cellImports?.length ?? 0);
+    w.i32(o.cellImportOffset);
+  } else if ((p.cellImports?.length ?? 0) + (p.cellExports?.length ?? 0) > 0) {
+    throw new IoStoreError('USAGE', `UE5 object version ${ue5} has no Verse cell tables (they came with ${V5.VerseCells})`);
   }
   if (ue5 >= V5.MetadataSerializationOffset) w.i32(0);
   w.i32(o.dependsOffset);
@@ -152,6 +159,24 @@ function writeSummary(w: ByteWriter, p: LegacyPackageSpec, o: Offsets): void {
   if (ue5 >= V5.NamesReferencedFromExportData) w.i32(p.namesReferencedFromExportDataCount ?? p.names.length);
   if (ue5 >= V5.PayloadToc) w.i64n(-1);
   if (ue5 >= V5.DataResources) w.i32(p.dataResources && p.dataResources.length > 0 ? o.dataResourceOffset : -1);
+}
+
+/** FUtf8String: i32 byte count, the bytes (no terminator). */
+function utf8String(w: ByteWriter, s: string): void {
+  const b = new TextEncoder().encode(s);
+  w.i32(b.length);
+  w.bytes(b);
+}
+
+function writeCellExport(w: ByteWriter, c: LegacyCellExport, headerSize: number): void {
+  name(w, c.cppClassInfo);
+  utf8String(w, c.versePath);
+  w.i64n(c.serialOffset + headerSize);
+  w.i64n(c.serialLayoutSize);
+  w.i64n(c.serialSize);
+  w.i32(c.firstExportDependency);
+  w.i32(c.serializationBeforeSerializationDependencies);
+  w.i32(c.createBeforeSerializationDependencies);
 }
 
 /** Whether exports carry script-serialization offsets (1010+ packages with tagged properties). */
@@ -206,7 +231,7 @@ function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, seria
 export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; totalHeaderSize: number } {
   if (p.fileVersionUE5 !== 0 && p.fileVersionUE5 < V5.Initial) throw new IoStoreError('USAGE', `UE5 object version ${p.fileVersionUE5} is not valid`);
   const body = new ByteWriter(4096);
-  const o: Offsets = { nameOffset: 0, importOffset: 0, exportOffset: 0, dependsOffset: 0, assetRegistryDataOffset: 0, preloadDependencyOffset: 0, dataResourceOffset: 0, totalHeaderSize: 0, bulkDataStartOffset: 0 };
+  const o: Offsets = { nameOffset: 0, importOffset: 0, exportOffset: 0, cellImportOffset: 0, cellExportOffset: 0, dependsOffset: 0, assetRegistryDataOffset: 0, preloadDependencyOffset: 0, dataResourceOffset: 0, totalHeaderSize: 0, bulkDataStartOffset: 0 };
   const probe = new ByteWriter(512);
   writeSummary(probe, p, o);
   const summarySize = probe.length;
@@ -222,6 +247,14 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   o.exportOffset = at();
   const exportsAt = body.length;
   for (const e of p.exports) writeExport(body, p, e, 0);
+  o.cellImportOffset = at();
+  for (const c of p.cellImports ?? []) {
+    body.i32(c.packageIndex);
+    utf8String(body, c.versePath);
+  }
+  o.cellExportOffset = at();
+  const cellExportsAt = body.length;
+  for (const c of p.cellExports ?? []) writeCellExport(body, c, 0);
   o.dependsOffset = at();
   body.zeros(4 * p.exports.length); // an empty dependency list per export
   o.assetRegistryDataOffset = at();
@@ -244,6 +277,11 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   });
   const exportBytes = tmp.finish();
   bodyBytes.set(exportBytes, exportsAt);
+  if (p.cellExports && p.cellExports.length > 0) {
+    const cells = new ByteWriter(128);
+    for (const c of p.cellExports) writeCellExport(cells, c, o.totalHeaderSize);
+    bodyBytes.set(cells.finish(), cellExportsAt);
+  }
   o.bulkDataStartOffset = offset;
   const head = new ByteWriter(512);
   writeSummary(head, p, o);

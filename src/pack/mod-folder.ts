@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
@@ -71,10 +72,33 @@ export async function listModFolder(folder: string): Promise<ModFile[]> {
   const out: ModFile[] = [];
   for (const file of files.sort()) {
     const path = relative(folder, file).split(sep).join('/');
-    const size = (await stat(file)).size;
-    out.push({ path, file, size, onDisk: true, read: async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); })) });
+    // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
+    const size = statFile(file).size;
+    const read = size <= SMALL_FILE
+      ? async () => new Uint8Array(readSmallFile(file))
+      : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
+    out.push({ path, file, size, onDisk: true, read });
   }
   return out;
+}
+
+/** Files up to this size are stat'ed and read with blocking calls. */
+const SMALL_FILE = 1 << 20;
+
+function statFile(file: string) {
+  try {
+    return statSync(file);
+  } catch (e) {
+    throw ioError(e, file);
+  }
+}
+
+function readSmallFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw ioError(e, file);
+  }
 }
 
 /**

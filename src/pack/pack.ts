@@ -309,7 +309,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const packages: ContainerPackage[] = [];
   const names: string[] = [];
   const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
-  const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean }>();
+  const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean; pieces?: Uint8Array[]; size?: number }>();
   // Shader libraries first: the shader maps they hold bound which asset-info entries the store entries take.
   const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
   const shaderIds = new Map<string, string>();
@@ -345,17 +345,21 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     let legacy = false;
     let convertedHeader: ZenPackage | undefined;
     let convertedImports: bigint[] | undefined;
+    let convertedPieces: Uint8Array[] | undefined;
+    let size = bytes.length;
     if (isLegacyPackage(bytes)) {
       if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
       const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
       const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
-      bytes = converted.chunk;
+      // Kept in pieces (header, .uexp): the writer takes them as they are.
+      convertedPieces = converted.pieces;
+      size = converted.size;
       convertedHeader = converted.zen;
       convertedImports = converted.importedPackages;
       legacy = true;
       if (o.onConvert) o.onConvert(m.path);
     }
-    pkgChunks.set(m, { bytes, legacy });
+    pkgChunks.set(m, convertedPieces ? { legacy, pieces: convertedPieces, size } : { bytes, legacy });
     const pkg = convertedHeader ?? parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
     if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
       // The package's own name is what other packages import: its id wins over the path's, for the package and
@@ -367,7 +371,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     // does not store: the store entry must carry that list.
     const game = entries.get(m.packageId!);
     const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
-    const { entry, warning } = storeEntryFor(pkg, bytes.length, headerVersion, previous);
+    const { entry, warning } = storeEntryFor(pkg, size, headerVersion, previous);
     if (warning) warnings.push(warning);
     const fromInfo = gen === 'UE5' ? shaderMapsOf.get(pkg.packageName.toLowerCase()) : undefined;
     if (fromInfo) entry.shaderMapHashes = fromInfo;
@@ -379,9 +383,10 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   checkDistinctIds(mod);
   for (const m of mod) {
     if (m.type === 'ShaderCodeLibrary') continue;
-    const converted = pkgChunks.get(m)?.bytes;
-    if (converted && pkgChunks.get(m)!.legacy) {
-      chunks.push({ id: m.id, size: converted.length, pieces: async function* () { yield converted; }, path: m.path, memoryMapped: false });
+    const converted = pkgChunks.get(m);
+    if (converted?.pieces) {
+      const pieces = converted.pieces;
+      chunks.push({ id: m.id, size: converted.size!, pieces: async function* () { yield* pieces; }, path: m.path, memoryMapped: false });
       continue;
     }
     const src = m.src;

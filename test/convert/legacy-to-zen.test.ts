@@ -119,6 +119,7 @@ describe.skipIf(!hasCorpus)('round trip over whole containers: to-legacy, then t
 });
 
 const big = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString(16) : v);
+const json = (v: unknown) => JSON.stringify(v, big);
 
 async function containerChunks(utoc: string) {
   const toc = await openToc(utoc);
@@ -187,7 +188,7 @@ describe.skipIf(!hasCorpus)('legacy -> zen, UE 4.27', () => {
 });
 
 describe.skipIf(!hasCorpus)('legacy -> zen, UE 5.0-5.2 graph-data header', () => {
-  it('ue5.1 patch-test containers: to-legacy then to-zen gives the same tables, bundles and graph data', async () => {
+  it('ue5.1 patch-test containers: to-legacy then to-zen gives back each package byte for byte, graph data included', async () => {
     const scripts = [...(await containerChunks(corpusPath('ue5.1-templeofgiants/global.utoc'))).chunks.values()].find((c) => c.type === 'ScriptObjects')!.bytes;
     let checked = 0;
     let sameArcs = 0;
@@ -207,22 +208,16 @@ describe.skipIf(!hasCorpus)('legacy -> zen, UE 5.0-5.2 graph-data header', () =>
         expect(JSON.stringify([m.names, m.imports, m.exportBundles, m.exportBundleEntries, m.internalArcs], big)).toBe(
           JSON.stringify([z.names, z.imports, z.exportBundles, z.exportBundleEntries, z.internalArcs], big),
         );
-        // External arcs come from the preload dependencies on other packages' objects; to-legacy's rebuilt list
-        // lacks one of the engine's (dd_Mat, import 4), so ours are checked to be among the engine's.
-        expect(m.externalArcs).toHaveLength(z.externalArcs.length);
-        m.externalArcs.forEach((arcs, p) => arcs.forEach((a) => expect(z.externalArcs[p]).toContainEqual(a)));
-        if (JSON.stringify(m.externalArcs) === JSON.stringify(z.externalArcs)) {
-          sameArcs++;
-          expect(back.chunk.length, z.packageName).toBe(c.bytes.length);
-        }
-        // Export offsets count the legacy header, which to-legacy lays out a few bytes shorter than the engine did.
-        const shift = z.cookedHeaderSize - m.cookedHeaderSize;
-        expect(m.exports.map((e) => ({ ...e, cookedSerialOffset: e.cookedSerialOffset + shift }))).toEqual(z.exports);
-        expect(Buffer.from(back.chunk.subarray(m.headerSize)).equals(Buffer.from(c.bytes.subarray(z.headerSize)))).toBe(true);
+        // External arcs come back from the preload dependencies to-legacy rebuilds from them (dd_Mat: import 4, the
+        // texture, created before the bundle); with the script class and template put back too, the legacy header
+        // has the engine's size, so CookedHeaderSize and the export offsets counting it match: the whole chunk does.
+        expect(json(m.externalArcs)).toBe(json(z.externalArcs));
+        expect(Buffer.from(back.chunk).equals(Buffer.from(c.bytes)), z.packageName).toBe(true);
+        if (z.externalArcs.some((a) => a.length > 0)) sameArcs++;
         checked++;
       }
     }
     expect(checked).toBe(5);
-    expect(sameArcs).toBe(4);
+    expect(sameArcs).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cityHash64 } from '../../src/hash/cityhash.js';
+import { cityHash64Reference } from './cityhash-reference.js';
 import { containerIdFromName, packageIdFromName, utf16leBytes } from '../../src/hash/names.js';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
@@ -23,5 +24,32 @@ describe('cityHash64', () => {
     expect(hex(packageIdFromName('/Game/MM_Walk_Fwd'))).toBe('c88173783c61e21a');
     expect(hex(containerIdFromName('Colliderproject-Windows'))).toBe('a7533d90054f15ab');
     expect(hex(containerIdFromName('WayOfTheNinja-Windows'))).toBe('3e4c1234b9b452eb');
+  });
+});
+
+describe('cityHash64 in 32-bit words against the BigInt reference', () => {
+  it('agrees on every length from 0 to 300 bytes and on all-0xff inputs (carries everywhere)', () => {
+    let seed = 7;
+    const rand = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 24;
+    };
+    let checked = 0;
+    for (let len = 0; len <= 300; len++) {
+      for (const fill of ['random', 'ones', 'zeros'] as const) {
+        const b = new Uint8Array(len);
+        for (let i = 0; i < len; i++) b[i] = fill === 'random' ? rand() : fill === 'ones' ? 0xff : 0;
+        expect(hex(cityHash64(b)), `${fill} ${len}`).toBe(hex(cityHash64Reference(b)));
+        checked++;
+      }
+    }
+    expect(checked).toBe(903);
+  });
+
+  it('reads the input at its own offset inside a larger buffer', () => {
+    const big = new Uint8Array(200).map((_, i) => (i * 37) & 0xff);
+    for (const [at, len] of [[3, 10], [5, 20], [7, 50], [1, 150]] as const) {
+      expect(hex(cityHash64(big.subarray(at, at + len)))).toBe(hex(cityHash64Reference(big.slice(at, at + len))));
+    }
   });
 });
