@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
@@ -7,13 +6,13 @@ import { IoStoreError } from '../errors.js';
 import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
-import { readTocBytes } from '../toc/read-file.js';
+import { readTocBytesSync } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
 import { discoverMounts, type MountEntry, type PakMountEntry } from './mount.js';
-import { planPaks, writePakFiles, type PakUnpackOutcome } from './pak-unpack.js';
+import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from './output.js';
 import { metaHashAlgorithm } from './write-chunk.js';
 import type { LoopTask } from './chunk-loop.js';
@@ -93,7 +92,7 @@ export function unnamedChunkPath(type: string, idHex: string): string {
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */
 export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
-  const bytes = await readTocBytes(entry.utoc);
+  const bytes = readTocBytesSync(entry.utoc);
   const header = parseTocHeader(bytes, entry.utoc);
   let aesKey: Uint8Array | undefined;
   if (header.containerFlags & ContainerFlags.Encrypted) {
@@ -146,7 +145,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
     });
 
-    const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
+    // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
+    const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
     const manifest: Manifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
     const planned: Array<PlannedChunk & { reader: ContainerReader }> = [];
     const byPath = new Map<string, number>();
@@ -195,6 +195,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // --type selects chunk types, which pak files do not have.
     if (paks.length > 0 && o.type === undefined) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
+      const { planPaks } = await import('./pak-unpack.js');
       pakPlan = await planPaks(paks, { outdir, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
@@ -266,6 +267,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     chunkFailures.sort((a, b) => a.k - b.k);
     failures.push(...chunkFailures.map((x) => x.f));
     if (pakPlan) {
+      const { writePakFiles } = await import('./pak-unpack.js');
       const pakThreads = await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
         if (ok) {
           result.chunksWritten++;
@@ -278,7 +280,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       result.threads = Math.max(result.threads, pakThreads);
     }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
-    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);
+    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)], undefined, { sync: true });
     result.manifest = manifestPath;
     return result;
   } finally {
