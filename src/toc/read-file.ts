@@ -1,4 +1,3 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { IoStoreError } from '../errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
@@ -33,40 +32,6 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
     return done === size ? bytes : bytes.subarray(0, done);
   } finally {
     await fh.close();
-  }
-}
-
-/**
- * `readTocBytes` with blocking calls: a .utoc is read once, up front, and a command that does the rest of its work
- * with blocking calls then never starts libuv's thread pool (16 threads, by the CLI's setting) for it.
- */
-export function readTocBytesSync(path: string): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    throw ioError(e, path);
-  }
-  try {
-    const { size } = fstatSync(fd);
-    const head = new Uint8Array(Math.min(size, TOC_HEADER_SIZE));
-    readSync(fd, head, 0, head.length, 0);
-    const magicOk = head.length >= 16 && TOC_MAGIC.split('').every((c, i) => head[i] === c.charCodeAt(0));
-    if (!magicOk) {
-      throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
-    }
-    const bytes = new Uint8Array(size);
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, bytes, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return done === size ? bytes : bytes.subarray(0, done);
-  } catch (e) {
-    throw e instanceof IoStoreError ? e : ioError(e, path);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -96,7 +96,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
     const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
     const workerData: LoopWorkerData = { ...setup, tasks, hash: o.hash, counters: counters.buffer };
     for (let k = 0; k < wanted; k++) {
-      const w = new Worker(url, { workerData, execArgv: workerExecArgv() });
+      const w = startWorker(url, workerData);
       started.push(w);
       workers.push(
         new Promise<LoopOutcome>((resolve, reject) => {
@@ -174,4 +174,14 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
   }
   const recipes = codecs.workerRecipes([...methods]);
   return recipes ? { containers, recipes } : undefined;
+}
+
+/** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
+function startWorker(url: URL, workerData: LoopWorkerData): Worker {
+  try {
+    return new Worker(url, { workerData, execArgv: workerExecArgv() });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    return new Worker(url, { workerData, execArgv: [] });
+  }
 }

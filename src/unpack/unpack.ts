@@ -6,7 +6,7 @@ import { IoStoreError } from '../errors.js';
 import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
-import { readTocBytesSync } from '../toc/read-file.js';
+import { readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
@@ -92,7 +92,7 @@ export function unnamedChunkPath(type: string, idHex: string): string {
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */
 export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
-  const bytes = readTocBytesSync(entry.utoc);
+  const bytes = await readTocBytes(entry.utoc);
   const header = parseTocHeader(bytes, entry.utoc);
   let aesKey: Uint8Array | undefined;
   if (header.containerFlags & ContainerFlags.Encrypted) {
