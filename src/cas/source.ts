@@ -94,7 +94,9 @@ export function fileSourceSync(path: string, o: { reuseBuffer?: boolean } = {}):
   };
   const readSyncImpl = (offset: number, length: number): Uint8Array => {
     const h = open();
-    if (o.reuseBuffer && scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+    // Grown to the largest read so far (a reader's spans are bounded), in 64 KiB steps: doubling would touch pages no
+    // read needs.
+    if (o.reuseBuffer && scratch.length < length) scratch = new Uint8Array((length + 0xffff) & ~0xffff);
     const out = o.reuseBuffer ? scratch.subarray(0, length) : new Uint8Array(length);
     let done = 0;
     while (done < length) {

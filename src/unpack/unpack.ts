@@ -28,12 +28,15 @@ export interface UnpackOptions {
   type?: string;
   /** Plan only: nothing is written. */
   dryRun?: boolean;
-  /** Chunks written concurrently on this thread when no worker threads are used (default 8). */
+  /** Pak files written concurrently on this thread when no worker threads are used (default 8). Container chunks are
+   * written one after another with blocking calls (see `threads`). */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
   /**
-   * Worker threads, each reading, decoding and writing whole chunks (0: all on this thread). Default: one per core
-   * (at most 8) when there are 32 MiB or more to write, else 0. Codecs without a recipe keep the work on this thread.
+   * Worker threads beside this one, each reading, decoding and writing whole chunks with blocking calls, all taking
+   * the next chunk from one shared counter (0: this thread alone). Default: one per other core (at most 7) when 16
+   * MiB or more of blocks need decoding or decrypting; none for stored blocks, whose copy is system calls that one
+   * thread issues as fast as two. Codecs without a recipe keep the work on this thread.
    */
   threads?: number;
   /**
