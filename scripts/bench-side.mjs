@@ -110,6 +110,36 @@ function alternate(jobs, runs) {
   return res.map((r, j) => ({ name: jobs[j].name, ms: median(r.ms), rssMb: median(r.rss), failed: r.failed }));
 }
 
+/**
+ * Peak RSS at scale (issue 14: no growth with size): `unpack` and `verify` of a 2 GiB synthetic Zlib container
+ * (scripts/synth.mjs: 256 chunks of 128 copies of one corpus block), one run each, in their own processes. The
+ * container is written by a child process, since its writer is asynchronous and this script is not.
+ */
+export function atScale(root, tmp, iostore) {
+  if (process.env.IOSTORE_BENCH_SCALE === '0') return [];
+  const dir = join(tmp, 'scale');
+  mkdirSync(dir, { recursive: true });
+  const make = `import { writeSyntheticContainer } from ${JSON.stringify(join(root, 'scripts', 'synth.mjs'))};
+    const r = await writeSyntheticContainer(${JSON.stringify(dir)}, 'Scale-Windows', { chunks: 256, blocksPerChunk: 128, method: 'zlib' });
+    console.log(JSON.stringify(r.utoc));`;
+  const made = spawnSync(process.execPath, ['--input-type=module', '-e', make], { encoding: 'utf8' });
+  if (made.status !== 0) {
+    console.log(`  (2 GiB synthetic container not built: ${made.stderr.trim().split('\n').pop()})`);
+    return [];
+  }
+  const utoc = JSON.parse(made.stdout);
+  const out = join(tmp, 'scale-out');
+  const rows = [];
+  for (const [job, args] of [['unpack, 2 GiB', ['unpack', utoc, out, '--quiet']], ['verify, 2 GiB', ['verify', utoc, '--quiet']]]) {
+    rmSync(out, { recursive: true, force: true });
+    const r = measure([...iostore, ...args]);
+    rows.push({ job, ours: { name: 'ours', ms: r.ms, rssMb: r.rssMb, failed: r.ok ? '' : r.stderr.trim().split('\n').slice(-3).join(' | ') } });
+  }
+  rmSync(out, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  return rows;
+}
+
 /** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
 export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
   const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
@@ -154,6 +184,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
     row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
   }
   clean('tree')();
+  rows.push(...atScale(root, tmp, iostore));
   const s = (x) => (x ? `${(x.ms / 1000).toFixed(3)} s` : '-');
   const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');
   console.log(`  ${'job'.padEnd(16)} ${'ours'.padStart(9)} ${'retoc'.padStart(9)} ${'ours/retoc'.padStart(10)}   ${'floor'.padEnd(10)} ${'time'.padStart(9)} ${'ours/floor'.padStart(10)}   peak RSS ours / retoc`);

@@ -7,7 +7,7 @@ import type { EngineVersion } from '../toc/engine.js';
 import { openToc } from '../toc/read-file.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { BlockCache } from './block-cache.js';
-import { fileSource, partitionPaths, type RandomAccessSource } from './source.js';
+import { fileSource, fileSourceSync, partitionPaths, type RandomAccessSource } from './source.js';
 
 /** Padding between blocks that a span read may include rather than split the read. */
 const MAX_GAP = 64 * 1024;
@@ -44,6 +44,9 @@ export class ContainerReader {
   readonly codecs: CodecRegistry;
   private readonly maxSpan: number;
   private readonly partSize: number;
+  /** Reads land in reused buffers: nothing handed out outlives the next read. */
+  private readonly transient: boolean;
+  private decoded: Uint8Array | undefined;
 
   constructor(
     readonly toc: IoStoreToc,
@@ -52,6 +55,7 @@ export class ContainerReader {
   ) {
     // Blocks read from a source that reuses its buffer are only valid until the next read: nothing can be kept.
     const transient = partitions.some((p) => p.transient);
+    this.transient = transient;
     this.cache = new BlockCache(transient ? 0 : (options.cacheBlocks ?? 16));
     this.codecs = options.codecs ?? defaultCodecs();
     this.maxSpan = Math.max(options.maxReadSpan ?? 2 << 20, toc.blockSize + 16);
@@ -146,25 +150,63 @@ export class ContainerReader {
    * until the next span is requested.
    */
   async *chunkSpans(i: number, start = 0, end = this.toc.chunkSize(i)): AsyncGenerator<Uint8Array[]> {
+    for (const [first, spanEnd] of this.spanRanges(i, start, end)) {
+      yield this.piecesOf(i, start, end, first, await this.readBlockSpan(first, spanEnd));
+    }
+  }
+
+  /** Whether every partition serves blocking reads (`chunkSpansSync` works). */
+  get readsSync(): boolean {
+    return this.partitions.every((p) => p.readSync !== undefined);
+  }
+
+  /**
+   * `chunkSpans` with blocking reads, for the whole-chunk loops of unpack and verify (see `readsSync`): no promise
+   * or thread-pool round trip per span. The same transient rule holds.
+   */
+  *chunkSpansSync(i: number, start = 0, end = this.toc.chunkSize(i)): Generator<Uint8Array[]> {
+    for (const [first, spanEnd] of this.spanRanges(i, start, end)) {
+      yield this.piecesOf(i, start, end, first, this.readBlockSpanSync(first, spanEnd));
+    }
+  }
+
+  /**
+   * A reader of the same container for one pass over chunks with blocking reads into one reused buffer (transient,
+   * no block cache), or undefined when this one was not opened from files. Close it after use.
+   */
+  transientTwin(): ContainerReader | undefined {
+    const origin = this.options.origin;
+    if (!origin) return undefined;
+    return new ContainerReader(this.toc, origin.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { ...this.options, codecs: this.codecs, cacheBlocks: 0 });
+  }
+
+  /** The runs of blocks [first, end) that cover chunk i's bytes [start, end), each one read. */
+  private *spanRanges(i: number, start: number, end: number): Generator<[number, number]> {
     this.checkChunk(i);
     if (end <= start) return;
     const bs = this.toc.blockSize;
     const base = this.toc.chunkOffset(i);
-    const first = Math.floor((base + start) / bs);
     const last = Math.floor((base + end - 1) / bs);
-    let b = first;
+    let b = Math.floor((base + start) / bs);
     while (b <= last) {
       const spanEnd = this.spanEnd(b, last + 1);
-      const blocks = await this.readBlockSpan(b, spanEnd);
-      const pieces: Uint8Array[] = new Array(blocks.length);
-      for (let k = 0; k < blocks.length; k++, b++) {
-        const blockStart = b * bs;
-        const from = Math.max(0, base + start - blockStart);
-        const to = Math.min(blocks[k]!.length, base + end - blockStart);
-        pieces[k] = from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
-      }
-      yield pieces;
+      yield [b, spanEnd];
+      b = spanEnd;
     }
+  }
+
+  /** The pieces of decoded blocks `blocks` (from block `first`) that lie in chunk i's bytes [start, end). */
+  private piecesOf(i: number, start: number, end: number, first: number, blocks: Uint8Array[]): Uint8Array[] {
+    const bs = this.toc.blockSize;
+    const base = this.toc.chunkOffset(i);
+    const pieces: Uint8Array[] = new Array(blocks.length);
+    for (let k = 0; k < blocks.length; k++) {
+      const blockStart = (first + k) * bs;
+      const from = Math.max(0, base + start - blockStart);
+      const to = Math.min(blocks[k]!.length, base + end - blockStart);
+      pieces[k] = from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
+    }
+    return pieces;
   }
 
   /**
@@ -188,16 +230,37 @@ export class ContainerReader {
   }
 
   private async readBlockSpan(first: number, end: number): Promise<Uint8Array[]> {
+    const { partition, offset, total } = this.spanPlace(first, end);
+    return this.decodeSpan(first, end, offset, await this.source(partition, first).read(offset, total));
+  }
+
+  private readBlockSpanSync(first: number, end: number): Uint8Array[] {
+    const { partition, offset, total } = this.spanPlace(first, end);
+    const src = this.source(partition, first);
+    if (!src.readSync) throw new IoStoreError('USAGE', 'this reader\'s sources do not serve blocking reads', { file: src.name });
+    return this.decodeSpan(first, end, offset, src.readSync(offset, total));
+  }
+
+  /** Where the stored bytes of blocks [first, end) lie: one partition, from `offset`, `total` bytes. */
+  private spanPlace(first: number, end: number): { partition: number; offset: number; total: number } {
     this.checkBlock(first);
     this.checkBlock(end - 1);
     const { partition, offset } = this.locate(first);
     const lastLoc = this.locate(end - 1);
-    const total = lastLoc.offset + this.storedLength(end - 1) - offset;
-    const raw = await this.source(partition, first).read(offset, total);
+    return { partition, offset, total: lastLoc.offset + this.storedLength(end - 1) - offset };
+  }
+
+  private decodeSpan(first: number, end: number, offset: number, raw: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = new Array(end - first);
+    // A transient reader decodes a span into one reused buffer (at most maxSpan bytes, see spanEnd), which it hands
+    // out under the same rule as its read buffer: valid until the next span.
+    const into = this.transient ? (this.decoded ??= new Uint8Array(this.maxSpan + 1)) : undefined;
+    let pos = 0;
     for (let b = first; b < end; b++) {
       const at = this.locate(b).offset - offset;
-      out[b - first] = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)));
+      const size = this.toc.blocks.uncompressedSize(b);
+      out[b - first] = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)), into?.subarray(pos, pos + size + 1));
+      pos += size;
     }
     out.forEach((data, k) => this.cache.set(first + k, data));
     return out;
@@ -216,8 +279,11 @@ export class ContainerReader {
     return aesEcbDecrypt(key, stored);
   }
 
-  /** Decrypts and decodes one block's stored bytes. */
-  decodeBlock(b: number, stored: Uint8Array): Uint8Array {
+  /**
+   * Decrypts and decodes one block's stored bytes. With `into` (room for the block's size + 1), a compressed block is
+   * decoded there when its codec can (`decompressInto`), and the result is a view of it.
+   */
+  decodeBlock(b: number, stored: Uint8Array, into?: Uint8Array): Uint8Array {
     const blocks = this.toc.blocks;
     const csize = blocks.compressedSize(b);
     const usize = blocks.uncompressedSize(b);
@@ -229,7 +295,12 @@ export class ContainerReader {
     }
     const name = this.toc.compressionMethods[method]!;
     try {
-      return this.codecs.require(name).decompress(payload.subarray(0, csize), usize);
+      const codec = this.codecs.require(name);
+      if (into && codec.decompressInto && into.length > usize) {
+        codec.decompressInto(payload.subarray(0, csize), usize, into);
+        return into.subarray(0, usize);
+      }
+      return codec.decompress(payload.subarray(0, csize), usize);
     } catch (e) {
       throw this.decodeFailure(b, name, e);
     }

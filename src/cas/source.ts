@@ -12,19 +12,26 @@ export interface RandomAccessSource {
   close(): Promise<void>;
   /** `read` returns a view of one buffer that the next `read` overwrites (see `fileSourceSync`). */
   readonly transient?: boolean;
+  /**
+   * The same read as a blocking call, when the source can serve one (files read with blocking calls, bytes in
+   * memory): the whole-chunk loops of unpack and verify run on it without a round trip per read.
+   */
+  readSync?(offset: number, length: number): Uint8Array;
 }
 
 /** A source over bytes already in memory (tests, browsers). */
 export function bytesSource(bytes: Uint8Array, name = '<memory>'): RandomAccessSource {
+  const readSync = (offset: number, length: number): Uint8Array => {
+    if (offset + length > bytes.length) {
+      throw new IoStoreError('TRUNCATED', `needs ${length} bytes but the file is ${bytes.length} bytes`, { file: name, offset });
+    }
+    return bytes.subarray(offset, offset + length);
+  };
   return {
     name,
     size: async () => bytes.length,
-    async read(offset, length) {
-      if (offset + length > bytes.length) {
-        throw new IoStoreError('TRUNCATED', `needs ${length} bytes but the file is ${bytes.length} bytes`, { file: name, offset });
-      }
-      return bytes.subarray(offset, offset + length);
-    },
+    read: async (offset, length) => readSync(offset, length),
+    readSync,
     close: async () => {},
   };
 }
@@ -85,27 +92,31 @@ export function fileSourceSync(path: string, o: { reuseBuffer?: boolean } = {}):
     }
     return fd;
   };
+  const readSyncImpl = (offset: number, length: number): Uint8Array => {
+    const h = open();
+    // Grown to the largest read so far (a reader's spans are bounded), in 64 KiB steps: doubling would touch pages no
+    // read needs.
+    if (o.reuseBuffer && scratch.length < length) scratch = new Uint8Array((length + 0xffff) & ~0xffff);
+    const out = o.reuseBuffer ? scratch.subarray(0, length) : new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      let n: number;
+      try {
+        n = readSync(h, out, done, length - done, offset + done);
+      } catch (e) {
+        throw ioError(e, path);
+      }
+      if (n === 0) throw new IoStoreError('TRUNCATED', `needs ${length} bytes here but the file ends after ${done}`, { file: path, offset });
+      done += n;
+    }
+    return out;
+  };
   return {
     name: path,
     size: async () => fstatSync(open()).size,
     transient: !!o.reuseBuffer,
-    async read(offset, length) {
-      const h = open();
-      if (o.reuseBuffer && scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
-      const out = o.reuseBuffer ? scratch.subarray(0, length) : new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        let n: number;
-        try {
-          n = readSync(h, out, done, length - done, offset + done);
-        } catch (e) {
-          throw ioError(e, path);
-        }
-        if (n === 0) throw new IoStoreError('TRUNCATED', `needs ${length} bytes here but the file ends after ${done}`, { file: path, offset });
-        done += n;
-      }
-      return out;
-    },
+    read: async (offset, length) => readSyncImpl(offset, length),
+    readSync: readSyncImpl,
     async close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

@@ -10,6 +10,12 @@ export interface Codec {
    * and must throw (IoStoreError code 'CODEC') on corrupt input rather than read or write out of range.
    */
   decompress(src: Uint8Array, uncompressedSize: number): Uint8Array;
+  /**
+   * Decodes one block into `out` (bytes [0, uncompressedSize)), for readers that reuse one output buffer. `out` has
+   * room for uncompressedSize + 1 bytes: the byte past the end is scratch, where a stream longer than declared shows.
+   * Optional: readers fall back to `decompress` and a copy.
+   */
+  decompressInto?(src: Uint8Array, uncompressedSize: number, out: Uint8Array): void;
   /** Encodes one block, for `pack`; codecs that only decode leave it out. */
   compress?(src: Uint8Array): Uint8Array;
   /**

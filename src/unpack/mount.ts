@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
@@ -66,7 +66,8 @@ export async function discoverMounts(inputs: readonly string[], o: { paks?: bool
   for (const input of inputs) {
     let st;
     try {
-      st = await stat(input);
+      // Blocking calls: a handful per run, and none then needs libuv's thread pool started.
+      st = statSync(input);
     } catch (e) {
       throw ioError(e, input);
     }
@@ -82,9 +83,12 @@ export async function discoverMounts(inputs: readonly string[], o: { paks?: bool
 }
 
 async function walk(dir: string, out: string[], withPaks: boolean): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
     throw ioError(e, dir);
-  });
+  }
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(dir, e.name);
     if (e.isDirectory()) await walk(p, out, withPaks);

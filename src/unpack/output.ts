@@ -37,6 +37,23 @@ export function windowsUnsafe(name: string): string | undefined {
   return undefined;
 }
 
+/** Creates the folder of `file` (once per folder and process). */
+export function ensureDirSync(file: string): void {
+  const dir = dirname(file);
+  if (createdDirs.has(dir)) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw ioError(e, dir);
+  }
+  createdDirs.add(dir);
+}
+
+/** Whether an interrupt began removing temporary files: no new one may be created. */
+export function isAborting(): boolean {
+  return aborting;
+}
+
 /** Temporary files in flight, so an interrupted process can remove them (see `abortWrites`). */
 export const tempFilesInFlight = new Set<string>();
 let tempCounter = 0;

@@ -1,6 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import pLimit from 'p-limit';
-import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
@@ -10,15 +8,15 @@ import type { EngineVersion } from '../toc/engine.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import { readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ContainerFlags } from '../toc/version.js';
 import { KeyRing } from './keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
 import { discoverMounts, type MountEntry, type PakMountEntry } from './mount.js';
-import { planPaks, writePakFiles, type PakUnpackOutcome } from './pak-unpack.js';
+import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from './output.js';
-import { metaHashAlgorithm, writeChunkFile } from './write-chunk.js';
-import { ChunkPool, defaultThreads } from './chunk-pool.js';
+import { metaHashAlgorithm } from './write-chunk.js';
+import type { LoopTask } from './chunk-loop.js';
+import { runChunkTasks } from './loop-pool.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -30,12 +28,15 @@ export interface UnpackOptions {
   type?: string;
   /** Plan only: nothing is written. */
   dryRun?: boolean;
-  /** Chunks written concurrently on this thread when no worker threads are used (default 8). */
+  /** Pak files written concurrently on this thread when no worker threads are used (default 8). Container chunks are
+   * written one after another with blocking calls (see `threads`). */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
   /**
-   * Worker threads, each reading, decoding and writing whole chunks (0: all on this thread). Default: one per core
-   * (at most 8) when there are 32 MiB or more to write, else 0. Codecs without a recipe keep the work on this thread.
+   * Worker threads beside this one, each reading, decoding and writing whole chunks with blocking calls, all taking
+   * the next chunk from one shared counter (0: this thread alone). Default: one per other core (at most 7) when 16
+   * MiB or more of blocks need decoding or decrypting; none for stored blocks, whose copy is system calls that one
+   * thread issues as fast as two. Codecs without a recipe keep the work on this thread.
    */
   threads?: number;
   /**
@@ -147,7 +148,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
     });
 
-    const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
+    // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
+    const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
     const manifest: Manifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
     const planned: Array<PlannedChunk & { reader: ContainerReader }> = [];
     const byPath = new Map<string, number>();
@@ -196,6 +198,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // --type selects chunk types, which pak files do not have.
     if (paks.length > 0 && o.type === undefined) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
+      const { planPaks } = await import('./pak-unpack.js');
       pakPlan = await planPaks(paks, { outdir, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
@@ -223,40 +226,51 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
     const readerIndex = new Map(readers.map((r, k) => [r, k]));
-    const threads = o.threads ?? defaultThreads(total.bytesTotal);
-    const setup = threads > 0 ? ChunkPool.setupFor(readers, codecs) : undefined;
-    const pool = setup ? new ChunkPool(threads, setup) : undefined;
-    result.threads = pool?.size ?? 0;
-    // With workers, a few chunks queue at each so none waits for the next; otherwise `jobs` overlap on this thread.
-    const limit = pLimit(pool ? pool.size * 4 : Math.max(1, o.jobs ?? 8));
-    const writeChunk = async (p: (typeof planned)[number], target: string): Promise<number> => {
-      if (!pool) return writeChunkFile(p.reader, p.index, target, o.verify ? await createChunkHasher(metaHashAlgorithm(p.reader.toc)) : undefined);
-      return (await pool.run({ kind: 'write', container: readerIndex.get(p.reader)!, index: p.index, target, tmp: ChunkPool.tempPath(target), verify: !!o.verify })).bytes;
+    // Chunks in the order their blocks lie in the .ucas files, so the reads go front to back.
+    const order = planned.map((p, k) => ({ p, k, at: p.size > 0 ? p.reader.toc.blocks.offset(p.reader.toc.chunkFirstBlock(p.index)) : 0 }));
+    order.sort((a, b) => readerIndex.get(a.p.reader)! - readerIndex.get(b.p.reader)! || a.at - b.at);
+    const tasks: LoopTask[] = [];
+    const taskPlan: number[] = [];
+    const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
+    const fail = (k: number, code: string, message: string) => {
+      const p = planned[k]!;
+      chunkFailures.push({ k, f: { container: p.container, index: p.index, id: p.id, path: p.path, code, message } });
     };
-    try {
-      await Promise.all(
-        planned.map((p) =>
-          limit(async () => {
-            try {
-              const target = safeOutputPath(outdir, p.path);
-              const n = await writeChunk(p, target);
-              result.chunksWritten++;
-              result.bytesWritten += n;
-              summary.find((c) => c.name === p.container)!.written++;
-            } catch (e) {
-              if (!(e instanceof IoStoreError)) throw e;
-              failures.push({ container: p.container, index: p.index, id: p.id, path: p.path, code: e.code, message: e.message });
-            }
-            total.chunksDone++;
-            total.bytesDone += p.size;
-            o.onProgress?.({ ...total });
-          }),
-        ),
-      );
-    } finally {
-      await pool?.close();
+    for (const { p, k } of order) {
+      try {
+        tasks.push({ container: readerIndex.get(p.reader)!, index: p.index, target: safeOutputPath(outdir, p.path) });
+        taskPlan.push(k);
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        fail(k, e.code, e.message);
+        total.chunksDone++;
+        total.bytesDone += p.size;
+      }
     }
+    const base = { chunks: total.chunksDone, bytes: total.bytesDone };
+    const run = await runChunkTasks(readers, tasks, {
+      ...(o.threads !== undefined ? { threads: o.threads } : {}),
+      codecs,
+      hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
+      onProgress: (chunks, bytes) => {
+        total.chunksDone = base.chunks + chunks;
+        total.bytesDone = base.bytes + bytes;
+        o.onProgress?.({ ...total });
+      },
+    });
+    result.threads = run.threads;
+    const writtenBy = new Map(summary.map((c) => [c.name, c]));
+    run.ok.forEach((t, k) => {
+      result.chunksWritten++;
+      result.bytesWritten += run.bytes[k]!;
+      writtenBy.get(planned[taskPlan[t]!]!.container)!.written++;
+    });
+    for (const x of run.failures) fail(taskPlan[x.task]!, x.code, x.message);
+    // Threads finish out of order: failures are listed in the order of the plan.
+    chunkFailures.sort((a, b) => a.k - b.k);
+    failures.push(...chunkFailures.map((x) => x.f));
     if (pakPlan) {
+      const { writePakFiles } = await import('./pak-unpack.js');
       const pakThreads = await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
         if (ok) {
           result.chunksWritten++;
@@ -269,7 +283,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       result.threads = Math.max(result.threads, pakThreads);
     }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
-    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)]);
+    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)], undefined, { sync: true });
     result.manifest = manifestPath;
     return result;
   } finally {

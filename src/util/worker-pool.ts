@@ -113,7 +113,7 @@ export function runnableUrl(specifier: string, callerUrl: string): URL {
 }
 
 /** The process's Node flags minus those a worker started from a file refuses (`node --input-type=module -e`). */
-function workerExecArgv(): string[] {
+export function workerExecArgv(): string[] {
   const out: string[] = [];
   const args = process.execArgv;
   for (let k = 0; k < args.length; k++) {

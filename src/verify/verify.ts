@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ContainerReader } from '../cas/container-reader.js';
-import { IoStoreError } from '../errors.js';
+import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import pLimit from 'p-limit';
-import { ChunkPool, defaultThreads } from '../unpack/chunk-pool.js';
+import type { LoopTask } from '../unpack/chunk-loop.js';
+import { runChunkTasks } from '../unpack/loop-pool.js';
 import { metaHashAlgorithm } from '../unpack/write-chunk.js';
 
 export interface VerifyOptions {
@@ -12,8 +12,9 @@ export interface VerifyOptions {
   algorithm?: ChunkHashAlgorithm;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
   /**
-   * Worker threads hashing whole chunks (0: all on this thread). Default: one per core (at most 8) for 32 MiB or
-   * more of chunk data, when the reader was opened from files and its codecs can be rebuilt in a worker.
+   * Worker threads hashing whole chunks beside this thread (0: this thread alone). Default: one per other core (at
+   * most 7) when 16 MiB or more of blocks need decoding, the reader was opened from files and its codecs can be
+   * rebuilt in a worker; none for stored blocks, which one thread reads and hashes as fast as the disk serves them.
    */
   threads?: number;
 }
@@ -57,50 +58,57 @@ export interface VerifyResult {
 export async function verifyContainer(reader: ContainerReader, o: VerifyOptions = {}): Promise<VerifyResult> {
   const toc = reader.toc;
   const algorithm = o.algorithm ?? metaHashAlgorithm(toc);
-  const hasher = await createChunkHasher(algorithm);
   const r: VerifyResult = {
     file: toc.source, algorithm, chunks: toc.chunkCount, verified: 0, bytes: 0, mismatches: [], errors: [],
     blockSignatureMismatches: [], signed: toc.signatures !== null, ok: false,
   };
   const progress = { chunksDone: 0, chunksTotal: toc.chunkCount, bytesDone: 0, bytesTotal: toc.totals().rawSize };
-  const threads = o.threads ?? defaultThreads(progress.bytesTotal);
-  const setup = threads > 0 ? ChunkPool.setupFor([reader], reader.codecs) : undefined;
-  const pool = setup ? new ChunkPool(threads, setup) : undefined;
-  const digestOf = async (i: number): Promise<Uint8Array> => {
-    if (pool) {
-      return (await pool.run({ kind: 'hash', container: 0, index: i, algorithm })).digest!;
+  const record = (i: number, actual: Uint8Array | undefined, e?: IoStoreError) => {
+    const path = toc.chunkPath(i) ?? '';
+    if (e) {
+      r.errors.push({ index: i, id: toc.chunkIdHex(i), path, code: e.code, message: e.message });
+      return;
     }
-    hasher.reset();
-    for await (const piece of reader.chunkBlocks(i)) hasher.update(piece);
-    return hasher.digest();
+    if (actual) {
+      const expected = toc.chunkHash(i).subarray(0, 20);
+      r.mismatches.push({ index: i, id: toc.chunkIdHex(i), type: toc.chunkTypeName(i), path, expected: toHex(expected), actual: toHex(actual) });
+    } else {
+      r.verified++;
+    }
+    r.bytes += toc.chunkSize(i);
   };
-  const limit = pLimit(pool ? pool.size * 4 : 1);
-  try {
-    await Promise.all(
-      Array.from({ length: toc.chunkCount }, (_, i) =>
-        limit(async () => {
-          const path = toc.chunkPath(i) ?? '';
-          try {
-            const actual = await digestOf(i);
-            const expected = toc.chunkHash(i).subarray(0, 20);
-            if (!bytesEqual(actual, expected)) {
-              r.mismatches.push({ index: i, id: toc.chunkIdHex(i), type: toc.chunkTypeName(i), path, expected: toHex(expected), actual: toHex(actual) });
-            } else {
-              r.verified++;
-            }
-            r.bytes += toc.chunkSize(i);
-          } catch (e) {
-            if (!(e instanceof IoStoreError)) throw e;
-            r.errors.push({ index: i, id: toc.chunkIdHex(i), path, code: e.code, message: e.message });
-          }
-          progress.chunksDone++;
-          progress.bytesDone += toc.chunkSize(i);
-          o.onProgress?.({ ...progress });
-        }),
-      ),
-    );
-  } finally {
-    await pool?.close();
+  if (reader.origin || reader.readsSync) {
+    // Chunks in .ucas order, so the reads go front to back; hashed with blocking reads on this thread, and on
+    // workers when the blocks need decoding (see runChunkTasks).
+    const tasks: LoopTask[] = Array.from({ length: toc.chunkCount }, (_, i) => ({ container: 0, index: i }));
+    const at = (i: number) => (toc.chunkSize(i) > 0 ? toc.blocks.offset(toc.chunkFirstBlock(i)) : 0);
+    tasks.sort((a, b) => at(a.index) - at(b.index));
+    const run = await runChunkTasks([reader], tasks, {
+      ...(o.threads !== undefined ? { threads: o.threads } : {}),
+      codecs: reader.codecs,
+      hash: [algorithm],
+      onProgress: (chunks, bytes) => o.onProgress?.({ ...progress, chunksDone: chunks, bytesDone: bytes }),
+    });
+    const wrong = new Map(run.mismatches.map((m) => [m.task, m.actual]));
+    for (const t of run.ok) record(tasks[t]!.index, wrong.get(t));
+    for (const f of run.failures) record(tasks[f.task]!.index, undefined, new IoStoreError(f.code as IoStoreErrorCode, f.message));
+  } else {
+    // Sources with only asynchronous reads (a browser's Blob): one chunk after another on this thread.
+    const hasher = await createChunkHasher(algorithm);
+    for (let i = 0; i < toc.chunkCount; i++) {
+      try {
+        hasher.reset();
+        for await (const piece of reader.chunkBlocks(i)) hasher.update(piece);
+        const actual = hasher.digest();
+        record(i, bytesEqual(actual, toc.chunkHash(i).subarray(0, 20)) ? undefined : actual);
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        record(i, undefined, e);
+      }
+      progress.chunksDone++;
+      progress.bytesDone += toc.chunkSize(i);
+      o.onProgress?.({ ...progress });
+    }
   }
   // Chunks finish out of order on several threads; reports list them in TOC order.
   r.mismatches.sort((x, y) => x.index - y.index);

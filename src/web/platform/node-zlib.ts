@@ -8,3 +8,6 @@ export const inflateSync = (src: Uint8Array, o?: Options) => unzlibSync(src, out
 export const gunzipSync = (src: Uint8Array, o?: Options) => fGunzip(src, out(o));
 export const deflateSync = (src: Uint8Array) => zlibSync(src);
 export const gzipSync = (src: Uint8Array) => fGzip(src);
+/** No native stream here: the Zlib codec sees no handle and decodes with inflateSync (then copies) instead. */
+export const createInflate = () => ({});
+export const constants = { Z_FINISH: 4 };

@@ -1,0 +1,46 @@
+// A worker of the whole-chunk loop (see chunk-loop.ts): opens the containers with blocking, buffer-reusing reads and
+// runs the same loop as the calling thread, taking chunks from the shared counter. It replies once, at the end.
+import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { ContainerReader } from '../cas/container-reader.js';
+import { fileSourceSync } from '../cas/source.js';
+import { codecsFromRecipes } from '../codecs/registry.js';
+import { IoStoreError } from '../errors.js';
+import { createChunkHasher } from '../hash/chunk-hash.js';
+import { ioError } from '../toc/read-file.js';
+import { readToc } from '../toc/toc.js';
+import { LoopCounters, runChunkLoop } from './chunk-loop.js';
+import type { LoopWorkerData } from './loop-pool.js';
+
+const data = workerData as LoopWorkerData;
+const counters = new LoopCounters(data.counters);
+
+async function main() {
+  const codecs = await codecsFromRecipes(data.recipes);
+  const readers = data.containers.map((o) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(o.utoc));
+    } catch (e) {
+      throw ioError(e, o.utoc);
+    }
+    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+    return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
+  });
+  const hashers = await Promise.all(data.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
+  try {
+    return await runChunkLoop({ readers, tasks: data.tasks, counters, hashers });
+  } finally {
+    await Promise.all(readers.map((r) => r.close()));
+  }
+}
+
+main().then(
+  (outcome) => parentPort!.postMessage({ outcome }),
+  (e) => {
+    counters.stop();
+    // An unreadable container is a failure of the run, reported like the calling thread's own; anything else is a bug.
+    if (e instanceof IoStoreError) parentPort!.postMessage({ error: { code: e.code, message: e.message } });
+    else parentPort!.postMessage({ fatal: (e as Error)?.stack ?? String(e) });
+  },
+);

@@ -1,0 +1,187 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ContainerOrigin, ContainerReader } from '../cas/container-reader.js';
+import type { CodecRecipe } from '../codecs/codec.js';
+import type { CodecRegistry } from '../codecs/registry.js';
+import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
+import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
+import { EncryptionMethod } from '../toc/version.js';
+import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
+import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTask } from './chunk-loop.js';
+import { abortHooks } from './output.js';
+
+/** What a loop worker is started with. */
+export interface LoopWorkerData {
+  containers: ContainerOrigin[];
+  recipes: CodecRecipe[];
+  tasks: LoopTask[];
+  /** Per container: the hash to check (write tasks: before the rename; hash tasks: against the meta), if any. */
+  hash: Array<ChunkHashAlgorithm | undefined>;
+  counters: SharedArrayBuffer;
+}
+
+/**
+ * Bytes of block decoding (compressed or encrypted blocks) below which worker threads are not started: a worker
+ * costs ~30 ms and ~12 MB to start, more than it saves on a small job. Stored blocks never start one: copying them
+ * is system calls, which one thread issues as fast as two on the machines measured.
+ */
+export const DECODE_MIN_BYTES = 16 << 20;
+
+/** Bytes of the chunks `tasks` names whose blocks need decoding or decrypting. */
+export function decodeBytes(readers: readonly ContainerReader[], tasks: readonly LoopTask[]): number {
+  let n = 0;
+  for (const t of tasks) {
+    const toc = readers[t.container]!.toc;
+    const first = toc.chunkFirstBlock(t.index);
+    for (let b = first, e = first + toc.chunkBlockCount(t.index); b < e; b++) {
+      if (toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0) n += toc.blocks.uncompressedSize(b);
+    }
+  }
+  return n;
+}
+
+/** Default worker threads beside the calling thread: one per other core when there is enough decoding to share. */
+export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: readonly LoopTask[]): number {
+  const cores = availableParallelism();
+  if (cores < 2) return 0;
+  return decodeBytes(readers, tasks) >= DECODE_MIN_BYTES ? Math.min(cores - 1, 7) : 0;
+}
+
+export interface ChunkRunOptions {
+  /** Worker threads beside the calling thread (default: `defaultLoopThreads`). */
+  threads?: number;
+  codecs: CodecRegistry;
+  /** Per container: the hash to check, if any (see LoopWorkerData.hash). */
+  hash: Array<ChunkHashAlgorithm | undefined>;
+  onProgress?: (chunksDone: number, bytesDone: number) => void;
+}
+
+export interface ChunkRunResult extends LoopOutcome {
+  /** Worker threads that took part (0: the calling thread alone). */
+  threads: number;
+}
+
+/** Readers of the same containers that serve blocking reads into reused buffers, or undefined if one cannot. */
+export function loopReaders(readers: readonly ContainerReader[]): { readers: ContainerReader[]; close(): Promise<void> } | undefined {
+  const out: ContainerReader[] = [];
+  const own: ContainerReader[] = [];
+  for (const r of readers) {
+    const twin = r.transientTwin();
+    if (twin) {
+      out.push(twin);
+      own.push(twin);
+    } else if (r.readsSync) {
+      out.push(r);
+    } else {
+      return undefined;
+    }
+  }
+  return { readers: out, close: async () => void (await Promise.all(own.map((r) => r.close()))) };
+}
+
+/**
+ * Runs whole-chunk tasks (write or hash) on this thread and on worker threads, which start only when every
+ * container was opened from files and every codec can be rebuilt in a worker. Chunk failures come back in the
+ * outcome; a broken worker (a bug) rejects, after every thread stopped and removed its temporary file.
+ */
+export async function runChunkTasks(readers: readonly ContainerReader[], tasks: LoopTask[], o: ChunkRunOptions): Promise<ChunkRunResult> {
+  const own = loopReaders(readers);
+  if (!own) throw new IoStoreError('USAGE', 'a container of this run does not serve blocking reads');
+  const counters = new LoopCounters();
+  const wanted = Math.max(0, Math.min(64, o.threads ?? defaultLoopThreads(readers, tasks)));
+  const setup = wanted > 0 ? workerSetup(readers, o.codecs) : undefined;
+  const workers: Array<Promise<LoopOutcome>> = [];
+  const started: Worker[] = [];
+  if (setup) {
+    const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
+    const workerData: LoopWorkerData = { ...setup, tasks, hash: o.hash, counters: counters.buffer };
+    for (let k = 0; k < wanted; k++) {
+      const w = startWorker(url, workerData);
+      started.push(w);
+      workers.push(
+        new Promise<LoopOutcome>((resolve, reject) => {
+          let settled = false;
+          w.once('message', (m: { outcome?: LoopOutcome; error?: { code: IoStoreErrorCode; message: string }; fatal?: string }) => {
+            settled = true;
+            if (m.outcome) resolve(m.outcome);
+            else if (m.error) reject(new IoStoreError(m.error.code, m.error.message));
+            else reject(new Error(m.fatal));
+          });
+          w.once('error', (e) => {
+            counters.stop();
+            settled = true;
+            reject(e);
+          });
+          w.once('exit', (code) => {
+            if (!settled) {
+              counters.stop();
+              reject(new Error(`a worker thread stopped (exit code ${code})`));
+            }
+          });
+        }),
+      );
+    }
+  }
+  // An interrupt stops every thread at its next span; each removes its own temporary file before it replies.
+  const stop = async () => {
+    counters.stop();
+    const waited = Promise.allSettled(workers);
+    const timer = new Promise((r) => setTimeout(r, 5000).unref());
+    await Promise.race([waited, timer]);
+    await Promise.all(started.map((w) => w.terminate()));
+  };
+  abortHooks.add(stop);
+  const hashers = await Promise.all(o.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
+  const progress = () => o.onProgress?.(counters.done, counters.bytesDone);
+  let ticker: NodeJS.Timeout | undefined;
+  try {
+    const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress });
+    // The calling thread is done: progress from the workers still shows while they finish their last chunks.
+    ticker = workers.length > 0 ? setInterval(progress, 100) : undefined;
+    const settled = await Promise.allSettled(workers);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const result: ChunkRunResult = { ...mine, threads: started.length };
+    for (const s of settled) {
+      const x = (s as PromiseFulfilledResult<LoopOutcome>).value;
+      result.ok.push(...x.ok);
+      result.bytes.push(...x.bytes);
+      result.failures.push(...x.failures);
+      result.mismatches.push(...x.mismatches);
+    }
+    progress();
+    return result;
+  } catch (e) {
+    counters.stop();
+    await Promise.allSettled(workers);
+    throw e;
+  } finally {
+    if (ticker) clearInterval(ticker);
+    abortHooks.delete(stop);
+    await Promise.all(started.map((w) => w.terminate()));
+    await own.close();
+  }
+}
+
+/** What workers need to open these containers and decode them as `codecs` does, or undefined if they cannot. */
+function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry): { containers: ContainerOrigin[]; recipes: CodecRecipe[] } | undefined {
+  const containers: ContainerOrigin[] = [];
+  const methods = new Set<string>();
+  for (const r of readers) {
+    if (!r.origin) return undefined;
+    containers.push(r.origin);
+    r.toc.compressionMethods.forEach((m, k) => k > 0 && methods.add(m));
+  }
+  const recipes = codecs.workerRecipes([...methods]);
+  return recipes ? { containers, recipes } : undefined;
+}
+
+/** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
+function startWorker(url: URL, workerData: LoopWorkerData): Worker {
+  try {
+    return new Worker(url, { workerData, execArgv: workerExecArgv() });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    return new Worker(url, { workerData, execArgv: [] });
+  }
+}
