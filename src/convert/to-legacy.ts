@@ -1,21 +1,22 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import pLimit from 'p-limit';
 import picomatch from 'picomatch';
-import type { ContainerReader } from '../cas/container-reader.js';
+import { ContainerReader } from '../cas/container-reader.js';
+import { fileSourceSync } from '../cas/source.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { packageIdFromName } from '../hash/names.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../unpack/keys.js';
 import { discoverContainers, mountEntry, type MountEntry } from '../unpack/mount.js';
-import { safeOutputPath, writeFileAtomic } from '../unpack/output.js';
+import { safeOutputPath } from '../unpack/output.js';
 import { openContainer, unnamedChunkPath } from '../unpack/unpack.js';
 import { writeChunkFile } from '../unpack/write-chunk.js';
 import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
 import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
+import { FileWriter, useWriterThread } from './file-writer.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
 import { zenToLegacy } from './zen-to-legacy.js';
 
@@ -29,8 +30,13 @@ export interface ToLegacyOptions {
   /** Glob on output paths (`.uasset`/`.umap` paths for packages). */
   filter?: string;
   dryRun?: boolean;
-  /** Packages converted concurrently (default 8). */
+  /** Accepted for symmetry with `unpack`; conversion runs in order on the calling thread. */
   jobs?: number;
+  /**
+   * 0: everything on the calling thread. Otherwise (the default) files are written by one writer thread beside the
+   * conversion when there are enough of them to pay for its start and the machine has more than one core.
+   */
+  threads?: number;
   onProgress?: (p: ToLegacyProgress) => void;
 }
 
@@ -66,8 +72,8 @@ export interface ToLegacyResult {
 }
 
 const HEADER_PROBE = 64 * 1024;
-/** Packages up to this size are written with blocking calls (each a fraction of a millisecond). */
-const SYNC_WRITE_MAX = 1024 * 1024;
+/** Chunks up to this size are read whole and handed to the writer; larger ones are streamed in spans. */
+const WHOLE_CHUNK_MAX = 16 << 20;
 const ZEN_FILE = /\.(uzenasset|uasset|umap)$/i;
 
 /** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
@@ -109,6 +115,17 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
   } finally {
     await reader.close();
   }
+}
+
+/**
+ * A reader whose reads are blocking calls: packages are read one after another and are small, and a read from the
+ * page cache costs less than a round trip through the libuv pool (spans are at most the reader's 2 MiB).
+ */
+async function openSyncReader(entry: MountEntry, o: ToLegacyOptions): Promise<ContainerReader> {
+  const r = await openContainer(entry, o);
+  const origin = r.origin!;
+  await r.close();
+  return new ContainerReader(r.toc, origin.partitions.map((p) => fileSourceSync(p)), { ...(origin.aesKey ? { aesKey: origin.aesKey } : {}), codecs: r.codecs, origin });
 }
 
 /**
@@ -209,8 +226,14 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   };
   let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
   let resolver = new ZenResolver(undefined, directory);
-  type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<void> };
+  // A job converts or reads on this thread and hands its files to the writer; `written` settles once they are on disk.
+  type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<{ written?: Promise<void> }> };
   const jobs: Job[] = [];
+  let writer: FileWriter | undefined;
+  const wrote = (files: number) => (n: number) => {
+    result.bytesWritten += n;
+    result.filesWritten += files;
+  };
 
   // Zen package files given one by one (with their bulk files beside them).
   for (const f of files) {
@@ -229,21 +252,18 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (match && !match(out.uasset)) continue;
     result.packages++;
     result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: () => convertOne(bytes, z, f, out, undefined, z) });
+    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: async () => convertOne(bytes, z, f, out, undefined, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
       const target = basename(stem) + ext;
       result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
       result.otherChunks++;
-      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => {
-        result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, target), [new Uint8Array(readFileSync(stem + ext))]);
-        result.filesWritten++;
-      } });
+      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => ({ written: writer!.write([{ path: safeOutputPath(outdir, target), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) });
     }
   }
 
-  async function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): Promise<void> {
+  function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): { written?: Promise<void> } {
     const e = o.engine ?? engine;
     const full = parsed ?? parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
     idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
@@ -253,24 +273,25 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.warnings.push(`${out.uasset}: ${r.unnamed.length} unnamed (${shown}${r.unnamed.length > 3 ? '; ...' : ''})`);
     }
     result.packageBytes += bytes.length;
-    if (o.dryRun) return;
-    // Small files with blocking calls: a round trip through the libuv pool per call costs more than the call.
-    const how = r.uasset.length + r.uexp.length <= SYNC_WRITE_MAX ? { sync: true } : {};
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uasset), [r.uasset], undefined, how);
-    result.bytesWritten += await writeFileAtomic(safeOutputPath(outdir, out.uexp), [r.uexp], undefined, how);
-    result.filesWritten += 2;
+    if (o.dryRun) return {};
+    // One path check for the pair: the .uexp differs from the checked .uasset/.umap path only by its extension.
+    const uasset = safeOutputPath(outdir, out.uasset);
+    const uexp = uasset.slice(0, uasset.lastIndexOf('.')) + '.uexp';
+    return { written: writer!.write([{ path: uasset, pieces: [r.uasset] }, { path: uexp, pieces: [r.uexp] }]).then(wrote(2)) };
   }
 
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   try {
     for (const entry of entries) {
       try {
-        opened.push({ entry, reader: await openContainer(entry, o) });
+        opened.push({ entry, reader: await openSyncReader(entry, o) });
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
+    if (!o.dryRun) writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads));
     const headerEngine = new Map<ContainerReader, EngineVersion>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
@@ -325,8 +346,13 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         result.otherChunks++;
         result.planned.push({ path, kind: 'chunk', size });
         jobs.push({ path, kind: 'chunk', size, run: async () => {
-          result.bytesWritten += await writeChunkFile(reader, i, safeOutputPath(outdir, path));
-          result.filesWritten++;
+          const target = safeOutputPath(outdir, path);
+          // Large chunks stream through in spans (bounded memory) rather than whole through the writer.
+          if (size > WHOLE_CHUNK_MAX) {
+            wrote(1)(await writeChunkFile(reader, i, target));
+            return {};
+          }
+          return { written: writer!.write([{ path: target, pieces: [await reader.readChunk(i)] }]).then(wrote(1)) };
         } });
       }
     }
@@ -341,7 +367,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         const full = p.bytes ? p.full : undefined;
         delete p.bytes;
         delete p.full;
-        await convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
+        return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
       } });
     }
 
@@ -351,24 +377,39 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     resolver = new ZenResolver(script, directory);
     const progress: ToLegacyProgress = { done: 0, total: jobs.length, bytesDone: 0, bytesTotal: jobs.reduce((a, j) => a + j.size, 0) };
     o.onProgress?.({ ...progress });
-    const limit = pLimit(Math.max(1, o.jobs ?? 8));
-    await Promise.all(
-      jobs.map((j) =>
-        limit(async () => {
-          try {
-            // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
-            if (!o.dryRun || j.kind === 'package') await j.run();
-          } catch (e) {
-            if (!(e instanceof IoStoreError)) throw e;
-            result.failures.push({ path: j.path, code: e.code, message: e.message });
-          }
-          progress.done++;
-          progress.bytesDone += j.size;
-          o.onProgress?.({ ...progress });
-        }),
-      ),
-    );
+    const finish = (j: Job, e?: unknown) => {
+      if (e !== undefined) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.failures.push({ path: j.path, code: e.code, message: e.message });
+      }
+      progress.done++;
+      progress.bytesDone += j.size;
+      o.onProgress?.({ ...progress });
+    };
+    const written: Promise<void>[] = [];
+    for (const j of jobs) {
+      // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
+      if (o.dryRun && j.kind !== 'package') {
+        finish(j);
+        continue;
+      }
+      let w: Promise<void> | undefined;
+      try {
+        w = (await j.run()).written;
+      } catch (e) {
+        finish(j, e);
+        continue;
+      }
+      if (!w) finish(j);
+      else {
+        written.push(w.then(() => finish(j), (e: unknown) => finish(j, e)));
+        await writer!.room();
+      }
+    }
+    writer?.flush();
+    await Promise.all(written);
   } finally {
+    await writer?.close();
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
   return result;

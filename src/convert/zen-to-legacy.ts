@@ -404,7 +404,11 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
 /** Names of the packages a zen package imports, when they are known. */
 function resolverImportedPackages(resolver: ZenResolver, z: ZenPackage): string[] {
   const out: string[] = [];
-  const ids = z.importedPackageNames ? z.importedPackageNames.batch.names.length : (resolver.packages?.importedPackageIds(z)?.length ?? 0);
+  if (z.importedPackageNames) {
+    for (const name of resolver.importedPackageNames(z)) if (name && !name.startsWith('/Script/')) out.push(name);
+    return out;
+  }
+  const ids = resolver.packages?.importedPackageIds(z)?.length ?? 0;
   for (let i = 0; i < ids; i++) {
     const p = resolver.importedPackage(z, i);
     if (p?.name && !p.name.startsWith('/Script/')) out.push(p.name);

@@ -13,8 +13,15 @@ export function utf16leBytes(s: string): Uint8Array {
 
 /** Unreal's ToLower for hashing ids: only A-Z are folded. */
 export function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  // Not toLowerCase: it folds non-ASCII letters too, which the engine's hashes do not.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return s.replace(/[A-Z]+/g, lowerRun);
+  }
+  return s;
 }
+
+const lowerRun = (run: string): string => run.toLowerCase();
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
 export function packageIdFromName(packageName: string): bigint {
