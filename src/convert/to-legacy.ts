@@ -98,7 +98,7 @@ function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], e
 }
 
 async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
-  const reader = await openContainer(mountEntry(utoc), o);
+  const reader = await openSyncReader(mountEntry(utoc), o);
   try {
     const byType = (t: string) => {
       for (let i = 0; i < reader.toc.chunkCount; i++) if (reader.toc.chunkTypeName(i) === t) return i;

@@ -13,14 +13,11 @@ export function utf16leBytes(s: string): Uint8Array {
 
 /** Unreal's ToLower for hashing ids: only A-Z are folded. */
 export function lowerAscii(s: string): string {
-  // Not toLowerCase: it folds non-ASCII letters too, which the engine's hashes do not.
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) return s.replace(/[A-Z]+/g, lowerRun);
-  }
-  return s;
+  // toLowerCase folds non-ASCII letters too, which the engine's hashes do not: only for all-ASCII strings.
+  return NON_ASCII.test(s) ? s.replace(/[A-Z]+/g, lowerRun) : s.toLowerCase();
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
 const lowerRun = (run: string): string => run.toLowerCase();
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
