@@ -61,6 +61,8 @@ export interface ToLegacyResult {
   packages: number;
   /** Non-package chunks written as `unpack` writes them. */
   otherChunks: number;
+  /** Writer threads used (0: every file written on the calling thread). */
+  threads: number;
   filesWritten: number;
   bytesWritten: number;
   /** Bytes of zen package chunks read and converted. */
@@ -170,7 +172,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const containers = inputs.filter((p) => !files.includes(p));
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
   const globalPath = findGlobal(inputs, entries, o.global);
-  const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
+  const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, threads: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], warnings: [] };
   // The global container is read while the package headers are (it is needed only to convert).
   const scriptLoad: Promise<ScriptObjectIndex | undefined> = globalPath
     ? readScriptObjects(globalPath, o).catch((e: unknown) => {
@@ -292,6 +294,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
     if (!o.dryRun) writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads));
+    result.threads = writer?.threaded ? 1 : 0;
     const headerEngine = new Map<ContainerReader, EngineVersion>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
