@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writevSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 
@@ -91,16 +92,90 @@ export interface WriteRequest {
 }
 export type WriteReply = { id: number; bytes: number } | { id: number; error: WriteFailure };
 
+/**
+ * The same as `writeGroupSync` with non-blocking calls, for the writer thread: several groups are in flight at once,
+ * so a slow create (a file system busy with other work makes each one wait its turn) does not hold up the others.
+ */
+async function writeGroupAsync(files: readonly FileToWrite[], dirs: Map<string, Promise<unknown>>): Promise<{ bytes: number } | { error: WriteFailure }> {
+  let bytes = 0;
+  let current = '';
+  try {
+    for (const f of files) {
+      const dir = dirname(f.path);
+      let made = dirs.get(dir);
+      if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
+      current = dir;
+      await made;
+      current = f.path;
+      const fh = await open(f.tmp, 'w');
+      try {
+        let total = 0;
+        for (const p of f.pieces) total += p.length;
+        let n = (await fh.writev(f.pieces)).bytesWritten;
+        if (n < total) {
+          let skip = n;
+          for (const p of f.pieces) {
+            if (skip >= p.length) {
+              skip -= p.length;
+              continue;
+            }
+            for (let o = skip; o < p.length; ) o += (await fh.write(p, o, p.length - o)).bytesWritten;
+            skip = 0;
+          }
+          n = total;
+        }
+        bytes += n;
+      } finally {
+        await fh.close();
+      }
+    }
+    for (const f of files) {
+      current = f.path;
+      await rename(f.tmp, f.path);
+    }
+    return { bytes };
+  } catch (e) {
+    await Promise.all(files.map((f) => unlink(f.tmp).catch(() => {})));
+    return { error: failure(e, current) };
+  }
+}
+
+/** Groups a writer thread keeps in flight. */
+const IN_FLIGHT = 8;
+
 if (!isMainThread && parentPort && (workerData as { iostoreFileWriter?: boolean } | undefined)?.iostoreFileWriter) {
   const port = parentPort;
-  const dirs = new Set<string>();
+  const dirs = new Map<string, Promise<unknown>>();
+  const queue: WriteRequest[] = [];
+  let active = 0;
+  let replies: WriteReply[] = [];
+  let replying = false;
+  // Replies go back in batches too: once per turn of this thread's event loop.
+  const reply = (r: WriteReply) => {
+    replies.push(r);
+    if (replying) return;
+    replying = true;
+    setImmediate(() => {
+      replying = false;
+      const out = replies;
+      replies = [];
+      port.postMessage(out);
+    });
+  };
+  const pump = () => {
+    while (active < IN_FLIGHT && queue.length > 0) {
+      const m = queue.shift()!;
+      active++;
+      void writeGroupAsync(m.files, dirs).then((r) => {
+        active--;
+        reply('error' in r ? { id: m.id, error: r.error } : { id: m.id, bytes: r.bytes });
+        pump();
+      });
+    }
+  };
   // Requests come in batches (one message per batch: a message costs more than a small file's bytes).
   port.on('message', (batch: WriteRequest[]) => {
-    port.postMessage(
-      batch.map((m): WriteReply => {
-        const r = writeGroupSync(m.files, dirs);
-        return 'error' in r ? { id: m.id, error: r.error } : { id: m.id, bytes: r.bytes };
-      }),
-    );
+    queue.push(...batch);
+    pump();
   });
 }
