@@ -88,6 +88,8 @@ export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<s
 /** Messages to the writer thread: a group of files under an id; replies carry the id and the outcome. */
 export interface WriteRequest {
   id: number;
+  /** The run it belongs to: folders made for an earlier run may have been removed since. */
+  run: number;
   files: FileToWrite[];
 }
 export type WriteReply = { id: number; bytes: number } | { id: number; error: WriteFailure };
@@ -145,7 +147,8 @@ const IN_FLIGHT = 8;
 
 if (!isMainThread && parentPort && (workerData as { iostoreFileWriter?: boolean } | undefined)?.iostoreFileWriter) {
   const port = parentPort;
-  const dirs = new Map<string, Promise<unknown>>();
+  let dirs = new Map<string, Promise<unknown>>();
+  let run = -1;
   const queue: WriteRequest[] = [];
   let active = 0;
   let replies: WriteReply[] = [];
@@ -165,6 +168,10 @@ if (!isMainThread && parentPort && (workerData as { iostoreFileWriter?: boolean 
   const pump = () => {
     while (active < IN_FLIGHT && queue.length > 0) {
       const m = queue.shift()!;
+      if (m.run !== run) {
+        run = m.run;
+        dirs = new Map();
+      }
       active++;
       void writeGroupAsync(m.files, dirs).then((r) => {
         active--;

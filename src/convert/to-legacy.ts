@@ -33,8 +33,8 @@ export interface ToLegacyOptions {
   /** Accepted for symmetry with `unpack`; conversion runs in order on the calling thread. */
   jobs?: number;
   /**
-   * 0: everything on the calling thread. Otherwise (the default) files are written by one writer thread beside the
-   * conversion when there are enough of them to pay for its start and the machine has more than one core.
+   * 1 or more: files are written by a writer thread beside the conversion (when there are enough of them and more
+   * than one core). 0 or absent (the default, measured no slower on the corpus): everything on the calling thread.
    */
   threads?: number;
   onProgress?: (p: ToLegacyProgress) => void;

@@ -1,4 +1,5 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLegacy } from '../../src/convert/index.js';
@@ -55,9 +56,10 @@ describe('FileWriter', () => {
     });
   }
 
-  it('starts a thread only for enough files, and never with threads 0', () => {
-    expect(useWriterThread(WRITER_THREAD_MIN_FILES - 1, undefined)).toBe(false);
+  it('starts a thread only when asked and for enough files', () => {
+    expect(useWriterThread(WRITER_THREAD_MIN_FILES - 1, 1)).toBe(false);
     expect(useWriterThread(100_000, 0)).toBe(false);
+    expect(useWriterThread(100_000, undefined)).toBe(false);
   });
 });
 
@@ -67,7 +69,7 @@ describe.skipIf(!hasCorpus)('to-legacy writes the same files on the calling thre
     const b = tempDir();
     const input = corpusPath('ue5.8-cue4parse/uncompressed');
     const r0 = await toLegacy([input], a, { threads: 0 });
-    const r1 = await toLegacy([input], b, {});
+    const r1 = await toLegacy([input], b, { threads: 1 });
     expect([r0.failures, r1.failures]).toEqual([[], []]);
     const files = listFiles(a).sort();
     expect(listFiles(b).sort()).toEqual(files);
@@ -82,5 +84,6 @@ describe.skipIf(!hasCorpus)('to-legacy writes the same files on the calling thre
     expect(r0.bytesWritten).toBe(total);
     expect(r1.bytesWritten).toBe(total);
     expect(r1.filesWritten).toBe(r0.filesWritten);
+    expect([r0.threads, r1.threads]).toEqual([0, availableParallelism() > 1 ? 1 : 0]);
   }, 20_000);
 });

@@ -34,7 +34,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
       .option('filter', { type: 'string', describe: 'only outputs whose path matches this glob (packages: their .uasset/.umap path)' })
       .option('dry-run', { type: 'boolean', describe: 'convert in memory and report, write nothing' })
       .option('jobs', { type: 'number', default: 8, describe: 'accepted for symmetry with unpack; packages are converted in order' })
-      .option('threads', { type: 'number', describe: '0: all on the main thread; default: files written by a writer thread beside the conversion when there are enough of them and more than one core' })
+      .option('threads', { type: 'number', describe: '1 or more: files written by a writer thread beside the conversion (for many files on more than one core); 0 (default): all on the main thread' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 to-legacy Game/Content/Paks legacy/', 'every package of a game, imports named from the whole folder and its global.utoc')
       .example('$0 to-legacy T_Test.uzenasset out/ --version UE5_5 --global global.utoc', 'one package file') as never,
