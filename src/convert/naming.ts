@@ -28,7 +28,16 @@ export function objectRefPath(o: ObjectRef): string {
   return s;
 }
 
-export const refKey = (o: ObjectRef): string => lowerAscii(`${o.packageName}|${o.chain.map(nameText).join('/')}`);
+/** A case-insensitive key of an object reference (memoized: the same references are keyed many times per package). */
+export function refKey(o: ObjectRef): string {
+  let k = refKeys.get(o);
+  if (k === undefined) {
+    k = lowerAscii(o.chain.length === 0 ? `${o.packageName}|` : `${o.packageName}|${o.chain.map(nameText).join('/')}`);
+    refKeys.set(o, k);
+  }
+  return k;
+}
+const refKeys = new WeakMap<ObjectRef, string>();
 
 function mapped(names: readonly string[], n: MappedName): NamePart | undefined {
   const base = names[n.index];

@@ -72,11 +72,10 @@ class NameTable {
 
   /** Appends the wanted names (case-insensitive order); call once, before `ref`. */
   seal(): void {
-    const extra = [...this.added].sort((a, b) => {
-      const x = a.toLowerCase();
-      const y = b.toLowerCase();
-      return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-    });
+    const extra = [...this.added]
+      .map((n) => ({ n, lower: n.toLowerCase() }))
+      .sort((a, b) => (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+      .map((x) => x.n);
     for (const n of extra) {
       this.exact.set(n, this.names.length);
       this.names.push(n);
