@@ -45,6 +45,10 @@ if (process.argv.includes('--oodle')) {
   await benchOodleVectors();
   process.exit(0);
 }
+if (process.argv.includes('--legacy')) {
+  await benchToLegacy();
+  process.exit(0);
+}
 if (process.argv.includes('--side')) {
   await benchSideBySide();
   process.exit(0);
@@ -187,40 +191,56 @@ async function benchOodleVectors() {
   }
 }
 
-// 5. to-legacy against unpack of the same container (the largest corpus container with packages), each in its own
-// process (best of 3, start-up included) and warm in this process (median of 5).
-{
-  const LEGACY_SRC = join(corpus, 'ue5.8-cue4parse', 'uncompressed');
+// 5. to-legacy against unpack of the same container (the largest corpus containers with packages), each in its own
+// process (median of 5 in alternation, start-up included) and warm in this process (median of 7 in alternation);
+// `npm run bench -- --legacy` runs this section alone.
+async function benchToLegacy() {
   const child = (...args) => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), ...args], { encoding: 'utf8' }));
-  const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-legacy-'));
-  try {
-    const best = (mode) => {
-      let r;
-      for (let i = 0; i < 3; i++) {
-        const out = join(tmp, `${mode}-${i}`);
-        const x = child(mode, LEGACY_SRC, out);
-        rmSync(out, { recursive: true, force: true });
-        if (!r || x.ms < r.ms) r = x;
+  const { toLegacy, unpack } = await import('../dist/index.js');
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const mb = (bytes, ms) => (bytes / 1e6 / (ms / 1000)).toFixed(1);
+  for (const name of ['ue5.8-cue4parse', 'ue6.0-cue4parse']) {
+    const src = join(corpus, name, 'uncompressed');
+    if (!existsSync(src)) continue;
+    const tmp = mkdtempSync(join(tmpdir(), 'iostore-bench-legacy-'));
+    try {
+      let k = 0;
+      const out = () => join(tmp, `o${k++}`);
+      const runs = { unpack: [], 'to-legacy': [] };
+      // Alternated, so a burst of load on the machine falls on both.
+      for (let i = 0; i < 5; i++) {
+        for (const mode of ['unpack', 'to-legacy']) {
+          const o = out();
+          runs[mode].push(child(mode, src, o));
+          rmSync(o, { recursive: true, force: true });
+        }
       }
-      return r;
-    };
-    const un = best('unpack');
-    const tl = best('to-legacy');
-    const { toLegacy, unpack } = await import('../dist/index.js');
-    let k = 0;
-    const warm = async (f) => time(async () => { const out = join(tmp, `w${k++}`); await f(out); rmSync(out, { recursive: true, force: true }); }, 5, 2);
-    const unWarm = await warm((out) => unpack([LEGACY_SRC], out, { threads: 0 }));
-    const tlWarm = await warm((out) => toLegacy([LEGACY_SRC], out));
-    const mb = (bytes, ms) => (bytes / 1e6 / (ms / 1000)).toFixed(1);
-    console.log(`
-to-legacy vs unpack (ue5.8-cue4parse/uncompressed: ${tl.packages} packages, ${(tl.packageBytes / 1e6).toFixed(2)} MB of package chunks)`);
-    console.log(`  own process (start-up included): to-legacy ${tl.ms.toFixed(0)} ms = ${(tl.packages / (tl.ms / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tl.ms)} MB/s of packages; unpack ${un.ms.toFixed(0)} ms -> ${(tl.ms / un.ms).toFixed(2)}x unpack's time`);
-    console.log(`  warm, in this process: to-legacy ${fmt(tlWarm)} = ${(tl.packages / (tlWarm / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tlWarm)} MB/s; unpack ${fmt(unWarm)} -> ${(tlWarm / unWarm).toFixed(2)}x unpack's time`);
-    console.log(`  peak RSS: to-legacy ${(tl.maxRss / 1048576).toFixed(0)} MiB, unpack ${(un.maxRss / 1048576).toFixed(0)} MiB`);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+      const un = { ms: median(runs.unpack.map((x) => x.ms)), maxRss: median(runs.unpack.map((x) => x.maxRss)) };
+      const tl = { ...runs['to-legacy'][0], ms: median(runs['to-legacy'].map((x) => x.ms)), maxRss: median(runs['to-legacy'].map((x) => x.maxRss)) };
+      const ownRatio = median(runs['to-legacy'].map((x, i) => x.ms / runs.unpack[i].ms));
+      const warmRuns = { un: [], tl: [], tl1: [] };
+      const jobs = { un: (o) => unpack([src], o, { threads: 0 }), tl: (o) => toLegacy([src], o), tl1: (o) => toLegacy([src], o, { threads: 1 }) };
+      for (let i = 0; i < 9; i++) {
+        for (const [key, f] of Object.entries(jobs)) {
+          const o = out();
+          const s = process.hrtime.bigint();
+          await f(o);
+          if (i >= 2) warmRuns[key].push(Number(process.hrtime.bigint() - s) / 1e6);
+          rmSync(o, { recursive: true, force: true });
+        }
+      }
+      const [unWarm, tlWarm, tl1Warm] = [median(warmRuns.un), median(warmRuns.tl), median(warmRuns.tl1)];
+      console.log(`
+to-legacy vs unpack (${name}/uncompressed: ${tl.packages} packages, ${(tl.packageBytes / 1e6).toFixed(2)} MB of package chunks)`);
+      console.log(`  own process (start-up included): to-legacy ${tl.ms.toFixed(0)} ms = ${(tl.packages / (tl.ms / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tl.ms)} MB/s of packages; unpack ${un.ms.toFixed(0)} ms -> ${ownRatio.toFixed(2)}x unpack's time (median of per-run ratios)`);
+      console.log(`  warm, in this process: to-legacy ${fmt(tlWarm)} = ${(tl.packages / (tlWarm / 1000)).toFixed(0)} packages/s, ${mb(tl.packageBytes, tlWarm)} MB/s; unpack ${fmt(unWarm)} -> ${(tlWarm / unWarm).toFixed(2)}x unpack's time (with a writer thread, --threads 1: ${fmt(tl1Warm)}, ${(tl1Warm / unWarm).toFixed(2)}x)`);
+      console.log(`  peak RSS: to-legacy ${(tl.maxRss / 1048576).toFixed(0)} MiB, unpack ${(un.maxRss / 1048576).toFixed(0)} MiB`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }
 }
+await benchToLegacy();
 
 /** Compiles the C floor program (scripts/floor-copy.c) when a C compiler is at hand; null otherwise. */
 function buildFloor(dir) {

@@ -28,7 +28,16 @@ export function objectRefPath(o: ObjectRef): string {
   return s;
 }
 
-export const refKey = (o: ObjectRef): string => lowerAscii(`${o.packageName}|${o.chain.map(nameText).join('/')}`);
+/** A case-insensitive key of an object reference (memoized: the same references are keyed many times per package). */
+export function refKey(o: ObjectRef): string {
+  let k = refKeys.get(o);
+  if (k === undefined) {
+    k = lowerAscii(o.chain.length === 0 ? `${o.packageName}|` : `${o.packageName}|${o.chain.map(nameText).join('/')}`);
+    refKeys.set(o, k);
+  }
+  return k;
+}
+const refKeys = new WeakMap<ObjectRef, string>();
 
 function mapped(names: readonly string[], n: MappedName): NamePart | undefined {
   const base = names[n.index];
@@ -188,6 +197,10 @@ export function publicExportHash(relativePath: string): bigint {
 /** Resolves zen object indices of a package to object references, with the packages at hand and the script objects. */
 export class ZenResolver {
   private readonly exportsByHash = new WeakMap<ZenPackage, Map<bigint, number>>();
+  /** Imported package names of a package (with numbers applied), built once per package. */
+  private readonly importedNames = new WeakMap<ZenPackage, string[]>();
+  /** Package ids by name: the same few packages are imported by most packages, and a CityHash per lookup adds up. */
+  private readonly idsByName = new Map<string, bigint>();
 
   constructor(
     readonly script: ScriptObjectIndex | undefined,
@@ -223,12 +236,22 @@ export class ZenResolver {
     return m.get(hash);
   }
 
+  /** The names of the packages `pkg` imports, in order (5.3+ packages carry them; empty before). */
+  importedPackageNames(pkg: ZenPackage): readonly string[] {
+    let names = this.importedNames.get(pkg);
+    if (!names) this.importedNames.set(pkg, (names = importedPackageNameStrings(pkg)));
+    return names;
+  }
+
   /** The name of the package a PackageImport points into, and its id. */
   importedPackage(pkg: ZenPackage, importedPackageIndex: number): { id: bigint; name?: string } | undefined {
-    const names = importedPackageNameStrings(pkg);
+    const names = this.importedPackageNames(pkg);
     if (names.length > 0) {
       const name = names[importedPackageIndex];
-      return name === undefined ? undefined : { id: packageIdFromName(name), name };
+      if (name === undefined) return undefined;
+      let id = this.idsByName.get(name);
+      if (id === undefined) this.idsByName.set(name, (id = packageIdFromName(name)));
+      return { id, name };
     }
     const ids = this.packages?.importedPackageIds(pkg);
     const id = ids?.[importedPackageIndex];

@@ -5,7 +5,9 @@ import { objectVersionsOfEngine, UE5_LEGACY_VERSION, type LegacyObjectVersions }
 import { taggedPropertiesEnd } from '../legacy/tagged-properties.js';
 import { buildUexp, exportsHaveScriptOffsets, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
 import type { EngineVersion } from '../toc/engine.js';
-import { toHex } from '../util/bytes.js';
+import { bytesEqual, toHex } from '../util/bytes.js';
+import type { CustomVersion } from '../zen/package-summary.js';
+import type { LegacyCustomVersion } from '../legacy/summary.js';
 import { NULL_OBJECT_INDEX, objectIndexKind } from '../zen/object-index.js';
 import { exportChunkOffsets, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { nameText, objectRefPath, refKey, splitName, type NamePart, type ObjectRef, ZenResolver } from './naming.js';
@@ -70,11 +72,10 @@ class NameTable {
 
   /** Appends the wanted names (case-insensitive order); call once, before `ref`. */
   seal(): void {
-    const extra = [...this.added].sort((a, b) => {
-      const x = a.toLowerCase();
-      const y = b.toLowerCase();
-      return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
-    });
+    const extra = [...this.added]
+      .map((n) => ({ n, lower: n.toLowerCase() }))
+      .sort((a, b) => (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+      .map((x) => x.n);
     for (const n of extra) {
       this.exact.set(n, this.names.length);
       this.names.push(n);
@@ -391,7 +392,7 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     fileVersionUE5: ue5,
     fileVersionLicenseeUE4: z.versioningInfo?.licenseeVersion ?? 0,
     unversioned,
-    customVersions: (z.versioningInfo?.customVersions ?? []).map((c) => ({ key: toHex(c.key), version: c.version })),
+    customVersions: legacyCustomVersions(z.versioningInfo?.customVersions ?? []),
     packageName: z.packageName,
     packageFlags: z.packageFlags,
     names: names.names,
@@ -405,10 +406,27 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   return { packageName: z.packageName, uasset, uexp: buildUexp(data), unnamed, versions };
 }
 
+/**
+ * The custom versions in the legacy form (hex keys). Every package of a cook carries the same table, so the last
+ * one converted is reused when it matches (a byte comparison costs less than a hundred hex strings per package).
+ */
+function legacyCustomVersions(cvs: readonly CustomVersion[]): LegacyCustomVersion[] {
+  const last = lastCustomVersions;
+  if (last && last.from.length === cvs.length && cvs.every((c, i) => c.version === last.from[i]!.version && bytesEqual(c.key, last.from[i]!.key))) return last.to;
+  const to = cvs.map((c) => ({ key: toHex(c.key), version: c.version }));
+  lastCustomVersions = { from: cvs.map((c) => ({ key: c.key.slice(), version: c.version })), to };
+  return to;
+}
+let lastCustomVersions: { from: CustomVersion[]; to: LegacyCustomVersion[] } | undefined;
+
 /** Names of the packages a zen package imports, when they are known. */
 function resolverImportedPackages(resolver: ZenResolver, z: ZenPackage): string[] {
   const out: string[] = [];
-  const ids = z.importedPackageNames ? z.importedPackageNames.batch.names.length : (resolver.packages?.importedPackageIds(z)?.length ?? 0);
+  if (z.importedPackageNames) {
+    for (const name of resolver.importedPackageNames(z)) if (name && !name.startsWith('/Script/')) out.push(name);
+    return out;
+  }
+  const ids = resolver.packages?.importedPackageIds(z)?.length ?? 0;
   for (let i = 0; i < ids; i++) {
     const p = resolver.importedPackage(z, i);
     if (p?.name && !p.name.startsWith('/Script/')) out.push(p.name);

@@ -13,11 +13,8 @@ export function utf16leBytes(s: string): Uint8Array {
 
 /** Unreal's ToLower for hashing ids: only A-Z are folded. */
 export function lowerAscii(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-  }
-  return s;
+  // toLowerCase folds non-ASCII letters too, which the engine's hashes do not: only for all-ASCII strings.
+  return NON_ASCII.test(s) ? s.replace(/[A-Z]+/g, lowerRun) : s.toLowerCase();
 }
 
 /** UTF-16LE bytes of a string with A-Z folded (lowerAscii then utf16leBytes, in one pass). */
@@ -31,6 +28,9 @@ export function lowerUtf16leBytes(s: string): Uint8Array {
   }
   return out;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const lowerRun = (run: string): string => run.toLowerCase();
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
 export function packageIdFromName(packageName: string): bigint {

@@ -50,10 +50,37 @@ function fstring(w: ByteWriter, s: string): void {
     w.u16(0);
   } else {
     w.i32(s.length + 1);
-    for (let i = 0; i < s.length; i++) w.u8(s.charCodeAt(i));
+    w.latin1(s);
     w.u8(0);
   }
 }
+
+/**
+ * The two name-map hashes of a name (non-case-preserving in the high 16 bits). Converting a game writes the same
+ * names (classes, properties, script packages) into thousands of name maps: each is hashed once.
+ */
+function nameHashes(n: string): number {
+  let h = hashCache.get(n);
+  if (h === undefined) {
+    if (hashCache.size >= HASH_CACHE_MAX) hashCache.clear();
+    h = ((nonCasePreservingNameHash(n) << 16) | casePreservingNameHash(n)) >>> 0;
+    hashCache.set(n, h);
+  }
+  return h;
+}
+const hashCache = new Map<string, number>();
+
+/** Custom version keys as bytes: the same hundred keys head every package of a cook. */
+function keyBytes(hex: string): Uint8Array {
+  let b = keyCache.get(hex);
+  if (!b) {
+    if (keyCache.size >= 4096) keyCache.clear();
+    keyCache.set(hex, (b = fromHex(hex)));
+  }
+  return b;
+}
+const keyCache = new Map<string, Uint8Array>();
+const HASH_CACHE_MAX = 1 << 16;
 
 function name(w: ByteWriter, n: LegacyName): void {
   w.i32(n.index);
@@ -104,7 +131,7 @@ function writeSummary(w: ByteWriter, p: LegacyPackageSpec, o: Offsets): void {
   }
   w.i32(cvs.length);
   for (const cv of cvs) {
-    w.bytes(fromHex(cv.key));
+    w.bytes(keyBytes(cv.key));
     w.i32(cv.version);
   }
   if (ue5 < V5.PackageSavedHash) w.i32(o.totalHeaderSize);
@@ -230,17 +257,25 @@ function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, seria
  */
 export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; totalHeaderSize: number } {
   if (p.fileVersionUE5 !== 0 && p.fileVersionUE5 < V5.Initial) throw new IoStoreError('USAGE', `UE5 object version ${p.fileVersionUE5} is not valid`);
-  const body = new ByteWriter(4096);
   const o: Offsets = { nameOffset: 0, importOffset: 0, exportOffset: 0, cellImportOffset: 0, cellExportOffset: 0, dependsOffset: 0, assetRegistryDataOffset: 0, preloadDependencyOffset: 0, dataResourceOffset: 0, totalHeaderSize: 0, bulkDataStartOffset: 0 };
-  const probe = new ByteWriter(512);
-  writeSummary(probe, p, o);
-  const summarySize = probe.length;
+  // Scratch writers shared by every call (this function never yields): converting a game writes thousands of
+  // packages, and fresh growable buffers for each cost more than the writing.
+  const head = SCRATCH.head;
+  const body = SCRATCH.body;
+  const tail = SCRATCH.exports;
+  head.reset();
+  body.reset();
+  tail.reset();
+  // The summary is written twice: first for its size (the offsets depend on it), then with the offsets.
+  writeSummary(head, p, o);
+  const summarySize = head.length;
   const at = () => summarySize + body.length;
   o.nameOffset = at();
   for (const n of p.names) {
     fstring(body, n);
-    body.u16(nonCasePreservingNameHash(n));
-    body.u16(casePreservingNameHash(n));
+    const h = nameHashes(n);
+    body.u16(h >>> 16);
+    body.u16(h & 0xffff);
   }
   o.importOffset = at();
   for (const imp of p.imports) writeImport(body, p, imp);
@@ -267,30 +302,30 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
     writeDataResources(body, version, p.dataResources);
   }
   o.totalHeaderSize = at();
+  // The export map again, now that the header size (where the export data starts) is known.
   let offset = o.totalHeaderSize;
-  const tmp = new ByteWriter(128);
-  const bodyBytes = body.finish();
-  p.exports.forEach((e, i) => {
-    writeExport(tmp, p, e, offset);
+  for (const e of p.exports) {
+    writeExport(tail, p, e, offset);
     offset += e.serialSize;
-    void i;
-  });
-  const exportBytes = tmp.finish();
-  bodyBytes.set(exportBytes, exportsAt);
-  if (p.cellExports && p.cellExports.length > 0) {
-    const cells = new ByteWriter(128);
-    for (const c of p.cellExports) writeCellExport(cells, c, o.totalHeaderSize);
-    bodyBytes.set(cells.finish(), cellExportsAt);
   }
   o.bulkDataStartOffset = offset;
-  const head = new ByteWriter(512);
+  head.reset();
   writeSummary(head, p, o);
   if (head.length !== summarySize) throw new IoStoreError('USAGE', 'legacy summary size changed between passes');
   const out = new Uint8Array(o.totalHeaderSize);
-  out.set(head.finish(), 0);
-  out.set(bodyBytes, summarySize);
+  out.set(head.written(), 0);
+  out.set(body.written(), summarySize);
+  out.set(tail.written(), summarySize + exportsAt);
+  if (p.cellExports && p.cellExports.length > 0) {
+    // Cell exports hold offsets from the header's end too: written again, like the export map.
+    const cells = new ByteWriter(128);
+    for (const c of p.cellExports) writeCellExport(cells, c, o.totalHeaderSize);
+    out.set(cells.finish(), summarySize + cellExportsAt);
+  }
   return { uasset: out, totalHeaderSize: o.totalHeaderSize };
 }
+
+const SCRATCH = { head: new ByteWriter(1024), body: new ByteWriter(64 << 10), exports: new ByteWriter(8 << 10) };
 
 /** The `.uexp`: each export's data in export-map order, then the package tag. */
 export function buildUexp(exportData: readonly Uint8Array[]): Uint8Array {

@@ -95,6 +95,13 @@ export class ByteWriter {
     this.buf.set(b, at);
   }
 
+  /** The low bytes of a string's UTF-16 code units (the caller knows every unit is below 0x100). */
+  latin1(s: string): void {
+    const at = this.reserve(s.length);
+    const buf = this.buf;
+    for (let i = 0; i < s.length; i++) buf[at + i] = s.charCodeAt(i);
+  }
+
   zeros(n: number): void {
     checkInt(n, 0, Number.MAX_SAFE_INTEGER, 'zero fill');
     const at = this.reserve(n);
@@ -115,6 +122,23 @@ export class ByteWriter {
   patchI64n(at: number, v: number, what = 'i64'): void {
     checkInt(v, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, what);
     this.view.setBigInt64(at, BigInt(v), true);
+  }
+
+  /**
+   * Empties the writer for reuse (a writer per call costs an allocation and its growth each time). A buffer grown
+   * past `keepBytes` is dropped, so one large input does not pin its memory.
+   */
+  reset(keepBytes = 1 << 20): void {
+    this.len = 0;
+    if (this.buf.length > keepBytes) {
+      this.buf = new Uint8Array(256);
+      this.view = new DataView(this.buf.buffer);
+    }
+  }
+
+  /** The bytes written, without a copy: valid until the next write or reset. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.len);
   }
 
   /** A copy of the bytes written. */

@@ -6,11 +6,14 @@
 export type ObjectIndexKind = 'Export' | 'ScriptImport' | 'PackageImport' | 'Null';
 
 export const NULL_OBJECT_INDEX = 0xffffffffffffffffn;
-const KINDS: readonly ObjectIndexKind[] = ['Export', 'ScriptImport', 'PackageImport', 'Null'];
 
 export function objectIndexKind(v: bigint): ObjectIndexKind {
-  return KINDS[Number(v >> 62n)]!;
+  // Comparisons, not a shift: a shifted bigint is a new heap object, and this runs for every reference of every package.
+  return v < KIND_1 ? 'Export' : v < KIND_2 ? 'ScriptImport' : v < KIND_3 ? 'PackageImport' : 'Null';
 }
+const KIND_1 = 1n << 62n;
+const KIND_2 = 2n << 62n;
+const KIND_3 = 3n << 62n;
 
 export function isNullObjectIndex(v: bigint): boolean {
   return v === NULL_OBJECT_INDEX;

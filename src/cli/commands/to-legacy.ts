@@ -33,15 +33,16 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
       .option('version', { type: 'string', describe: 'engine release (e.g. UE5_6) for unversioned packages whose container does not settle it' })
       .option('filter', { type: 'string', describe: 'only outputs whose path matches this glob (packages: their .uasset/.umap path)' })
       .option('dry-run', { type: 'boolean', describe: 'convert in memory and report, write nothing' })
-      .option('jobs', { type: 'number', default: 8, describe: 'packages converted and written concurrently' })
-      .option('threads', { type: 'number', describe: 'accepted for symmetry with unpack; conversion runs on the main thread (0)' })
+      .option('jobs', { type: 'number', default: 8, describe: 'accepted for symmetry with unpack; packages are converted in order' })
+      .option('threads', { type: 'number', describe: '1 or more: files written by a writer thread beside the conversion (for many files on more than one core); 0 (default): all on the main thread' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 to-legacy Game/Content/Paks legacy/', 'every package of a game, imports named from the whole folder and its global.utoc')
       .example('$0 to-legacy T_Test.uzenasset out/ --version UE5_5 --global global.utoc', 'one package file') as never,
   async run(args, io) {
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const options: ToLegacyOptions = { keys: await keyRing(args), codecs: await cliCodecs(args), jobs: args.jobs ?? 8 };
-    threadsArg(args.threads);
+    const threads = threadsArg(args.threads);
+    if (threads !== undefined) options.threads = threads;
     if (args.global !== undefined) options.global = args.global;
     if (args.version !== undefined) options.engine = parseEngineVersion(args.version);
     if (args.filter !== undefined) options.filter = args.filter;
@@ -60,7 +61,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
     const seconds = (performance.now() - started) / 1000;
     const partial = result.failures.length > 0;
     if (args.json) {
-      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, threads: 0, seconds }));
+      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, seconds }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['kind', 'size', 'path'], result.planned.map((p) => [p.kind, String(p.size), p.path]), ['left', 'right', 'left']));

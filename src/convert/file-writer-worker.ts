@@ -1,0 +1,188 @@
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writevSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+/** One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete. */
+export interface FileToWrite {
+  path: string;
+  tmp: string;
+  pieces: Uint8Array[];
+}
+
+/** Why a write failed, in the shape an IoStoreError is rebuilt from on the main thread. */
+export interface WriteFailure {
+  code: 'NOT_FOUND' | 'IO' | 'USAGE';
+  message: string;
+  file: string;
+}
+
+function failure(e: unknown, file: string): WriteFailure {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return { code: 'NOT_FOUND', message: 'no such file', file };
+  if (err?.code === 'EISDIR') return { code: 'USAGE', message: 'is a directory, expected a file', file };
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return { code: 'IO', message: 'permission denied', file };
+  return { code: 'IO', message: err?.message ?? String(e), file };
+}
+
+/**
+ * Writes a group of files (a package's `.uasset` and `.uexp`) with blocking calls: every temporary file is written
+ * whole before any is renamed, so a failure leaves none of the group under its final name. This module imports
+ * only Node itself, so a worker thread running it starts in a few milliseconds.
+ */
+export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<string>): { bytes: number } | { error: WriteFailure } {
+  let bytes = 0;
+  let at = 0;
+  let current = '';
+  try {
+    for (; at < files.length; at++) {
+      const f = files[at]!;
+      current = f.path;
+      const dir = dirname(f.path);
+      if (!createdDirs.has(dir)) {
+        current = dir;
+        mkdirSync(dir, { recursive: true });
+        createdDirs.add(dir);
+        current = f.path;
+      }
+      const fd = openSync(f.tmp, 'w');
+      try {
+        let total = 0;
+        for (const p of f.pieces) total += p.length;
+        let n = f.pieces.length === 1 ? writeSync(fd, f.pieces[0]!) : writevSync(fd, f.pieces);
+        // A short write (rare: full disk, signals) finishes piece by piece.
+        if (n < total) {
+          let skip = n;
+          for (const p of f.pieces) {
+            if (skip >= p.length) {
+              skip -= p.length;
+              continue;
+            }
+            for (let o = skip; o < p.length; ) o += writeSync(fd, p, o, p.length - o);
+            skip = 0;
+          }
+          n = total;
+        }
+        bytes += n;
+      } finally {
+        closeSync(fd);
+      }
+    }
+    for (const f of files) {
+      current = f.path;
+      renameSync(f.tmp, f.path);
+    }
+    return { bytes };
+  } catch (e) {
+    for (const f of files) {
+      try {
+        unlinkSync(f.tmp);
+      } catch {
+        // never created, or already renamed
+      }
+    }
+    return { error: failure(e, current) };
+  }
+}
+
+/** Messages to the writer thread: a group of files under an id; replies carry the id and the outcome. */
+export interface WriteRequest {
+  id: number;
+  /** The run it belongs to: folders made for an earlier run may have been removed since. */
+  run: number;
+  files: FileToWrite[];
+}
+export type WriteReply = { id: number; bytes: number } | { id: number; error: WriteFailure };
+
+/**
+ * The same as `writeGroupSync` with non-blocking calls, for the writer thread: several groups are in flight at once,
+ * so a slow create (a file system busy with other work makes each one wait its turn) does not hold up the others.
+ */
+async function writeGroupAsync(files: readonly FileToWrite[], dirs: Map<string, Promise<unknown>>): Promise<{ bytes: number } | { error: WriteFailure }> {
+  let bytes = 0;
+  let current = '';
+  try {
+    for (const f of files) {
+      const dir = dirname(f.path);
+      let made = dirs.get(dir);
+      if (!made) dirs.set(dir, (made = mkdir(dir, { recursive: true })));
+      current = dir;
+      await made;
+      current = f.path;
+      const fh = await open(f.tmp, 'w');
+      try {
+        let total = 0;
+        for (const p of f.pieces) total += p.length;
+        let n = (await fh.writev(f.pieces)).bytesWritten;
+        if (n < total) {
+          let skip = n;
+          for (const p of f.pieces) {
+            if (skip >= p.length) {
+              skip -= p.length;
+              continue;
+            }
+            for (let o = skip; o < p.length; ) o += (await fh.write(p, o, p.length - o)).bytesWritten;
+            skip = 0;
+          }
+          n = total;
+        }
+        bytes += n;
+      } finally {
+        await fh.close();
+      }
+    }
+    for (const f of files) {
+      current = f.path;
+      await rename(f.tmp, f.path);
+    }
+    return { bytes };
+  } catch (e) {
+    await Promise.all(files.map((f) => unlink(f.tmp).catch(() => {})));
+    return { error: failure(e, current) };
+  }
+}
+
+/** Groups a writer thread keeps in flight. */
+const IN_FLIGHT = 8;
+
+if (!isMainThread && parentPort && (workerData as { iostoreFileWriter?: boolean } | undefined)?.iostoreFileWriter) {
+  const port = parentPort;
+  let dirs = new Map<string, Promise<unknown>>();
+  let run = -1;
+  const queue: WriteRequest[] = [];
+  let active = 0;
+  let replies: WriteReply[] = [];
+  let replying = false;
+  // Replies go back in batches too: once per turn of this thread's event loop.
+  const reply = (r: WriteReply) => {
+    replies.push(r);
+    if (replying) return;
+    replying = true;
+    setImmediate(() => {
+      replying = false;
+      const out = replies;
+      replies = [];
+      port.postMessage(out);
+    });
+  };
+  const pump = () => {
+    while (active < IN_FLIGHT && queue.length > 0) {
+      const m = queue.shift()!;
+      if (m.run !== run) {
+        run = m.run;
+        dirs = new Map();
+      }
+      active++;
+      void writeGroupAsync(m.files, dirs).then((r) => {
+        active--;
+        reply('error' in r ? { id: m.id, error: r.error } : { id: m.id, bytes: r.bytes });
+        pump();
+      });
+    }
+  };
+  // Requests come in batches (one message per batch: a message costs more than a small file's bytes).
+  port.on('message', (batch: WriteRequest[]) => {
+    queue.push(...batch);
+    pump();
+  });
+}
