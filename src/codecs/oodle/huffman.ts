@@ -53,14 +53,14 @@ export function decodeHuffman(src: Uint8Array, pos: number, end: number, out: Ui
     out.fill(symbols[0], o, o + n);
     return;
   }
-  const mask = (1 << buildTable(count, pos)) - 1;
+  buildTable(count, pos);
 
   if (!halves) {
     if (end - p < 3) corrupt('Huffman array too short for its split', p);
     const split = src[p] | (src[p + 1] << 8);
     p += 2;
     if (split > end - p) corrupt('Huffman stream split beyond the array', p);
-    decodeStreams(src, p, p + split, end, out, o, o + n, mask);
+    decodeStreams(src, p, p + split, end, out, o, o + n);
     return;
   }
 
@@ -75,8 +75,8 @@ export function decodeHuffman(src: Uint8Array, pos: number, end: number, out: Ui
   const rightSplit = src[mid] | (src[mid + 1] << 8);
   if (end - (mid + 2) < rightSplit + 2) corrupt('bad Huffman stream split', mid);
   const half = (n + 1) >> 1;
-  decodeStreams(src, p, p + leftSplit, mid, out, o, o + half, mask);
-  decodeStreams(src, mid + 2, mid + 2 + rightSplit, end, out, o + half, o + n, mask);
+  decodeStreams(src, p, p + leftSplit, mid, out, o, o + half);
+  decodeStreams(src, mid + 2, mid + 2 + rightSplit, end, out, o + half, o + n);
 }
 
 /**
@@ -167,10 +167,11 @@ function readLengthsRice(br: ForwardBits): number {
 }
 
 /**
- * Fills `table` with the canonical code; the lengths must describe a complete prefix code. The table is only as wide
- * as the longest code, which keeps building it cheap for the many small arrays of a small block. Returns its width.
+ * Fills `table` with the canonical code; the lengths must describe a complete prefix code. The table always has all
+ * 2^11 entries, so that the decode loops index it with a constant mask (the compiler then drops the bounds checks and
+ * keeps a register free); it is built at the width of the longest code and doubled up to full size.
  */
-function buildTable(count: number, where: number): number {
+function buildTable(count: number, where: number): void {
   lengthCount.fill(0);
   let kraft = 0;
   let width = 1;
@@ -203,7 +204,7 @@ function buildTable(count: number, where: number): number {
     for (let j = lengthCount[len]; j > 0; j--) table[REV11[code++ << (MAX_CODE_LEN - len)]] = byLength[k++];
     code <<= 1;
   }
-  return width;
+  for (let len = width; len < MAX_CODE_LEN; len++) table.copyWithin(1 << len, 0, 1 << len);
 }
 
 /**
@@ -211,8 +212,9 @@ function buildTable(count: number, where: number): number {
  * stream must end exactly where the format says, which is how corrupt data is caught; bytes a stream peeks at past
  * its own end never influence a valid decode.
  */
-function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number, mask: number): void {
+function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number): void {
   const lut = table;
+  const mask = TABLE_SIZE - 1;
   // One unaligned 32-bit load per refill instead of four byte loads.
   const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   let ap = aStart;

@@ -58,6 +58,17 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
   else runRaw(litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
 }
 
+/*
+ * The command loops below pick literal lengths, match lengths and offsets with arithmetic rather than branches: which
+ * of the four offset sources a command uses, and whether a length comes from the length array, changes from one
+ * command to the next without a pattern, so branches on them are mispredicted a good part of the time. The arrays are
+ * read one entry ahead (their buffers are larger than any count), the unused value is masked away, and running past
+ * the end of an array is caught by one test per command that is never true in a valid stream.
+ *
+ * Offsets: k = command >> 6 selects r0, r1, r2 or the next new offset (k = 3); the chosen one moves to the front.
+ * With the masks below, k >= 1 moves r0 to r1 and k >= 2 moves r1 to r2.
+ */
+
 function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
   const cmds = LZ.cmds;
   const lits = LZ.lits;
@@ -72,48 +83,33 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
   let r2 = -8;
   for (let cp = 0; cp < cmdCount; cp++) {
     const f = cmds[cp];
-    let litLen = f & 3;
-    if (litLen === 3) {
-      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
-      litLen = lens[np++];
-    }
+    const l = f & 3;
+    const fromLens = (l + 1) >> 2;
+    const litLen = l + ((lens[np] - 3) & -fromLens);
+    np += fromLens;
+    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
     copyLiterals(out, view, dst, lits, litsView, lp, litLen);
     dst += litLen;
     lp += litLen;
 
-    let off: number;
-    switch (f >>> 6) {
-      case 0:
-        off = r0;
-        break;
-      case 1:
-        off = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      case 2:
-        off = r2;
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      default:
-        if (op >= offCount) corrupt('Kraken offset array exhausted', where);
-        off = offs[op++];
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-    }
+    const k = f >>> 6;
+    const ge1 = -((k + 3) >> 2);
+    const ge2 = -((k + 2) >> 2);
+    const is3 = (k + 1) >> 2;
+    const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
+    op += is3;
+    if (op > offCount) corrupt('Kraken offset array exhausted', where);
+    r2 ^= (r2 ^ r1) & ge2;
+    r1 ^= (r1 ^ r0) & ge1;
+    r0 = off;
     if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
 
-    let matchLen = (f >>> 2) & 15;
-    if (matchLen === 15) {
-      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
-      matchLen = lens[np++] + 14;
-    } else {
-      matchLen += 2;
-    }
+    const m = (f >>> 2) & 15;
+    const longMatch = (m + 1) >> 4;
+    const matchLen = m + 2 + ((lens[np] - 3) & -longMatch);
+    np += longMatch;
+    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
     copyMatch(out, view, dst, dst + off, matchLen);
     dst += matchLen;
@@ -136,53 +132,36 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
   let r0 = -8;
   let r1 = -8;
   let r2 = -8;
-  // Offset of the last match; literals are coded as differences from the byte that far back.
-  let last = -8;
+  // Literals are coded as differences from the byte at the last match offset (r0: the offset last used).
   for (let cp = 0; cp < cmdCount; cp++) {
     const f = cmds[cp];
-    let litLen = f & 3;
-    if (litLen === 3) {
-      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
-      litLen = lens[np++];
-    }
+    const l = f & 3;
+    const fromLens = (l + 1) >> 2;
+    const litLen = l + ((lens[np] - 3) & -fromLens);
+    np += fromLens;
+    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
-    addLiterals(out, view, dst, lits, litsView, lp, litLen, -last);
+    addLiterals(out, view, dst, lits, litsView, lp, litLen, -r0);
     dst += litLen;
     lp += litLen;
 
-    let off: number;
-    switch (f >>> 6) {
-      case 0:
-        off = r0;
-        break;
-      case 1:
-        off = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      case 2:
-        off = r2;
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      default:
-        if (op >= offCount) corrupt('Kraken offset array exhausted', where);
-        off = offs[op++];
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-    }
+    const k = f >>> 6;
+    const ge1 = -((k + 3) >> 2);
+    const ge2 = -((k + 2) >> 2);
+    const is3 = (k + 1) >> 2;
+    const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
+    op += is3;
+    if (op > offCount) corrupt('Kraken offset array exhausted', where);
+    r2 ^= (r2 ^ r1) & ge2;
+    r1 ^= (r1 ^ r0) & ge1;
+    r0 = off;
     if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
-    last = off;
 
-    let matchLen = (f >>> 2) & 15;
-    if (matchLen === 15) {
-      if (np >= lenCount) corrupt('Kraken length array exhausted', where);
-      matchLen = lens[np++] + 14;
-    } else {
-      matchLen += 2;
-    }
+    const m = (f >>> 2) & 15;
+    const longMatch = (m + 1) >> 4;
+    const matchLen = m + 2 + ((lens[np] - 3) & -longMatch);
+    np += longMatch;
+    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
     copyMatch(out, view, dst, dst + off, matchLen);
     dst += matchLen;
@@ -190,5 +169,5 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
   if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not fully used', where);
   const rest = dstEnd - dst;
   if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
-  addLiterals(out, view, dst, lits, litsView, lp, rest, -last);
+  addLiterals(out, view, dst, lits, litsView, lp, rest, -r0);
 }

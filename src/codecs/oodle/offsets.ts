@@ -50,16 +50,12 @@ export function unpackOffsets(
     }
     if (i < offCount) offs[i] = -distance(fw, packedOffs[i]);
   } else {
-    for (let i = 0; i < offCount; i++) {
-      const c = packedOffs[i];
-      const width = c >>> 3;
-      if (width > 26) corrupt('offset bucket out of range', pos);
-      const raw = (i & 1) === 0 ? fw.readLong(width) : bw.readLong(width);
-      let d = (8 + (c & 7)) * 2 ** width + raw - 8;
-      if (scale !== 1) d = scale * d + lowParts[i];
-      if (d > MAX_DISTANCE) corrupt('offset out of range', pos);
-      offs[i] = -d;
+    let i = 0;
+    for (; i + 2 <= offCount; i += 2) {
+      offs[i] = -scaledDistance(fw, packedOffs[i], scale, lowParts[i], pos);
+      offs[i + 1] = -scaledDistance(bw, packedOffs[i + 1], scale, lowParts[i + 1], pos);
     }
+    if (i < offCount) offs[i] = -scaledDistance(fw, packedOffs[i], scale, lowParts[i], pos);
   }
 
   let i = 0;
@@ -98,6 +94,20 @@ function distance(br: ForwardBits | BackwardBits, c: number): number {
     d = 8322816 + hi * 4096 + br.read(12);
   }
   if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
+  return d;
+}
+
+/**
+ * Scaled offset bucket: (8 + low 3 bits) << width, plus `width` raw bits (0-26), less 8; then times `scale` less a
+ * low part when the scale is not 1. Shifts rather than powers of two: the largest value, 15 << 26 plus 26 bits, still
+ * fits an int32, and a power with a variable exponent is a call into the maths library in optimised code.
+ */
+function scaledDistance(br: ForwardBits | BackwardBits, c: number, scale: number, low: number, where: number): number {
+  const width = c >>> 3;
+  if (width > 26) corrupt('offset bucket out of range', where);
+  let d = ((8 + (c & 7)) << width) + br.readLong(width) - 8;
+  if (scale !== 1) d = scale * d + low;
+  if (d > MAX_DISTANCE) corrupt('offset out of range', where);
   return d;
 }
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Oodle decoder throughput on one core, in the JIT's steady state: `node scripts/bench-oodle.mjs` prints every
+// codec's MB/s of output on the corpus containers' Oodle blocks and on corpus/oodle-vectors. Each figure is the median
+// of several timed passes in a fresh process (`child <kind> <codec>` runs one and prints JSON).
+// Run `npm run build` first: it times dist/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = join(root, '..', 'shared', 'corpus');
+
+/** Unencrypted corpus containers with Oodle blocks (the encrypted variants hold the same blocks). */
+const CONTAINERS = [
+  'ue5.8-cue4parse/oodle/CUE4ParseFixtures-Minimal-Oodle-Windows',
+  'ue5.8-cue4parse/oodlepartitioned/CUE4ParseFixtures-Minimal-OodlePartitioned-Windows',
+  'ue6.0-cue4parse/oodle/CUE4ParseFixtures-Minimal-Oodle-Windows',
+  'ue6.0-cue4parse/oodlepartitioned/CUE4ParseFixtures-Minimal-OodlePartitioned-Windows',
+  'ue5.1-patchtest/jh-patchtest-chunk1/pakchunk1-Windows',
+  'ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows',
+  'ue5.1-patchtest/jh-patchtest-chunk1001-p/pakchunk1001-Windows_0_P',
+];
+const CODEC_OF_TYPE = { 6: 'kraken', 10: 'mermaid', 11: 'bitknit', 12: 'leviathan' };
+const CODECS = ['kraken', 'mermaid', 'selkie', 'leviathan', 'bitknit'];
+
+/** Every Oodle block of the corpus containers as [compressed bytes, raw size, codec name]. */
+export async function corpusBlocks() {
+  const { readToc } = await import('../dist/index.js');
+  const blocks = [];
+  for (const name of CONTAINERS) {
+    const base = join(corpus, name);
+    if (!existsSync(`${base}.utoc`)) continue;
+    const toc = readToc(new Uint8Array(readFileSync(`${base}.utoc`)));
+    const parts = [];
+    for (let p = 0; p < Math.max(1, toc.partitionCount); p++) parts.push(readFileSync(p === 0 ? `${base}.ucas` : `${base}_s${p}.ucas`));
+    const partSize = Number.isFinite(toc.partitionSize) ? toc.partitionSize : Infinity;
+    for (let k = 0; k < toc.blockCount; k++) {
+      if (toc.compressionMethods[toc.blocks.method(k)]?.toLowerCase() !== 'oodle') continue;
+      const off = toc.blocks.offset(k);
+      const part = partSize === Infinity ? 0 : Math.floor(off / partSize);
+      const at = off - part * (partSize === Infinity ? 0 : partSize);
+      const c = new Uint8Array(parts[part].subarray(at, at + toc.blocks.compressedSize(k)));
+      blocks.push([c, toc.blocks.uncompressedSize(k), CODEC_OF_TYPE[c[1] & 0x7f] ?? `type${c[1] & 0x7f}`]);
+    }
+  }
+  return blocks;
+}
+
+/** A test vector (size prefix, 8 bytes for Leviathan, 4 otherwise, then the raw stream) as one block. */
+function vectorBlock(codec) {
+  const file = join(corpus, 'oodle-vectors', `xml.${codec}`);
+  if (!existsSync(file)) return undefined;
+  const bytes = new Uint8Array(readFileSync(file));
+  const view = new DataView(bytes.buffer);
+  const prefix = codec === 'leviathan' ? 8 : 4;
+  const size = prefix === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true);
+  return [bytes.subarray(prefix), size, codec];
+}
+
+/**
+ * Median MB/s of output over timed passes of `blocks` (after warm-up): by wall time, and by the process's CPU time
+ * (which other processes on a busy machine do not inflate; it includes the GC's helper threads).
+ */
+function timePasses(decode, blocks, seconds = 1.5) {
+  const bytes = blocks.reduce((a, b) => a + b[1], 0);
+  const pass = () => { for (const [c, u] of blocks) decode(c, u); };
+  const w = performance.now();
+  while (performance.now() - w < 400) pass();
+  const wall = [];
+  const cpu = [];
+  const t0 = performance.now();
+  while (performance.now() - t0 < seconds * 1000 || wall.length < 7) {
+    const s = performance.now();
+    const c = process.cpuUsage();
+    pass();
+    const d = process.cpuUsage(c);
+    wall.push(bytes / 1e6 / ((performance.now() - s) / 1000));
+    cpu.push(bytes / 1e6 / ((d.user + d.system) / 1e6));
+  }
+  const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+  return { rate: median(wall), cpuRate: median(cpu), passes: wall.length, bytes, blocks: blocks.length };
+}
+
+if (process.argv[2] === 'child') {
+  const [kind, codec] = process.argv.slice(3);
+  const { oodleDecompress } = await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js');
+  let blocks;
+  if (kind === 'corpus') blocks = (await corpusBlocks()).filter((b) => codec === 'all' || b[2] === codec);
+  else blocks = [vectorBlock(codec)].filter(Boolean);
+  if (!blocks.length) {
+    console.log('null');
+  } else {
+    console.log(JSON.stringify(timePasses(oodleDecompress, blocks, Number(process.env.BENCH_OODLE_SECONDS ?? 1.5))));
+  }
+  process.exit(0);
+}
+
+/** Runs one measurement in a fresh process. */
+export function measure(kind, codec) {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'child', kind, codec], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+/** Prints every codec's figure: the corpus container blocks by codec, then the test vectors. */
+export async function benchOodle(log = console.log) {
+  const blocks = await corpusBlocks();
+  const byCodec = new Map();
+  for (const b of blocks) byCodec.set(b[2], (byCodec.get(b[2]) ?? 0) + 1);
+  const raw = blocks.reduce((a, b) => a + b[1], 0);
+  log(`\nOodle codecs, one core (TypeScript decoders; median of timed passes, each figure in a fresh process)`);
+  log(`  corpus container blocks (${blocks.length} blocks, ${(raw / 1e6).toFixed(1)} MB of output, from ${CONTAINERS.filter((n) => existsSync(join(corpus, `${n}.utoc`))).length} containers):`);
+  for (const [codec] of byCodec) {
+    const r = measure('corpus', codec);
+    log(`    ${codec.padEnd(10)} ${r.rate.toFixed(0).padStart(5)} MB/s of output (${r.cpuRate.toFixed(0)} per CPU second; ${r.blocks} blocks, mean ${(r.bytes / r.blocks / 1024).toFixed(0)} KiB raw)`);
+  }
+  const missing = CODECS.filter((c) => !byCodec.has(c));
+  if (missing.length) log(`    (no corpus container uses ${missing.join(', ')})`);
+  log(`  corpus/oodle-vectors (one 5.3 MB text in every codec):`);
+  for (const codec of CODECS) {
+    const r = measure('vector', codec);
+    if (r) log(`    ${codec.padEnd(10)} ${r.rate.toFixed(0).padStart(5)} MB/s of output (${r.cpuRate.toFixed(0)} per CPU second)`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] !== 'child') await benchOodle();
