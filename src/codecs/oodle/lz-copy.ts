@@ -14,19 +14,42 @@
 /** Copies `len` bytes from `from` to `to` within the output (`from < to`); overlapping runs repeat a pattern. */
 export function copyMatch(out: Uint8Array, view: DataView, to: number, from: number, len: number): void {
   // Reading a word that ends before the word being written keeps pattern repeats (distance 4 and up) exact.
+  if (len <= 16 && to - from >= 4 && to + 19 < out.length) {
+    view.setUint32(to, view.getUint32(from, true), true);
+    view.setUint32(to + 4, view.getUint32(from + 4, true), true);
+    view.setUint32(to + 8, view.getUint32(from + 8, true), true);
+    view.setUint32(to + 12, view.getUint32(from + 12, true), true);
+    return;
+  }
+  copyLongMatch(out, view, to, from, len);
+}
+
+/*
+ * The long forms live in functions of their own, so that the short paths above stay small enough for the compiler
+ * to inline them into the command loops.
+ */
+
+function copyLongMatch(out: Uint8Array, view: DataView, to: number, from: number, len: number): void {
   if (to - from >= 4 && to + len + 3 < out.length) {
-    if (len <= 16 && to + 16 <= out.length) {
-      view.setUint32(to, view.getUint32(from, true), true);
-      view.setUint32(to + 4, view.getUint32(from + 4, true), true);
-      view.setUint32(to + 8, view.getUint32(from + 8, true), true);
-      view.setUint32(to + 12, view.getUint32(from + 12, true), true);
-      return;
-    }
     if (len > 64 && to - from >= len) {
       out.copyWithin(to, from, from + len);
       return;
     }
-    for (let i = 0; i < len; i += 4) view.setUint32(to + i, view.getUint32(from + i, true), true);
+    let i = 0;
+    if (to - from >= 16) {
+      // Sixteen bytes a step, all read before any is written.
+      for (; i + 12 < len; i += 16) {
+        const a = view.getUint32(from + i, true);
+        const b = view.getUint32(from + i + 4, true);
+        const c = view.getUint32(from + i + 8, true);
+        const d = view.getUint32(from + i + 12, true);
+        view.setUint32(to + i, a, true);
+        view.setUint32(to + i + 4, b, true);
+        view.setUint32(to + i + 8, c, true);
+        view.setUint32(to + i + 12, d, true);
+      }
+    }
+    for (; i < len; i += 4) view.setUint32(to + i, view.getUint32(from + i, true), true);
     return;
   }
   for (let i = 0; i < len; i++) out[to + i] = out[from + i];
@@ -36,12 +59,16 @@ export function copyMatch(out: Uint8Array, view: DataView, to: number, from: num
  * Writes `len` literals from `lits[from]` to `out[to]`. `litsView` must cover at least seven bytes past the run.
  */
 export function copyLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number): void {
+  if (len <= 8 && to + 11 < out.length) {
+    view.setUint32(to, litsView.getUint32(from, true), true);
+    view.setUint32(to + 4, litsView.getUint32(from + 4, true), true);
+    return;
+  }
+  copyLongLiterals(out, view, to, lits, litsView, from, len);
+}
+
+function copyLongLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number): void {
   if (to + len + 3 < out.length) {
-    if (len <= 8 && to + 8 <= out.length) {
-      view.setUint32(to, litsView.getUint32(from, true), true);
-      view.setUint32(to + 4, litsView.getUint32(from + 4, true), true);
-      return;
-    }
     if (len > 64) {
       out.set(lits.subarray(from, from + len), to);
       return;
@@ -57,20 +84,34 @@ export function copyLiterals(out: Uint8Array, view: DataView, to: number, lits: 
  * modulo 256. Four at a time when the bytes read are all behind the ones written.
  */
 export function addLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number, back: number): void {
+  if (len <= 4 && back >= 4 && to + 4 <= out.length) {
+    const a = litsView.getUint32(from, true);
+    const b = view.getUint32(to - back, true);
+    // Per-byte addition without carries between bytes.
+    view.setUint32(to, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
+    return;
+  }
+  addLongLiterals(out, view, to, lits, litsView, from, len, back);
+}
+
+function addLongLiterals(out: Uint8Array, view: DataView, to: number, lits: Uint8Array, litsView: DataView, from: number, len: number, back: number): void {
   let i = 0;
   if (back >= 4) {
-    if (len <= 4 && to + 4 <= out.length) {
-      const a = litsView.getUint32(from, true);
-      const b = view.getUint32(to - back, true);
-      view.setUint32(to, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
-      return;
-    }
     // Runs that end near the output's end (a block's trailing literals can be long) must stop at whole words.
     const words = to + len + 3 < out.length ? len : len & ~3;
+    if (back >= 8) {
+      for (; i + 4 < words; i += 8) {
+        const a = litsView.getUint32(from + i, true);
+        const b = view.getUint32(to - back + i, true);
+        const c = litsView.getUint32(from + i + 4, true);
+        const d = view.getUint32(to - back + i + 4, true);
+        view.setUint32(to + i, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
+        view.setUint32(to + i + 4, ((c & 0x7f7f7f7f) + (d & 0x7f7f7f7f)) ^ ((c ^ d) & 0x80808080), true);
+      }
+    }
     for (; i < words; i += 4) {
       const a = litsView.getUint32(from + i, true);
       const b = view.getUint32(to - back + i, true);
-      // Per-byte addition without carries between bytes.
       view.setUint32(to + i, ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080), true);
     }
   }
