@@ -62,8 +62,10 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
  * The command loops below pick literal lengths, match lengths and offsets with arithmetic rather than branches: which
  * of the four offset sources a command uses, and whether a length comes from the length array, changes from one
  * command to the next without a pattern, so branches on them are mispredicted a good part of the time. The arrays are
- * read one entry ahead (their buffers are larger than any count), the unused value is masked away, and running past
- * the end of an array is caught by one test per command that is never true in a valid stream.
+ * read one entry ahead, the unused value is masked away, and running past the end of an array is caught after the
+ * loop: each index grows by at most one or two per command, so it stays inside its buffer (sized for twice the
+ * commands a chunk can hold), and a command that uses a stale value from past an array's end can at worst write
+ * wrong bytes inside the chunk, whose bounds are checked for every write, before the chunk is rejected.
  *
  * Offsets: k = command >> 6 selects r0, r1, r2 or the next new offset (k = 3); the chosen one moves to the front.
  * With the masks below, k >= 1 moves r0 to r1 and k >= 2 moves r1 to r2.
@@ -87,8 +89,7 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     const fromLens = (l + 1) >> 2;
     const litLen = l + ((lens[np] - 3) & -fromLens);
     np += fromLens;
-    if (np > lenCount) corrupt('Kraken length array exhausted', where);
-    if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
+    if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
     copyLiterals(out, view, dst, lits, litsView, lp, litLen);
     dst += litLen;
     lp += litLen;
@@ -99,7 +100,6 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     const is3 = (k + 1) >> 2;
     const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
     op += is3;
-    if (op > offCount) corrupt('Kraken offset array exhausted', where);
     r2 ^= (r2 ^ r1) & ge2;
     r1 ^= (r1 ^ r0) & ge1;
     r0 = off;
@@ -109,12 +109,12 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     const longMatch = (m + 1) >> 4;
     const matchLen = m + 2 + ((lens[np] - 3) & -longMatch);
     np += longMatch;
-    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
     copyMatch(out, view, dst, dst + off, matchLen);
     dst += matchLen;
   }
-  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not fully used', where);
+  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not used exactly', where);
+  if (lp > litCount) corrupt('Kraken literal array exhausted', where);
   const rest = dstEnd - dst;
   if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
   out.set(lits.subarray(lp, lp + rest), dst);
@@ -139,8 +139,7 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     const fromLens = (l + 1) >> 2;
     const litLen = l + ((lens[np] - 3) & -fromLens);
     np += fromLens;
-    if (np > lenCount) corrupt('Kraken length array exhausted', where);
-    if (litLen > litCount - lp || litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
+    if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
     addLiterals(out, view, dst, lits, litsView, lp, litLen, -r0);
     dst += litLen;
     lp += litLen;
@@ -151,7 +150,6 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     const is3 = (k + 1) >> 2;
     const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
     op += is3;
-    if (op > offCount) corrupt('Kraken offset array exhausted', where);
     r2 ^= (r2 ^ r1) & ge2;
     r1 ^= (r1 ^ r0) & ge1;
     r0 = off;
@@ -161,12 +159,12 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     const longMatch = (m + 1) >> 4;
     const matchLen = m + 2 + ((lens[np] - 3) & -longMatch);
     np += longMatch;
-    if (np > lenCount) corrupt('Kraken length array exhausted', where);
     if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
     copyMatch(out, view, dst, dst + off, matchLen);
     dst += matchLen;
   }
-  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not fully used', where);
+  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not used exactly', where);
+  if (lp > litCount) corrupt('Kraken literal array exhausted', where);
   const rest = dstEnd - dst;
   if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
   addLiterals(out, view, dst, lits, litsView, lp, rest, -r0);
