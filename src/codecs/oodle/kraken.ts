@@ -89,6 +89,7 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     const fromLens = (l + 1) >> 2;
     const litLen = l + ((lens[np] - 3) & -fromLens);
     np += fromLens;
+    // Keeps every literal read inside the literal buffer (lp never passes the chunk size plus one run).
     if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
     copyLiterals(out, view, dst, lits, litsView, lp, litLen);
     dst += litLen;
@@ -103,7 +104,8 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     r2 ^= (r2 ^ r1) & ge2;
     r1 ^= (r1 ^ r0) & ge1;
     r0 = off;
-    if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
+    // One unsigned test for both 0 <= off and dst + off < 0.
+    if ((dst + off) >>> 0 >= dst) corrupt('Kraken match offset out of range', where);
 
     const m = (f >>> 2) & 15;
     const longMatch = (m + 1) >> 4;
@@ -153,7 +155,8 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     r2 ^= (r2 ^ r1) & ge2;
     r1 ^= (r1 ^ r0) & ge1;
     r0 = off;
-    if (off >= 0 || dst + off < 0) corrupt('Kraken match offset out of range', where);
+    // One unsigned test for both 0 <= off and dst + off < 0.
+    if ((dst + off) >>> 0 >= dst) corrupt('Kraken match offset out of range', where);
 
     const m = (f >>> 2) & 15;
     const longMatch = (m + 1) >> 4;
