@@ -217,74 +217,63 @@ function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number
   const mask = TABLE_SIZE - 1;
   // One unaligned 32-bit load per refill instead of four byte loads.
   const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
-  let ap = aStart;
-  let aBits = 0;
-  let aN = 0;
-  let bp = end;
-  let bBits = 0;
-  let bN = 0;
-  let cp = mid;
-  let cBits = 0;
-  let cN = 0;
   let e = 0;
   let n = 0;
 
-  // Main loop: every read stays inside [aStart, end) because a <= mid <= c and c + 4 <= b.
-  while (oEnd - o >= 6 && ap <= mid && cp + 4 <= bp) {
-    aBits |= view.getUint32(ap, true) << aN;
-    ap += (31 - aN) >> 3;
-    aN |= 24;
-    // Stream B runs backward: its next byte is the one below bp, so it is the low byte of a big-endian word.
-    bBits |= view.getUint32(bp - 4, false) << bN;
-    bp -= (31 - bN) >> 3;
-    bN |= 24;
-    cBits |= view.getUint32(cp, true) << cN;
-    cp += (31 - cN) >> 3;
-    cN |= 24;
-
-    e = lut[aBits & mask];
+  // Main loop. Each stream is only a bit position (B's counts bits taken from the end): every symbol reads the 32 bits
+  // at its position afresh, which keeps few enough values live for all of them to stay in registers. Each turn
+  // moves a stream at most 22 bits (three bytes) on, so with a <= mid, c + 12 <= b every read stays in [aStart, end).
+  // Positions are in bits from each stream's start, so that they stay small whatever the size of `src`.
+  let aBit = 0;
+  let bTaken = 0;
+  let cBit = 0;
+  const aLen = mid - aStart;
+  const bcLen = end - mid;
+  while (oEnd - o >= 6 && aBit >>> 3 <= aLen && (cBit >>> 3) + (bTaken >>> 3) + 12 <= bcLen) {
+    e = lut[(view.getUint32(aStart + (aBit >>> 3), true) >>> (aBit & 7)) & mask];
     out[o] = e;
-    n = e >>> 8;
-    aBits >>>= n;
-    aN -= n;
-    e = lut[bBits & mask];
+    aBit += e >>> 8;
+    // Stream B runs backward: its next byte is the one below, so it is the low byte of a big-endian word.
+    e = lut[(view.getUint32(end - (bTaken >>> 3) - 4, false) >>> (bTaken & 7)) & mask];
     out[o + 1] = e;
-    n = e >>> 8;
-    bBits >>>= n;
-    bN -= n;
-    e = lut[cBits & mask];
+    bTaken += e >>> 8;
+    e = lut[(view.getUint32(mid + (cBit >>> 3), true) >>> (cBit & 7)) & mask];
     out[o + 2] = e;
-    n = e >>> 8;
-    cBits >>>= n;
-    cN -= n;
-    e = lut[aBits & mask];
+    cBit += e >>> 8;
+    e = lut[(view.getUint32(aStart + (aBit >>> 3), true) >>> (aBit & 7)) & mask];
     out[o + 3] = e;
-    n = e >>> 8;
-    aBits >>>= n;
-    aN -= n;
-    e = lut[bBits & mask];
+    aBit += e >>> 8;
+    e = lut[(view.getUint32(end - (bTaken >>> 3) - 4, false) >>> (bTaken & 7)) & mask];
     out[o + 4] = e;
-    n = e >>> 8;
-    bBits >>>= n;
-    bN -= n;
-    e = lut[cBits & mask];
+    bTaken += e >>> 8;
+    e = lut[(view.getUint32(mid + (cBit >>> 3), true) >>> (cBit & 7)) & mask];
     out[o + 5] = e;
-    n = e >>> 8;
-    cBits >>>= n;
-    cN -= n;
+    cBit += e >>> 8;
     o += 6;
   }
 
-  // Give back whole bytes loaded but not consumed, so the tail can load them again one at a time.
-  ap -= aN >> 3;
-  aN &= 7;
-  aBits &= (1 << aN) - 1;
-  bp += bN >> 3;
-  bN &= 7;
-  bBits &= (1 << bN) - 1;
-  cp -= cN >> 3;
-  cN &= 7;
-  cBits &= (1 << cN) - 1;
+  // The byte-at-a-time readers of the tail start from there: a partly used byte becomes their first few bits.
+  let ap = aStart + (aBit >>> 3);
+  let aN = 0;
+  let aBits = 0;
+  if (aBit & 7) {
+    aN = 8 - (aBit & 7);
+    aBits = src[ap++] >>> (aBit & 7);
+  }
+  let bp = end - (bTaken >>> 3);
+  let bN = 0;
+  let bBits = 0;
+  if (bTaken & 7) {
+    bN = 8 - (bTaken & 7);
+    bBits = src[--bp] >>> (bTaken & 7);
+  }
+  let cp = mid + (cBit >>> 3);
+  let cN = 0;
+  let cBits = 0;
+  if (cBit & 7) {
+    cN = 8 - (cBit & 7);
+    cBits = src[cp++] >>> (cBit & 7);
+  }
 
   while (o < oEnd) {
     while (aN <= 24) {
