@@ -1,5 +1,6 @@
 import { ForwardBits } from './bit-reader.js';
 import { corrupt } from './corrupt.js';
+import { MAX_ARRAY_SIZE } from './scratch.js';
 import { appendRawBits, rangeCount, rangeStart, readRangeValueCount, readSymbolRanges, readUnaryValues } from './table-header.js';
 
 /**
@@ -213,10 +214,32 @@ function buildTable(count: number, where: number): void {
  * its own end never influence a valid decode.
  */
 function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number): void {
+  const size = end - aStart;
+  const n = oEnd - o;
+  if (size > IN.length - 8 || n > OUT.length) corrupt('Huffman array too large', aStart);
+  if (size <= 32) for (let i = 0; i < size; i++) IN[i] = src[aStart + i];
+  else IN.set(src.subarray(aStart, end));
+  decodeScratchStreams(mid - aStart, size, n, aStart);
+  if (n <= 32) for (let i = 0; i < n; i++) out[o + i] = OUT[i];
+  else out.set(OUT.subarray(0, n), o);
+}
+
+/*
+ * The streams are decoded from and into buffers of this module: the compiler then knows their addresses and sizes,
+ * and the main loop loses a type check and three loads per byte written (the copies in and out cost far less).
+ */
+const IN = new Uint8Array(MAX_ARRAY_SIZE + 8);
+const IN_VIEW = new DataView(IN.buffer);
+const OUT = new Uint8Array(MAX_ARRAY_SIZE);
+
+function decodeScratchStreams(mid: number, end: number, oEnd: number, where: number): void {
   const lut = table;
   const mask = TABLE_SIZE - 1;
-  // One unaligned 32-bit load per refill instead of four byte loads.
-  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  const src = IN;
+  const view = IN_VIEW;
+  const out = OUT;
+  const aStart = 0;
+  let o = 0;
   let e = 0;
   let n = 0;
 
@@ -313,6 +336,6 @@ function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number
   }
 
   if (ap - (aN >> 3) !== mid || bp + (bN >> 3) !== cp - (cN >> 3)) {
-    corrupt('Huffman streams do not end where their split says', aStart);
+    corrupt('Huffman streams do not end where their split says', where);
   }
 }
