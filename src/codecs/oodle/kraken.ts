@@ -74,7 +74,6 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
 function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
   const cmds = LZ.cmds;
   const lits = LZ.lits;
-  const litsView = LZ.litsView;
   const offs = LZ.offs;
   const lens = LZ.lens;
   let lp = 0;
@@ -91,7 +90,7 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     np += fromLens;
     // Keeps every literal read inside the literal buffer (lp never passes the chunk size plus one run).
     if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
-    copyLiterals(out, view, dst, lits, litsView, lp, litLen);
+    copyLiterals(out, view, dst, lp, litLen);
     dst += litLen;
     lp += litLen;
 
@@ -124,8 +123,6 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
 
 function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
   const cmds = LZ.cmds;
-  const lits = LZ.lits;
-  const litsView = LZ.litsView;
   const offs = LZ.offs;
   const lens = LZ.lens;
   let lp = 0;
@@ -142,7 +139,7 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     const litLen = l + ((lens[np] - 3) & -fromLens);
     np += fromLens;
     if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
-    addLiterals(out, view, dst, lits, litsView, lp, litLen, -r0);
+    addLiterals(out, view, dst, lp, litLen, -r0);
     dst += litLen;
     lp += litLen;
 
@@ -170,5 +167,5 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
   if (lp > litCount) corrupt('Kraken literal array exhausted', where);
   const rest = dstEnd - dst;
   if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
-  addLiterals(out, view, dst, lits, litsView, lp, rest, -r0);
+  addLiterals(out, view, dst, lp, rest, -r0);
 }
