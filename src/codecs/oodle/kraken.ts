@@ -94,15 +94,28 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     dst += litLen;
     lp += litLen;
 
-    const k = f >>> 6;
-    const ge1 = -((k + 3) >> 2);
-    const ge2 = -((k + 2) >> 2);
-    const is3 = (k + 1) >> 2;
-    const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
-    op += is3;
-    r2 ^= (r2 ^ r1) & ge2;
-    r1 ^= (r1 ^ r0) & ge1;
-    r0 = off;
+    let off: number;
+    switch (f >>> 6) {
+      case 0:
+        off = r0;
+        break;
+      case 1:
+        off = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      case 2:
+        off = r2;
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      default:
+        off = offs[op++];
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+    }
     // One unsigned test for both 0 <= off and dst + off < 0.
     if ((dst + off) >>> 0 >= dst) corrupt('Kraken match offset out of range', where);
 
@@ -143,15 +156,28 @@ function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount
     dst += litLen;
     lp += litLen;
 
-    const k = f >>> 6;
-    const ge1 = -((k + 3) >> 2);
-    const ge2 = -((k + 2) >> 2);
-    const is3 = (k + 1) >> 2;
-    const off = (r0 & ~ge1) | (r1 & ge1 & ~ge2) | (r2 & ge2 & (is3 - 1)) | (offs[op] & -is3);
-    op += is3;
-    r2 ^= (r2 ^ r1) & ge2;
-    r1 ^= (r1 ^ r0) & ge1;
-    r0 = off;
+    let off: number;
+    switch (f >>> 6) {
+      case 0:
+        off = r0;
+        break;
+      case 1:
+        off = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      case 2:
+        off = r2;
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+        break;
+      default:
+        off = offs[op++];
+        r2 = r1;
+        r1 = r0;
+        r0 = off;
+    }
     // One unsigned test for both 0 <= off and dst + off < 0.
     if ((dst + off) >>> 0 >= dst) corrupt('Kraken match offset out of range', where);
 
