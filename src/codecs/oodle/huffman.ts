@@ -173,7 +173,7 @@ function readLengthsRice(br: ForwardBits): number {
  * keeps a register free); it is built at the width of the longest code and doubled up to full size.
  */
 function buildTable(count: number, where: number): void {
-  lengthCount.fill(0);
+  for (let len = 0; len <= MAX_CODE_LEN; len++) lengthCount[len] = 0;
   let kraft = 0;
   let width = 1;
   for (let i = 0; i < count; i++) {
@@ -197,15 +197,21 @@ function buildTable(count: number, where: number): void {
 
   // Codes are sent least significant bit first, so a code of length `len` owns its bit-reversal plus every index
   // that extends it with higher bits. Placing the codes shortest first in a table 2^len wide and doubling the table
-  // (a native copy) before the next length fills all of those slots with one write per code.
+  // before the next length fills all of those slots with one write per code.
   let code = 0;
   let k = 0;
   for (let len = 1; len <= width; len++) {
-    if (len > 1) table.copyWithin(1 << (len - 1), 0, 1 << (len - 1));
+    if (len > 1) doubleTable(1 << (len - 1));
     for (let j = lengthCount[len]; j > 0; j--) table[REV11[code++ << (MAX_CODE_LEN - len)]] = byLength[k++];
     code <<= 1;
   }
-  for (let len = width; len < MAX_CODE_LEN; len++) table.copyWithin(1 << len, 0, 1 << len);
+  for (let len = width; len < MAX_CODE_LEN; len++) doubleTable(1 << len);
+}
+
+/** Copies the table's first `n` entries to the next `n`; small copies in a loop, as a native call costs more than they do. */
+function doubleTable(n: number): void {
+  if (n >= 128) table.copyWithin(n, 0, n);
+  else for (let i = 0; i < n; i++) table[n + i] = table[i];
 }
 
 /**
