@@ -59,16 +59,15 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
 }
 
 /*
- * The command loops below pick literal lengths, match lengths and offsets with arithmetic rather than branches: which
- * of the four offset sources a command uses, and whether a length comes from the length array, changes from one
- * command to the next without a pattern, so branches on them are mispredicted a good part of the time. The arrays are
- * read one entry ahead, the unused value is masked away, and running past the end of an array is caught after the
- * loop: each index grows by at most one or two per command, so it stays inside its buffer (sized for twice the
- * commands a chunk can hold), and a command that uses a stale value from past an array's end can at worst write
- * wrong bytes inside the chunk, whose bounds are checked for every write, before the chunk is rejected.
+ * The command loops below take a literal or match length from the length array with arithmetic rather than a branch
+ * (whether a command needs one changes without a pattern, so a branch on it is often mispredicted): the array is read
+ * one entry ahead and the unused value masked away. Offsets are chosen with a switch over command >> 6 (r0, r1, r2,
+ * or the next new offset; the one chosen moves to the front), which measured faster than masks.
  *
- * Offsets: k = command >> 6 selects r0, r1, r2 or the next new offset (k = 3); the chosen one moves to the front.
- * With the masks below, k >= 1 moves r0 to r1 and k >= 2 moves r1 to r2.
+ * Running past the end of the offset or length array is caught after the loop: each index grows by at most one or
+ * two per command, so it stays inside its buffer (sized for twice the commands a chunk can hold), and a command that
+ * uses a stale value from past an array's end can at worst write wrong bytes inside the output, whose bounds are
+ * checked for every write, before the chunk is rejected.
  */
 
 function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
