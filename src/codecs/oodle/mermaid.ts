@@ -108,7 +108,8 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
       const c = cmds[cp++];
       if (c >= 24) {
         const litLen = c & 7;
-        if (litLen > litCount - lp || litLen > hEnd - d) corrupt('Mermaid literal run overflows', lenPos);
+        // Running out of literals is caught at the end of the half (lp then exceeds litCount); reads stay inside the buffer.
+        if (litLen > hEnd - d) corrupt('Mermaid literal run overflows', lenPos);
         if (delta) addLiterals(out, view, d, lp, litLen, -recent);
         else copyLiterals(out, view, d, lp, litLen);
         d += litLen;
