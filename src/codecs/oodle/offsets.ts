@@ -44,11 +44,17 @@ export function unpackOffsets(
 
   if (scale === 0) {
     let i = 0;
+    // Each reader is called at its own sites (one class each), which keeps the calls inlined.
     for (; i + 2 <= offCount; i += 2) {
-      offs[i] = -distance(fw, packedOffs[i]);
-      offs[i + 1] = -distance(bw, packedOffs[i + 1]);
+      let c = packedOffs[i];
+      offs[i] = c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos);
+      c = packedOffs[i + 1];
+      offs[i + 1] = c < 0xf0 ? -nearDistance(c, bw.read((c >>> 4) + 4)) : -farDistance(c, bw.read(c - 0xec), bw.read(12), pos);
     }
-    if (i < offCount) offs[i] = -distance(fw, packedOffs[i]);
+    if (i < offCount) {
+      const c = packedOffs[i];
+      offs[i] = c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos);
+    }
   } else {
     let i = 0;
     for (; i + 2 <= offCount; i += 2) {
@@ -80,20 +86,17 @@ export function unpackOffsets(
 }
 
 /**
- * Classic offset bucket: below 0xF0, 4 + (c >> 4) raw bits and a low nibble; above, a large offset in two parts.
- * The same for both bit streams (read forward from the front, backward from the end).
+ * Classic offset bucket c below 0xF0: 4 + (c >> 4) raw bits `raw` and the low nibble. The same for both bit streams
+ * (read forward from the front, backward from the end).
  */
-function distance(br: ForwardBits | BackwardBits, c: number): number {
-  let d: number;
-  if (c < 0xf0) {
-    const n = (c >>> 4) + 4;
-    d = (((1 << n) | br.read(n)) << 4) + (c & 15) - 248;
-  } else {
-    const n = c - 0xf0 + 4;
-    const hi = (1 << n) | br.read(n);
-    d = 8322816 + hi * 4096 + br.read(12);
-  }
-  if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
+function nearDistance(c: number, raw: number): number {
+  return (((1 << ((c >>> 4) + 4)) | raw) << 4) + (c & 15) - 248;
+}
+
+/** Classic offset bucket c of 0xF0 and up: a large offset from c - 0xEC raw bits `hi` and 12 more bits `lo`. */
+function farDistance(c: number, hi: number, lo: number, where: number): number {
+  const d = 8322816 + ((1 << (c - 0xec)) | hi) * 4096 + lo;
+  if (d > MAX_DISTANCE) corrupt('offset out of range', where);
   return d;
 }
 
