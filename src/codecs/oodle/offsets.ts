@@ -58,10 +58,12 @@ export function unpackOffsets(
   } else {
     let i = 0;
     for (; i + 2 <= offCount; i += 2) {
-      offs[i] = -scaledDistance(fw, packedOffs[i], scale, lowParts[i], pos);
-      offs[i + 1] = -scaledDistance(bw, packedOffs[i + 1], scale, lowParts[i + 1], pos);
+      let c = packedOffs[i];
+      offs[i] = -scaledDistance(c, fw.readLong(bucketWidth(c, pos)), scale, lowParts[i], pos);
+      c = packedOffs[i + 1];
+      offs[i + 1] = -scaledDistance(c, bw.readLong(bucketWidth(c, pos)), scale, lowParts[i + 1], pos);
     }
-    if (i < offCount) offs[i] = -scaledDistance(fw, packedOffs[i], scale, lowParts[i], pos);
+    if (i < offCount) offs[i] = -scaledDistance(packedOffs[i], fw.readLong(bucketWidth(packedOffs[i], pos)), scale, lowParts[i], pos);
   }
 
   let i = 0;
@@ -101,17 +103,22 @@ function farDistance(c: number, hi: number, lo: number, where: number): number {
 }
 
 /**
- * Scaled offset bucket: (8 + low 3 bits) << width, plus `width` raw bits (0-26), less 8; then times `scale` less a
+ * Scaled offset bucket: (8 + low 3 bits) << width, plus `width` raw bits `raw` (0-26), less 8; then times `scale` plus a
  * low part when the scale is not 1. Shifts rather than powers of two: the largest value, 15 << 26 plus 26 bits, still
  * fits an int32, and a power with a variable exponent is a call into the maths library in optimised code.
  */
-function scaledDistance(br: ForwardBits | BackwardBits, c: number, scale: number, low: number, where: number): number {
-  const width = c >>> 3;
-  if (width > 26) corrupt('offset bucket out of range', where);
-  let d = ((8 + (c & 7)) << width) + br.readLong(width) - 8;
+function scaledDistance(c: number, raw: number, scale: number, low: number, where: number): number {
+  let d = ((8 + (c & 7)) << (c >>> 3)) + raw - 8;
   if (scale !== 1) d = scale * d + low;
   if (d > MAX_DISTANCE) corrupt('offset out of range', where);
   return d;
+}
+
+/** Number of raw bits (0-26) of a scaled offset bucket. */
+function bucketWidth(c: number, where: number): number {
+  const width = c >>> 3;
+  if (width > 26) corrupt('offset bucket out of range', where);
+  return width;
 }
 
 /** A length beyond 254 + 3: a zero prefix of up to 12 bits, then that many plus 7 bits, less 64. */
