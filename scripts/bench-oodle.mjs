@@ -3,7 +3,7 @@
 // `npm run bench -- --oodle`) prints every codec's MB/s of output on the corpus containers' Oodle blocks, held in
 // memory, and on corpus/oodle-vectors. A figure is the median of timed passes over all the blocks in one process
 // (`child <kind> <codec>` runs one and prints JSON), the best of three processes. Run `npm run build` first: it times
-// dist/ (or the build that BENCH_OODLE_DIST names).
+// dist/ (or the build that BENCH_OODLE_DIST names). `ab <other build's dist/index.js>` compares two builds (below).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -84,6 +84,45 @@ function timePasses(decode, blocks, seconds = 1.5) {
 }
 
 const isMain = process.argv[1] === fileURLToPath(import.meta.url);
+
+/**
+ * `ab <other dist/index.js> [seconds]`: this build against another one in one process, passes in alternation (so
+ * that other load on the machine falls on both alike), by CPU time; prints each side's median MB/s and the median of
+ * the per-round speedups for the corpus blocks and each vector, each in a fresh process (codecs share the copy
+ * routines, so one codec's runs would shape the compiled code of the next). Outputs are compared byte for byte first.
+ */
+if (isMain && process.argv[2] === 'ab') {
+  const [otherPath, secs = '4', only] = process.argv.slice(3);
+  if (only === undefined) {
+    for (const set of ['corpus', ...CODECS]) {
+      process.stdout.write(execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'ab', otherPath, secs, set], { encoding: 'utf8' }));
+    }
+    process.exit(0);
+  }
+  const other = (await import(otherPath)).oodleDecompress;
+  const mine = (await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js')).oodleDecompress;
+  const seconds = Number(secs);
+  const sets = only === 'corpus' ? [['corpus blocks', await corpusBlocks()]] : [[`vector ${only}`, [vectorBlock(only)].filter(Boolean)]];
+  const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  for (const [name, blocks] of sets) {
+    if (!blocks.length) continue;
+    for (const [c, u] of blocks) if (Buffer.compare(other(c, u), mine(c, u)) !== 0) throw new Error(`${name}: outputs differ`);
+    const bytes = blocks.reduce((a, b) => a + b[1], 0);
+    const pass = (f) => { const s = process.cpuUsage(); for (const [c, u] of blocks) f(c, u); const d = process.cpuUsage(s); return (d.user + d.system) / 1e6; };
+    const w = performance.now();
+    while (performance.now() - w < 1000) { pass(other); pass(mine); }
+    const ratios = [], a = [], b = [];
+    const t0 = performance.now();
+    while (performance.now() - t0 < seconds * 1000 || ratios.length < 5) {
+      const x = pass(other), y = pass(mine), x2 = pass(other), y2 = pass(mine);
+      ratios.push((x + x2) / (y + y2));
+      a.push((2 * bytes) / 1e6 / (x + x2));
+      b.push((2 * bytes) / 1e6 / (y + y2));
+    }
+    console.log(`${name.padEnd(16)} other ${median(a).toFixed(0).padStart(5)} MB/s  this ${median(b).toFixed(0).padStart(5)} MB/s  speedup ${median(ratios).toFixed(3)} (${ratios.length} rounds, per CPU second)`);
+  }
+  process.exit(0);
+}
 if (isMain && process.argv[2] === 'child') {
   const [kind, codec] = process.argv.slice(3);
   const { oodleDecompress } = await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js');
@@ -129,4 +168,4 @@ export async function benchOodle(log = console.log) {
   }
 }
 
-if (isMain && process.argv[2] !== 'child') await benchOodle();
+if (isMain && process.argv[2] !== 'child' && process.argv[2] !== 'ab') await benchOodle();
