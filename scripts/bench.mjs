@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 import { sideBySide } from './bench-side.mjs';
+import { benchOodle } from './bench-oodle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = join(root, '..', 'shared', 'corpus');
@@ -42,7 +43,7 @@ if (!existsSync(BIG_TOC)) {
   process.exit(0);
 }
 if (process.argv.includes('--oodle')) {
-  await benchOodleVectors();
+  await benchOodle();
   process.exit(0);
 }
 if (process.argv.includes('--legacy')) {
@@ -94,19 +95,8 @@ if (process.argv.includes('--side')) {
   console.log(`  node:zlib inflate         ${z.rate.toFixed(0).padStart(5)} MB/s of output -> Kraken is ${(k.rate / z.rate).toFixed(2)}x zlib`);
 }
 
-await benchOodleVectors();
-
-/** Each Oodle codec's MB/s of output on one core (corpus/oodle-vectors: one 5.3 MB text in every codec; best of 3 processes). */
-async function benchOodleVectors() {
-  console.log('\nOodle codecs, one core (TypeScript decoders; corpus/oodle-vectors, 5.3 MB of text each; best of 3 processes)');
-  for (const codec of ['kraken', 'mermaid', 'selkie', 'leviathan', 'bitknit']) {
-    const file = join(corpus, 'oodle-vectors', `xml.${codec}`);
-    if (!existsSync(file)) continue;
-    const rs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, [join(root, 'scripts', 'bench-child.mjs'), 'vector', file, codec], { encoding: 'utf8' })));
-    const rate = Math.max(...rs.map((r) => r.bytes / 1e6 / (r.ms / 1000)));
-    console.log(`  ${codec.padEnd(10)} ${rate.toFixed(0).padStart(5)} MB/s of output`);
-  }
-}
+// Each Oodle codec's MB/s of output on one core: the corpus containers' Oodle blocks (by codec) and corpus/oodle-vectors.
+await benchOodle();
 
 // 3. Unpack throughput (MB/s of output) and peak RSS, each job in its own process.
 {

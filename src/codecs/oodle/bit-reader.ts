@@ -23,10 +23,23 @@ export class ForwardBits {
     this.refill();
   }
 
-  /** Tops the accumulator up to at least 25 valid bits. */
+  /**
+   * Tops the accumulator up to at least 25 valid bits. Away from the end, one four-byte load adds as many whole bytes
+   * as fit; the bits of a further byte it also ORs in below them are that byte's own, ORed in again when it is taken.
+   */
   refill(): void {
+    if (this.avail > 24) return;
+    const p = this.p;
+    const buf = this.buf;
+    if (p + 4 <= this.end) {
+      this.acc |= (((buf[p] << 24) | (buf[p + 1] << 16) | (buf[p + 2] << 8) | buf[p + 3]) >>> 0) >>> this.avail;
+      const k = (32 - this.avail) >> 3;
+      this.p = p + k;
+      this.avail += 8 * k;
+      return;
+    }
     while (this.avail <= 24) {
-      const b = this.p < this.end ? this.buf[this.p] : 0;
+      const b = this.p < this.end ? buf[this.p] : 0;
       this.acc |= b << (24 - this.avail);
       this.p++;
       this.avail += 8;
@@ -104,9 +117,20 @@ export class BackwardBits {
     this.refill();
   }
 
+  /** As ForwardBits.refill, reading the four bytes below `p` (the nearest one first). */
   refill(): void {
+    if (this.avail > 24) return;
+    const p = this.p;
+    const buf = this.buf;
+    if (p - 4 >= this.start) {
+      this.acc |= (((buf[p - 1] << 24) | (buf[p - 2] << 16) | (buf[p - 3] << 8) | buf[p - 4]) >>> 0) >>> this.avail;
+      const k = (32 - this.avail) >> 3;
+      this.p = p - k;
+      this.avail += 8 * k;
+      return;
+    }
     while (this.avail <= 24) {
-      const b = this.p > this.start ? this.buf[this.p - 1] : 0;
+      const b = this.p > this.start ? buf[this.p - 1] : 0;
       this.acc |= b << (24 - this.avail);
       this.p--;
       this.avail += 8;

@@ -135,7 +135,8 @@ class Reader {
     let sym = m.lookup[low >>> m.shift];
     if (low > cum[sym + 1]) sym++;
     while (low >= cum[sym + 1]) sym++;
-    this.bits = low + Math.floor(x / 0x8000) * (cum[sym + 1] - cum[sym]) - cum[sym];
+    // States stay below 2^32, so unsigned shifts divide them exactly.
+    this.bits = low + (x >>> 15) * (cum[sym + 1] - cum[sym]) - cum[sym];
     m.freq[sym] += 31;
     if (--m.interval === 0) m.rebalance(sym);
     this.turn();
@@ -145,7 +146,7 @@ class Reader {
   /** `n` raw bits (n <= 16) from the active state. */
   raw(n: number): number {
     const v = this.bits & ((1 << n) - 1);
-    this.bits = Math.floor(this.bits / (1 << n));
+    this.bits >>>= n;
     this.turn();
     return v;
   }
@@ -211,7 +212,8 @@ export function decodeBitknitQuantum(src: Uint8Array, pos: number, end: number, 
       const nb = r.decode(distBits);
       let hi = r.raw(nb & 0xf);
       if (nb >= 0x10) hi = hi * 0x10000 + r.word();
-      dist = 32 * 2 ** nb + hi * 32 + low - 39;
+      // nb < 21 (the model's size), so 32 << nb fits an int32; a power with a variable exponent is a maths-library call.
+      dist = (32 << nb) + hi * 32 + low - 39;
       const slot = (order >>> 18) & 7;
       recent[(order >>> 21) & 7] = recent[slot];
       recent[slot] = dist;

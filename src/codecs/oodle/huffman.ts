@@ -1,5 +1,6 @@
 import { ForwardBits } from './bit-reader.js';
 import { corrupt } from './corrupt.js';
+import { MAX_ARRAY_SIZE } from './scratch.js';
 import { appendRawBits, rangeCount, rangeStart, readRangeValueCount, readSymbolRanges, readUnaryValues } from './table-header.js';
 
 /**
@@ -53,14 +54,14 @@ export function decodeHuffman(src: Uint8Array, pos: number, end: number, out: Ui
     out.fill(symbols[0], o, o + n);
     return;
   }
-  const mask = (1 << buildTable(count, pos)) - 1;
+  buildTable(count, pos);
 
   if (!halves) {
     if (end - p < 3) corrupt('Huffman array too short for its split', p);
     const split = src[p] | (src[p + 1] << 8);
     p += 2;
     if (split > end - p) corrupt('Huffman stream split beyond the array', p);
-    decodeStreams(src, p, p + split, end, out, o, o + n, mask);
+    decodeStreams(src, p, p + split, end, out, o, o + n);
     return;
   }
 
@@ -75,8 +76,8 @@ export function decodeHuffman(src: Uint8Array, pos: number, end: number, out: Ui
   const rightSplit = src[mid] | (src[mid + 1] << 8);
   if (end - (mid + 2) < rightSplit + 2) corrupt('bad Huffman stream split', mid);
   const half = (n + 1) >> 1;
-  decodeStreams(src, p, p + leftSplit, mid, out, o, o + half, mask);
-  decodeStreams(src, mid + 2, mid + 2 + rightSplit, end, out, o + half, o + n, mask);
+  decodeStreams(src, p, p + leftSplit, mid, out, o, o + half);
+  decodeStreams(src, mid + 2, mid + 2 + rightSplit, end, out, o + half, o + n);
 }
 
 /**
@@ -167,11 +168,12 @@ function readLengthsRice(br: ForwardBits): number {
 }
 
 /**
- * Fills `table` with the canonical code; the lengths must describe a complete prefix code. The table is only as wide
- * as the longest code, which keeps building it cheap for the many small arrays of a small block. Returns its width.
+ * Fills `table` with the canonical code; the lengths must describe a complete prefix code. The table always has all
+ * 2^11 entries, so that the decode loops index it with a constant mask (the compiler then drops the bounds checks and
+ * keeps a register free); it is built at the width of the longest code and doubled up to full size.
  */
-function buildTable(count: number, where: number): number {
-  lengthCount.fill(0);
+function buildTable(count: number, where: number): void {
+  for (let len = 0; len <= MAX_CODE_LEN; len++) lengthCount[len] = 0;
   let kraft = 0;
   let width = 1;
   for (let i = 0; i < count; i++) {
@@ -195,15 +197,21 @@ function buildTable(count: number, where: number): number {
 
   // Codes are sent least significant bit first, so a code of length `len` owns its bit-reversal plus every index
   // that extends it with higher bits. Placing the codes shortest first in a table 2^len wide and doubling the table
-  // (a native copy) before the next length fills all of those slots with one write per code.
+  // before the next length fills all of those slots with one write per code.
   let code = 0;
   let k = 0;
   for (let len = 1; len <= width; len++) {
-    if (len > 1) table.copyWithin(1 << (len - 1), 0, 1 << (len - 1));
+    if (len > 1) doubleTable(1 << (len - 1));
     for (let j = lengthCount[len]; j > 0; j--) table[REV11[code++ << (MAX_CODE_LEN - len)]] = byLength[k++];
     code <<= 1;
   }
-  return width;
+  for (let len = width; len < MAX_CODE_LEN; len++) doubleTable(1 << len);
+}
+
+/** Copies the table's first `n` entries to the next `n`; small copies in a loop, as a native call costs more than they do. */
+function doubleTable(n: number): void {
+  if (n >= 128) table.copyWithin(n, 0, n);
+  else for (let i = 0; i < n; i++) table[n + i] = table[i];
 }
 
 /**
@@ -211,78 +219,90 @@ function buildTable(count: number, where: number): number {
  * stream must end exactly where the format says, which is how corrupt data is caught; bytes a stream peeks at past
  * its own end never influence a valid decode.
  */
-function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number, mask: number): void {
+function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number, out: Uint8Array, o: number, oEnd: number): void {
+  const size = end - aStart;
+  const n = oEnd - o;
+  if (size > IN.length - 8 || n > OUT.length) corrupt('Huffman array too large', aStart);
+  if (size <= 32) for (let i = 0; i < size; i++) IN[i] = src[aStart + i];
+  else IN.set(src.subarray(aStart, end));
+  decodeScratchStreams(mid - aStart, size, n, aStart);
+  if (n <= 32) for (let i = 0; i < n; i++) out[o + i] = OUT[i];
+  else out.set(OUT.subarray(0, n), o);
+}
+
+/*
+ * The streams are decoded from and into buffers of this module: the compiler then knows their addresses and sizes,
+ * and the main loop loses a type check and three loads per byte written (the copies in and out cost far less).
+ */
+const IN = new Uint8Array(MAX_ARRAY_SIZE + 8);
+const IN_VIEW = new DataView(IN.buffer);
+const OUT = new Uint8Array(MAX_ARRAY_SIZE);
+
+function decodeScratchStreams(mid: number, end: number, oEnd: number, where: number): void {
   const lut = table;
-  // One unaligned 32-bit load per refill instead of four byte loads.
-  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
-  let ap = aStart;
-  let aBits = 0;
-  let aN = 0;
-  let bp = end;
-  let bBits = 0;
-  let bN = 0;
-  let cp = mid;
-  let cBits = 0;
-  let cN = 0;
+  const mask = TABLE_SIZE - 1;
+  const src = IN;
+  const view = IN_VIEW;
+  const out = OUT;
+  const aStart = 0;
+  let o = 0;
   let e = 0;
   let n = 0;
 
-  // Main loop: every read stays inside [aStart, end) because a <= mid <= c and c + 4 <= b.
-  while (oEnd - o >= 6 && ap <= mid && cp + 4 <= bp) {
-    aBits |= view.getUint32(ap, true) << aN;
-    ap += (31 - aN) >> 3;
-    aN |= 24;
-    // Stream B runs backward: its next byte is the one below bp, so it is the low byte of a big-endian word.
-    bBits |= view.getUint32(bp - 4, false) << bN;
-    bp -= (31 - bN) >> 3;
-    bN |= 24;
-    cBits |= view.getUint32(cp, true) << cN;
-    cp += (31 - cN) >> 3;
-    cN |= 24;
-
-    e = lut[aBits & mask];
+  // Main loop. Each stream is only a bit position (B's counts bits taken from the end): every symbol reads the 32 bits
+  // at its position afresh, which keeps few enough values live for all of them to stay in registers. Each turn
+  // moves a stream at most 22 bits (three bytes) on, so with a <= mid, c + 12 <= b every read stays in [aStart, end).
+  // Positions are in bits from each stream's start, so that they stay small whatever the size of `src`.
+  let aBit = 0;
+  let bTaken = 0;
+  let cBit = 0;
+  const aLen = mid - aStart;
+  const bcLen = end - mid;
+  while (oEnd - o >= 6 && aBit >>> 3 <= aLen && (cBit >>> 3) + (bTaken >>> 3) + 12 <= bcLen) {
+    e = lut[(view.getUint32(aStart + (aBit >>> 3), true) >>> (aBit & 7)) & mask];
     out[o] = e;
-    n = e >>> 8;
-    aBits >>>= n;
-    aN -= n;
-    e = lut[bBits & mask];
+    aBit += e >>> 8;
+    // Stream B runs backward: its next byte is the one below, so it is the low byte of a big-endian word.
+    e = lut[(view.getUint32(end - (bTaken >>> 3) - 4, false) >>> (bTaken & 7)) & mask];
     out[o + 1] = e;
-    n = e >>> 8;
-    bBits >>>= n;
-    bN -= n;
-    e = lut[cBits & mask];
+    bTaken += e >>> 8;
+    e = lut[(view.getUint32(mid + (cBit >>> 3), true) >>> (cBit & 7)) & mask];
     out[o + 2] = e;
-    n = e >>> 8;
-    cBits >>>= n;
-    cN -= n;
-    e = lut[aBits & mask];
+    cBit += e >>> 8;
+    e = lut[(view.getUint32(aStart + (aBit >>> 3), true) >>> (aBit & 7)) & mask];
     out[o + 3] = e;
-    n = e >>> 8;
-    aBits >>>= n;
-    aN -= n;
-    e = lut[bBits & mask];
+    aBit += e >>> 8;
+    e = lut[(view.getUint32(end - (bTaken >>> 3) - 4, false) >>> (bTaken & 7)) & mask];
     out[o + 4] = e;
-    n = e >>> 8;
-    bBits >>>= n;
-    bN -= n;
-    e = lut[cBits & mask];
+    bTaken += e >>> 8;
+    e = lut[(view.getUint32(mid + (cBit >>> 3), true) >>> (cBit & 7)) & mask];
     out[o + 5] = e;
-    n = e >>> 8;
-    cBits >>>= n;
-    cN -= n;
+    cBit += e >>> 8;
     o += 6;
   }
 
-  // Give back whole bytes loaded but not consumed, so the tail can load them again one at a time.
-  ap -= aN >> 3;
-  aN &= 7;
-  aBits &= (1 << aN) - 1;
-  bp += bN >> 3;
-  bN &= 7;
-  bBits &= (1 << bN) - 1;
-  cp -= cN >> 3;
-  cN &= 7;
-  cBits &= (1 << cN) - 1;
+  // The byte-at-a-time readers of the tail start from there: a partly used byte becomes their first few bits.
+  let ap = aStart + (aBit >>> 3);
+  let aN = 0;
+  let aBits = 0;
+  if (aBit & 7) {
+    aN = 8 - (aBit & 7);
+    aBits = src[ap++] >>> (aBit & 7);
+  }
+  let bp = end - (bTaken >>> 3);
+  let bN = 0;
+  let bBits = 0;
+  if (bTaken & 7) {
+    bN = 8 - (bTaken & 7);
+    bBits = src[--bp] >>> (bTaken & 7);
+  }
+  let cp = mid + (cBit >>> 3);
+  let cN = 0;
+  let cBits = 0;
+  if (cBit & 7) {
+    cN = 8 - (cBit & 7);
+    cBits = src[cp++] >>> (cBit & 7);
+  }
 
   while (o < oEnd) {
     while (aN <= 24) {
@@ -322,6 +342,6 @@ function decodeStreams(src: Uint8Array, aStart: number, mid: number, end: number
   }
 
   if (ap - (aN >> 3) !== mid || bp + (bN >> 3) !== cp - (cN >> 3)) {
-    corrupt('Huffman streams do not end where their split says', aStart);
+    corrupt('Huffman streams do not end where their split says', where);
   }
 }

@@ -23,4 +23,19 @@ export function oodleDecompress(src: Uint8Array, uncompressedSize: number): Uint
   return decodeStream(src, uncompressedSize);
 }
 
+/**
+ * Decodes a raw Oodle stream into `out`, whose length is the uncompressed size: a caller that assembles blocks into
+ * a larger buffer passes `buffer.subarray(at, at + size)` and saves an allocation, its zeroing and a copy per block.
+ * On a corrupt stream it throws (IoStoreError, code 'CODEC') with `out` partly written; nothing outside `out` is
+ * ever written.
+ */
+export function oodleDecompressInto(src: Uint8Array, out: Uint8Array): void {
+  const size = out.length;
+  if (size === 0) return;
+  if (src.length < MIN_BLOCK_COST * Math.floor(size / BLOCK_SIZE) + 3) {
+    corrupt(`${src.length}-byte stream too short for ${size} bytes of output`, 0);
+  }
+  decodeStream(src, size, out);
+}
+
 export const oodleCodec: Codec = { name: 'Oodle', decompress: oodleDecompress };

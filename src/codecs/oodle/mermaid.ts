@@ -89,8 +89,6 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
   // Everything left is the length stream, read as the commands need it.
   const delta = mode === 0;
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  const lits = lz.lits;
-  const litsView = lz.litsView;
   const cmds = lz.cmds;
   let lp = 0;
   let np = 0;
@@ -110,9 +108,10 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
       const c = cmds[cp++];
       if (c >= 24) {
         const litLen = c & 7;
-        if (litLen > litCount - lp || litLen > hEnd - d) corrupt('Mermaid literal run overflows', lenPos);
-        if (delta) addLiterals(out, view, d, lits, litsView, lp, litLen, -recent);
-        else copyLiterals(out, view, d, lits, litsView, lp, litLen);
+        // Running out of literals is caught at the end of the half (lp then exceeds litCount); reads stay inside the buffer.
+        if (litLen > hEnd - d) corrupt('Mermaid literal run overflows', lenPos);
+        if (delta) addLiterals(out, view, d, lp, litLen, -recent);
+        else copyLiterals(out, view, d, lp, litLen);
         d += litLen;
         lp += litLen;
         if ((c & 0x80) === 0) {
@@ -146,8 +145,8 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
         if (c === 0) {
           len += 64;
           if (len > litCount - lp || len > hEnd - d) corrupt('Mermaid literal run overflows', lenPos);
-          if (delta) addLiterals(out, view, d, lits, litsView, lp, len, -recent);
-          else copyLiterals(out, view, d, lits, litsView, lp, len);
+          if (delta) addLiterals(out, view, d, lp, len, -recent);
+          else copyLiterals(out, view, d, lp, len);
           d += len;
           lp += len;
         } else if (c === 1) {
@@ -173,8 +172,8 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
 
     const rest = hEnd - d;
     if (rest > litCount - lp) corrupt('Mermaid trailing literals run out', lenPos);
-    if (delta) addLiterals(out, view, d, lits, litsView, lp, rest, -recent);
-    else copyLiterals(out, view, d, lits, litsView, lp, rest);
+    if (delta) addLiterals(out, view, d, lp, rest, -recent);
+    else copyLiterals(out, view, d, lp, rest);
     lp += rest;
     if (hEnd === chunkStart + count) break;
   }

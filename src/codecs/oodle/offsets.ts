@@ -44,22 +44,26 @@ export function unpackOffsets(
 
   if (scale === 0) {
     let i = 0;
+    // Each reader is called at its own sites (one class each), which keeps the calls inlined.
     for (; i + 2 <= offCount; i += 2) {
-      offs[i] = -distance(fw, packedOffs[i]);
-      offs[i + 1] = -distance(bw, packedOffs[i + 1]);
+      let c = packedOffs[i];
+      offs[i] = c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos);
+      c = packedOffs[i + 1];
+      offs[i + 1] = c < 0xf0 ? -nearDistance(c, bw.read((c >>> 4) + 4)) : -farDistance(c, bw.read(c - 0xec), bw.read(12), pos);
     }
-    if (i < offCount) offs[i] = -distance(fw, packedOffs[i]);
-  } else {
-    for (let i = 0; i < offCount; i++) {
+    if (i < offCount) {
       const c = packedOffs[i];
-      const width = c >>> 3;
-      if (width > 26) corrupt('offset bucket out of range', pos);
-      const raw = (i & 1) === 0 ? fw.readLong(width) : bw.readLong(width);
-      let d = (8 + (c & 7)) * 2 ** width + raw - 8;
-      if (scale !== 1) d = scale * d + lowParts[i];
-      if (d > MAX_DISTANCE) corrupt('offset out of range', pos);
-      offs[i] = -d;
+      offs[i] = c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos);
     }
+  } else {
+    let i = 0;
+    for (; i + 2 <= offCount; i += 2) {
+      let c = packedOffs[i];
+      offs[i] = -scaledDistance(c, fw.readLong(bucketWidth(c, pos)), scale, lowParts[i], pos);
+      c = packedOffs[i + 1];
+      offs[i + 1] = -scaledDistance(c, bw.readLong(bucketWidth(c, pos)), scale, lowParts[i + 1], pos);
+    }
+    if (i < offCount) offs[i] = -scaledDistance(packedOffs[i], fw.readLong(bucketWidth(packedOffs[i], pos)), scale, lowParts[i], pos);
   }
 
   let i = 0;
@@ -84,21 +88,37 @@ export function unpackOffsets(
 }
 
 /**
- * Classic offset bucket: below 0xF0, 4 + (c >> 4) raw bits and a low nibble; above, a large offset in two parts.
- * The same for both bit streams (read forward from the front, backward from the end).
+ * Classic offset bucket c below 0xF0: 4 + (c >> 4) raw bits `raw` and the low nibble. The same for both bit streams
+ * (read forward from the front, backward from the end).
  */
-function distance(br: ForwardBits | BackwardBits, c: number): number {
-  let d: number;
-  if (c < 0xf0) {
-    const n = (c >>> 4) + 4;
-    d = (((1 << n) | br.read(n)) << 4) + (c & 15) - 248;
-  } else {
-    const n = c - 0xf0 + 4;
-    const hi = (1 << n) | br.read(n);
-    d = 8322816 + hi * 4096 + br.read(12);
-  }
-  if (d > MAX_DISTANCE) corrupt('offset out of range', br.bytePos());
+function nearDistance(c: number, raw: number): number {
+  return (((1 << ((c >>> 4) + 4)) | raw) << 4) + (c & 15) - 248;
+}
+
+/** Classic offset bucket c of 0xF0 and up: a large offset from c - 0xEC raw bits `hi` and 12 more bits `lo`. */
+function farDistance(c: number, hi: number, lo: number, where: number): number {
+  const d = 8322816 + ((1 << (c - 0xec)) | hi) * 4096 + lo;
+  if (d > MAX_DISTANCE) corrupt('offset out of range', where);
   return d;
+}
+
+/**
+ * Scaled offset bucket: (8 + low 3 bits) << width, plus `width` raw bits `raw` (0-26), less 8; then times `scale` plus a
+ * low part when the scale is not 1. Shifts rather than powers of two: the largest value, 15 << 26 plus 26 bits, still
+ * fits an int32, and a power with a variable exponent is a call into the maths library in optimised code.
+ */
+function scaledDistance(c: number, raw: number, scale: number, low: number, where: number): number {
+  let d = ((8 + (c & 7)) << (c >>> 3)) + raw - 8;
+  if (scale !== 1) d = scale * d + low;
+  if (d > MAX_DISTANCE) corrupt('offset out of range', where);
+  return d;
+}
+
+/** Number of raw bits (0-26) of a scaled offset bucket. */
+function bucketWidth(c: number, where: number): number {
+  const width = c >>> 3;
+  if (width > 26) corrupt('offset bucket out of range', where);
+  return width;
 }
 
 /** A length beyond 254 + 3: a zero prefix of up to 12 bits, then that many plus 7 bits, less 64. */

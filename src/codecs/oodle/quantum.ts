@@ -41,9 +41,9 @@ const chunkDecoders = new Map<number, ChunkDecoder>([
   [Decoder.Leviathan, decodeLeviathanChunk],
 ]);
 
-/** Decodes a raw Oodle stream into exactly `size` bytes. */
-export function decodeStream(src: Uint8Array, size: number): Uint8Array {
-  const out = allocateOutput(size);
+/** Decodes a raw Oodle stream into exactly `size` bytes: into `into` (which must be that long) when given. */
+export function decodeStream(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
+  const out = into ?? allocateOutput(size);
   resetScratch();
   let bitknit: BitknitState | undefined;
   let sp = 0;

@@ -31,25 +31,26 @@ export function readRangeValueCount(br: ForwardBits, symbolCount: number): numbe
  */
 export function readUnaryValues(br: ForwardBits, out: Int32Array, count: number): void {
   const buf = br.buf;
-  const endBit = br.end * 8;
+  const end = br.end;
+  const endBit = end * 8;
   let bit = br.bitPos();
   for (let i = 0; i < count; i++) {
     let zeros = 0;
     for (;;) {
-      if (bit >= endBit) corrupt('table header runs past its array', br.end);
-      const rest = (buf[bit >>> 3] << (bit & 7)) & 0xff;
-      if (rest === 0) {
-        const k = 8 - (bit & 7);
-        zeros += k;
-        bit += k;
-        // Real tables never come close: the largest value any caller accepts is far below this.
-        if (zeros > 255) corrupt('unary value too long in table header', bit >>> 3);
-        continue;
+      if (bit >= endBit) corrupt('table header runs past its array', end);
+      // The next 25 to 32 bits; bytes past the end read as zero, so a one found is always inside.
+      const w = window32(buf, bit, end);
+      if (w !== 0) {
+        const lz = Math.clz32(w);
+        zeros += lz;
+        bit += lz + 1;
+        break;
       }
-      const lz = Math.clz32(rest) - 24;
-      zeros += lz;
-      bit += lz + 1;
-      break;
+      const k = 32 - (bit & 7);
+      zeros += k;
+      bit += k;
+      // Real tables never come close: the largest value any caller accepts is far below this.
+      if (zeros > 255) corrupt('unary value too long in table header', bit >>> 3);
     }
     if (zeros > 255) corrupt('unary value too long in table header', bit >>> 3);
     out[i] = zeros;
@@ -57,17 +58,27 @@ export function readUnaryValues(br: ForwardBits, out: Int32Array, count: number)
   br.seekBit(bit);
 }
 
-/** Appends `width` raw bits (most significant first) below each of the first `count` values. */
+/** The 32 bits from bit `bit` on, most significant first (the last `bit & 7` are zero); bytes at or past `end` read as zero. */
+function window32(buf: Uint8Array, bit: number, end: number): number {
+  const b = bit >>> 3;
+  let w: number;
+  if (b + 4 <= end) w = (buf[b] << 24) | (buf[b + 1] << 16) | (buf[b + 2] << 8) | buf[b + 3];
+  else {
+    w = 0;
+    for (let k = 0; k < 4 && b + k < end; k++) w |= buf[b + k] << (24 - 8 * k);
+  }
+  return w << (bit & 7);
+}
+
+/** Appends `width` (at most 24) raw bits (most significant first) below each of the first `count` values. */
 export function appendRawBits(br: ForwardBits, vals: Int32Array, count: number, width: number): void {
   if (width === 0) return;
   let bit = br.bitPos();
-  if (bit + count * width > br.end * 8) corrupt('table header runs past its array', br.end);
+  const end = br.end;
+  if (bit + count * width > end * 8) corrupt('table header runs past its array', end);
   const buf = br.buf;
-  for (let i = 0; i < count; i++) {
-    let v = vals[i];
-    for (let k = 0; k < width; k++, bit++) v = (v << 1) | ((buf[bit >>> 3] >>> (7 - (bit & 7))) & 1);
-    vals[i] = v;
-  }
+  const drop = 32 - width;
+  for (let i = 0; i < count; i++, bit += width) vals[i] = (vals[i] << width) | (window32(buf, bit, end) >>> drop);
   br.seekBit(bit);
 }
 
