@@ -69,8 +69,16 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
   }
 }
 
+/**
+ * The library's error, whichever copy of its class threw it: the bundled CLI (scripts/build-cli.mjs) carries one and
+ * the commands loaded from dist/ use dist/errors.js's.
+ */
+function isIoStoreError(e: unknown): e is IoStoreError {
+  return e instanceof IoStoreError || (e instanceof Error && e.name === 'IoStoreError' && typeof (e as IoStoreError).code === 'string');
+}
+
 export function reportError(e: unknown, io: CliIO, verbose: boolean): number {
-  if (e instanceof IoStoreError) {
+  if (isIoStoreError(e)) {
     io.err(`iostore: ${e.message}\n`);
     if (verbose && e.stack) io.err(`${e.stack}\n`);
     return ExitCode.BadInput;

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Bundles the start of the `iostore` CLI (dist/cli/main.js, the argument parser and the short commands `list` and
+// `info` with the library code they use) into one CommonJS file, dist/cli/main.bundle.cjs, which bin/iostore.js
+// loads. Node resolves, reads and links each ES module on its own, and an ES import of a built-in (node:fs,
+// node:crypto) builds a facade over all of its exports; for these commands that was most of the start-up time
+// (about 40 modules, picomatch among them), while their work is a few milliseconds.
+//
+// The other commands stay outside the bundle and load from dist/ with import() as before: they start workers and
+// native libraries from paths relative to their own files, and their run time dwarfs their start. Their errors are
+// dist/errors.js's IoStoreError, not the bundle's copy: main.ts recognises both (by name and code).
+import { build } from 'esbuild';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'cli');
+const BUNDLED_COMMANDS = new Set(['list.js', 'info.js']);
+
+/** Keeps every command but the bundled ones as imports of their dist/ files. */
+const keepOutside = {
+  name: 'keep-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (a) => {
+      const target = resolve(a.resolveDir, a.path);
+      const command = dirname(target) === join(cli, 'commands') && !BUNDLED_COMMANDS.has(target.slice(target.lastIndexOf(sep) + 1));
+      if (!command) return undefined;
+      // The bundle sits in dist/cli/: the import is rewritten relative to it.
+      const path = relative(cli, target).split(sep).join('/');
+      return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+    });
+  },
+};
+
+await build({
+  entryPoints: [join(cli, 'main.js')],
+  outfile: join(cli, 'main.bundle.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [keepOutside],
+  // main.ts finds package.json relative to its own file.
+  define: { 'import.meta.url': '__iostoreModuleUrl' },
+  banner: { js: 'var __iostoreModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: 'warning',
+  legalComments: 'none',
+});
