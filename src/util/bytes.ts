@@ -155,10 +155,13 @@ export function utf16le(b: Uint8Array): string {
 }
 
 export function toHex(b: Uint8Array): string {
+  // A long run (a whole column of chunk ids or hashes) is one native call where Node's Buffer exists.
+  if (b.length > 64 && NodeBuffer !== undefined) return NodeBuffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
   let s = '';
   for (let i = 0; i < b.length; i++) s += HEX[b[i]!];
   return s;
 }
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function fromHex(s: string): Uint8Array {
