@@ -31,6 +31,26 @@ const keepOutside = {
   },
 };
 
+/**
+ * node:crypto loads when first called rather than at start-up (several milliseconds): only an encrypted container
+ * or a pak's SHA-1 needs it. Each of its functions is replaced by one that loads the module on its first call.
+ */
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) =>
+      // The lazy module's own require is of the real one.
+      a.namespace === 'lazy-builtin' ? { path: 'node:crypto', external: true } : { path: 'crypto', namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async () => {
+      const mod = await import('node:crypto');
+      const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && typeof mod[k] === 'function');
+      const lines = names.map((k) => `export function ${k}(...a) { const f = load().${k}; return new.target ? new f(...a) : f.apply(this, a); }`);
+      return { contents: `let m;\nconst load = () => (m ??= require('node:crypto'));\n${lines.join('\n')}\n`, loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: [join(cli, 'main.js')],
   outfile: join(cli, 'main.bundle.cjs'),
@@ -38,7 +58,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  plugins: [keepOutside],
+  plugins: [keepOutside, lazyCrypto],
   // main.ts finds package.json relative to its own file.
   define: { 'import.meta.url': '__iostoreModuleUrl' },
   banner: { js: 'var __iostoreModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
