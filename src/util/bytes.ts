@@ -137,6 +137,8 @@ export class ByteReader {
   }
 }
 
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
 export function latin1(b: Uint8Array): string {
   // Directory-index names are short: a plain loop beats spreading into fromCharCode by far.
   if (b.length <= 64) {
@@ -144,6 +146,8 @@ export function latin1(b: Uint8Array): string {
     for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
     return s;
   }
+  // A long run (a directory index's whole string table) is one native call where Node's Buffer exists.
+  if (NodeBuffer !== undefined) return NodeBuffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
   let s = '';
   for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, Array.from(b.subarray(i, i + 4096)));
   return s;
@@ -161,7 +165,6 @@ export function toHex(b: Uint8Array): string {
   for (let i = 0; i < b.length; i++) s += HEX[b[i]!];
   return s;
 }
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function fromHex(s: string): Uint8Array {
