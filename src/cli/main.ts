@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { escapeControl, quote } from '../util/quote.js';
 import { Argv, closest, findCommandName, parseArgs, wantsHelp } from './args.js';
@@ -27,8 +28,7 @@ export const COMMANDS: CommandEntry[] = [
 ];
 
 /** The package version, read once from package.json beside dist/ (or src/ under the tests). */
-async function packageVersion(): Promise<string> {
-  const { readFileSync } = await import('node:fs');
+function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
@@ -36,7 +36,7 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
   const verbose = args.includes('--verbose');
   // Fast path: `--version` needs neither the argument parser nor any command.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    io.out(`${await packageVersion()}\n`);
+    io.out(`${packageVersion()}\n`);
     return ExitCode.Ok;
   }
   try {
