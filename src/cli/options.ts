@@ -50,3 +50,6 @@ export function singleFile(paths: readonly string[]): string | undefined {
     return paths[0];
   }
 }
+
+/** A path the commands treat as a pak archive rather than a container. */
+export const isPakPath = (p: string): boolean => /\.pak$/i.test(p);

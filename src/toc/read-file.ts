@@ -1,5 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
@@ -50,7 +49,8 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
 
 export async function openForRead(path: string) {
   try {
-    return await open(path, 'r');
+    // fs.promises is reached when first used: `list` and `info` read with blocking calls and never load it.
+    return await fsp.open(path, 'r');
   } catch (e) {
     throw ioError(e, path);
   }

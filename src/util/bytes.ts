@@ -153,9 +153,10 @@ export function latin1(b: Uint8Array): string {
   return s;
 }
 
-const utf16Decoder = new TextDecoder('utf-16le');
+// Made on first use: creating a TextDecoder loads Node's encoding support, which most runs never need.
+let utf16Decoder: InstanceType<typeof TextDecoder> | undefined;
 export function utf16le(b: Uint8Array): string {
-  return utf16Decoder.decode(b);
+  return (utf16Decoder ??= new TextDecoder('utf-16le')).decode(b);
 }
 
 export function toHex(b: Uint8Array): string {

@@ -3,9 +3,8 @@ import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
-import { discoverMounts } from '../../unpack/mount.js';
-import { listPakFiles, type PakFileRow } from '../../pak/listing.js';
-import { isPakPath, openPakForCli, openPakOrWarn } from '../pak-open.js';
+import type { PakFileRow } from '../../pak/listing.js';
+import { isPakPath } from '../options.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 interface ListArgs extends ContainerArgs {
@@ -82,6 +81,7 @@ function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where
  * container. An encrypted container without its key lists its chunks without paths, with a warning.
  */
 async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
+  const [{ discoverMounts }, { listPakFiles }, { openPakOrWarn }] = await Promise.all([import('../../unpack/mount.js'), import('../../pak/listing.js'), import('../pak-open.js')]);
   const found = await discoverMounts(args.paths);
   const entries = found.containers;
   // --type and --by-type select chunk types, which pak files do not have.
@@ -128,12 +128,13 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
 
 const PAK_COLUMNS = ['path', 'size', 'storedSize', 'compression', 'encrypted', 'hash'] as const;
 
-function pakQuery(args: ListArgs): Parameters<typeof listPakFiles>[1] & object {
+function pakQuery(args: ListArgs): { sort: NonNullable<ListArgs['sort']>; filter?: string } {
   return { sort: args.sort ?? 'index', ...(args.filter !== undefined ? { filter: args.filter } : {}) };
 }
 
 /** One .pak: its files below the mount point. */
 async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number> {
+  const [{ listPakFiles }, { openPakForCli }] = await Promise.all([import('../../pak/listing.js'), import('../pak-open.js')]);
   const a = await openPakForCli(file, args);
   await a.close();
   const rows = listPakFiles(a.pak, pakQuery(args));
