@@ -54,7 +54,8 @@ export const listCommand: Command<ListArgs> = {
     } else if (args.csv) {
       io.out(renderCsv([...COLUMNS], rows.map((r) => COLUMNS.map((c) => r[c]))));
     } else {
-      io.out(`${chunkTable(rows)}${rows.length} of ${toc.chunkCount} chunks\n`);
+      chunkTable(rows, (text) => io.out(text));
+      io.out(`${rows.length} of ${toc.chunkCount} chunks\n`);
     }
     return ExitCode.Ok;
   },
@@ -181,7 +182,7 @@ function humanRow(r: ChunkRow): string[] {
  * The chunk table of one container: the text renderTable makes of humanRow cells, built a row at a time from one
  * template (a listing of thousands of chunks is the hot path of `list`; cells and arrays per row cost it a third).
  */
-export function chunkTable(rows: readonly ChunkRow[]): string {
+export function chunkTable(rows: readonly ChunkRow[], write?: (text: string) => void): string {
   let w0 = 1;
   let w1 = 'chunk id'.length;
   let w2 = 'type'.length;
@@ -204,6 +205,12 @@ export function chunkTable(rows: readonly ChunkRow[]): string {
     const line = `${String(r.index).padStart(w0)}  ${r.id.padEnd(w1)}  ${r.type.padEnd(w2)}  ${r.path.padEnd(w3)}  ${String(r.size).padStart(w4)}  ${String(r.storedSize).padStart(w5)}  ${String(r.blocks).padStart(w6)}  ${r.hash}`;
     // renderTable trims the blanks an empty last cell leaves.
     out += r.hash === '' ? `${line.trimEnd()}\n` : `${line}\n`;
+    // Written in parts: what is written is garbage at once, so the collector does not copy it around meanwhile.
+    if (write && out.length > 1 << 16) {
+      write(out);
+      out = '';
+    }
   }
-  return out;
+  if (write) write(out);
+  return write ? '' : out;
 }
