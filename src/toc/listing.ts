@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { guidHex } from './header.js';
-import { CHUNK_ID_SIZE, chunkTypeFromName } from './chunk-id.js';
+import { CHUNK_ID_SIZE, chunkTypeFromName, chunkTypeName, chunkTypeTable } from './chunk-id.js';
 import { toHex } from '../util/bytes.js';
 import { enginesForTocVersion } from './engine.js';
 import type { IoStoreToc } from './toc.js';
@@ -136,23 +136,26 @@ export function listChunks(toc: IoStoreToc, q: ChunkQuery = {}): ChunkRow[] {
   const ids = toHex(toc.chunkIds);
   const hashes = toHex(toc.metaHashes);
   const hashWidth = toc.metaHashSize * 2;
+  const typeNames = chunkTypeTable(toc.generation);
+  const { chunkIds, chunkOffsets, chunkLengths, metaFlags } = toc;
   const rows = new Array<ChunkRow>(order.length);
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     let hash = hashes.substring(i * hashWidth, (i + 1) * hashWidth);
     // The 12 spare bytes of a pre-v8 hash slot are dropped when unused (as chunkHash does).
     if (hashWidth > 40 && hash.endsWith(UNUSED_HASH_TAIL)) hash = hash.substring(0, 40);
+    const type = chunkIds[i * CHUNK_ID_SIZE + 11]!;
     rows[k] = {
       index: i,
       id: ids.substring(i * CHUNK_ID_HEX, (i + 1) * CHUNK_ID_HEX),
-      type: toc.chunkTypeName(i),
+      type: typeNames[type] ?? chunkTypeName(type, toc.generation),
       path: toc.chunkPath(i) ?? '',
-      size: toc.chunkSize(i),
+      size: chunkLengths[i]!,
       storedSize: toc.chunkStoredSize(i),
       blocks: toc.chunkBlockCount(i),
       hash,
-      offset: toc.chunkOffset(i),
-      compressed: (toc.chunkMetaFlags(i) & 1) !== 0,
+      offset: chunkOffsets[i]!,
+      compressed: (metaFlags[i]! & 1) !== 0,
     };
   }
   return rows;

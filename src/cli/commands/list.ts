@@ -183,22 +183,27 @@ function humanRow(r: ChunkRow): string[] {
  * template (a listing of thousands of chunks is the hot path of `list`; cells and arrays per row cost it a third).
  */
 export function chunkTable(rows: readonly ChunkRow[], write?: (text: string) => void): string {
-  let w0 = 1;
+  // The numbers are whole and >= 0: the widest is the largest.
+  let index = 0;
+  let size = 0;
+  let stored = 0;
+  let blocks = 0;
   let w1 = 'chunk id'.length;
   let w2 = 'type'.length;
   let w3 = 'path'.length;
-  let w4 = 'size'.length;
-  let w5 = 'stored'.length;
-  let w6 = 'blocks'.length;
   for (const r of rows) {
-    w0 = Math.max(w0, String(r.index).length);
-    w1 = Math.max(w1, r.id.length);
-    w2 = Math.max(w2, r.type.length);
-    w3 = Math.max(w3, r.path.length);
-    w4 = Math.max(w4, String(r.size).length);
-    w5 = Math.max(w5, String(r.storedSize).length);
-    w6 = Math.max(w6, String(r.blocks).length);
+    if (r.index > index) index = r.index;
+    if (r.size > size) size = r.size;
+    if (r.storedSize > stored) stored = r.storedSize;
+    if (r.blocks > blocks) blocks = r.blocks;
+    if (r.id.length > w1) w1 = r.id.length;
+    if (r.type.length > w2) w2 = r.type.length;
+    if (r.path.length > w3) w3 = r.path.length;
   }
+  const w0 = String(index).length;
+  const w4 = Math.max('size'.length, String(size).length);
+  const w5 = Math.max('stored'.length, String(stored).length);
+  const w6 = Math.max('blocks'.length, String(blocks).length);
   const rule = [w0, w1, w2, w3, w4, w5, w6, Math.max(4, ...rows.map((r) => r.hash.length))].map((w) => '-'.repeat(w)).join('  ');
   let out = `${'#'.padStart(w0)}  ${'chunk id'.padEnd(w1)}  ${'type'.padEnd(w2)}  ${'path'.padEnd(w3)}  ${'size'.padStart(w4)}  ${'stored'.padStart(w5)}  ${'blocks'.padStart(w6)}  hash\n${rule}\n`;
   for (const r of rows) {
