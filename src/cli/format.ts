@@ -35,13 +35,9 @@ export function renderTable(headers: string[], rows: string[][], align: Align[])
 
 /** RFC 4180 CSV. */
 export function renderCsv(headers: string[], rows: Array<Array<string | number>>): string {
-  const cell = (v: string | number): string => {
-    if (typeof v === 'number') return String(v);
-    return NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-  };
   const line = (r: Array<string | number>): string => {
     let s = '';
-    for (let c = 0; c < r.length; c++) s += c === 0 ? cell(r[c]!) : `,${cell(r[c]!)}`;
+    for (let c = 0; c < r.length; c++) s += c === 0 ? csvCell(r[c]!) : `,${csvCell(r[c]!)}`;
     return s;
   };
   let out = line(headers);
@@ -49,6 +45,12 @@ export function renderCsv(headers: string[], rows: Array<Array<string | number>>
   return `${out}\n`;
 }
 const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV cell: numbers as they are, text quoted when it holds a quote, comma or line break. */
+export function csvCell(v: string | number): string {
+  if (typeof v === 'number') return String(v);
+  return NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
 
 /** Pretty JSON with a trailing newline; bigints are written as strings. */
 export function renderJson(value: unknown): string {
