@@ -15,15 +15,18 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli');
 const BUNDLED_COMMANDS = new Set(['list.js', 'info.js']);
+// What list and info import only for a .pak or a folder, and the help texts: loaded from dist/ when asked for, they
+// stay out of the file every run compiles.
+const ON_DEMAND = [join(root, 'dist', 'pak'), join(root, 'dist', 'unpack', 'mount.js'), join(cli, 'pak-open.js'), join(cli, 'help.js')];
 
-/** Keeps every command but the bundled ones as imports of their dist/ files. */
+/** Keeps every command but the bundled ones, and ON_DEMAND, as imports of their dist/ files. */
 const keepOutside = {
   name: 'keep-outside',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (a) => {
       const target = resolve(a.resolveDir, a.path);
       const command = dirname(target) === join(cli, 'commands') && !BUNDLED_COMMANDS.has(target.slice(target.lastIndexOf(sep) + 1));
-      if (!command) return undefined;
+      if (!command && !ON_DEMAND.some((m) => target === m || target.startsWith(`${m}${sep}`))) return undefined;
       // The bundle sits in dist/cli/: the import is rewritten relative to it.
       const path = relative(cli, target).split(sep).join('/');
       return { path: path.startsWith('.') ? path : `./${path}`, external: true };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { IoStoreError } from '../errors.js';
+import { IoStoreError, isIoStoreError } from '../errors.js';
 import { escapeControl, quote } from '../util/quote.js';
 import { Argv, closest, findCommandName, parseArgs, wantsHelp } from './args.js';
 import type { Command } from './command.js';
@@ -67,14 +67,6 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
   } catch (e) {
     return reportError(e, io, verbose);
   }
-}
-
-/**
- * The library's error, whichever copy of its class threw it: the bundled CLI (scripts/build-cli.mjs) carries one and
- * the commands loaded from dist/ use dist/errors.js's.
- */
-function isIoStoreError(e: unknown): e is IoStoreError {
-  return e instanceof IoStoreError || (e instanceof Error && e.name === 'IoStoreError' && typeof (e as IoStoreError).code === 'string');
 }
 
 export function reportError(e: unknown, io: CliIO, verbose: boolean): number {

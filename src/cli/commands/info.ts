@@ -1,5 +1,5 @@
 import { toHex } from '../../util/bytes.js';
-import { IoStoreError } from '../../errors.js';
+import { isIoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
@@ -38,7 +38,8 @@ export const infoCommand: Command<InfoArgs> = {
         a = await openPakForCli(file, args);
       } catch (e) {
         // Without the key of an encrypted index the footer still tells the version and which key is needed.
-        if (!(e instanceof IoStoreError) || e.code !== 'NEEDS_KEY') throw e;
+        // The pak readers load from dist/ beside the bundled CLI: their error class is another copy (isIoStoreError).
+        if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
         return footerOnly(file, args, io);
       }
       await a.close();
