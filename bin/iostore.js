@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The `iostore` command: a thin shell over the compiled library (npm install builds dist/).
+// The `iostore` command: a thin shell over the compiled library (npm install builds dist/). This file is CommonJS
+// (bin/package.json) and loads the bundled CLI (scripts/build-cli.mjs): an ES module entry point and ES imports of
+// built-ins cost a short command a good part of its run.
+'use strict';
 // File writes go through libuv's thread pool; unpack keeps 8 in flight, so give the pool room for them. This must
 // be set before the first file operation.
 process.env.UV_THREADPOOL_SIZE ??= '16';
-import { unlinkSync } from 'node:fs';
-import { run } from '../dist/cli/main.js';
+const { run } = require('../dist/cli/main.bundle.cjs');
 
 // An interrupted run must not leave temporary files behind (final names are only ever complete files).
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -12,7 +14,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.stderr.write(`\niostore: interrupted\n`);
     // Loaded here, not at start-up: when no run has loaded it, no write is pending and the fresh module has none.
     import('../dist/unpack/output.js')
-      .then(({ abortWrites }) => abortWrites(unlinkSync))
+      .then(({ abortWrites }) => abortWrites(require('node:fs').unlinkSync))
       .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }

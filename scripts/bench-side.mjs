@@ -172,7 +172,9 @@ export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
     ['verify, stored', ['verify', c.none], ['verify', c.none], null],
     ['list', ['list', c.zlib], ['list', c.zlib], nodeFloor],
     ['list --json', ['list', c.zlib, '--json'], null, nodeFloor],
+    ['list --csv', ['list', c.zlib, '--csv'], null, nodeFloor],
     ['info', ['info', c.zlib], ['info', c.zlib], nodeFloor],
+    ['info --json', ['info', c.zlib, '--json'], null, nodeFloor],
     ['--version', ['--version'], null, nodeFloor],
     ...extraJobs.map((j) => j(c, out)),
   ];

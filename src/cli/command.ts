@@ -1,10 +1,11 @@
-import type { Argv } from 'yargs';
+import type { Argv } from './args.js';
 import type { CliIO } from './io.js';
 
-/** A CLI command: yargs options plus a handler over library calls that returns the exit code. */
+/** A CLI command: its arguments (declared on an Argv, see args.ts) and a handler over library calls that returns the exit code. */
 export interface Command<A = any> {
+  /** Name and positionals: `<required>`, `[optional]`, `<rest..>`. */
   command: string;
   describe: string;
-  builder: (y: Argv) => Argv<A>;
+  builder: (y: Argv) => Argv;
   run: (args: A, io: CliIO) => Promise<number>;
 }

@@ -6,31 +6,61 @@ export function formatRatio(stored: number, raw: number): string {
 
 export type Align = 'left' | 'right';
 
-/** A plain-text table: header row, a rule, then rows; columns padded to their widest cell. */
+/**
+ * A plain-text table: header row, a rule, then rows; columns padded to their widest cell. Built by appending to one
+ * string (V8 joins the pieces once, when it is written): `list` renders thousands of rows and its start-up budget
+ * is a few milliseconds.
+ */
 export function renderTable(headers: string[], rows: string[][], align: Align[]): string {
-  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, c) => (align[c] === 'right' ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-      .join('  ')
-      .trimEnd();
-  const out = [line(headers), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const r of rows) out.push(line(r));
-  return `${out.join('\n')}\n`;
+  const n = headers.length;
+  const widths = headers.map((h) => h.length);
+  for (const r of rows) {
+    for (let c = 0; c < n; c++) if (r[c]!.length > widths[c]!) widths[c] = r[c]!.length;
+  }
+  const right = align.map((a) => a === 'right');
+  const line = (cells: string[]): string => {
+    let s = '';
+    for (let c = 0; c < n; c++) {
+      const cell = cells[c]!;
+      if (c > 0) s += '  ';
+      s += c === n - 1 && !right[c] ? cell : right[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!);
+    }
+    // Cells padded to the right leave trailing blanks when the last ones are empty.
+    return s.charCodeAt(s.length - 1) === 32 ? s.trimEnd() : s;
+  };
+  let out = `${line(headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`;
+  for (const r of rows) out += `${line(r)}\n`;
+  return out;
 }
 
 /** RFC 4180 CSV. */
 export function renderCsv(headers: string[], rows: Array<Array<string | number>>): string {
-  const cell = (v: string | number) => {
-    const s = String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const line = (r: Array<string | number>): string => {
+    let s = '';
+    for (let c = 0; c < r.length; c++) s += c === 0 ? csvCell(r[c]!) : `,${csvCell(r[c]!)}`;
+    return s;
   };
-  return `${[headers, ...rows].map((r) => r.map(cell).join(',')).join('\n')}\n`;
+  let out = line(headers);
+  for (const r of rows) out += `\n${line(r)}`;
+  return `${out}\n`;
+}
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV cell: numbers as they are, text quoted when it holds a quote, comma or line break. */
+export function csvCell(v: string | number): string {
+  if (typeof v === 'number') return String(v);
+  return NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
 /** Pretty JSON with a trailing newline; bigints are written as strings. */
 export function renderJson(value: unknown): string {
-  return `${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`;
+  try {
+    // Without a replacer V8 serialises natively; one that calls back per value costs a big listing several times.
+    return `${JSON.stringify(value, null, 2)}\n`;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return `${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`;
+  }
 }
 
 export function hex64(v: bigint): string {

@@ -1,4 +1,4 @@
-import type { Argv } from 'yargs';
+import type { Argv } from './args.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { KeyRing } from '../unpack/keys.js';
 import { codecsWithNativeOodle } from '../codecs/native.js';
@@ -15,7 +15,7 @@ export function cliCodecs(args: { 'oodle-lib'?: string }): Promise<CodecRegistry
   return codecsWithNativeOodle(args['oodle-lib'] ?? process.env.OODLE_LIB ?? undefined);
 }
 
-export function withKeyOptions<T>(y: Argv<T>) {
+export function withKeyOptions(y: Argv): Argv {
   return y
     .option('aes-key', { type: 'string', describe: 'AES-256 key (64 hex digits, 0x optional, or base64) for encrypted containers' })
     .option('keys', { type: 'string', describe: 'JSON file of encryption-key GUID -> AES key, for containers with different keys' });

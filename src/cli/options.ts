@@ -1,4 +1,4 @@
-import type { Argv } from 'yargs';
+import type { Argv } from './args.js';
 import { statSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { parseAesKey } from '../crypto/aes.js';
@@ -12,7 +12,7 @@ export interface ContainerArgs {
   verbose?: boolean;
 }
 
-export function withContainerOptions<T>(y: Argv<T>) {
+export function withContainerOptions(y: Argv): Argv {
   return y
     .option('aes-key', {
       type: 'string',
@@ -50,3 +50,6 @@ export function singleFile(paths: readonly string[]): string | undefined {
     return paths[0];
   }
 }
+
+/** A path the commands treat as a pak archive rather than a container. */
+export const isPakPath = (p: string): boolean => /\.pak$/i.test(p);

@@ -4,8 +4,7 @@ import type { PakArchive } from '../pak/archive.js';
 import { openPakFile } from '../pak/pak-file.js';
 import type { KeyRing } from '../unpack/keys.js';
 
-/** A path the commands treat as a pak archive rather than a container. */
-export const isPakPath = (p: string): boolean => /\.pak$/i.test(p);
+export { isPakPath } from './options.js';
 
 /** Opens a pak with the key of its GUID from `keys`, or the one `--aes-key` gives for every GUID. */
 export async function openPakForCli(path: string, key: { 'aes-key'?: string } | KeyRing | undefined, o: { verifyIndexHashes?: boolean } = {}): Promise<PakArchive> {

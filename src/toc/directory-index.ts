@@ -1,5 +1,5 @@
 import { IoStoreError } from '../errors.js';
-import { ByteReader } from '../util/bytes.js';
+import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
 
 const NONE = 0xffffffff;
@@ -25,19 +25,20 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   const mountPoint = r.fstring('directory index mount point');
   const dirCount = r.u32('directory entry count');
   r.needArray(dirCount, 16, 'directory entries');
-  const directories = new Uint32Array(dirCount * 4);
-  for (let i = 0; i < directories.length; i++) directories[i] = r.u32();
+  const directories = readU32s(r, dirCount * 4);
   const fileCount = r.u32('file entry count');
   r.needArray(fileCount, 12, 'file entries');
-  const files = new Uint32Array(fileCount * 3);
-  for (let i = 0; i < files.length; i++) files[i] = r.u32();
+  const files = readU32s(r, fileCount * 3);
   const stringCount = r.u32('string table count');
   // Each FString takes at least 4 bytes, which bounds the count before the array is built.
   r.needArray(stringCount, 4, 'string table');
   const strings: string[] = new Array(stringCount);
+  // The rest of the index decoded at once: 8-bit names are cut from it rather than built a character at a time.
+  const tableAt = r.pos;
+  const table = latin1(r.bytes.subarray(tableAt));
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
-    const s = readName(r, i);
+    const s = readName(r, i, table, tableAt);
     if (s === undefined) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
@@ -53,12 +54,27 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   return { mountPoint, directories, files, strings };
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `count` little-endian u32s at the cursor (already bounds-checked), copied in one call on little-endian hosts. */
+function readU32s(r: ByteReader, count: number): Uint32Array {
+  const at = r.bytes.byteOffset + r.pos;
+  let out: Uint32Array;
+  if (LITTLE_ENDIAN) out = new Uint32Array(r.bytes.buffer.slice(at, at + count * 4));
+  else {
+    out = new Uint32Array(count);
+    for (let i = 0; i < count; i++) out[i] = r.view.getUint32(r.pos + i * 4, true);
+  }
+  r.pos += count * 4;
+  return out;
+}
+
 /**
  * Reads one string-table entry, checking its bytes for characters that could escape a folder while decoding it:
  * a directory index of a big container holds thousands of names, and this is the hot loop of opening one.
  * Returns undefined for an unsafe name (the caller re-reads it to say why).
  */
-function readName(r: ByteReader, i: number): string | undefined {
+function readName(r: ByteReader, i: number, table: string, tableAt: number): string | undefined {
   const at = r.pos;
   const len = r.i32('string length');
   if (len <= 0) {
@@ -71,13 +87,12 @@ function readName(r: ByteReader, i: number): string | undefined {
   const start = r.pos;
   const end = start + len - 1;
   if (b[end] !== 0) r.fail('BAD_VALUE', `directory index string ${i} is not NUL-terminated`, at);
-  let s = '';
   for (let k = start; k < end; k++) {
     const c = b[k]!;
     // '/', '\', ':' and control characters never belong in one path component.
     if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return undefined;
-    s += String.fromCharCode(c);
   }
+  const s = table.substring(start - tableAt, end - tableAt);
   r.pos = end + 1;
   if (s === '.' || s === '..' || s === '') return undefined;
   return s;

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
@@ -12,12 +12,22 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
   return readToc(bytes, { source: path, ...options });
 }
 
+/**
+ * The bytes of a .utoc. Read with blocking calls: a TOC is read whole and at once (kilobytes to tens of MB), and five
+ * round trips through libuv's thread pool (open, stat, head, body, close) cost `list` and `info` more than the
+ * reads themselves.
+ */
 export async function readTocBytes(path: string): Promise<Uint8Array> {
-  const fh = await openForRead(path);
+  let fd: number;
   try {
-    const { size } = await fh.stat();
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw ioError(e, path);
+  }
+  try {
+    const size = fstatSync(fd).size;
     const head = new Uint8Array(Math.min(size, TOC_HEADER_SIZE));
-    await fh.read(head, 0, head.length, 0);
+    readSync(fd, head, 0, head.length, 0);
     const magicOk = head.length >= 16 && TOC_MAGIC.split('').every((c, i) => head[i] === c.charCodeAt(0));
     if (!magicOk) {
       throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
@@ -25,19 +35,22 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
     const bytes = new Uint8Array(size);
     let done = 0;
     while (done < size) {
-      const { bytesRead } = await fh.read(bytes, done, size - done, done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
+      const n = readSync(fd, bytes, done, size - done, done);
+      if (n === 0) break;
+      done += n;
     }
     return done === size ? bytes : bytes.subarray(0, done);
+  } catch (e) {
+    throw e instanceof IoStoreError ? e : ioError(e, path);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
 export async function openForRead(path: string) {
   try {
-    return await open(path, 'r');
+    // fs.promises is reached when first used: `list` and `info` read with blocking calls and never load it.
+    return await fsp.open(path, 'r');
   } catch (e) {
     throw ioError(e, path);
   }

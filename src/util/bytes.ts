@@ -137,6 +137,8 @@ export class ByteReader {
   }
 }
 
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
 export function latin1(b: Uint8Array): string {
   // Directory-index names are short: a plain loop beats spreading into fromCharCode by far.
   if (b.length <= 64) {
@@ -144,17 +146,22 @@ export function latin1(b: Uint8Array): string {
     for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
     return s;
   }
+  // A long run (a directory index's whole string table) is one native call where Node's Buffer exists.
+  if (NodeBuffer !== undefined) return NodeBuffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
   let s = '';
   for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, Array.from(b.subarray(i, i + 4096)));
   return s;
 }
 
-const utf16Decoder = new TextDecoder('utf-16le');
+// Made on first use: creating a TextDecoder loads Node's encoding support, which most runs never need.
+let utf16Decoder: InstanceType<typeof TextDecoder> | undefined;
 export function utf16le(b: Uint8Array): string {
-  return utf16Decoder.decode(b);
+  return (utf16Decoder ??= new TextDecoder('utf-16le')).decode(b);
 }
 
 export function toHex(b: Uint8Array): string {
+  // A long run (a whole column of chunk ids or hashes) is one native call where Node's Buffer exists.
+  if (b.length > 64 && NodeBuffer !== undefined) return NodeBuffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
   let s = '';
   for (let i = 0; i < b.length; i++) s += HEX[b[i]!];
   return s;

@@ -1,18 +1,16 @@
-import { PakArchive } from '../../pak/archive.js';
-import { fileSource as pakFileSource } from '../../pak/pak-file.js';
-import { pakVersionName } from '../../pak/version.js';
 import { toHex } from '../../util/bytes.js';
-import { IoStoreError } from '../../errors.js';
+import { isIoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
-import { discoverMounts } from '../../unpack/mount.js';
-import { pakInfo, type PakInfo } from '../../pak/listing.js';
-import { isPakPath, openPakForCli, openPakOrWarn } from '../pak-open.js';
+import type { PakInfo } from '../../pak/listing.js';
 import { ExitCode, type CliIO } from '../io.js';
-import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { isPakPath, singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+
+// Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
+const pakModules = () => Promise.all([import('../pak-open.js'), import('../../pak/listing.js')]);
 
 interface InfoArgs extends ContainerArgs {
   paths: string[];
@@ -34,12 +32,14 @@ export const infoCommand: Command<InfoArgs> = {
     const file = singleFile(args.paths);
     if (file === undefined) return infoMany(args, io);
     if (isPakPath(file)) {
+      const [{ openPakForCli }, { pakInfo }] = await pakModules();
       let a;
       try {
         a = await openPakForCli(file, args);
       } catch (e) {
         // Without the key of an encrypted index the footer still tells the version and which key is needed.
-        if (!(e instanceof IoStoreError) || e.code !== 'NEEDS_KEY') throw e;
+        // The pak readers load from dist/ beside the bundled CLI: their error class is another copy (isIoStoreError).
+        if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
         return footerOnly(file, args, io);
       }
       await a.close();
@@ -61,6 +61,7 @@ export const infoCommand: Command<InfoArgs> = {
 
 /** One row per container in mount order, and a total. */
 async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
+  const [[{ openPakOrWarn }, { pakInfo }], { discoverMounts }] = await Promise.all([pakModules(), import('../../unpack/mount.js')]);
   const infos: Array<ContainerInfo & { name: string }> = [];
   const { containers, paks } = await discoverMounts(args.paths);
   const pakInfos: Array<PakInfo & { name: string }> = [];
@@ -152,6 +153,7 @@ function renderPakInfo(i: PakInfo): string {
 }
 
 async function footerOnly(file: string, args: InfoArgs, io: CliIO): Promise<number> {
+  const [{ PakArchive }, { fileSource: pakFileSource }, { pakVersionName }] = await Promise.all([import('../../pak/archive.js'), import('../../pak/pak-file.js'), import('../../pak/version.js')]);
   const src = await pakFileSource(file);
   let f;
   try {
