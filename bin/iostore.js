@@ -13,7 +13,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     process.stderr.write(`\niostore: interrupted\n`);
     // Loaded here, not at start-up: when no run has loaded it, no write is pending and the fresh module has none.
-    import('../dist/unpack/output.js')
+    import('../dist/layout/output.js')
       .then(({ abortWrites }) => abortWrites(require('node:fs').unlinkSync))
       .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });

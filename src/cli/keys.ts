@@ -1,6 +1,6 @@
 import type { Argv } from './args.js';
 import { parseAesKey } from '../crypto/aes.js';
-import { KeyRing } from '../unpack/keys.js';
+import { KeyRing } from '../mount/keys.js';
 import { codecsWithNativeOodle } from '../codecs/native.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 

@@ -2,7 +2,7 @@ import { parseAesKey } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
 import type { PakArchive } from '../pak/archive.js';
 import { openPakFile } from '../pak/pak-file.js';
-import type { KeyRing } from '../unpack/keys.js';
+import type { KeyRing } from '../mount/keys.js';
 
 export { isPakPath } from './options.js';
 

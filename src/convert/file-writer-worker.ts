@@ -45,7 +45,15 @@ export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<s
         createdDirs.add(dir);
         current = f.path;
       }
-      const fd = openSync(f.tmp, 'w');
+      let fd: number;
+      try {
+        fd = openSync(f.tmp, 'w');
+      } catch (e) {
+        // The folder may have gone since this thread made it (a later run into a deleted output folder).
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        mkdirSync(dir, { recursive: true });
+        fd = openSync(f.tmp, 'w');
+      }
       try {
         let total = 0;
         for (const p of f.pieces) total += p.length;

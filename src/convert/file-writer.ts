@@ -2,7 +2,7 @@ import { unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IoStoreError } from '../errors.js';
-import { abortHooks, tempFilesInFlight, tempPathFor } from '../unpack/output.js';
+import { abortHooks, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { runnableUrl } from '../util/worker-pool.js';
 import { writeGroupSync, type FileToWrite, type WriteReply, type WriteRequest } from './file-writer-worker.js';
 

@@ -12,7 +12,7 @@ import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
-import { openTempFile } from '../unpack/output.js';
+import { openTempFile } from '../layout/output.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
-import { MANIFEST_NAME, type Manifest, type ManifestContainer } from '../unpack/manifest.js';
+import { MANIFEST_NAME, type Manifest, type ManifestContainer } from '../layout/manifest.js';
 import { quote } from '../util/quote.js';
 
 /** Reads and checks the manifest `unpack` wrote; errors name the field that is wrong. */

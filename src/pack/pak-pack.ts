@@ -8,8 +8,8 @@ import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type Pa
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
 import { ioError } from '../toc/read-file.js';
-import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../unpack/manifest.js';
-import { openTempFile, tempFilesInFlight, tempPathFor } from '../unpack/output.js';
+import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
+import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
 import { walkFiles } from './mod-folder.js';
 

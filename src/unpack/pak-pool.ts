@@ -1,7 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import type { CodecRecipe } from '../codecs/codec.js';
 import { runnableUrl, WorkerPool } from '../util/worker-pool.js';
-import { abortHooks, tempFilesInFlight } from './output.js';
+import { abortHooks, tempFilesInFlight } from '../layout/output.js';
 
 /** One pak a worker opens: its file and the AES key chosen for its key GUID. */
 export interface PakOrigin {

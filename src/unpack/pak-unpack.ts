@@ -6,10 +6,10 @@ import { openPakFile } from '../pak/pak-file.js';
 import type { PakEntry } from '../pak/read.js';
 import { pakMountRelative, unsafePakPathReason } from '../pak/safe-path.js';
 import { toHex } from '../util/bytes.js';
-import type { KeyRing } from './keys.js';
-import type { ManifestPak, ManifestPakFile } from './manifest.js';
-import type { PakMountEntry } from './mount.js';
-import { safeOutputPath, tempPathFor, writeFileAtomic } from './output.js';
+import type { KeyRing } from '../mount/keys.js';
+import type { ManifestPak, ManifestPakFile } from '../layout/manifest.js';
+import type { PakMountEntry } from '../mount/mount.js';
+import { safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
 import { PakPool } from './pak-pool.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */

@@ -4,7 +4,7 @@ import { codecsFromRecipes, type CodecRegistry } from '../codecs/registry.js';
 import type { PakArchive } from '../pak/archive.js';
 import { openPakFile } from '../pak/pak-file.js';
 import { serveTasks } from '../util/worker-pool.js';
-import { writeFileAtomic } from './output.js';
+import { writeFileAtomic } from '../layout/output.js';
 import type { PakTask, PakWorkerSetup } from './pak-pool.js';
 
 const setup = workerData as PakWorkerSetup;

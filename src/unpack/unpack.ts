@@ -1,22 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { ContainerReader } from '../cas/container-reader.js';
-import { fileSource, partitionPaths } from '../cas/source.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
-import { guidHex, parseTocHeader } from '../toc/header.js';
-import { readTocBytes } from '../toc/read-file.js';
-import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { ContainerFlags } from '../toc/version.js';
-import { KeyRing } from './keys.js';
-import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from './manifest.js';
-import { discoverMounts, type MountEntry, type PakMountEntry } from './mount.js';
+import type { IoStoreToc } from '../toc/toc.js';
+import { KeyRing } from '../mount/keys.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from '../layout/manifest.js';
+import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { PakUnpackOutcome } from './pak-unpack.js';
-import { safeOutputPath, writeFileAtomic } from './output.js';
-import { metaHashAlgorithm } from './write-chunk.js';
-import type { LoopTask } from './chunk-loop.js';
-import { runChunkTasks } from './loop-pool.js';
+import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { metaHashAlgorithm } from '../chunks/write-chunk.js';
+import type { LoopTask } from '../chunks/chunk-loop.js';
+import { runChunkTasks } from '../chunks/loop-pool.js';
+import { openContainer } from '../mount/open.js';
+import { unnamedChunkPath } from '../layout/unnamed.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -85,35 +83,6 @@ export interface UnpackResult {
   threads: number;
 }
 
-/** The folder of an unpack holding the chunks that have no directory-index name. */
-export const UNNAMED_CHUNKS_FOLDER = '_chunks';
-
-/** Output path of a chunk with no directory-index name: by type and chunk id. */
-export function unnamedChunkPath(type: string, idHex: string): string {
-  return `${UNNAMED_CHUNKS_FOLDER}/${type}/${idHex}.bin`;
-}
-
-/** Opens one container, choosing its AES key from the ring by the container's key GUID. */
-export async function openContainer(entry: MountEntry, o: Pick<UnpackOptions, 'keys' | 'engine' | 'codecs'>): Promise<ContainerReader> {
-  const bytes = await readTocBytes(entry.utoc);
-  const header = parseTocHeader(bytes, entry.utoc);
-  let aesKey: Uint8Array | undefined;
-  if (header.containerFlags & ContainerFlags.Encrypted) {
-    aesKey = o.keys?.get(guidHex(header.encryptionKeyGuid));
-    if (!aesKey) {
-      throw new IoStoreError('NEEDS_KEY', `the container is encrypted (key GUID ${guidHex(header.encryptionKeyGuid)}): pass --aes-key or --keys`, { file: entry.utoc });
-    }
-  }
-  const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
-  if (toc.directoryIndexError) throw toc.directoryIndexError;
-  const parts = partitionPaths(entry.utoc, toc.partitionCount);
-  const origin = { utoc: entry.utoc, partitions: parts, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) };
-  const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), origin };
-  // One clear error for a missing data file, rather than one per chunk that lives in it.
-  const missing = toc.blockCount > 0 ? parts.find((p) => !existsSync(p)) : undefined;
-  if (missing) throw new IoStoreError('NOT_FOUND', `the container's data file is missing (${toc.chunkCount} chunks live in its .ucas files)`, { file: missing });
-  return new ContainerReader(toc, parts.map(fileSource), readerOptions);
-}
 
 /**
  * Unpacks containers (files or Paks folders) into `outdir`: every chunk the mount order makes visible, named ones

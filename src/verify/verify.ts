@@ -3,9 +3,9 @@ import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import type { LoopTask } from '../unpack/chunk-loop.js';
-import { runChunkTasks } from '../unpack/loop-pool.js';
-import { metaHashAlgorithm } from '../unpack/write-chunk.js';
+import type { LoopTask } from '../chunks/chunk-loop.js';
+import { runChunkTasks } from '../chunks/loop-pool.js';
+import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 
 export interface VerifyOptions {
   /** Chunk hash algorithm; default by engine generation (BLAKE3 for UE5, SHA-1 for UE4). */

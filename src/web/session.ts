@@ -17,9 +17,9 @@ import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { ContainerFlags } from '../toc/version.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
 import { toHex } from '../util/bytes.js';
-import { containerPriority } from '../unpack/mount.js';
-import { metaHashAlgorithm } from '../unpack/write-chunk.js';
-import { unnamedChunkPath } from '../unpack/unpack.js';
+import { containerPriority } from '../mount/mount.js';
+import { metaHashAlgorithm } from '../chunks/write-chunk.js';
+import { unnamedChunkPath } from '../layout/unnamed.js';
 
 /** A dropped file: its path inside the dropped folder (or its bare name) and its contents, read on demand. */
 export interface InputFile {

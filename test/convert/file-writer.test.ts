@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLegacy } from '../../src/convert/index.js';
 import { FileWriter, useWriterThread, WRITER_THREAD_MIN_FILES } from '../../src/convert/file-writer.js';
-import { tempFilesInFlight } from '../../src/unpack/output.js';
+import { tempFilesInFlight } from '../../src/layout/output.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 

@@ -7,10 +7,10 @@ import { writeCompanionPak } from '../../src/pak/write.js';
 import { writePakBytes } from '../../src/pak/pak-writer.js';
 import { defaultCodecs } from '../../src/codecs/registry.js';
 import { unpack } from '../../src/unpack/unpack.js';
-import type { Manifest } from '../../src/unpack/manifest.js';
+import type { Manifest } from '../../src/layout/manifest.js';
 import { cli } from '../cli-helper.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
-import { KeyRing } from '../../src/unpack/keys.js';
+import { KeyRing } from '../../src/mount/keys.js';
 import { parseAesKey } from '../../src/crypto/aes.js';
 import { freshPaths, listFiles, tempDir } from '../tmp.js';
 

@@ -61,7 +61,7 @@ export const infoCommand: Command<InfoArgs> = {
 
 /** One row per container in mount order, and a total. */
 async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
-  const [[{ openPakOrWarn }, { pakInfo }], { discoverMounts }] = await Promise.all([pakModules(), import('../../unpack/mount.js')]);
+  const [[{ openPakOrWarn }, { pakInfo }], { discoverMounts }] = await Promise.all([pakModules(), import('../../mount/mount.js')]);
   const infos: Array<ContainerInfo & { name: string }> = [];
   const { containers, paks } = await discoverMounts(args.paths);
   const pakInfos: Array<PakInfo & { name: string }> = [];

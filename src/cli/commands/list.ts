@@ -85,7 +85,7 @@ function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where
  * container. An encrypted container without its key lists its chunks without paths, with a warning.
  */
 async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
-  const [{ discoverMounts }, { listPakFiles }, { openPakOrWarn }] = await Promise.all([import('../../unpack/mount.js'), import('../../pak/listing.js'), import('../pak-open.js')]);
+  const [{ discoverMounts }, { listPakFiles }, { openPakOrWarn }] = await Promise.all([import('../../mount/mount.js'), import('../../pak/listing.js'), import('../pak-open.js')]);
   const found = await discoverMounts(args.paths);
   const entries = found.containers;
   // --type and --by-type select chunk types, which pak files do not have.

@@ -1,6 +1,6 @@
 import { parseEngineVersion } from '../../toc/engine.js';
-import { openContainer } from '../../unpack/unpack.js';
-import { discoverMounts, mountEntry, type MountEntry, type PakMountEntry, pakMountEntry } from '../../unpack/mount.js';
+import { openContainer } from '../../mount/open.js';
+import { discoverMounts, mountEntry, type MountEntry, type PakMountEntry, pakMountEntry } from '../../mount/mount.js';
 import { verifyPak, type PakVerifyResult } from '../../verify/pak-verify.js';
 import { isPakPath, openPakForCli } from '../pak-open.js';
 import { IoStoreError } from '../../errors.js';

@@ -8,7 +8,7 @@ import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.j
 import { EncryptionMethod } from '../toc/version.js';
 import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTask } from './chunk-loop.js';
-import { abortHooks } from './output.js';
+import { abortHooks } from '../layout/output.js';
 
 /** What a loop worker is started with. */
 export interface LoopWorkerData {

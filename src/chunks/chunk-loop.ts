@@ -11,7 +11,7 @@ import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor } from './output.js';
+import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
 export interface LoopTask {

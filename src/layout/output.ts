@@ -136,7 +136,14 @@ export async function writeFileAtomic(
   const tmp = how.tempPath ?? tempPathFor(path);
   let written = 0;
   try {
-    const file = await ops.create(tmp);
+    // The folder may have gone since this process made it (a second run into a deleted output folder).
+    const file = await ops.create(tmp).catch(async (e: unknown) => {
+      if (!(e instanceof IoStoreError && e.code === 'NOT_FOUND')) throw e;
+      await ops.mkdir(dir).catch((m) => {
+        throw ioError(m, dir);
+      });
+      return ops.create(tmp);
+    });
     try {
       // Pieces are gathered into one writev of up to WRITE_BATCH bytes: a syscall per 64 KiB block costs more
       // than the copy it saves.

@@ -3,7 +3,7 @@ import { IoStoreError } from '../errors.js';
 import type { ChunkHashAlgorithm, ChunkHasher } from '../hash/chunk-hash.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import { writeFileAtomic, type AtomicWriteOptions } from './output.js';
+import { writeFileAtomic, type AtomicWriteOptions } from '../layout/output.js';
 
 /** The chunk-meta hash of a container's generation: SHA-1 for UE4, BLAKE3-160 for UE5. */
 export function metaHashAlgorithm(toc: IoStoreToc): ChunkHashAlgorithm {
