@@ -38,4 +38,9 @@ export function oodleDecompressInto(src: Uint8Array, out: Uint8Array): void {
   decodeStream(src, size, out);
 }
 
-export const oodleCodec: Codec = { name: 'Oodle', decompress: oodleDecompress };
+export const oodleCodec: Codec = {
+  name: 'Oodle',
+  decompress: oodleDecompress,
+  // Straight into the reader's buffer: no fresh 64 KiB block (zeroed, then copied) per block.
+  decompressInto: (src, size, out) => oodleDecompressInto(src, out.subarray(0, size)),
+};
