@@ -35,3 +35,5 @@ export {
 export type { LegacyShaderPlan, ShaderGroupChunk, ZenShaderLibraryResult } from './convert.js';
 export { shaderAssetInfoName, parseShaderAssetInfo, serializeShaderAssetInfo, packageShaderMaps, SHADER_ASSET_INFO_VERSION } from './asset-info.js';
 export type { ShaderAssetInfo } from './asset-info.js';
+export { describeShaderLibrary } from './describe.js';
+export type { ShaderLibraryView } from './describe.js';

@@ -19,6 +19,7 @@ import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { inspectLegacy } from './inspect-legacy.js';
+import { inspectShaderLibrary } from './inspect-shaders.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -31,10 +32,10 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen or legacy package (names, imports, exports), a container header or a classic UE1/UE2 package',
+  describe: 'Show a zen or legacy package (names, imports, exports), a container header, a shader library or a classic UE1/UE2 package',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, or a classic package (.u, .utx, .unr, .uax, .umx)' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), or a classic package (.u, .utx, .unr, .uax, .umx)' })
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
@@ -88,6 +89,10 @@ export const inspectCommand: Command<InspectArgs> = {
       io.out(inspectLegacy(args.file, bytes, !!args.json, hints.engine));
       return ExitCode.Ok;
     }
+    if (SHADER_LIBRARY.test(args.file)) {
+      io.out(inspectShaderLibrary(args.file, bytes, !!args.json));
+      return ExitCode.Ok;
+    }
     const kind = sniffFile(bytes)?.kind;
     const showHeader = (): number => {
       const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
@@ -120,7 +125,9 @@ export const inspectCommand: Command<InspectArgs> = {
 };
 
 /** What inspect reads, for the message about a file it does not. */
-const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package'];
+const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library'];
+/** Shader libraries have no magic number (their first u32 is a small version): known by name. */
+const SHADER_LIBRARY = /\.u(zen)?shaderbytecode$/i;
 
 function renderPackage(v: PackageView): string {
   const lines = [
