@@ -36,58 +36,29 @@ export function describeShaderLibrary(bytes: Uint8Array, source = '<shader libra
   if (form === null) {
     throw new IoStoreError('BAD_MAGIC', 'not a shader library: the first u32 is neither 1 (IoStore form) nor 2 (legacy form)', { file: source, offset: 0 });
   }
+  const lib = form === 'legacy' ? parseLegacyShaderLibrary(bytes, source) : parseZenShaderLibrary(bytes, source);
   const frequencies: Record<string, number> = {};
-  const count = (f: number) => {
-    frequencies[f] = (frequencies[f] ?? 0) + 1;
-  };
-  if (form === 'legacy') {
-    const lib = parseLegacyShaderLibrary(bytes, source);
-    let uncompressedBytes = 0;
-    let storedBytes = 0;
-    let storedRaw = 0;
-    for (const s of lib.shaderEntries) {
-      count(s.frequency);
-      uncompressedBytes += s.uncompressedSize;
-      storedBytes += s.size;
-      if (s.size === s.uncompressedSize) storedRaw++;
-    }
-    return {
-      form,
-      version: lib.version,
-      shaderMaps: lib.shaderMapHashes.length,
-      shaders: lib.shaderEntries.length,
-      shaderIndices: lib.shaderIndices.length,
-      frequencies,
-      uncompressedBytes,
-      storedBytes,
-      storedRaw,
-      hasCode: lib.hasCode,
-      preloadEntries: lib.preloadEntries.length,
-      firstShaderMaps: lib.shaderMapHashes.slice(0, SAMPLE).map((h) => toHex(h)),
-    };
-  }
-  const lib = parseZenShaderLibrary(bytes, source);
-  for (const s of lib.shaderEntries) count(s.frequency);
-  let uncompressedBytes = 0;
-  let storedBytes = 0;
-  let storedRaw = 0;
-  for (const g of lib.groupEntries) {
-    uncompressedBytes += g.uncompressedSize;
-    storedBytes += g.compressedSize;
-    if (g.compressedSize === g.uncompressedSize) storedRaw++;
-  }
-  return {
+  for (const s of lib.shaderEntries) frequencies[s.frequency] = (frequencies[s.frequency] ?? 0) + 1;
+  // Code sizes: per shader in the legacy form, per group (one ShaderCode chunk each) in the IoStore form.
+  const units = 'groupEntries' in lib ? lib.groupEntries.map((g) => ({ raw: g.uncompressedSize, stored: g.compressedSize })) : lib.shaderEntries.map((e) => ({ raw: e.uncompressedSize, stored: e.size }));
+  const view: ShaderLibraryView = {
     form,
     version: lib.version,
     shaderMaps: lib.shaderMapHashes.length,
     shaders: lib.shaderEntries.length,
     shaderIndices: lib.shaderIndices.length,
     frequencies,
-    uncompressedBytes,
-    storedBytes,
-    storedRaw,
-    groups: lib.groupEntries.length,
-    groupChunkIds: lib.groupChunkIds.map((id) => toHex(id)),
+    uncompressedBytes: units.reduce((a, u) => a + u.raw, 0),
+    storedBytes: units.reduce((a, u) => a + u.stored, 0),
+    storedRaw: units.filter((u) => u.raw === u.stored).length,
     firstShaderMaps: lib.shaderMapHashes.slice(0, SAMPLE).map((h) => toHex(h)),
   };
+  if ('groupEntries' in lib) {
+    view.groups = lib.groupEntries.length;
+    view.groupChunkIds = lib.groupChunkIds.map((id) => toHex(id));
+  } else {
+    view.hasCode = lib.hasCode;
+    view.preloadEntries = lib.preloadEntries.length;
+  }
+  return view;
 }
