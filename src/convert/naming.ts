@@ -2,7 +2,7 @@ import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, lowerUtf16leBytes, packageIdFromName } from '../hash/names.js';
 import type { MappedName } from '../zen/mapped-name.js';
 import { NULL_OBJECT_INDEX, objectIndexKind, packageImportParts } from '../zen/object-index.js';
-import { SCRIPT_OBJECT_WORDS, scriptObjectTable, type ScriptObjects, type ScriptObjectTable } from '../zen/script-objects.js';
+import { SCRIPT_OBJECT_WORDS, scriptImportIndex, scriptObjectTable, type ScriptObjects, type ScriptObjectTable } from '../zen/script-objects.js';
 import { importedPackageNameStrings, type ZenPackage } from '../zen/zen-package.js';
 
 /** One FName: a base string and the number (0 none, k = `_<k-1>`). */
@@ -32,12 +32,28 @@ export function objectRefPath(o: ObjectRef): string {
 export function refKey(o: ObjectRef): string {
   let k = refKeys.get(o);
   if (k === undefined) {
-    k = lowerAscii(o.chain.length === 0 ? `${o.packageName}|` : `${o.packageName}|${o.chain.map(nameText).join('/')}`);
+    k = foldedPart(o.packageName) + '|';
+    for (let d = 0; d < o.chain.length; d++) k += (d === 0 ? '' : '/') + foldedPart(nameText(o.chain[d]!));
     refKeys.set(o, k);
   }
   return k;
 }
 const refKeys = new WeakMap<ObjectRef, string>();
+
+/**
+ * One part of a key folded as `lowerAscii` folds it. Keys are built from the same package paths and object names
+ * over and over (every package imports /Script/Engine): each part is folded once.
+ */
+function foldedPart(s: string): string {
+  let f = folded.get(s);
+  if (f === undefined) {
+    if (folded.size >= FOLDED_MAX) folded.clear();
+    folded.set(s, (f = lowerAscii(s)));
+  }
+  return f;
+}
+const folded = new Map<string, string>();
+const FOLDED_MAX = 1 << 15;
 
 function mapped(names: readonly string[], n: MappedName): NamePart | undefined {
   const base = names[n.index];
@@ -100,9 +116,9 @@ export class ScriptObjectIndex {
   // entry, no name decoded until a package asks for it.
   private readonly words: Uint32Array;
   private readonly names: ScriptObjectTable['names'];
-  /** Entries by their own index; `classSlots` by their CDO class (built when first asked). */
+  /** Entries by their own index. */
   private readonly slots: Int32Array;
-  private classSlots: Int32Array | undefined;
+  private readonly classes = new Map<bigint, boolean>();
   private readonly refs = new Map<bigint, ObjectRef | null>();
   readonly size: number;
 
@@ -166,12 +182,24 @@ export class ScriptObjectIndex {
     return c === 0n ? undefined : c;
   }
 
-  /** True when some class default object names this object as its class. */
+  /**
+   * True when some class default object names this object as its class. A class's CDO is `Default__<Class>` beside
+   * it (checked on every entry of the five corpus globals, 170,000 entries: no exception), so its index is hashed from
+   * that path rather than found by a second table over every entry's CDO class.
+   */
   isClass(index: bigint): boolean {
     if (index === 0n || index === NULL_OBJECT_INDEX) return false;
-    // Entries by their CDO class field: a class is what some CDO names.
-    this.classSlots ??= slotTable(this.words, 6, this.size);
-    return findSlot(this.classSlots, this.words, 6, Number(index & 0xffffffffn), Number(index >> 32n)) >= 0;
+    let known = this.classes.get(index);
+    if (known === undefined) {
+      const ref = this.ref(index);
+      known = false;
+      if (ref && ref.chain.length === 1) {
+        const cdo = scriptImportIndex(`${ref.packageName}/Default__${nameText(ref.chain[0]!)}`);
+        known = this.cdoClass(cdo) === index;
+      }
+      this.classes.set(index, known);
+    }
+    return known;
   }
 
   outer(index: bigint): bigint | undefined {

@@ -18,6 +18,7 @@ import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { FileWriter, useWriterThread } from './file-writer.js';
+import { RawRangeReader } from './raw-range.js';
 import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
 import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-info.js';
 import { toHex } from '../util/bytes.js';
@@ -115,7 +116,16 @@ async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<Scri
       return -1;
     };
     const so = byType('ScriptObjects');
-    if (so >= 0) return new ScriptObjectIndex(readScriptObjectTable(await reader.readChunk(so), { source: utoc }));
+    if (so >= 0) {
+      // 2-3 MB read once: straight into its own buffer when stored raw.
+      const raw = new RawRangeReader();
+      try {
+        const bytes = raw.read(reader, so, 0, reader.toc.chunkSize(so)) ?? (await reader.readChunk(so));
+        return new ScriptObjectIndex(readScriptObjectTable(bytes, { source: utoc }));
+      } finally {
+        raw.close();
+      }
+    }
     // UE 4.26/4.27 globals: the global names and the initial load meta hold the same entries.
     const gn = byType('LoaderGlobalNames');
     const meta = byType('LoaderInitialLoadMeta');
@@ -142,17 +152,18 @@ async function openSyncReader(entry: MountEntry, o: ToLegacyOptions): Promise<Co
  * Reads a package header: small packages whole (kept for the conversion, within a memory budget), large ones by a
  * prefix first (headers are small), the whole chunk only when the prefix is too short.
  */
-async function readHeader(reader: ContainerReader, i: number, source: string, engine: EngineVersion | undefined, keep: boolean): Promise<{ z: ZenPackage; bytes?: Uint8Array }> {
+async function readHeader(reader: ContainerReader, raw: RawRangeReader, i: number, source: string, engine: EngineVersion | undefined, keep: boolean): Promise<{ z: ZenPackage; bytes?: Uint8Array }> {
   const size = reader.toc.chunkSize(i);
   const hints = { source, ...(engine ? { engine } : {}) };
   if (size > HEADER_PROBE || !keep) {
     try {
-      return { z: parseZenPackage(await reader.readRange(i, 0, Math.min(size, HEADER_PROBE)), hints) };
+      const probe = Math.min(size, HEADER_PROBE);
+      return { z: parseZenPackage(raw.read(reader, i, 0, probe) ?? (await reader.readRange(i, 0, probe)), hints) };
     } catch (e) {
       if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED' || size <= HEADER_PROBE) throw e;
     }
   }
-  const bytes = await reader.readChunk(i);
+  const bytes = raw.read(reader, i, 0, size) ?? (await reader.readChunk(i));
   return keep ? { z: parseZenPackage(bytes, hints), bytes } : { z: parseZenPackage(bytes, hints) };
 }
 
@@ -351,6 +362,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   }
 
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
+  const raw = new RawRangeReader();
   try {
     for (const entry of entries) {
       try {
@@ -426,7 +438,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
           try {
             const size = toc.chunkSize(i);
             const keep = size <= HEADER_PROBE && kept + size <= KEEP_BUDGET;
-            const { z, bytes } = await readHeader(reader, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
+            const { z, bytes } = await readHeader(reader, raw, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
             if (bytes) kept += bytes.length;
             addHeader(toc.chunkId(i).id, z);
             // A whole package parsed here is kept parsed too (within its own, smaller budget), not parsed again.
@@ -451,7 +463,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
             wrote(1)(await writeChunkFile(reader, i, target));
             return {};
           }
-          return { written: writer!.write([{ path: target, pieces: [await reader.readChunk(i)] }]).then(wrote(1)) };
+          return { written: writer!.write([{ path: target, pieces: [raw.read(reader, i, 0, size) ?? (await reader.readChunk(i))] }]).then(wrote(1)) };
         } });
       }
     }
@@ -462,7 +474,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.packages++;
       result.planned.push({ path: out.uasset, kind: 'package', size });
       jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
-        const bytes = p.bytes ?? (await p.reader.readChunk(p.i));
+        const bytes = p.bytes ?? raw.read(p.reader, p.i, 0, size) ?? (await p.reader.readChunk(p.i));
         const full = p.bytes ? p.full : undefined;
         delete p.bytes;
         delete p.full;
@@ -509,6 +521,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     await Promise.all(written);
   } finally {
     await writer?.close();
+    raw.close();
     await Promise.all(opened.map(({ reader }) => reader.close()));
   }
   // Jobs finish in any order: reported in path order.

@@ -526,22 +526,27 @@ function runsFromExternalArcs(z: ZenPackage): DependencyRuns[] {
 function checkZenReferences(z: ZenPackage, source: string): void {
   const mapAt = z.sections.find((x) => x.name === 'export map')?.offset ?? 0;
   const importSet = new Set(z.imports);
-  z.exports.forEach((e, i) => {
-    const at = mapAt + i * 72;
-    const fail = (what: string): never => {
-      throw new IoStoreError('BAD_VALUE', `export ${i}: ${what}`, { file: source, offset: at });
-    };
-    if (e.objectName.index >= z.names.length) fail(`its name is entry ${e.objectName.index} of a ${z.names.length}-entry name map`);
-    for (const [what, v] of [['outer', e.outerIndex], ['class', e.classIndex], ['super', e.superIndex], ['template', e.templateIndex]] as const) {
-      const kind = objectIndexKind(v);
-      if (kind === 'Export' && Number(v & 0xffffffffn) >= z.exports.length) fail(`its ${what} is export ${Number(v & 0xffffffffn)} of ${z.exports.length}`);
-      if ((kind === 'ScriptImport' || kind === 'PackageImport') && !importSet.has(v)) fail(`its ${what} 0x${v.toString(16)} is not in the import map`);
-    }
+  const fail = (i: number, what: string): never => {
+    throw new IoStoreError('BAD_VALUE', `export ${i}: ${what}`, { file: source, offset: mapAt + i * 72 });
+  };
+  // One check per reference, without a list of them per export: this runs for every export of every package.
+  const check = (i: number, what: string, v: bigint): void => {
+    const kind = objectIndexKind(v);
+    if (kind === 'Export' && Number(v & 0xffffffffn) >= z.exports.length) fail(i, `its ${what} is export ${Number(v & 0xffffffffn)} of ${z.exports.length}`);
+    if ((kind === 'ScriptImport' || kind === 'PackageImport') && !importSet.has(v)) fail(i, `its ${what} 0x${v.toString(16)} is not in the import map`);
+  };
+  for (let i = 0; i < z.exports.length; i++) {
+    const e = z.exports[i]!;
+    if (e.objectName.index >= z.names.length) fail(i, `its name is entry ${e.objectName.index} of a ${z.names.length}-entry name map`);
+    check(i, 'outer', e.outerIndex);
+    check(i, 'class', e.classIndex);
+    check(i, 'super', e.superIndex);
+    check(i, 'template', e.templateIndex);
     if (e.outerIndex !== NULL_OBJECT_INDEX && objectIndexKind(e.outerIndex) !== 'Export' && objectIndexKind(e.outerIndex) !== 'Null') {
       // Outers of exports are exports in every engine-written package; anything else is damage.
-      fail(`its outer 0x${e.outerIndex.toString(16)} is not an export`);
+      fail(i, `its outer 0x${e.outerIndex.toString(16)} is not an export`);
     }
-  });
+  }
   // Outer chains must end.
   z.exports.forEach((_, i) => {
     let k = i;

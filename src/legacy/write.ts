@@ -56,19 +56,27 @@ function fstring(w: ByteWriter, s: string): void {
 }
 
 /**
- * The two name-map hashes of a name (non-case-preserving in the high 16 bits). Converting a game writes the same
- * names (classes, properties, script packages) into thousands of name maps: each is hashed once.
+ * A name-map entry as stored: the FString, then the two name hashes (non-case-preserving first). Converting a game
+ * writes the same names (classes, properties, script packages) into thousands of name maps: each entry is encoded
+ * and hashed once and copied after that.
  */
-function nameHashes(n: string): number {
-  let h = hashCache.get(n);
-  if (h === undefined) {
-    if (hashCache.size >= HASH_CACHE_MAX) hashCache.clear();
-    h = ((nonCasePreservingNameHash(n) << 16) | casePreservingNameHash(n)) >>> 0;
-    hashCache.set(n, h);
+function nameEntry(n: string): Uint8Array {
+  let e = entryCache.get(n);
+  if (e === undefined) {
+    if (entryCache.size >= ENTRY_CACHE_MAX) entryCache.clear();
+    const w = ENTRY_SCRATCH;
+    w.reset();
+    fstring(w, n);
+    w.u16(nonCasePreservingNameHash(n));
+    w.u16(casePreservingNameHash(n));
+    e = w.finish();
+    entryCache.set(n, e);
   }
-  return h;
+  return e;
 }
-const hashCache = new Map<string, number>();
+const entryCache = new Map<string, Uint8Array>();
+const ENTRY_CACHE_MAX = 1 << 15;
+const ENTRY_SCRATCH = new ByteWriter(256);
 
 /** Custom version keys as bytes: the same hundred keys head every package of a cook. */
 function keyBytes(hex: string): Uint8Array {
@@ -80,7 +88,6 @@ function keyBytes(hex: string): Uint8Array {
   return b;
 }
 const keyCache = new Map<string, Uint8Array>();
-const HASH_CACHE_MAX = 1 << 16;
 
 function name(w: ByteWriter, n: LegacyName): void {
   w.i32(n.index);
@@ -220,7 +227,8 @@ function writeImport(w: ByteWriter, p: LegacyPackageSpec, imp: LegacyImport): vo
   if (p.fileVersionUE5 >= V5.OptionalResources) w.i32(imp.importOptional ? 1 : 0);
 }
 
-function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, serialOffset: number): void {
+/** Writes one export map entry; returns where its serial offset lies (patched once the header size is known). */
+function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, serialOffset: number): number {
   const ue5 = p.fileVersionUE5;
   w.i32(e.classIndex);
   w.i32(e.superIndex);
@@ -229,6 +237,7 @@ function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, seria
   name(w, e.objectName);
   w.u32(e.objectFlags);
   w.i64n(e.serialSize);
+  const serialOffsetAt = w.length;
   w.i64n(serialOffset);
   w.i32(e.forcedExport ? 1 : 0);
   w.i32(e.notForClient ? 1 : 0);
@@ -248,6 +257,7 @@ function writeExport(w: ByteWriter, p: LegacyPackageSpec, e: LegacyExport, seria
     w.i64n(e.scriptSerializationStartOffset ?? 0);
     w.i64n(e.scriptSerializationEndOffset ?? e.serialSize);
   }
+  return serialOffsetAt;
 }
 
 /**
@@ -262,26 +272,20 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   // packages, and fresh growable buffers for each cost more than the writing.
   const head = SCRATCH.head;
   const body = SCRATCH.body;
-  const tail = SCRATCH.exports;
   head.reset();
   body.reset();
-  tail.reset();
   // The summary is written twice: first for its size (the offsets depend on it), then with the offsets.
   writeSummary(head, p, o);
   const summarySize = head.length;
   const at = () => summarySize + body.length;
   o.nameOffset = at();
-  for (const n of p.names) {
-    fstring(body, n);
-    const h = nameHashes(n);
-    body.u16(h >>> 16);
-    body.u16(h & 0xffff);
-  }
+  for (const n of p.names) body.bytes(nameEntry(n));
   o.importOffset = at();
   for (const imp of p.imports) writeImport(body, p, imp);
   o.exportOffset = at();
-  const exportsAt = body.length;
-  for (const e of p.exports) writeExport(body, p, e, 0);
+  // Serial offsets count from the header's end, known only once every table is written: patched in below.
+  const serialOffsetsAt: number[] = new Array(p.exports.length);
+  for (let k = 0; k < p.exports.length; k++) serialOffsetsAt[k] = writeExport(body, p, p.exports[k]!, 0);
   o.cellImportOffset = at();
   for (const c of p.cellImports ?? []) {
     body.i32(c.packageIndex);
@@ -302,12 +306,8 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
     writeDataResources(body, version, p.dataResources);
   }
   o.totalHeaderSize = at();
-  // The export map again, now that the header size (where the export data starts) is known.
   let offset = o.totalHeaderSize;
-  for (const e of p.exports) {
-    writeExport(tail, p, e, offset);
-    offset += e.serialSize;
-  }
+  for (const e of p.exports) offset += e.serialSize;
   o.bulkDataStartOffset = offset;
   head.reset();
   writeSummary(head, p, o);
@@ -315,7 +315,12 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   const out = new Uint8Array(o.totalHeaderSize);
   out.set(head.written(), 0);
   out.set(body.written(), summarySize);
-  out.set(tail.written(), summarySize + exportsAt);
+  const view = new DataView(out.buffer);
+  offset = o.totalHeaderSize;
+  for (let k = 0; k < p.exports.length; k++) {
+    view.setBigInt64(summarySize + serialOffsetsAt[k]!, BigInt(offset), true);
+    offset += p.exports[k]!.serialSize;
+  }
   if (p.cellExports && p.cellExports.length > 0) {
     // Cell exports hold offsets from the header's end too: written again, like the export map.
     const cells = new ByteWriter(128);
@@ -325,7 +330,7 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   return { uasset: out, totalHeaderSize: o.totalHeaderSize };
 }
 
-const SCRATCH = { head: new ByteWriter(1024), body: new ByteWriter(64 << 10), exports: new ByteWriter(8 << 10) };
+const SCRATCH = { head: new ByteWriter(1024), body: new ByteWriter(64 << 10) };
 
 /** The `.uexp`: each export's data in export-map order, then the package tag. */
 export function buildUexp(exportData: readonly Uint8Array[]): Uint8Array {

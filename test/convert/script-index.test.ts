@@ -41,6 +41,18 @@ describe.skipIf(!hasCorpus)('ScriptObjectIndex over the raw chunk (names decoded
     expect(obj && lazy.isClass(obj.globalIndex)).toBe(true);
   });
 
+  it.each(['ue5.8-cue4parse/global/global.utoc', 'ue6.0-cue4parse/global/global.utoc'])('%s: isClass is exactly "some CDO names it as its class", on every entry', async (g) => {
+    const parsed = parseScriptObjects(await scriptChunk(g));
+    const index = new ScriptObjectIndex(readScriptObjectTable(await scriptChunk(g)));
+    const named = new Set(parsed.objects.map((o) => o.cdoClassIndex).filter((c) => c !== 0n && c !== NULL_OBJECT_INDEX));
+    let classes = 0;
+    for (const o of parsed.objects) {
+      expect(index.isClass(o.globalIndex), `entry 0x${o.globalIndex.toString(16)}`).toBe(named.has(o.globalIndex));
+      if (named.has(o.globalIndex)) classes++;
+    }
+    expect(classes).toBeGreaterThan(6000);
+  });
+
   it('rejects a cut or padded chunk with one located error', async () => {
     const bytes = await scriptChunk('ue5.8-cue4parse/global/global.utoc');
     expect(() => readScriptObjectTable(bytes.subarray(0, bytes.length - 5), { source: 'g' })).toThrow(IoStoreError);

@@ -13,6 +13,7 @@ import {
   type LegacyPackage,
 } from '../../src/legacy/index.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
+import { parseZenPackage } from '../../src/zen/zen-package.js';
 import { legacyPak, pakFiles, readCorpus } from '../legacy/helpers.js';
 import { tempDir } from '../tmp.js';
 
@@ -118,6 +119,25 @@ describe.skipIf(!hasCorpus)('zen -> legacy on the zen-assets pairs (UE 5.4, 5.5)
     expect(r.unnamed.length).toBe(3);
     expect(r.unnamed[0]).toMatch(/import 0: script object \(no global container\)/);
     expect(() => parseLegacyPackage(r.uasset)).not.toThrow();
+  });
+
+  it('a reference outside the tables is one error naming the export and its map entry', () => {
+    const bytes = readCorpus('zen-assets/UE5.5/BP_ThirdPersonCharacter.uzenasset');
+    const z = parseZenPackage(bytes, { engine: 'UE5_5' });
+    const mapAt = z.sections.find((x) => x.name === 'export map')!.offset;
+    const last = z.exports.length - 1;
+    const at = (i: number) => `offset 0x${(mapAt + i * 72).toString(16)}`;
+    const broken = (change: (e: (typeof z.exports)[number]) => void) => {
+      const copy = { ...z, exports: z.exports.map((e) => ({ ...e })) };
+      change(copy.exports[last]!);
+      return () => zenToLegacy(bytes, { source: 'BP', engine: 'UE5_5', parsed: copy });
+    };
+    // An import that is not in the import map (a script import index no package has).
+    expect(broken((e) => (e.classIndex = (1n << 62n) | 0x1234n))).toThrow(new RegExp(`${at(last)}: export ${last}: its class 0x4000000000001234 is not in the import map`));
+    // An export past the export map.
+    expect(broken((e) => (e.templateIndex = BigInt(z.exports.length)))).toThrow(new RegExp(`${at(last)}: export ${last}: its template is export ${z.exports.length} of ${z.exports.length}`));
+    // A name past the name map.
+    expect(broken((e) => (e.objectName = { ...e.objectName, index: z.names.length }))).toThrow(/its name is entry \d+ of a \d+-entry name map/);
   });
 
   it('reports a bad package as one typed error naming it', () => {
