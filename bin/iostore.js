@@ -6,16 +6,14 @@
 // File writes go through libuv's thread pool; unpack keeps 8 in flight, so give the pool room for them. This must
 // be set before the first file operation.
 process.env.UV_THREADPOOL_SIZE ??= '16';
-const { run } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites } = require('../dist/cli/main.bundle.cjs');
 
 // An interrupted run must not leave temporary files behind (final names are only ever complete files).
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     process.stderr.write(`\niostore: interrupted\n`);
-    // Loaded here, not at start-up: when no run has loaded it, no write is pending and the fresh module has none.
-    import('../dist/layout/output.js')
-      .then(({ abortWrites }) => abortWrites(require('node:fs').unlinkSync))
-      .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    // The bundle's own output module: the one whose temporary files the command registered.
+    abortWrites(require('node:fs').unlinkSync).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
 

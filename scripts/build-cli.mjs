@@ -1,38 +1,21 @@
 #!/usr/bin/env node
-// Bundles the start of the `iostore` CLI (dist/cli/main.js, the argument parser and the short commands `list` and
-// `info` with the library code they use) into one CommonJS file, dist/cli/main.bundle.cjs, which bin/iostore.js
-// loads. Node resolves, reads and links each ES module on its own, and an ES import of a built-in (node:fs,
-// node:crypto) builds a facade over all of its exports; for these commands that was most of the start-up time
-// (about 40 modules, picomatch among them), while their work is a few milliseconds.
+// Bundles the `iostore` CLI into one CommonJS file, dist/cli/main.bundle.cjs, which bin/iostore.js loads, and each
+// worker thread's entry point (dist/**/*-worker.js) into one file beside it (*-worker.cjs), which the bundled code
+// starts instead (util/worker-pool.ts: runnableUrl). Node resolves, reads and links each ES module on its own, and
+// an ES import of a built-in (node:fs, node:crypto) builds a facade over all of its exports: loading the ~60 modules
+// of unpack from dist/ cost more than a short run's own work, and each worker paid it again.
 //
-// The other commands stay outside the bundle and load from dist/ with import() as before: they start workers and
-// native libraries from paths relative to their own files, and their run time dwarfs their start. Their errors are
-// dist/errors.js's IoStoreError, not the bundle's copy: main.ts recognises both (by name and code).
+// Every command is in the one bundle, so a run loads one file and there is one copy of each module (one
+// IoStoreError class, one set of temporary files for bin/iostore.js's interrupt cleanup). The library (dist/index.js)
+// stays ES modules, unchanged. What only a .pak or the help needs is bundled too: a module is compiled when first
+// called, so code a run does not reach costs little beyond its parse.
 import { build } from 'esbuild';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'cli');
-const BUNDLED_COMMANDS = new Set(['list.js', 'info.js']);
-// What list and info import only for a .pak or a folder, and the help texts: loaded from dist/ when asked for, they
-// stay out of the file every run compiles.
-const ON_DEMAND = [join(root, 'dist', 'pak'), join(root, 'dist', 'unpack', 'mount.js'), join(cli, 'pak-open.js'), join(cli, 'help.js')];
-
-/** Keeps every command but the bundled ones, and ON_DEMAND, as imports of their dist/ files. */
-const keepOutside = {
-  name: 'keep-outside',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, (a) => {
-      const target = resolve(a.resolveDir, a.path);
-      const command = dirname(target) === join(cli, 'commands') && !BUNDLED_COMMANDS.has(target.slice(target.lastIndexOf(sep) + 1));
-      if (!command && !ON_DEMAND.some((m) => target === m || target.startsWith(`${m}${sep}`))) return undefined;
-      // The bundle sits in dist/cli/: the import is rewritten relative to it.
-      const path = relative(cli, target).split(sep).join('/');
-      return { path: path.startsWith('.') ? path : `./${path}`, external: true };
-    });
-  },
-};
+const dist = join(root, 'dist');
 
 /**
  * node:crypto loads when first called rather than at start-up (several milliseconds): only an encrypted container
@@ -54,7 +37,7 @@ const lazyCrypto = {
   },
 };
 
-/** picomatch (a glob compiler, a quarter of the bundle) loads from node_modules when --filter first needs it. */
+/** picomatch (a glob compiler, a quarter of list's bundle) loads from node_modules when --filter first needs it. */
 const lazyPicomatch = {
   name: 'lazy-picomatch',
   setup(b) {
@@ -68,17 +51,56 @@ const lazyPicomatch = {
   },
 };
 
-await build({
-  entryPoints: [join(cli, 'main.js')],
-  outfile: join(cli, 'main.bundle.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  plugins: [keepOutside, lazyCrypto, lazyPicomatch],
-  // main.ts finds package.json relative to its own file.
-  define: { 'import.meta.url': '__iostoreModuleUrl' },
-  banner: { js: 'var __iostoreModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  logLevel: 'warning',
-  legalComments: 'none',
-});
+/**
+ * Each module keeps its own `import.meta.url` (the address of its file in dist/): modules find package.json, the
+ * web folder, native stubs and worker scripts relative to themselves. The bundle computes it from its own place.
+ */
+const moduleUrls = {
+  name: 'module-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (a) => {
+      if (!a.path.startsWith(dist + sep)) return undefined;
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const rel = relative(dist, a.path).split(sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `__iostoreModuleUrl(${JSON.stringify(rel)})`), loader: 'js' };
+    });
+  },
+};
+
+/** A bundle at `outfile`, with `__iostoreModuleUrl(rel)` giving the file URL of dist/<rel>. */
+function bundle(entry, outfile) {
+  const up = relative(dirname(outfile), dist).split(sep).join('/') || '.';
+  return build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [lazyCrypto, lazyPicomatch, moduleUrls],
+    // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
+    define: { 'globalThis.__iostoreBundled': 'true' },
+    banner: {
+      js: `var __iostoreModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(up)}, rel)).href;`,
+    },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+/** Worker entry points: every dist/**\/*-worker.js (the name is the convention runnableUrl relies on). */
+function workerEntries(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...workerEntries(p));
+    else if (e.name.endsWith('-worker.js')) out.push(p);
+  }
+  return out;
+}
+
+await Promise.all([
+  bundle(join(dist, 'cli', 'main.js'), join(dist, 'cli', 'main.bundle.cjs')),
+  ...workerEntries(dist).map((w) => bundle(w, w.replace(/\.js$/, '.cjs'))),
+]);
