@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Bundles the `iostore` CLI into one CommonJS file, dist/cli/main.bundle.cjs, which bin/iostore.js loads, and each
-// worker thread's entry point (dist/**/*-worker.js) into one file beside it (*-worker.cjs), which the bundled code
-// starts instead (util/worker-pool.ts: runnableUrl). Node resolves, reads and links each ES module on its own, and
-// an ES import of a built-in (node:fs, node:crypto) builds a facade over all of its exports: loading the ~60 modules
-// of unpack from dist/ cost more than a short run's own work, and each worker paid it again.
-//
-// Every command is in the one bundle, so a run loads one file and there is one copy of each module (one
-// IoStoreError class, one set of temporary files for bin/iostore.js's interrupt cleanup). The library (dist/index.js)
-// stays ES modules, unchanged. What only a .pak or the help needs is bundled too: a module is compiled when first
-// called, so code a run does not reach costs little beyond its parse.
+// Bundles the `iostore` CLI, so a run loads a few files instead of dozens of ES modules (Node resolves, reads and
+// links each ES module on its own, and an ES import of a built-in builds a facade over all of its exports: for a
+// short run that was most of its time, and each worker thread paid it again):
+// - dist/cli/main.bundle.cjs, which bin/iostore.js loads: the argument parser and the short commands `list` and
+//   `info`, which scripts call hundreds of times, with only what they use on every run;
+// - one bundle per other command, and one for what list and info need only for a .pak or a folder (LAZY), loaded
+//   when a run first imports them: a bundle is parsed whole, and unpack's or pack's code in the main bundle cost
+//   list 20 ms and 5 MB;
+// - one bundle per worker entry point (dist/**/*-worker.js -> *-worker.cjs beside it), which the bundled code
+//   starts (util/worker-pool.ts: runnableUrl).
+// The modules whose identity matters across bundles (SHARED: the IoStoreError class, the registry of temporary files
+// that bin/iostore.js's interrupt handler removes) exist once, in the main bundle; the other bundles take them
+// from it. The library (dist/index.js) stays ES modules, unchanged.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,17 +71,67 @@ const moduleUrls = {
   },
 };
 
+/**
+ * Modules (relative to dist/) that exist once, in the bundle named here; the other bundles require them from it. The
+ * registry of temporary files has a bundle of its own: list and info, in the main one, write no files.
+ */
+const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output' };
+
+/** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
+const LAZY = {
+  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'decompress', 'web'].map((c) => [c, [`cli/commands/${c}.js`]])),
+  help: ['cli/help.js'],
+  // list and info of a .pak or a folder
+  pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],
+  output: ['layout/output.js'],
+};
+const lazyOf = new Map(Object.entries(LAZY).flatMap(([name, mods]) => mods.map((m) => [m, name])));
+const cli = join(dist, 'cli');
+const bundleFile = (name) => join(cli, `${name}.bundle.cjs`);
+
+/** `module.exports = require(<bundle>)<key>`, the bundle's path relative to the bundle being built (in dist/cli/). */
+const redirect = (bundle, key) => ({ contents: `module.exports = require(${JSON.stringify(`./${bundle}.bundle.cjs`)})${key};`, loader: 'js' });
+
+/**
+ * Resolves `from` (the bundle's own group: 'main' or a LAZY name) imports: SHARED modules from the main bundle (in
+ * other bundles), LAZY modules from their bundles (in the main one), everything else bundled.
+ */
+function groups(from) {
+  return {
+    name: 'groups',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (a) => {
+        if (a.namespace !== 'file') return undefined;
+        const rel = relative(dist, resolve(a.resolveDir, a.path)).split(sep).join('/');
+        if (SHARED[rel] !== undefined && SHARED[rel] !== from) return { path: rel, namespace: 'shared' };
+        if (from === 'main' && lazyOf.has(rel)) return { path: rel, namespace: 'lazy' };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'shared' }, (a) => redirect(SHARED[a.path], `.modules[${JSON.stringify(a.path)}]`));
+      b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => redirect(lazyOf.get(a.path), `.modules[${JSON.stringify(a.path)}]`));
+      b.onResolve({ filter: /\.bundle\.cjs$/ }, (a) => ({ path: a.path, external: true }));
+    },
+  };
+}
+
+/** An entry that exports `modules[rel]` for each module of `rels` (and what `extra` adds), as a namespace. */
+function entryOf(rels, extra = '') {
+  const lines = rels.map((r, k) => `import * as m${k} from ${JSON.stringify(`./${r}`)};`);
+  lines.push(`export const modules = { ${rels.map((r, k) => `${JSON.stringify(r)}: m${k}`).join(', ')} };`, extra);
+  return { contents: lines.join('\n'), resolveDir: dist, sourcefile: 'entry.js', loader: 'js' };
+}
+
 /** A bundle at `outfile`, with `__iostoreModuleUrl(rel)` giving the file URL of dist/<rel>. */
-function bundle(entry, outfile) {
+function bundle(outfile, entry, group) {
   const up = relative(dirname(outfile), dist).split(sep).join('/') || '.';
   return build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
     outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [lazyCrypto, lazyPicomatch, moduleUrls],
+    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, moduleUrls],
     // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
     define: { 'globalThis.__iostoreBundled': 'true' },
     banner: {
@@ -100,7 +153,22 @@ function workerEntries(dir) {
   return out;
 }
 
+// The main bundle's entry: the CLI's run, its shared modules (loaded when first asked for: a require of a bundled
+// module is a lazy, synchronous call), and abortWrites for bin/iostore.js from the output bundle, whose temporary
+// files are those the command registered.
+const mainShared = Object.keys(SHARED).filter((r) => SHARED[r] === 'main');
+const main = {
+  contents: [
+    "export { run } from './cli/main.js';",
+    "export const abortWrites = (...a) => require('./output.bundle.cjs').modules['layout/output.js'].abortWrites(...a);",
+    `export const modules = { ${mainShared.map((r) => `get ${JSON.stringify(r)}() { return require(${JSON.stringify(`./${r}`)}); }`).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: dist,
+  sourcefile: 'main-entry.js',
+  loader: 'js',
+};
 await Promise.all([
-  bundle(join(dist, 'cli', 'main.js'), join(dist, 'cli', 'main.bundle.cjs')),
-  ...workerEntries(dist).map((w) => bundle(w, w.replace(/\.js$/, '.cjs'))),
+  bundle(bundleFile('main'), main, 'main'),
+  ...Object.entries(LAZY).map(([name, rels]) => bundle(bundleFile(name), entryOf(rels), name)),
+  ...workerEntries(dist).map((w) => bundle(w.replace(/\.js$/, '.cjs'), w)),
 ]);

@@ -5,10 +5,6 @@ import { Argv, closest, findCommandName, parseArgs, wantsHelp } from './args.js'
 import type { Command } from './command.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
-// For bin/iostore.js's interrupt handler: the temporary files to remove are those of this module instance, the
-// bundle's (scripts/build-cli.mjs), which the commands use.
-export { abortWrites } from '../layout/output.js';
-
 /**
  * One entry per command: its name and a loader. A run loads only the command it names (every codec and format
  * behind the others stays unloaded); `iostore --help` loads them all for their descriptions.
