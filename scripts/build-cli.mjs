@@ -55,6 +55,21 @@ const lazyPicomatch = {
 };
 
 /**
+ * lz4js allocates a 5 MiB buffer and its hash table when loaded, and only LZ4 containers (rare) use it: it loads on
+ * the first call of one of its functions.
+ */
+const lazyLz4 = {
+  name: 'lazy-lz4',
+  setup(b) {
+    b.onResolve({ filter: /^lz4js$/ }, (a) => (a.namespace === 'lazy-lz4' ? { path: 'lz4js', external: true } : { path: 'lz4js', namespace: 'lazy-lz4' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-lz4' }, () => ({
+      contents: ['let m;', "const load = () => (m ??= require('lz4js'));", ...['decompressBlock', 'compressBlock', 'compressBound'].map((f) => `export function ${f}(...a) { return load().${f}(...a); }`)].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Each module keeps its own `import.meta.url` (the address of its file in dist/): modules find package.json, the
  * web folder, native stubs and worker scripts relative to themselves. The bundle computes it from its own place.
  */
@@ -131,7 +146,7 @@ function bundle(outfile, entry, group) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, moduleUrls],
+    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, lazyLz4, moduleUrls],
     // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
     define: { 'globalThis.__iostoreBundled': 'true' },
     banner: {
