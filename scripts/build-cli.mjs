@@ -15,7 +15,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -66,6 +66,32 @@ const lazyLz4 = {
       contents: ['let m;', "const load = () => (m ??= require('lz4js'));", ...['decompressBlock', 'compressBlock', 'compressBound'].map((f) => `export function ${f}(...a) { return load().${f}(...a); }`)].join('\n'),
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * The Oodle decoders (a large module with static tables) load on the first Oodle block: the codec registry, which
+ * every unpack and verify builds, gets a stand-in with the same name and methods. Only the registry's import is
+ * replaced; modules that call the decoders directly import them as usual.
+ */
+const lazyOodle = {
+  name: 'lazy-oodle',
+  setup(b) {
+    const registry = join(dist, 'codecs', 'registry.js');
+    b.onResolve({ filter: /\/oodle\/index\.js$/ }, (a) => (a.importer === registry ? { path: 'oodle', namespace: 'lazy-oodle' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-oodle' }, async () => {
+      const { oodleCodec } = await import(pathToFileURL(join(dist, 'codecs', 'oodle', 'index.js')).href);
+      const methods = Object.keys(oodleCodec).filter((k) => typeof oodleCodec[k] === 'function');
+      return {
+        contents: [
+          'let m;',
+          "const real = () => (m ??= require('./oodle/index.js')).oodleCodec;",
+          `export const oodleCodec = { name: ${JSON.stringify(oodleCodec.name)}, ${methods.map((k) => `${k}: (...a) => real().${k}(...a)`).join(', ')} };`,
+        ].join('\n'),
+        resolveDir: join(dist, 'codecs'),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -146,7 +172,7 @@ function bundle(outfile, entry, group) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, lazyLz4, moduleUrls],
+    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, lazyLz4, lazyOodle, moduleUrls],
     // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
     define: { 'globalThis.__iostoreBundled': 'true' },
     banner: {
