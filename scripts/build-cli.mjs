@@ -1,38 +1,24 @@
 #!/usr/bin/env node
-// Bundles the start of the `iostore` CLI (dist/cli/main.js, the argument parser and the short commands `list` and
-// `info` with the library code they use) into one CommonJS file, dist/cli/main.bundle.cjs, which bin/iostore.js
-// loads. Node resolves, reads and links each ES module on its own, and an ES import of a built-in (node:fs,
-// node:crypto) builds a facade over all of its exports; for these commands that was most of the start-up time
-// (about 40 modules, picomatch among them), while their work is a few milliseconds.
-//
-// The other commands stay outside the bundle and load from dist/ with import() as before: they start workers and
-// native libraries from paths relative to their own files, and their run time dwarfs their start. Their errors are
-// dist/errors.js's IoStoreError, not the bundle's copy: main.ts recognises both (by name and code).
+// Bundles the `iostore` CLI, so a run loads a few files instead of dozens of ES modules (Node resolves, reads and
+// links each ES module on its own, and an ES import of a built-in builds a facade over all of its exports: for a
+// short run that was most of its time, and each worker thread paid it again):
+// - dist/cli/main.bundle.cjs, which bin/iostore.js loads: the argument parser and the short commands `list` and
+//   `info`, which scripts call hundreds of times, with only what they use on every run;
+// - one bundle per other command, and one for what list and info need only for a .pak or a folder (LAZY), loaded
+//   when a run first imports them: a bundle is parsed whole, and unpack's or pack's code in the main bundle cost
+//   list 20 ms and 5 MB;
+// - one bundle per worker entry point (dist/**/*-worker.js -> *-worker.cjs beside it), which the bundled code
+//   starts (util/worker-pool.ts: runnableUrl).
+// The modules whose identity matters across bundles (SHARED: the IoStoreError class, the registry of temporary files
+// that bin/iostore.js's interrupt handler removes) exist once, in the main bundle; the other bundles take them
+// from it. The library (dist/index.js) stays ES modules, unchanged.
 import { build } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'cli');
-const BUNDLED_COMMANDS = new Set(['list.js', 'info.js']);
-// What list and info import only for a .pak or a folder, and the help texts: loaded from dist/ when asked for, they
-// stay out of the file every run compiles.
-const ON_DEMAND = [join(root, 'dist', 'pak'), join(root, 'dist', 'unpack', 'mount.js'), join(cli, 'pak-open.js'), join(cli, 'help.js')];
-
-/** Keeps every command but the bundled ones, and ON_DEMAND, as imports of their dist/ files. */
-const keepOutside = {
-  name: 'keep-outside',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, (a) => {
-      const target = resolve(a.resolveDir, a.path);
-      const command = dirname(target) === join(cli, 'commands') && !BUNDLED_COMMANDS.has(target.slice(target.lastIndexOf(sep) + 1));
-      if (!command && !ON_DEMAND.some((m) => target === m || target.startsWith(`${m}${sep}`))) return undefined;
-      // The bundle sits in dist/cli/: the import is rewritten relative to it.
-      const path = relative(cli, target).split(sep).join('/');
-      return { path: path.startsWith('.') ? path : `./${path}`, external: true };
-    });
-  },
-};
+const dist = join(root, 'dist');
 
 /**
  * node:crypto loads when first called rather than at start-up (several milliseconds): only an encrypted container
@@ -54,7 +40,7 @@ const lazyCrypto = {
   },
 };
 
-/** picomatch (a glob compiler, a quarter of the bundle) loads from node_modules when --filter first needs it. */
+/** picomatch (a glob compiler, a quarter of list's bundle) loads from node_modules when --filter first needs it. */
 const lazyPicomatch = {
   name: 'lazy-picomatch',
   setup(b) {
@@ -68,17 +54,162 @@ const lazyPicomatch = {
   },
 };
 
-await build({
-  entryPoints: [join(cli, 'main.js')],
-  outfile: join(cli, 'main.bundle.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  plugins: [keepOutside, lazyCrypto, lazyPicomatch],
-  // main.ts finds package.json relative to its own file.
-  define: { 'import.meta.url': '__iostoreModuleUrl' },
-  banner: { js: 'var __iostoreModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  logLevel: 'warning',
-  legalComments: 'none',
-});
+/**
+ * lz4js allocates a 5 MiB buffer and its hash table when loaded, and only LZ4 containers (rare) use it: it loads on
+ * the first call of one of its functions.
+ */
+const lazyLz4 = {
+  name: 'lazy-lz4',
+  setup(b) {
+    b.onResolve({ filter: /^lz4js$/ }, (a) => (a.namespace === 'lazy-lz4' ? { path: 'lz4js', external: true } : { path: 'lz4js', namespace: 'lazy-lz4' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-lz4' }, () => ({
+      contents: ['let m;', "const load = () => (m ??= require('lz4js'));", ...['decompressBlock', 'compressBlock', 'compressBound'].map((f) => `export function ${f}(...a) { return load().${f}(...a); }`)].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The Oodle decoders (a large module with static tables) load on the first Oodle block: the codec registry, which
+ * every unpack and verify builds, gets a stand-in with the same name and methods. Only the registry's import is
+ * replaced; modules that call the decoders directly import them as usual.
+ */
+const lazyOodle = {
+  name: 'lazy-oodle',
+  setup(b) {
+    const registry = join(dist, 'codecs', 'registry.js');
+    b.onResolve({ filter: /\/oodle\/index\.js$/ }, (a) => (a.importer === registry ? { path: 'oodle', namespace: 'lazy-oodle' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-oodle' }, async () => {
+      const { oodleCodec } = await import(pathToFileURL(join(dist, 'codecs', 'oodle', 'index.js')).href);
+      const methods = Object.keys(oodleCodec).filter((k) => typeof oodleCodec[k] === 'function');
+      return {
+        contents: [
+          'let m;',
+          "const real = () => (m ??= require('./oodle/index.js')).oodleCodec;",
+          `export const oodleCodec = { name: ${JSON.stringify(oodleCodec.name)}, ${methods.map((k) => `${k}: (...a) => real().${k}(...a)`).join(', ')} };`,
+        ].join('\n'),
+        resolveDir: join(dist, 'codecs'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * Each module keeps its own `import.meta.url` (the address of its file in dist/): modules find package.json, the
+ * web folder, native stubs and worker scripts relative to themselves. The bundle computes it from its own place.
+ */
+const moduleUrls = {
+  name: 'module-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (a) => {
+      if (!a.path.startsWith(dist + sep)) return undefined;
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const rel = relative(dist, a.path).split(sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `__iostoreModuleUrl(${JSON.stringify(rel)})`), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Modules (relative to dist/) that exist once, in the bundle named here; the other bundles require them from it. The
+ * registry of temporary files has a bundle of its own: list and info, in the main one, write no files.
+ */
+const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output' };
+
+/** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
+const LAZY = {
+  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'decompress', 'web'].map((c) => [c, [`cli/commands/${c}.js`]])),
+  help: ['cli/help.js'],
+  // list and info of a .pak or a folder
+  pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],
+  output: ['layout/output.js'],
+};
+const lazyOf = new Map(Object.entries(LAZY).flatMap(([name, mods]) => mods.map((m) => [m, name])));
+const cli = join(dist, 'cli');
+const bundleFile = (name) => join(cli, `${name}.bundle.cjs`);
+
+/** `module.exports = require(<bundle>)<key>`, the bundle's path relative to the bundle being built (in dist/cli/). */
+const redirect = (bundle, key) => ({ contents: `module.exports = require(${JSON.stringify(`./${bundle}.bundle.cjs`)})${key};`, loader: 'js' });
+
+/**
+ * Resolves `from` (the bundle's own group: 'main' or a LAZY name) imports: SHARED modules from the main bundle (in
+ * other bundles), LAZY modules from their bundles (in the main one), everything else bundled.
+ */
+function groups(from) {
+  return {
+    name: 'groups',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (a) => {
+        if (a.namespace !== 'file') return undefined;
+        const rel = relative(dist, resolve(a.resolveDir, a.path)).split(sep).join('/');
+        if (SHARED[rel] !== undefined && SHARED[rel] !== from) return { path: rel, namespace: 'shared' };
+        if (from === 'main' && lazyOf.has(rel)) return { path: rel, namespace: 'lazy' };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'shared' }, (a) => redirect(SHARED[a.path], `.modules[${JSON.stringify(a.path)}]`));
+      b.onLoad({ filter: /.*/, namespace: 'lazy' }, (a) => redirect(lazyOf.get(a.path), `.modules[${JSON.stringify(a.path)}]`));
+      b.onResolve({ filter: /\.bundle\.cjs$/ }, (a) => ({ path: a.path, external: true }));
+    },
+  };
+}
+
+/** An entry that exports `modules[rel]` for each module of `rels` (and what `extra` adds), as a namespace. */
+function entryOf(rels, extra = '') {
+  const lines = rels.map((r, k) => `import * as m${k} from ${JSON.stringify(`./${r}`)};`);
+  lines.push(`export const modules = { ${rels.map((r, k) => `${JSON.stringify(r)}: m${k}`).join(', ')} };`, extra);
+  return { contents: lines.join('\n'), resolveDir: dist, sourcefile: 'entry.js', loader: 'js' };
+}
+
+/** A bundle at `outfile`, with `__iostoreModuleUrl(rel)` giving the file URL of dist/<rel>. */
+function bundle(outfile, entry, group) {
+  const up = relative(dirname(outfile), dist).split(sep).join('/') || '.';
+  return build({
+    ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, lazyLz4, lazyOodle, moduleUrls],
+    // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
+    define: { 'globalThis.__iostoreBundled': 'true' },
+    banner: {
+      js: `var __iostoreModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(up)}, rel)).href;`,
+    },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+/** Worker entry points: every dist/**\/*-worker.js (the name is the convention runnableUrl relies on). */
+function workerEntries(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...workerEntries(p));
+    else if (e.name.endsWith('-worker.js')) out.push(p);
+  }
+  return out;
+}
+
+// The main bundle's entry: the CLI's run, its shared modules (loaded when first asked for: a require of a bundled
+// module is a lazy, synchronous call), and abortWrites for bin/iostore.js from the output bundle, whose temporary
+// files are those the command registered.
+const mainShared = Object.keys(SHARED).filter((r) => SHARED[r] === 'main');
+const main = {
+  contents: [
+    "export { run } from './cli/main.js';",
+    "export const abortWrites = (...a) => require('./output.bundle.cjs').modules['layout/output.js'].abortWrites(...a);",
+    `export const modules = { ${mainShared.map((r) => `get ${JSON.stringify(r)}() { return require(${JSON.stringify(`./${r}`)}); }`).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: dist,
+  sourcefile: 'main-entry.js',
+  loader: 'js',
+};
+await Promise.all([
+  bundle(bundleFile('main'), main, 'main'),
+  ...Object.entries(LAZY).map(([name, rels]) => bundle(bundleFile(name), entryOf(rels), name)),
+  ...workerEntries(dist).map((w) => bundle(w.replace(/\.js$/, '.cjs'), w)),
+]);

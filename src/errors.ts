@@ -46,10 +46,7 @@ function formatMessage(raw: string, fileName?: string, offset?: number): string 
   return `${file}${at}: ${message}`;
 }
 
-/**
- * An IoStoreError, whichever copy of this module made it: the bundled CLI (scripts/build-cli.mjs) carries one and the
- * modules it loads from dist/ use dist/errors.js, so `instanceof` alone does not tell across that line.
- */
+/** Whether `e` is an IoStoreError (a type guard for catch clauses, whose error is `unknown`). */
 export function isIoStoreError(e: unknown): e is IoStoreError {
-  return e instanceof IoStoreError || (e instanceof Error && e.name === 'IoStoreError' && typeof (e as IoStoreError).code === 'string');
+  return e instanceof IoStoreError;
 }

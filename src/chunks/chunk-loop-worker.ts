@@ -2,7 +2,7 @@
 // runs the same loop as the calling thread, taking chunks from the shared counter. It replies once, at the end.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ContainerReader } from '../cas/container-reader.js';
+import { ContainerReader, TRANSIENT_SPAN } from '../cas/container-reader.js';
 import { fileSourceSync } from '../cas/source.js';
 import { codecsFromRecipes } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
@@ -25,7 +25,7 @@ async function main() {
       throw ioError(e, o.utoc);
     }
     const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
-    return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
+    return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
   const hashers = await Promise.all(data.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   try {

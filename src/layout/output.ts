@@ -9,18 +9,40 @@ import { quote } from '../util/quote.js';
 
 /**
  * Joins a container path (`/`-separated) onto an output folder, refusing anything that could land outside it:
- * `..`, `.`, empty, absolute and drive-letter components. The check is repeated on the resolved path.
+ * `..`, `.`, empty, absolute and drive-letter components. The check is repeated on the resolved path (of the folder:
+ * the file name is one checked component, which cannot leave it).
  */
 export function safeOutputPath(outdir: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
-  const parts = relPath.split('/');
-  for (const p of parts) {
-    const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);
-    if (why) throw new IoStoreError('UNSAFE_PATH', `output path ${quote(relPath)}: component ${quote(p)} ${why}`);
+  const cut = relPath.lastIndexOf('/');
+  const name = relPath.slice(cut + 1);
+  // Unpack asks for thousands of files in a few dozen folders: each folder is checked and resolved once.
+  if (lastRoot.outdir !== outdir || lastRoot.platform !== platform) lastRoot = { outdir, platform, dirs: new Map() };
+  const dirPath = cut < 0 ? '' : relPath.slice(0, cut);
+  let dir = lastRoot.dirs.get(dirPath);
+  if (dir === undefined) {
+    dir = safeFolder(outdir, dirPath, relPath, platform);
+    lastRoot.dirs.set(dirPath, dir);
   }
+  checkComponent(relPath, name, platform);
+  return `${dir}${sep}${name}`;
+}
+
+/** The folders safeOutputPath resolved under the last output folder it was asked for. */
+let lastRoot: { outdir: string; platform: NodeJS.Platform; dirs: Map<string, string> } = { outdir: '', platform: process.platform, dirs: new Map() };
+
+function checkComponent(relPath: string, p: string, platform: NodeJS.Platform): void {
+  const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);
+  if (why) throw new IoStoreError('UNSAFE_PATH', `output path ${quote(relPath)}: component ${quote(p)} ${why}`);
+}
+
+/** `dirPath` (the folder part of `relPath`, '' for none) resolved under `outdir`, every component checked. */
+function safeFolder(outdir: string, dirPath: string, relPath: string, platform: NodeJS.Platform): string {
+  const parts = dirPath === '' ? [] : dirPath.split('/');
+  for (const p of parts) checkComponent(relPath, p, platform);
   const root = resolve(outdir);
   const full = resolve(root, ...parts);
   const rel = relative(root, full);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
+  if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
     throw new IoStoreError('UNSAFE_PATH', `output path ${quote(relPath)} would leave ${outdir}`);
   }
   return full;

@@ -104,10 +104,13 @@ export function serveTasks<T, R>(handle: (task: T) => Promise<{ result: R; trans
 
 /**
  * A module of this package (`specifier`, relative to the calling module) as a worker thread can load it: when the
- * caller runs from the sources (tests run TypeScript), its build output in dist/, which `npm test` builds first.
+ * caller runs from the sources (tests run TypeScript), its build output in dist/, which `npm test` builds first;
+ * from the bundled CLI, a worker entry point's (`*-worker.js`) bundle.
  */
 export function runnableUrl(specifier: string, callerUrl: string): URL {
   const url = new URL(specifier, callerUrl).href;
+  // The bundled CLI (scripts/build-cli.mjs) starts the worker bundles: one file each, not dozens of modules.
+  if ((globalThis as { __iostoreBundled?: boolean }).__iostoreBundled && url.endsWith('-worker.js')) return new URL(url.replace(/\.js$/, '.cjs'));
   if (!callerUrl.endsWith('.ts')) return new URL(url);
   return new URL(url.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/\.ts$/, '.js'));
 }

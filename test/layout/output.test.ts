@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/layout/output.js';
+import { safeOutputPath, writeFileAtomic } from '../../src/layout/output.js';
 import { toLegacy } from '../../src/convert/to-legacy.js';
 import { unpack } from '../../src/unpack/unpack.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
@@ -40,5 +40,20 @@ describe('atomic output across runs of one process', () => {
       expect(existsSync(out)).toBe(true);
       rmSync(out, { recursive: true });
     }
+  });
+});
+
+describe('safeOutputPath resolves each folder once', () => {
+  it('gives the resolved path, and still refuses every unsafe path after its folder was seen', () => {
+    const out = join(tempDir(), 'out');
+    expect(safeOutputPath(out, 'Game/Content/a.uasset', 'linux')).toBe(resolve(out, 'Game', 'Content', 'a.uasset'));
+    expect(safeOutputPath(out, 'Game/Content/b.uasset', 'linux')).toBe(resolve(out, 'Game', 'Content', 'b.uasset'));
+    expect(safeOutputPath(out, 'top.bin', 'linux')).toBe(resolve(out, 'top.bin'));
+    for (const bad of ['Game/Content/..', 'Game/Content/../../../x', 'Game/Content/', 'Game/Content/.', 'Game/Content/a:b', '/etc/x', 'Game//x']) {
+      expect(() => safeOutputPath(out, bad, 'linux'), bad).toThrow(/UNSAFE_PATH|output path/);
+    }
+    // The same names are refused on Windows for its own reasons, once the platform changes.
+    expect(() => safeOutputPath(out, 'Game/Content/con.txt', 'win32')).toThrow(/Windows device name/);
+    expect(safeOutputPath(out, 'Game/Content/con.txt', 'linux')).toBe(resolve(out, 'Game', 'Content', 'con.txt'));
   });
 });
