@@ -4,14 +4,14 @@
 //
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writevSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor } from '../layout/output.js';
+import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor, writePiecesSync } from '../layout/output.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
 export interface LoopTask {
@@ -183,23 +183,8 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
 
 /** Writes every piece of a span at the file's position: one writev, then whatever a short write left. */
 function writeAllSync(fd: number, pieces: Uint8Array[], target: string): number {
-  let total = 0;
-  for (const p of pieces) total += p.length;
   try {
-    let done = pieces.length === 1 ? writeSync(fd, pieces[0]!) : writevSync(fd, pieces);
-    if (done === total) return total;
-    let skip = done;
-    for (const p of pieces) {
-      if (skip >= p.length) {
-        skip -= p.length;
-        continue;
-      }
-      let at = skip;
-      skip = 0;
-      while (at < p.length) at += writeSync(fd, p, at, p.length - at);
-    }
-    done = total;
-    return done;
+    return writePiecesSync(fd, pieces);
   } catch (e) {
     throw ioError(e, target);
   }

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writevSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { writePieces, writePiecesSync } from '../layout/write-pieces.js';
 
 /** One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete. */
 export interface FileToWrite {
@@ -28,7 +29,7 @@ function failure(e: unknown, file: string): WriteFailure {
 /**
  * Writes a group of files (a package's `.uasset` and `.uexp`) with blocking calls: every temporary file is written
  * whole before any is renamed, so a failure leaves none of the group under its final name. This module imports
- * only Node itself, so a worker thread running it starts in a few milliseconds.
+ * only Node itself (and write-pieces.ts, which does too), so a worker thread running it starts in a few milliseconds.
  */
 export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<string>): { bytes: number } | { error: WriteFailure } {
   let bytes = 0;
@@ -55,23 +56,7 @@ export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<s
         fd = openSync(f.tmp, 'w');
       }
       try {
-        let total = 0;
-        for (const p of f.pieces) total += p.length;
-        let n = f.pieces.length === 1 ? writeSync(fd, f.pieces[0]!) : writevSync(fd, f.pieces);
-        // A short write (rare: full disk, signals) finishes piece by piece.
-        if (n < total) {
-          let skip = n;
-          for (const p of f.pieces) {
-            if (skip >= p.length) {
-              skip -= p.length;
-              continue;
-            }
-            for (let o = skip; o < p.length; ) o += writeSync(fd, p, o, p.length - o);
-            skip = 0;
-          }
-          n = total;
-        }
-        bytes += n;
+        bytes += writePiecesSync(fd, f.pieces);
       } finally {
         closeSync(fd);
       }
@@ -119,22 +104,7 @@ async function writeGroupAsync(files: readonly FileToWrite[], dirs: Map<string, 
       current = f.path;
       const fh = await open(f.tmp, 'w');
       try {
-        let total = 0;
-        for (const p of f.pieces) total += p.length;
-        let n = (await fh.writev(f.pieces)).bytesWritten;
-        if (n < total) {
-          let skip = n;
-          for (const p of f.pieces) {
-            if (skip >= p.length) {
-              skip -= p.length;
-              continue;
-            }
-            for (let o = skip; o < p.length; ) o += (await fh.write(p, o, p.length - o)).bytesWritten;
-            skip = 0;
-          }
-          n = total;
-        }
-        bytes += n;
+        bytes += await writePieces(fh, f.pieces);
       } finally {
         await fh.close();
       }

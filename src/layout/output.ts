@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -6,6 +6,9 @@ import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
+import { writePieces, writePiecesSync } from './write-pieces.js';
+
+export { writePieces, writePiecesSync };
 
 /**
  * Joins a container path (`/`-separated) onto an output folder, refusing anything that could land outside it:
@@ -229,9 +232,8 @@ const asyncOps: FileOps = {
   async create(tmp) {
     const fh = await openTempFile(tmp);
     return {
-      async writeAll(pieces, total) {
-        const { bytesWritten } = await fh.writev(pieces);
-        if (bytesWritten !== total) await writeRest((p, o) => fh.write(p, o, p.length - o).then((r) => r.bytesWritten), pieces, bytesWritten);
+      async writeAll(pieces) {
+        await writePieces(fh, pieces);
       },
       close: () => fh.close(),
     };
@@ -253,9 +255,8 @@ const syncOps: FileOps = {
       throw ioError(e, tmp);
     }
     return {
-      async writeAll(pieces, total) {
-        const n = writevSync(fd, pieces);
-        if (n !== total) await writeRest(async (p, o) => writeSync(fd, p, o, p.length - o), pieces, n);
+      async writeAll(pieces) {
+        writePiecesSync(fd, pieces);
       },
       close: async () => closeSync(fd),
     };
@@ -267,19 +268,6 @@ const syncOps: FileOps = {
 const WRITE_BATCH = 4 << 20;
 
 
-/** Finishes a short writev: writes what is left of the batch after `done` bytes. */
-async function writeRest(write: (piece: Uint8Array, offset: number) => Promise<number>, batch: Uint8Array[], done: number): Promise<void> {
-  let skip = done;
-  for (const piece of batch) {
-    if (skip >= piece.length) {
-      skip -= piece.length;
-      continue;
-    }
-    let o = skip;
-    skip = 0;
-    while (o < piece.length) o += await write(piece, o);
-  }
-}
 
 /** Best-effort removal of in-flight temporary files, for signal handlers. */
 export function removeTempFilesSync(unlinkSync: (p: string) => void): void {

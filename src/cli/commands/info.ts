@@ -38,7 +38,6 @@ export const infoCommand: Command<InfoArgs> = {
         a = await openPakForCli(file, args);
       } catch (e) {
         // Without the key of an encrypted index the footer still tells the version and which key is needed.
-        // The pak readers load from dist/ beside the bundled CLI: their error class is another copy (isIoStoreError).
         if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
         return footerOnly(file, args, io);
       }

@@ -1,0 +1,46 @@
+/**
+ * Whole writes of a list of pieces, short writes finished. Node built-ins only: the writer thread's worker loads it
+ * without the rest of the library.
+ */
+import { writeSync, writevSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+
+/**
+ * Writes every byte of `pieces` at the file's position with one writev (one write for a single piece), finishing
+ * a short write (full disk, signals) piece by piece. Returns the bytes written.
+ */
+export function writePiecesSync(fd: number, pieces: readonly Uint8Array[]): number {
+  let total = 0;
+  for (const p of pieces) total += p.length;
+  const done = pieces.length === 1 ? writeSync(fd, pieces[0]!) : writevSync(fd, pieces as Uint8Array[]);
+  if (done !== total) forRest(pieces, done, (p, o) => {
+    while (o < p.length) o += writeSync(fd, p, o, p.length - o);
+  });
+  return total;
+}
+
+/** `writePiecesSync` through a FileHandle. */
+export async function writePieces(fh: FileHandle, pieces: readonly Uint8Array[]): Promise<number> {
+  let total = 0;
+  for (const p of pieces) total += p.length;
+  const { bytesWritten } = await fh.writev(pieces as Uint8Array[]);
+  if (bytesWritten !== total) {
+    const rest: Array<[Uint8Array, number]> = [];
+    forRest(pieces, bytesWritten, (p, o) => rest.push([p, o]));
+    for (let [p, o] of rest) while (o < p.length) o += (await fh.write(p, o, p.length - o)).bytesWritten;
+  }
+  return total;
+}
+
+/** Calls `each(piece, offset)` for what is left of `pieces` after their first `done` bytes. */
+function forRest(pieces: readonly Uint8Array[], done: number, each: (piece: Uint8Array, offset: number) => void): void {
+  let skip = done;
+  for (const piece of pieces) {
+    if (skip >= piece.length) {
+      skip -= piece.length;
+      continue;
+    }
+    each(piece, skip);
+    skip = 0;
+  }
+}
