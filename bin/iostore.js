@@ -3,8 +3,8 @@
 // (bin/package.json) and loads the bundled CLI (scripts/build-cli.mjs): an ES module entry point and ES imports of
 // built-ins cost a short command a good part of its run.
 'use strict';
-// File writes go through libuv's thread pool; unpack keeps 8 in flight, so give the pool room for them. This must
-// be set before the first file operation.
+// pack and pak unpack keep several asynchronous writes in flight through libuv's thread pool (unpack and verify of
+// containers use blocking calls): give the pool room for them. This must be set before the first file operation.
 process.env.UV_THREADPOOL_SIZE ??= '16';
 // V8 doubles its young generation each time a scavenge keeps much alive (up to 16 MiB per semispace on 64-bit): unpack's
 // plan of a few thousand chunks grew it to the maximum, 10 MB of peak RSS. Kept at its starting size, unpack and
