@@ -4,14 +4,13 @@
 //
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, renameSync, unlinkSync } from 'node:fs';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor, writePiecesSync } from '../layout/output.js';
+import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
 export interface LoopTask {
@@ -193,13 +192,7 @@ function writeAllSync(fd: number, pieces: Uint8Array[], target: string): number 
 /** Creates (truncates) a file; a folder removed since this process created it is made again. */
 function createSync(path: string): number {
   try {
-    return openSync(path, 'w');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(e, path);
-  }
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    return openSync(path, 'w');
+    return openForWriteSync(path);
   } catch (e) {
     throw ioError(e, path);
   }

@@ -1,8 +1,8 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { writePieces, writePiecesSync } from '../layout/write-pieces.js';
+import { openForWriteSync, writePieces, writePiecesSync } from '../layout/write-pieces.js';
 
 /** One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete. */
 export interface FileToWrite {
@@ -46,15 +46,8 @@ export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<s
         createdDirs.add(dir);
         current = f.path;
       }
-      let fd: number;
-      try {
-        fd = openSync(f.tmp, 'w');
-      } catch (e) {
-        // The folder may have gone since this thread made it (a later run into a deleted output folder).
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        mkdirSync(dir, { recursive: true });
-        fd = openSync(f.tmp, 'w');
-      }
+      // The folder may have gone since this thread made it (a later run into a deleted output folder).
+      const fd = openForWriteSync(f.tmp);
       try {
         bytes += writePiecesSync(fd, f.pieces);
       } finally {

@@ -6,9 +6,9 @@ import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
-import { writePieces, writePiecesSync } from './write-pieces.js';
+import { openForWriteSync, writePieces, writePiecesSync } from './write-pieces.js';
 
-export { writePieces, writePiecesSync };
+export { openForWriteSync, writePieces, writePiecesSync };
 
 /**
  * Joins a container path (`/`-separated) onto an output folder, refusing anything that could land outside it:

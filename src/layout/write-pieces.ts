@@ -2,7 +2,8 @@
  * Whole writes of a list of pieces, short writes finished. Node built-ins only: the writer thread's worker loads it
  * without the rest of the library.
  */
-import { writeSync, writevSync } from 'node:fs';
+import { mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 
 /**
@@ -43,4 +44,18 @@ function forRest(pieces: readonly Uint8Array[], done: number, each: (piece: Uint
     each(piece, skip);
     skip = 0;
   }
+}
+
+/**
+ * Opens `path` for writing, creating or truncating it; when its folder is missing (never made, or removed since a
+ * cache said it was made) the folder is made and the open tried once more. Errors are Node's own.
+ */
+export function openForWriteSync(path: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, 'w');
 }
