@@ -164,7 +164,11 @@ async function reload(): Promise<void> {
     document.body.dataset.tableMs = perf.tableMs.toFixed(0);
     document.body.dataset.ready = '1';
   });
-  if (looseOnly) await showLoose(loaded.looseFiles[0]!);
+  if (looseOnly) {
+    // No container, so no rows: say where the packages went rather than show a bare "0 of 0 rows".
+    $('count').textContent = 'no container: see Details';
+    await showLoose(loaded.looseFiles[0]!);
+  }
 }
 
 // ---------- the table ----------

@@ -412,6 +412,7 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await drop(page, [asset, uexp, corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset')]);
     await page.waitForSelector('#details nav.loose');
     expect(await page.$eval('#status', (el) => el.textContent)).toBe('2 loose package(s)');
+    expect(await page.$eval('#count', (el) => el.textContent)).toBe('no container: see Details');
     const choices = await page.$$eval('#details nav.loose button', (bs) => bs.map((b) => b.textContent));
     expect(choices.map((c) => c!.split('/').pop())).toEqual(['BP_Table_Lamp.uasset', 'Randy.uzenasset']);
     await page.click('#details nav.loose button:nth-child(2)');
