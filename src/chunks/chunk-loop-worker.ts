@@ -13,7 +13,7 @@ import { LoopCounters, runChunkLoop } from './chunk-loop.js';
 import type { LoopWorkerData } from './loop-pool.js';
 
 const data = workerData as LoopWorkerData;
-const counters = new LoopCounters(data.counters);
+const counters = new LoopCounters(data.counters, data.self);
 
 async function main() {
   const codecs = await codecsFromRecipes(data.recipes);

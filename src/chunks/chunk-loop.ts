@@ -1,6 +1,6 @@
 // The whole-chunk loop of unpack and verify: read, decode, hash and write chunks one after another with blocking
 // calls, on the calling thread and (for containers whose blocks need decoding) on worker threads running the same
-// loop. Threads take the next chunk from one shared counter, so no message crosses between them per chunk.
+// loop. Threads take chunks through shared counters (LoopCounters), so no message crosses between them per chunk.
 //
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
@@ -19,34 +19,65 @@ export interface LoopTask {
   target?: string;
 }
 
-/** Counters the threads of one run share (a SharedArrayBuffer, so a worker needs no message to take work). */
+/**
+ * Counters the threads of one run share (a SharedArrayBuffer, so a worker needs no message to take work). The task
+ * list is cut into one segment per thread, each walked front to back by its own thread and, once that is done, by
+ * threads that have finished theirs. Threads then work apart (in plan order, mostly in different folders): two
+ * threads creating files in one folder contend for its lock, which cost more system time than a second thread saved.
+ */
 export class LoopCounters {
-  /** [next task, tasks done, stop flag] */
+  /** [tasks done, stop flag, segment count, unused, then per segment: next task, end] */
   readonly ints: Int32Array;
   /** [bytes done] */
   readonly bytes: BigInt64Array;
-  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(32)) {
-    this.ints = new Int32Array(buffer, 0, 4);
-    this.bytes = new BigInt64Array(buffer, 16, 1);
+  /** The segment this thread takes from, and how many it has found empty. */
+  private at: number;
+  private emptied = 0;
+  /** Shared counters for `taskCount` tasks over `threads` threads (the calling one included). */
+  static create(taskCount: number, threads: number): SharedArrayBuffer {
+    const n = Math.max(1, threads);
+    const buffer = new SharedArrayBuffer(8 + 16 + 8 * n);
+    const ints = new Int32Array(buffer, 8);
+    ints[2] = n;
+    for (let s = 0; s < n; s++) {
+      ints[4 + 2 * s] = Math.floor((s * taskCount) / n);
+      ints[5 + 2 * s] = Math.floor(((s + 1) * taskCount) / n);
+    }
+    return buffer;
   }
+  /** `self`: this thread's segment (0 for the calling thread, 1.. for workers). */
+  constructor(readonly buffer: SharedArrayBuffer, self = 0) {
+    this.bytes = new BigInt64Array(buffer, 0, 1);
+    this.ints = new Int32Array(buffer, 8);
+    this.at = self % this.ints[2]!;
+  }
+  /** The next task for this thread, or -1 when every segment is taken. */
   take(): number {
-    return Atomics.add(this.ints, 0, 1);
+    const n = this.ints[2]!;
+    while (this.emptied < n) {
+      const s = this.at;
+      const t = Atomics.add(this.ints, 4 + 2 * s, 1);
+      if (t < this.ints[5 + 2 * s]!) return t;
+      this.at = (s + 1) % n;
+      this.emptied++;
+    }
+    return -1;
   }
   finished(bytes: number): void {
     Atomics.add(this.bytes, 0, BigInt(bytes));
-    Atomics.add(this.ints, 1, 1);
+    Atomics.add(this.ints, 0, 1);
   }
   get done(): number {
-    return Atomics.load(this.ints, 1);
+    return Atomics.load(this.ints, 0);
   }
   get bytesDone(): number {
     return Number(Atomics.load(this.bytes, 0));
   }
   stop(): void {
-    Atomics.store(this.ints, 2, 1);
+    Atomics.store(this.ints, 1, 1);
   }
   get stopped(): boolean {
-    return Atomics.load(this.ints, 2) !== 0;
+    return Atomics.load(this.ints, 1) !== 0;
   }
 }
 
@@ -91,7 +122,7 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
     for (;;) {
       if (counters.stopped || isAborting()) break;
       const t = counters.take();
-      if (t >= tasks.length) break;
+      if (t < 0) break;
       const task = tasks[t]!;
       const reader = o.readers[task.container]!;
       const hasher = o.hashers?.[task.container];

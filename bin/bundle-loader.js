@@ -1,0 +1,74 @@
+// Loads the CLI's bundles (dist/cli/*.bundle.cjs) with V8's code cache: a short command spends a good part of its
+// run compiling the functions it calls for the first time, and the cache (dist/cli/*.bundle.cjs.cache, written at
+// build time by scripts/warm-code-cache.cjs, which runs the commands on a sample) holds their bytecode. A cache that
+// is missing, or that V8 rejects (another Node or V8 version, other V8 flags, a rebuilt bundle), only costs that
+// compilation: the bundle loads as it would without one.
+'use strict';
+const Module = require('node:module');
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { Script, constants } = require('node:vm');
+const { basename, dirname, join, sep } = require('node:path');
+
+const BUNDLES = join(__dirname, '..', 'dist', 'cli') + sep;
+const BUNDLE = /\.bundle\.cjs$/;
+/** Bundles loaded by this process: { filename, script, cache: 'used' | 'rejected' | 'none' }. */
+const loaded = [];
+
+/**
+ * Sets the process up as every run of the CLI needs (thread pool, V8 flags) and routes the bundles' loading
+ * through the code cache. The V8 flags must be the same when the cache is written and read: V8 rejects a cache
+ * made under other flags, so this one function does both.
+ */
+function prepare() {
+  // pack and pak unpack keep several asynchronous writes in flight through libuv's thread pool (unpack and verify
+  // of containers use blocking calls): give the pool room for them. Set before the first file operation.
+  process.env.UV_THREADPOOL_SIZE ??= '16';
+  // V8 doubles its young generation each time a scavenge keeps much alive (up to 16 MiB per semispace on 64-bit):
+  // unpack's plan of a few thousand chunks grew it to the maximum, 10 MB of peak RSS. Kept at its starting size,
+  // unpack and verify of the bench container measured the same time (more, cheaper scavenges). The factor is read
+  // when the young generation grows, so setting it here, before any work, takes effect; other heap flags do not.
+  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  const plain = Module._extensions['.js'];
+  Module._extensions['.js'] = function (module, filename) {
+    if (!filename.startsWith(BUNDLES) || !BUNDLE.test(filename)) return plain(module, filename);
+    compileBundle(module, filename);
+  };
+}
+
+function compileBundle(module, filename) {
+  const source = readFileSync(filename, 'utf8');
+  let cachedData;
+  try {
+    // IOSTORE_CODE_CACHE=0 loads without it (to measure what it saves, or to rule it out).
+    if (process.env.IOSTORE_CODE_CACHE !== '0') cachedData = readFileSync(`${filename}.cache`);
+  } catch {
+    // not built (or removed): compiled as usual
+  }
+  const script = new Script(Module.wrap(source), {
+    filename,
+    cachedData,
+    // The bundles import a user's native Oodle binding (an ES module) with import().
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });
+  const require = (id) => module.require(id);
+  require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);
+  require.cache = Module._cache;
+  script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
+}
+
+/** Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename). */
+function writeCodeCache() {
+  for (const { filename, script } of loaded) {
+    const tmp = `${filename}.cache.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, `${filename}.cache`);
+  }
+}
+
+/** What happened to each bundle's cache in this process: [name, 'used' | 'rejected' | 'none']. */
+function codeCacheReport() {
+  return loaded.map((l) => [basename(l.filename), l.cache]);
+}
+
+module.exports = { prepare, writeCodeCache, codeCacheReport };

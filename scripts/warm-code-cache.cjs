@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Writes the CLI bundles' V8 code caches (bin/bundle-loader.js): runs the commands, in this one process, on a
+// container packed from the demo sample, then saves each loaded bundle's cache with every function those runs
+// compiled. Part of `npm run build`; a failure here leaves the CLI without a cache (slower to start, still correct)
+// and is reported, not fatal.
+'use strict';
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const loader = require(join(root, 'bin', 'bundle-loader.js'));
+loader.prepare();
+
+async function main() {
+  const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
+  const io = { out: () => {}, err: () => {}, isTTY: false };
+  const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
+  const mod = join(root, 'samples', 'demo', 'mod');
+  const stored = join(work, 'stored', 'Warm-Windows.utoc');
+  const zlib = join(work, 'zlib', 'Warm-Windows.utoc');
+  const legacy = join(work, 'legacy');
+  const steps = [
+    ['--version'],
+    ['--help'],
+    ['unpack', '--help'],
+    ['pack', mod, stored, '--version', 'UE5_4', '--quiet'],
+    ['pack', mod, zlib, '--version', 'UE5_4', '--compression', 'zlib', '--quiet'],
+    ['info', zlib],
+    ['info', zlib, '--json'],
+    ['list', zlib],
+    ['list', zlib, '--json'],
+    ['list', zlib, '--csv'],
+    ['list', stored, '--by-type'],
+    ['inspect', zlib, 'Demo/Noise.uasset'],
+    ['unpack', zlib, join(work, 'unpacked'), '--quiet'],
+    ['unpack', stored, join(work, 'dry'), '--dry-run', '--quiet'],
+    ['verify', zlib, '--quiet'],
+    ['verify', stored, '--quiet'],
+    ['to-legacy', stored, legacy, '--quiet'],
+    ['to-zen', legacy, join(work, 'zen', 'Warm-Windows.utoc'), '--version', 'UE5_4', '--quiet'],
+  ];
+  try {
+    for (const args of steps) {
+      const code = await run(args, io);
+      if (code !== 0) throw new Error(`iostore ${args.join(' ')} exited with ${code}`);
+    }
+    loader.writeCodeCache();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`warm-code-cache: no code cache written (${e?.message ?? e})\n`);
+    process.exit(0);
+  },
+);

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { LoopCounters } from '../../src/chunks/chunk-loop.js';
+
+describe('LoopCounters: the task list cut into one segment per thread', () => {
+  it('gives every task to exactly one thread, each starting in its own segment and then helping the others', () => {
+    const buffer = LoopCounters.create(10, 3);
+    const threads = [0, 1, 2].map((k) => new LoopCounters(buffer, k));
+    // Segments of 10 tasks over 3 threads: [0,3) [3,6) [6,10).
+    expect(threads.map((t) => t.take())).toEqual([0, 3, 6]);
+    const taken: number[][] = [[0], [3], [6]];
+    // Thread 1 runs ahead: it finishes its own segment, then takes from segment 2, where thread 2 also still works.
+    for (let i = 0; i < 4; i++) taken[1]!.push(threads[1]!.take());
+    expect(taken[1]).toEqual([3, 4, 5, 7, 8]);
+    for (;;) {
+      const progress = threads.map((t, k) => {
+        const x = t.take();
+        if (x >= 0) taken[k]!.push(x);
+        return x;
+      });
+      if (progress.every((x) => x < 0)) break;
+    }
+    expect(taken.flat().sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    // Once empty, every thread stays empty.
+    expect(threads.map((t) => t.take())).toEqual([-1, -1, -1]);
+  });
+
+  it('serves one thread alone, an empty list, and more threads than tasks', () => {
+    const one = new LoopCounters(LoopCounters.create(3, 1));
+    expect([one.take(), one.take(), one.take(), one.take()]).toEqual([0, 1, 2, -1]);
+    expect(new LoopCounters(LoopCounters.create(0, 2)).take()).toBe(-1);
+    const buffer = LoopCounters.create(2, 4);
+    const all = [0, 1, 2, 3].flatMap((k) => {
+      const c = new LoopCounters(buffer, k);
+      const got: number[] = [];
+      for (let x = c.take(); x >= 0; x = c.take()) got.push(x);
+      return got;
+    });
+    expect(all.sort()).toEqual([0, 1]);
+  });
+
+  it('counts finished tasks and bytes, and carries the stop flag', () => {
+    const buffer = LoopCounters.create(4, 2);
+    const a = new LoopCounters(buffer, 0);
+    const b = new LoopCounters(buffer, 1);
+    a.finished(100);
+    b.finished(23);
+    expect([a.done, b.done, a.bytesDone]).toEqual([2, 2, 123]);
+    expect(b.stopped).toBe(false);
+    a.stop();
+    expect(b.stopped).toBe(true);
+  });
+});

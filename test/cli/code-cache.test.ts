@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../tmp.js';
+
+const root = resolve(__dirname, '../..');
+const bin = join(root, 'bin', 'iostore.js');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('the CLI bundles load with the V8 code cache written at build time', () => {
+  it('uses the cache of every bundle a command loads, and loads without it when told to', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [bin, 'inspect', join(root, 'samples', 'demo', 'mod', 'DemoMod', 'Content', 'Demo', 'Hello.uasset')], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', ...env } });
+    const cached = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    expect(cached.stdout.trim()).toBe(version);
+    expect(cached.stderr).toMatch(/code cache: main\.bundle\.cjs used/);
+    const off = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', IOSTORE_CODE_CACHE: '0' } });
+    expect(off.stdout.trim()).toBe(version);
+    expect(off.stderr).toMatch(/code cache: main\.bundle\.cjs none/);
+    // A command that loads more bundles: each one's cache is used.
+    const more = run({});
+    const report = more.stderr.match(/code cache: (.*)/)![1]!.split(', ');
+    expect(report.length).toBeGreaterThan(1);
+    for (const entry of report) expect(entry).toMatch(/ used$/);
+  });
+
+  it('runs as without one when the cache is not V8 data (another Node, a damaged file)', () => {
+    const dir = tempDir('iostore-code-cache-');
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    for (const f of ['iostore.js', 'bundle-loader.js', 'package.json']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
+    copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+    copyFileSync(join(root, 'dist', 'cli', 'main.bundle.cjs'), join(dir, 'dist', 'cli', 'main.bundle.cjs'));
+    writeFileSync(join(dir, 'dist', 'cli', 'main.bundle.cjs.cache'), Buffer.alloc(4096, 7));
+    const r = spawnSync(process.execPath, [join(dir, 'bin', 'iostore.js'), '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(version);
+    expect(r.stderr).toMatch(/code cache: main\.bundle\.cjs rejected/);
+  });
+});
