@@ -25,7 +25,9 @@ const BATCH_BYTES = 1 << 20;
  * Whether a run writing `files` files gets a writer thread: only when asked for (`threads` 1 or more), with more
  * than one core and enough files. Not by default: on the corpus containers (~200 files) the thread measured no
  * faster than blocking calls on the converting thread, warm or cold (ue5.8, 10:10 UTC, load 2-4 on 2 cores:
- * 346/360 ms with it against 334/326 ms without, warm medians).
+ * 346/360 ms with it against 334/326 ms without, warm medians). Non-blocking calls through libuv's pool from the
+ * converting thread were tried too (session 5): no faster either, as each call's round trip costs ~20 us of this
+ * thread's time, and a package's files go to one folder, whose creates the file system runs one at a time anyway.
  */
 export function useWriterThread(files: number, threads: number | undefined): boolean {
   if (threads === undefined || threads === 0) return false;
