@@ -125,8 +125,12 @@ export class IoStoreToc {
     return this.chunkIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE);
   }
   chunkIdHex(i: number): string {
-    return chunkIdHex(this.chunkIds, i * CHUNK_ID_SIZE);
+    // Slices of one hex string of every id: a plan asks for each id several times, and a string per call (with the
+    // view it was made from) was most of what planning an unpack allocated.
+    this.idHexAll ??= toHex(this.chunkIds);
+    return this.idHexAll.substring(i * CHUNK_ID_SIZE * 2, (i + 1) * CHUNK_ID_SIZE * 2);
   }
+  private idHexAll: string | undefined;
   chunkType(i: number): number {
     return this.chunkIds[i * CHUNK_ID_SIZE + 11]!;
   }
@@ -163,8 +167,17 @@ export class IoStoreToc {
     return s > 20 && h.subarray(20).every((b) => b === 0) ? h.subarray(0, 20) : h;
   }
   chunkHashHex(i: number): string {
-    return toHex(this.chunkHash(i));
+    const w = this.metaHashSize * 2;
+    if (this.hashHexAll === undefined) {
+      this.hashHexAll = toHex(this.metaHashes);
+      this.unusedHashTail = '0'.repeat(Math.max(0, w - 40));
+    }
+    const h = this.hashHexAll.substring(i * w, (i + 1) * w);
+    // As chunkHash: a slot wider than 20 bytes whose rest is zero holds a 20-byte hash.
+    return w > 40 && h.endsWith(this.unusedHashTail) ? h.substring(0, 40) : h;
   }
+  private hashHexAll: string | undefined;
+  private unusedHashTail = '';
   chunkMetaFlags(i: number): number {
     return this.metaFlags[i]!;
   }

@@ -120,7 +120,9 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
     const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
     const manifest: Manifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
-    const planned: Array<PlannedChunk & { reader: ContainerReader }> = [];
+    const planned: PlannedChunk[] = [];
+    // By plan position: the container each planned chunk is read from (index into `opened`).
+    const plannedFrom: number[] = [];
     const byPath = new Map<string, number>();
     const summary: UnpackResult['containers'] = [];
     const codecs = o.codecs ?? defaultCodecs();
@@ -148,10 +150,12 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           const clash = byPath.get(path);
           if (clash !== undefined) {
             warnings.push(`${path}: written from ${entry.name} (chunk ${id}) over ${planned[clash]!.container}'s chunk ${planned[clash]!.id}`);
-            planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i), reader };
+            planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) };
+            plannedFrom[clash] = c;
           } else {
             byPath.set(path, planned.length);
-            planned.push({ container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i), reader });
+            planned.push({ container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) });
+            plannedFrom.push(c);
           }
         }
         mc.chunks.push(chunk);
@@ -183,7 +187,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       containers: summary,
       chunksWritten: 0,
       bytesWritten: 0,
-      planned: [...planned.map(({ reader: _r, ...p }) => p), ...pakPlanned],
+      planned: pakPlanned.length > 0 ? [...planned, ...pakPlanned] : planned,
       failures,
       warnings,
       manifest: null,
@@ -191,13 +195,19 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     };
     if (o.dryRun) return result;
 
-    const total = { chunksDone: 0, chunksTotal: planned.length + pakPlanned.length, bytesDone: 0, bytesTotal: [...planned, ...pakPlanned].reduce((a, p) => a + p.size, 0) };
+    let bytesTotal = 0;
+    for (const p of planned) bytesTotal += p.size;
+    for (const p of pakPlanned) bytesTotal += p.size;
+    const total = { chunksDone: 0, chunksTotal: planned.length + pakPlanned.length, bytesDone: 0, bytesTotal };
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
-    const readerIndex = new Map(readers.map((r, k) => [r, k]));
     // Chunks in the order their blocks lie in the .ucas files, so the reads go front to back.
-    const order = planned.map((p, k) => ({ p, k, at: p.size > 0 ? p.reader.toc.blocks.offset(p.reader.toc.chunkFirstBlock(p.index)) : 0 }));
-    order.sort((a, b) => readerIndex.get(a.p.reader)! - readerIndex.get(b.p.reader)! || a.at - b.at);
+    const at = new Float64Array(planned.length);
+    planned.forEach((p, k) => {
+      const toc = readers[plannedFrom[k]!]!.toc;
+      at[k] = p.size > 0 ? toc.blocks.offset(toc.chunkFirstBlock(p.index)) : 0;
+    });
+    const order = Array.from(planned.keys()).sort((a, b) => plannedFrom[a]! - plannedFrom[b]! || at[a]! - at[b]!);
     const tasks: LoopTask[] = [];
     const taskPlan: number[] = [];
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
@@ -205,9 +215,10 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const p = planned[k]!;
       chunkFailures.push({ k, f: { container: p.container, index: p.index, id: p.id, path: p.path, code, message } });
     };
-    for (const { p, k } of order) {
+    for (const k of order) {
+      const p = planned[k]!;
       try {
-        tasks.push({ container: readerIndex.get(p.reader)!, index: p.index, target: safeOutputPath(outdir, p.path) });
+        tasks.push({ container: plannedFrom[k]!, index: p.index, target: safeOutputPath(outdir, p.path) });
         taskPlan.push(k);
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
