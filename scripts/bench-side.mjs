@@ -178,10 +178,11 @@ export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
     ['--version', ['--version'], null, nodeFloor],
     ...extraJobs.map((j) => j(c, out)),
   ];
-  for (const [label, ourArgs, theirArgs, floor] of quick) {
-    const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs] }];
-    if (floor) jobs.push(floor);
-    if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs] });
+  // A fifth element, when present, runs before each contender's run, untimed (e.g. removing its output folder).
+  for (const [label, ourArgs, theirArgs, floor, before] of quick) {
+    const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs], before }];
+    if (floor) jobs.push({ ...floor, before });
+    if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs], before });
     const r = alternate(jobs, runs);
     row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
   }

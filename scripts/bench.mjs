@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: throughput and peak memory, each against a baseline measured in the same run.
 // Kept out of the test suite; figures go into the closing notes of each change.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readToc } from '../dist/index.js';
@@ -315,9 +315,28 @@ async function benchSideBySide() {
   }
 }
 
-/** to-legacy rows (ours against retoc to-legacy) go here when the command exists: each entry (containers, out) -> [label, ourArgs, retocArgs, floor]. */
+/**
+ * to-legacy of the largest corpus container with packages (ue5.8-cue4parse/uncompressed, 97 packages) against retoc's
+ * to-legacy and against our own unpack of it (the floor: issue 11's goal is to-legacy within 1.3x unpack's time),
+ * whole processes. retoc wants the global container in the same folder as the container: a folder of links to both.
+ */
 function toLegacyJobs() {
-  return [];
+  const dir = join(corpus, 'ue5.8-cue4parse');
+  if (!existsSync(join(dir, 'uncompressed')) || !existsSync(join(dir, 'global', 'global.utoc'))) return [];
+  return [
+    (_c, out) => {
+      const paks = join(out('paks58'), '..', 'side-paks58');
+      mkdirSync(paks, { recursive: true });
+      for (const [sub, names] of [['global', ['global.utoc', 'global.ucas']], ['uncompressed', readdirSync(join(dir, 'uncompressed'))]]) {
+        for (const n of names) if (!existsSync(join(paks, n))) symlinkSync(join(dir, sub, n), join(paks, n));
+      }
+      const clean = () => rmSync(out('legacy'), { recursive: true, force: true });
+      const src = join(dir, 'uncompressed');
+      const unpackFloor = { name: 'unpack', argv: [process.execPath, join(root, 'bin', 'iostore.js'), 'unpack', src, out('legacy'), '--quiet'] };
+      // Ours finds the global container beside the input (../global); retoc's script-objects file is not asked for.
+      return ['to-legacy ue5.8', ['to-legacy', src, out('legacy'), '--quiet'], ['to-legacy', paks, out('legacy'), '--no-script-objects'], unpackFloor, clean];
+    },
+  ];
 }
 
 clearInterval(sample);

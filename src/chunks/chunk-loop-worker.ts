@@ -1,5 +1,6 @@
-// A worker of the whole-chunk loop (see chunk-loop.ts): opens the containers with blocking, buffer-reusing reads and
-// runs the same loop as the calling thread, taking chunks from the shared counter. It replies once, at the end.
+// A worker of the whole-chunk loop (see chunk-loop.ts): opens the containers with blocking, buffer-reusing reads
+// as soon as it starts, then waits for its tasks (one message: the caller plans meanwhile) and runs the same loop as
+// the calling thread, taking chunks through the shared counters. It replies once, at the end.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ContainerReader, TRANSIENT_SPAN } from '../cas/container-reader.js';
@@ -10,14 +11,13 @@ import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
 import { LoopCounters, runChunkLoop } from './chunk-loop.js';
-import type { LoopWorkerData } from './loop-pool.js';
+import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
-const data = workerData as LoopWorkerData;
-const counters = new LoopCounters(data.counters, data.self);
+const setup = workerData as LoopWorkerSetup;
 
-async function main() {
-  const codecs = await codecsFromRecipes(data.recipes);
-  const readers = data.containers.map((o) => {
+async function open(): Promise<ContainerReader[]> {
+  const codecs = await codecsFromRecipes(setup.recipes);
+  return setup.containers.map((o) => {
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(readFileSync(o.utoc));
@@ -27,20 +27,30 @@ async function main() {
     const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
-  const hashers = await Promise.all(data.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
+}
+
+async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, counters: LoopCounters) {
+  const readers = await opened;
+  const hashers = await Promise.all(work.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   try {
-    return await runChunkLoop({ readers, tasks: data.tasks, counters, hashers });
+    return await runChunkLoop({ readers, tasks: work.tasks, counters, hashers });
   } finally {
     await Promise.all(readers.map((r) => r.close()));
   }
 }
 
-main().then(
-  (outcome) => parentPort!.postMessage({ outcome }),
-  (e) => {
-    counters.stop();
-    // An unreadable container is a failure of the run, reported like the calling thread's own; anything else is a bug.
-    if (e instanceof IoStoreError) parentPort!.postMessage({ error: { code: e.code, message: e.message } });
-    else parentPort!.postMessage({ fatal: (e as Error)?.stack ?? String(e) });
-  },
-);
+// Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
+const opened = open();
+opened.catch(() => {});
+parentPort!.once('message', (work: LoopWorkerTasks) => {
+  const counters = new LoopCounters(work.counters, work.self);
+  main(opened, work, counters).then(
+    (outcome) => parentPort!.postMessage({ outcome }),
+    (e) => {
+      counters.stop();
+      // An unreadable container is a failure of the run, reported like the calling thread's own; anything else is a bug.
+      if (e instanceof IoStoreError) parentPort!.postMessage({ error: { code: e.code, message: e.message } });
+      else parentPort!.postMessage({ fatal: (e as Error)?.stack ?? String(e) });
+    },
+  );
+});

@@ -10,10 +10,14 @@ import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTask } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
 
-/** What a loop worker is started with. */
-export interface LoopWorkerData {
+/** What a loop worker is started with: enough to open the containers and decode their blocks. */
+export interface LoopWorkerSetup {
   containers: ContainerOrigin[];
   recipes: CodecRecipe[];
+}
+
+/** The one message a loop worker then gets: its work. */
+export interface LoopWorkerTasks {
   tasks: LoopTask[];
   /** Per container: the hash to check (write tasks: before the rename; hash tasks: against the meta), if any. */
   hash: Array<ChunkHashAlgorithm | undefined>;
@@ -55,17 +59,110 @@ export const WRITE_FILES_MIN = 1024;
  * 258 MB stored container took 0.27 s on one thread and 0.28 s with a worker (one thread reads and hashes ~1.5 GB/s).
  */
 export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: readonly LoopTask[]): number {
-  const cores = availableParallelism();
-  if (cores < 2) return 0;
-  if (decodeBytes(readers, tasks) >= DECODE_MIN_BYTES) return Math.min(cores - 1, 7);
   let files = 0;
   for (const t of tasks) if (t.target !== undefined) files++;
+  return threadsFor(decodeBytes(readers, tasks), files);
+}
+
+/**
+ * `defaultLoopThreads` as if every chunk of the containers were written: known before a plan is made, so workers
+ * can start while it is (a filter can only take work away).
+ */
+export function defaultWriteThreads(readers: readonly ContainerReader[]): number {
+  let files = 0;
+  let decode = 0;
+  for (const r of readers) {
+    const toc = r.toc;
+    files += toc.chunkCount;
+    for (let b = 0; b < toc.blockCount; b++) {
+      if (toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0) decode += toc.blocks.uncompressedSize(b);
+    }
+  }
+  return threadsFor(decode, files);
+}
+
+function threadsFor(decode: number, files: number): number {
+  const cores = availableParallelism();
+  if (cores < 2) return 0;
+  if (decode >= DECODE_MIN_BYTES) return Math.min(cores - 1, 7);
   return files >= WRITE_FILES_MIN ? 1 : 0;
+}
+
+/**
+ * Loop workers started before their tasks are known: each opens the containers and builds its codecs while the
+ * calling thread plans (a worker takes ~60 ms from its start to its first chunk), then waits for `dispatch`.
+ * Whoever starts them terminates them; `runChunkTasks` does once it is given them.
+ */
+export class LoopWorkers {
+  private readonly started: Worker[] = [];
+  private readonly outcomes: Array<Promise<LoopOutcome>> = [];
+  private counters: LoopCounters | undefined;
+
+  constructor(setup: LoopWorkerSetup, count: number) {
+    const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
+    for (let k = 0; k < count; k++) {
+      const w = startWorker(url, setup);
+      // Idle workers do not hold the process open; dispatch makes them count.
+      w.unref();
+      this.started.push(w);
+      const outcome = new Promise<LoopOutcome>((resolve, reject) => {
+        let settled = false;
+        w.once('message', (m: { outcome?: LoopOutcome; error?: { code: IoStoreErrorCode; message: string }; fatal?: string }) => {
+          settled = true;
+          if (m.outcome) resolve(m.outcome);
+          else if (m.error) reject(new IoStoreError(m.error.code, m.error.message));
+          else reject(new Error(m.fatal));
+        });
+        w.once('error', (e) => {
+          this.counters?.stop();
+          settled = true;
+          reject(e);
+        });
+        w.once('exit', (code) => {
+          if (!settled) {
+            this.counters?.stop();
+            reject(new Error(`a worker thread stopped (exit code ${code})`));
+          }
+        });
+      });
+      // A worker that fails before it is given work is reported when its outcome is awaited, not as unhandled.
+      outcome.catch(() => {});
+      this.outcomes.push(outcome);
+    }
+  }
+
+  get size(): number {
+    return this.started.length;
+  }
+
+  /** Gives every worker the tasks (worker k takes segment k + 1 first); the outcomes settle as they finish. */
+  dispatch(tasks: LoopTask[], hash: Array<ChunkHashAlgorithm | undefined>, counters: LoopCounters): Array<Promise<LoopOutcome>> {
+    this.counters = counters;
+    this.started.forEach((w, k) => {
+      w.ref();
+      const m: LoopWorkerTasks = { tasks, hash, counters: counters.buffer, self: k + 1 };
+      w.postMessage(m);
+    });
+    return this.outcomes;
+  }
+
+  async terminate(): Promise<void> {
+    await Promise.all(this.started.map((w) => w.terminate()));
+  }
+}
+
+/** Starts `threads` loop workers for these containers, or none when they cannot open them (see workerSetup). */
+export function startLoopWorkers(readers: readonly ContainerReader[], codecs: CodecRegistry, threads: number): LoopWorkers | undefined {
+  const n = Math.max(0, Math.min(64, threads));
+  const setup = n > 0 ? workerSetup(readers, codecs) : undefined;
+  return setup ? new LoopWorkers(setup, n) : undefined;
 }
 
 export interface ChunkRunOptions {
   /** Worker threads beside the calling thread (default: `defaultLoopThreads`). */
   threads?: number;
+  /** Workers already started (`startLoopWorkers`): used instead of starting others, and terminated at the end. */
+  workers?: LoopWorkers;
   codecs: CodecRegistry;
   /** Per container: the hash to check, if any (see LoopWorkerData.hash). */
   hash: Array<ChunkHashAlgorithm | undefined>;
@@ -103,47 +200,16 @@ export function loopReaders(readers: readonly ContainerReader[]): { readers: Con
 export async function runChunkTasks(readers: readonly ContainerReader[], tasks: LoopTask[], o: ChunkRunOptions): Promise<ChunkRunResult> {
   const own = loopReaders(readers);
   if (!own) throw new IoStoreError('USAGE', 'a container of this run does not serve blocking reads');
-  const wanted = Math.max(0, Math.min(64, o.threads ?? defaultLoopThreads(readers, tasks)));
-  const setup = wanted > 0 ? workerSetup(readers, o.codecs) : undefined;
-  const counters = new LoopCounters(LoopCounters.create(tasks.length, setup ? wanted + 1 : 1));
-  const workers: Array<Promise<LoopOutcome>> = [];
-  const started: Worker[] = [];
-  if (setup) {
-    const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
-    for (let k = 0; k < wanted; k++) {
-      const w = startWorker(url, { ...setup, tasks, hash: o.hash, counters: counters.buffer, self: k + 1 });
-      started.push(w);
-      workers.push(
-        new Promise<LoopOutcome>((resolve, reject) => {
-          let settled = false;
-          w.once('message', (m: { outcome?: LoopOutcome; error?: { code: IoStoreErrorCode; message: string }; fatal?: string }) => {
-            settled = true;
-            if (m.outcome) resolve(m.outcome);
-            else if (m.error) reject(new IoStoreError(m.error.code, m.error.message));
-            else reject(new Error(m.fatal));
-          });
-          w.once('error', (e) => {
-            counters.stop();
-            settled = true;
-            reject(e);
-          });
-          w.once('exit', (code) => {
-            if (!settled) {
-              counters.stop();
-              reject(new Error(`a worker thread stopped (exit code ${code})`));
-            }
-          });
-        }),
-      );
-    }
-  }
+  const pool = o.workers ?? startLoopWorkers(readers, o.codecs, o.threads ?? defaultLoopThreads(readers, tasks));
+  const counters = new LoopCounters(LoopCounters.create(tasks.length, (pool?.size ?? 0) + 1));
+  const workers = pool ? pool.dispatch(tasks, o.hash, counters) : [];
   // An interrupt stops every thread at its next span; each removes its own temporary file before it replies.
   const stop = async () => {
     counters.stop();
     const waited = Promise.allSettled(workers);
     const timer = new Promise((r) => setTimeout(r, 5000).unref());
     await Promise.race([waited, timer]);
-    await Promise.all(started.map((w) => w.terminate()));
+    await pool?.terminate();
   };
   abortHooks.add(stop);
   const hashers = await Promise.all(o.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
@@ -156,7 +222,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
     const settled = await Promise.allSettled(workers);
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    const result: ChunkRunResult = { ...mine, threads: started.length };
+    const result: ChunkRunResult = { ...mine, threads: pool?.size ?? 0 };
     for (const s of settled) {
       const x = (s as PromiseFulfilledResult<LoopOutcome>).value;
       result.ok.push(...x.ok);
@@ -173,13 +239,13 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   } finally {
     if (ticker) clearInterval(ticker);
     abortHooks.delete(stop);
-    await Promise.all(started.map((w) => w.terminate()));
+    await pool?.terminate();
     await own.close();
   }
 }
 
 /** What workers need to open these containers and decode them as `codecs` does, or undefined if they cannot. */
-function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry): { containers: ContainerOrigin[]; recipes: CodecRecipe[] } | undefined {
+function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry): LoopWorkerSetup | undefined {
   const containers: ContainerOrigin[] = [];
   const methods = new Set<string>();
   for (const r of readers) {
@@ -192,7 +258,7 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
 }
 
 /** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
-function startWorker(url: URL, workerData: LoopWorkerData): Worker {
+function startWorker(url: URL, workerData: LoopWorkerSetup): Worker {
   try {
     return new Worker(url, { workerData, execArgv: workerExecArgv() });
   } catch (e) {

@@ -161,6 +161,8 @@ export async function writePakFiles(
   onDone: (p: PakPlanned, bytes: number, ok: boolean) => void,
 ): Promise<number> {
   const pool = pakPool(plan, run);
+  // Counted now: a closed pool has no workers left.
+  const threads = pool?.size ?? 0;
   const index = new Map(plan.archives.map((a, k) => [a, k]));
   const limit = pLimit(pool ? pool.size * 4 : Math.max(1, run.jobs ?? 8));
   try {
@@ -168,7 +170,7 @@ export async function writePakFiles(
   } finally {
     await pool?.close();
   }
-  return pool?.size ?? 0;
+  return threads;
 }
 
 /** Workers for the planned files, or none (too little work, or a codec a worker cannot rebuild). */

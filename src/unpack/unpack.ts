@@ -12,7 +12,7 @@ import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import type { LoopTask } from '../chunks/chunk-loop.js';
-import { runChunkTasks } from '../chunks/loop-pool.js';
+import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 
@@ -31,10 +31,11 @@ export interface UnpackOptions {
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
   /**
-   * Worker threads beside this one, each reading, decoding and writing whole chunks with blocking calls, all taking
-   * the next chunk from one shared counter (0: this thread alone). Default: one per other core (at most 7) when 16
-   * MiB or more of blocks need decoding or decrypting; none for stored blocks, whose copy is system calls that one
-   * thread issues as fast as two. Codecs without a recipe keep the work on this thread.
+   * Worker threads beside this one, each reading, decoding and writing whole chunks with blocking calls, each
+   * taking its own stretch of the plan first (0: this thread alone). Default, from the containers before the plan:
+   * one per other core (at most 7) when 16 MiB or more of blocks need decoding or decrypting, else one for 1,024
+   * chunks or more (creating files is system time a second thread shares), else none. They start while the plan is
+   * made. Codecs without a recipe keep the work on this thread.
    */
   threads?: number;
   /**
@@ -110,6 +111,16 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
 
   let pakPlan: PakUnpackOutcome | undefined;
+  const codecs = o.codecs ?? defaultCodecs();
+  // Workers start now, from the containers alone, and open them while this thread plans.
+  const loopWorkers =
+    !o.dryRun && opened.length > 0
+      ? startLoopWorkers(
+          opened.map((x) => x.reader),
+          codecs,
+          o.threads ?? defaultWriteThreads(opened.map((x) => x.reader)),
+        )
+      : undefined;
   try {
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does.
     const owner = new Map<string, number>();
@@ -125,7 +136,6 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     const plannedFrom: number[] = [];
     const byPath = new Map<string, number>();
     const summary: UnpackResult['containers'] = [];
-    const codecs = o.codecs ?? defaultCodecs();
     opened.forEach(({ entry, reader }, c) => {
       const toc = reader.toc;
       const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
@@ -229,7 +239,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     }
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
     const run = await runChunkTasks(readers, tasks, {
-      ...(o.threads !== undefined ? { threads: o.threads } : {}),
+      ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
       codecs,
       hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
       onProgress: (chunks, bytes) => {
@@ -267,6 +277,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     result.manifest = manifestPath;
     return result;
   } finally {
+    await loopWorkers?.terminate();
     await Promise.all(opened.map(({ reader }) => reader.close()));
     await Promise.all((pakPlan?.archives ?? []).map((a) => a.close()));
   }
