@@ -13,6 +13,7 @@ import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import type { LoopTask } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
+import { jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 
@@ -273,7 +274,12 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       result.threads = Math.max(result.threads, pakThreads);
     }
     const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
-    await writeFileAtomic(manifestPath, [new TextEncoder().encode(`${JSON.stringify(manifest, null, 1)}\n`)], undefined, { sync: true });
+    // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
+    const text = function* () {
+      yield* jsonPieces(manifest);
+      yield '\n';
+    };
+    await writeFileAtomic(manifestPath, utf8Batches(text()), undefined, { sync: true });
     result.manifest = manifestPath;
     return result;
   } finally {

@@ -1,0 +1,52 @@
+/**
+ * The text of `JSON.stringify(value, null, 1)` in pieces: objects and arrays down to `splitDepth` are written a
+ * member at a time and deeper values whole, so a large document (an unpack manifest: an entry per chunk, tens of
+ * MB for a whole game) is never one string, nor one string plus its encoded bytes. The same text, character for
+ * character, as the one call would make.
+ */
+export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generator<string> {
+  const split = depth < splitDepth && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  if (!split) {
+    // One level of indentation is one space: a nested value's own text moves right by its depth.
+    const text = JSON.stringify(value, null, 1) ?? 'null';
+    yield depth === 0 ? text : text.replace(/\n/g, `\n${' '.repeat(depth)}`);
+    return;
+  }
+  const inner = `\n${' '.repeat(depth + 1)}`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
+    for (let i = 0; i < value.length; i++) {
+      yield i === 0 ? `[${inner}` : `,${inner}`;
+      const v: unknown = value[i];
+      yield* jsonPieces(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, splitDepth, depth + 1);
+    }
+    yield `\n${' '.repeat(depth)}]`;
+    return;
+  }
+  let first = true;
+  for (const [key, v] of Object.entries(value as object)) {
+    // Members JSON leaves out.
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    yield `${first ? '{' : ','}${inner}${JSON.stringify(key)}: `;
+    first = false;
+    yield* jsonPieces(v, splitDepth, depth + 1);
+  }
+  yield first ? '{}' : `\n${' '.repeat(depth)}}`;
+}
+
+/** UTF-8 bytes of `pieces` in batches of about `batch` characters (one encode and one write per batch). */
+export function* utf8Batches(pieces: Iterable<string>, batch = 1 << 16): Generator<Uint8Array> {
+  const enc = new TextEncoder();
+  let text = '';
+  for (const p of pieces) {
+    text += p;
+    if (text.length >= batch) {
+      yield enc.encode(text);
+      text = '';
+    }
+  }
+  if (text.length > 0) yield enc.encode(text);
+}

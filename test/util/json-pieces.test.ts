@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { unpack } from '../../src/unpack/index.js';
+import { jsonPieces, utf8Batches } from '../../src/util/json-pieces.js';
+import { corpusPath, hasCorpus } from '../corpus.js';
+import { tempDir } from '../tmp.js';
+
+const same = (v: unknown, depth?: number) => expect([...jsonPieces(v, depth)].join('')).toBe(JSON.stringify(v, null, 1) ?? 'null');
+
+describe('jsonPieces: JSON.stringify(value, null, 1) in pieces', () => {
+  it('gives the same text for nested objects and arrays, empty ones, and members JSON leaves out', () => {
+    const doc = {
+      tool: 'x',
+      n: 3,
+      none: null,
+      skipped: undefined,
+      fn: () => 1,
+      empty: [],
+      emptyObj: {},
+      list: [1, 'two', null, undefined, { a: [1, 2, { b: [] }], c: 'line\nbreak "quoted"' }, [[]]],
+      deep: { a: { b: { c: { d: { e: [1, { f: 2 }] } } } } },
+      date: new Date(0),
+    };
+    for (const d of [0, 1, 2, 4, 8]) same(doc, d);
+    for (const v of [1, 'a', null, [], {}, [1], { a: 1 }, [undefined]]) same(v);
+  });
+
+  it('encodes in batches that join to the UTF-8 of the whole text', () => {
+    const doc = { names: Array.from({ length: 3000 }, (_, i) => ({ i, s: `ñame ${i} ✓` })) };
+    const bytes = Buffer.concat([...utf8Batches(jsonPieces(doc), 1000)]);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(doc, null, 1));
+    expect([...utf8Batches(jsonPieces(doc), 1000)].length).toBeGreaterThan(10);
+  });
+});
+
+describe.skipIf(!hasCorpus)('the unpack manifest written in pieces', () => {
+  it('is the text JSON.stringify makes of it (ue5.1-patchtest)', async () => {
+    const out = tempDir();
+    const r = await unpack([corpusPath('ue5.1-patchtest')], out, { threads: 0 });
+    expect(r.failures).toEqual([]);
+    const text = readFileSync(join(out, 'iostore-manifest.json'), 'utf8');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+    expect((JSON.parse(text) as { containers: unknown[] }).containers.length).toBeGreaterThan(1);
+  });
+});
