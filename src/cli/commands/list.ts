@@ -1,4 +1,5 @@
-import { listChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
+import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
+import type { IoStoreToc } from '../../toc/toc.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
@@ -44,21 +45,24 @@ export const listCommand: Command<ListArgs> = {
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
     const toc = await openToc(file, tocOptions(args));
-    const rows = listChunks(toc, query);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
-
+    if (!args['by-type'] && !args.json && !args.csv) {
+      // The table reads the TOC directly: no row objects for thousands of chunks.
+      const order = selectChunks(toc, query);
+      chunkTable(tocColumns(toc, order), (text) => io.out(text));
+      io.out(`${order.length} of ${toc.chunkCount} chunks\n`);
+      return ExitCode.Ok;
+    }
+    const rows = listChunks(toc, query);
     if (args['by-type']) return printByType(args, io, rows, { file: toc.source });
 
     if (args.json) {
       io.out(renderJson({ file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null, count: rows.length, chunks: rows }));
-    } else if (args.csv) {
+    } else {
       // renderCsv's text, a row at a time from one template (the hot path of a script's `list --csv`).
       let out = `${COLUMNS.join(',')}\n`;
       for (const r of rows) out += `${r.index},${csvCell(r.id)},${csvCell(r.type)},${csvCell(r.path)},${r.size},${r.storedSize},${r.blocks},${csvCell(r.hash)}\n`;
       io.out(out);
-    } else {
-      chunkTable(rows, (text) => io.out(text));
-      io.out(`${rows.length} of ${toc.chunkCount} chunks\n`);
     }
     return ExitCode.Ok;
   },
@@ -181,11 +185,55 @@ function humanRow(r: ChunkRow): string[] {
   return [String(r.index), r.id, r.type, r.path, String(r.size), String(r.storedSize), String(r.blocks), r.hash];
 }
 
+/** The columns of a chunk table, read by row position: no object per row. */
+export interface ChunkColumns {
+  count: number;
+  index(k: number): number;
+  id(k: number): string;
+  type(k: number): string;
+  path(k: number): string;
+  size(k: number): number;
+  storedSize(k: number): number;
+  blocks(k: number): number;
+  hash(k: number): string;
+}
+
+/** Columns over listed rows. */
+export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
+  return {
+    count: rows.length,
+    index: (k) => rows[k]!.index,
+    id: (k) => rows[k]!.id,
+    type: (k) => rows[k]!.type,
+    path: (k) => rows[k]!.path,
+    size: (k) => rows[k]!.size,
+    storedSize: (k) => rows[k]!.storedSize,
+    blocks: (k) => rows[k]!.blocks,
+    hash: (k) => rows[k]!.hash,
+  };
+}
+
+/** Columns straight from a container's TOC, for the chunks `order` selects (the values listChunks would give). */
+export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColumns {
+  return {
+    count: order.length,
+    index: (k) => order[k]!,
+    id: (k) => toc.chunkIdHex(order[k]!),
+    type: (k) => toc.chunkTypeName(order[k]!),
+    path: (k) => toc.chunkPath(order[k]!) ?? '',
+    size: (k) => toc.chunkSize(order[k]!),
+    storedSize: (k) => toc.chunkStoredSize(order[k]!),
+    blocks: (k) => toc.chunkBlockCount(order[k]!),
+    hash: (k) => toc.chunkHashHex(order[k]!),
+  };
+}
+
 /**
  * The chunk table of one container: the text renderTable makes of humanRow cells, built a row at a time from one
- * template (a listing of thousands of chunks is the hot path of `list`; cells and arrays per row cost it a third).
+ * template and written in parts (a listing of thousands of chunks is the hot path of `list`: cells and arrays per
+ * row cost it a third, and rows kept until the end cost it the garbage collector's copying them).
  */
-export function chunkTable(rows: readonly ChunkRow[], write?: (text: string) => void): string {
+export function chunkTable(c: ChunkColumns, write?: (text: string) => void): string {
   // The numbers are whole and >= 0: the widest is the largest.
   let index = 0;
   let size = 0;
@@ -194,31 +242,39 @@ export function chunkTable(rows: readonly ChunkRow[], write?: (text: string) => 
   let w1 = 'chunk id'.length;
   let w2 = 'type'.length;
   let w3 = 'path'.length;
-  for (const r of rows) {
-    if (r.index > index) index = r.index;
-    if (r.size > size) size = r.size;
-    if (r.storedSize > stored) stored = r.storedSize;
-    if (r.blocks > blocks) blocks = r.blocks;
-    if (r.id.length > w1) w1 = r.id.length;
-    if (r.type.length > w2) w2 = r.type.length;
-    if (r.path.length > w3) w3 = r.path.length;
+  let w7 = 4;
+  for (let k = 0; k < c.count; k++) {
+    index = Math.max(index, c.index(k));
+    size = Math.max(size, c.size(k));
+    stored = Math.max(stored, c.storedSize(k));
+    blocks = Math.max(blocks, c.blocks(k));
+    w1 = Math.max(w1, c.id(k).length);
+    w2 = Math.max(w2, c.type(k).length);
+    w3 = Math.max(w3, c.path(k).length);
+    w7 = Math.max(w7, c.hash(k).length);
   }
   const w0 = String(index).length;
   const w4 = Math.max('size'.length, String(size).length);
   const w5 = Math.max('stored'.length, String(stored).length);
   const w6 = Math.max('blocks'.length, String(blocks).length);
-  const rule = [w0, w1, w2, w3, w4, w5, w6, Math.max(4, ...rows.map((r) => r.hash.length))].map((w) => '-'.repeat(w)).join('  ');
+  const rule = [w0, w1, w2, w3, w4, w5, w6, w7].map((w) => '-'.repeat(w)).join('  ');
   let out = `${'#'.padStart(w0)}  ${'chunk id'.padEnd(w1)}  ${'type'.padEnd(w2)}  ${'path'.padEnd(w3)}  ${'size'.padStart(w4)}  ${'stored'.padStart(w5)}  ${'blocks'.padStart(w6)}  hash\n${rule}\n`;
-  for (const r of rows) {
-    const line = `${String(r.index).padStart(w0)}  ${r.id.padEnd(w1)}  ${r.type.padEnd(w2)}  ${r.path.padEnd(w3)}  ${String(r.size).padStart(w4)}  ${String(r.storedSize).padStart(w5)}  ${String(r.blocks).padStart(w6)}  ${r.hash}`;
+  let all = '';
+  for (let k = 0; k < c.count; k++) {
+    const hash = c.hash(k);
+    const line = `${String(c.index(k)).padStart(w0)}  ${c.id(k).padEnd(w1)}  ${c.type(k).padEnd(w2)}  ${c.path(k).padEnd(w3)}  ${String(c.size(k)).padStart(w4)}  ${String(c.storedSize(k)).padStart(w5)}  ${String(c.blocks(k)).padStart(w6)}  ${hash}`;
     // renderTable trims the blanks an empty last cell leaves.
-    out += r.hash === '' ? `${line.trimEnd()}\n` : `${line}\n`;
+    out += hash === '' ? `${line.trimEnd()}\n` : `${line}\n`;
     // Written in parts: what is written is garbage at once, so the collector does not copy it around meanwhile.
-    if (write && out.length > 1 << 16) {
-      write(out);
+    if (out.length > 1 << 16) {
+      if (write) write(out);
+      else all += out;
       out = '';
     }
   }
-  if (write) write(out);
-  return write ? '' : out;
+  if (write) {
+    write(out);
+    return '';
+  }
+  return all + out;
 }
