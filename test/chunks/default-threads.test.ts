@@ -1,0 +1,40 @@
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import type { ContainerReader } from '../../src/cas/container-reader.js';
+import { DECODE_MIN_BYTES, defaultLoopThreads, defaultWriteThreads, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
+import { EncryptionMethod } from '../../src/toc/version.js';
+
+/** A stand-in reader: `chunks` chunks of one block each, of `blockBytes` bytes, compressed or stored. */
+function reader(chunks: number, blockBytes: number, compressed: boolean): ContainerReader {
+  const toc = {
+    chunkCount: chunks,
+    blockCount: chunks,
+    encryption: EncryptionMethod.None,
+    chunkFirstBlock: (i: number) => i,
+    chunkBlockCount: () => 1,
+    blocks: { method: () => (compressed ? 1 : 0), uncompressedSize: () => blockBytes },
+  };
+  return { toc } as unknown as ContainerReader;
+}
+
+const tasks = (n: number, write: boolean) => Array.from({ length: n }, (_, index) => ({ container: 0, index, ...(write ? { target: `f${index}` } : {}) }));
+
+describe.skipIf(availableParallelism() < 2)('default worker threads of unpack and verify', () => {
+  const cores = Math.min(availableParallelism() - 1, 7);
+
+  it('one per other core for 16 MiB of decoding, one for many files, else none', () => {
+    const few = reader(WRITE_FILES_MIN - 1, 1024, false);
+    const many = reader(WRITE_FILES_MIN, 1024, false);
+    const packed = reader(64, DECODE_MIN_BYTES / 64, true);
+    expect(defaultWriteThreads([few])).toBe(0);
+    expect(defaultWriteThreads([many])).toBe(1);
+    expect(defaultWriteThreads([few, reader(1, 1, false)])).toBe(1);
+    expect(defaultWriteThreads([packed])).toBe(cores);
+    expect(defaultWriteThreads([reader(64, DECODE_MIN_BYTES / 64 - 1, true)])).toBe(0);
+    // From a plan: only written chunks count as files, and only its chunks as decoding.
+    expect(defaultLoopThreads([many], tasks(WRITE_FILES_MIN, true))).toBe(1);
+    expect(defaultLoopThreads([many], tasks(WRITE_FILES_MIN, false))).toBe(0);
+    expect(defaultLoopThreads([packed], tasks(63, true))).toBe(0);
+    expect(defaultLoopThreads([packed], tasks(64, false))).toBe(cores);
+  });
+});
