@@ -18,6 +18,18 @@ export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generato
       yield '[]';
       return;
     }
+    if (depth + 1 >= splitDepth) {
+      // Elements whole, a batch at a time: one native stringify per batch (one per element took 3-6x as long).
+      const pad = ' '.repeat(depth);
+      for (let i = 0; i < value.length; i += BATCH) {
+        const text = JSON.stringify(value.slice(i, i + BATCH), null, 1);
+        // Between "[\n" and "\n]": the elements, one level in, each line moved right by this depth.
+        const body = text.slice(2, -2);
+        yield `${i === 0 ? '[\n' : ',\n'}${depth === 0 ? body : pad + body.replace(/\n/g, `\n${pad}`)}`;
+      }
+      yield `\n${pad}]`;
+      return;
+    }
     for (let i = 0; i < value.length; i++) {
       yield i === 0 ? `[${inner}` : `,${inner}`;
       const v: unknown = value[i];
@@ -36,6 +48,9 @@ export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generato
   }
   yield first ? '{}' : `\n${' '.repeat(depth)}}`;
 }
+
+/** Array elements serialized per native call below the split depth. */
+const BATCH = 256;
 
 /** UTF-8 bytes of `pieces` in batches of about `batch` characters (one encode and one write per batch). */
 export function* utf8Batches(pieces: Iterable<string>, batch = 1 << 16): Generator<Uint8Array> {
