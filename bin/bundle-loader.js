@@ -1,8 +1,9 @@
 // Loads the CLI's bundles (dist/cli/*.bundle.cjs) with V8's code cache: a short command spends a good part of its
 // run compiling the functions it calls for the first time, and the cache (dist/cli/*.bundle.cjs.cache, written at
 // build time by scripts/warm-code-cache.cjs, which runs the commands on a sample) holds their bytecode. A cache that
-// is missing, or that V8 rejects (another Node or V8 version, other V8 flags, a rebuilt bundle), only costs that
-// compilation: the bundle loads as it would without one.
+// is missing, or that V8 rejects (another Node or V8 version, other V8 flags), only costs that compilation: the
+// bundle loads as it would without one. V8 checks a cache against little more than its source's length, so
+// scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
 const Module = require('node:module');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');

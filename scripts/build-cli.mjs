@@ -13,7 +13,7 @@
 // that bin/iostore.js's interrupt handler removes) exist once, in the main bundle; the other bundles take them
 // from it. The library (dist/index.js) stays ES modules, unchanged.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -208,6 +208,10 @@ const main = {
   sourcefile: 'main-entry.js',
   loader: 'js',
 };
+// The bundles' V8 code caches (bin/bundle-loader.js) belong to the bundles they were made from, and V8 checks little
+// more than a source's length: they go with the old bundles, and scripts/warm-code-cache.cjs writes new ones.
+const cliDir = join(dist, 'cli');
+if (existsSync(cliDir)) for (const f of readdirSync(cliDir)) if (f.endsWith('.bundle.cjs.cache')) rmSync(join(cliDir, f));
 await Promise.all([
   bundle(bundleFile('main'), main, 'main'),
   ...Object.entries(LAZY).map(([name, rels]) => bundle(bundleFile(name), entryOf(rels), name)),
