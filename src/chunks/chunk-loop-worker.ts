@@ -10,7 +10,7 @@ import { IoStoreError } from '../errors.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
-import { LoopCounters, runChunkLoop } from './chunk-loop.js';
+import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
 import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
 const setup = workerData as LoopWorkerSetup;
@@ -33,7 +33,7 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
   const readers = await opened;
   const hashers = await Promise.all(work.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   try {
-    return await runChunkLoop({ readers, tasks: work.tasks, counters, hashers });
+    return await runChunkLoop({ readers, tasks: LoopTasks.from(work.tasks), counters, hashers });
   } finally {
     await Promise.all(readers.map((r) => r.close()));
   }

@@ -7,7 +7,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
-import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTask } from './chunk-loop.js';
+import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
 
 /** What a loop worker is started with: enough to open the containers and decode their blocks. */
@@ -18,7 +18,7 @@ export interface LoopWorkerSetup {
 
 /** The one message a loop worker then gets: its work. */
 export interface LoopWorkerTasks {
-  tasks: LoopTask[];
+  tasks: LoopTaskData;
   /** Per container: the hash to check (write tasks: before the rename; hash tasks: against the meta), if any. */
   hash: Array<ChunkHashAlgorithm | undefined>;
   counters: SharedArrayBuffer;
@@ -34,12 +34,13 @@ export interface LoopWorkerTasks {
 export const DECODE_MIN_BYTES = 16 << 20;
 
 /** Bytes of the chunks `tasks` names whose blocks need decoding or decrypting. */
-export function decodeBytes(readers: readonly ContainerReader[], tasks: readonly LoopTask[]): number {
+export function decodeBytes(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let n = 0;
-  for (const t of tasks) {
-    const toc = readers[t.container]!.toc;
-    const first = toc.chunkFirstBlock(t.index);
-    for (let b = first, e = first + toc.chunkBlockCount(t.index); b < e; b++) {
+  for (let t = 0; t < tasks.length; t++) {
+    const toc = readers[tasks.container(t)]!.toc;
+    const i = tasks.index(t);
+    const first = toc.chunkFirstBlock(i);
+    for (let b = first, e = first + toc.chunkBlockCount(i); b < e; b++) {
       if (toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0) n += toc.blocks.uncompressedSize(b);
     }
   }
@@ -58,9 +59,9 @@ export const WRITE_FILES_MIN = 1024;
  * when there are many files to create, else none. Hashing stored chunks alone starts none: verify of the bench's
  * 258 MB stored container took 0.27 s on one thread and 0.28 s with a worker (one thread reads and hashes ~1.5 GB/s).
  */
-export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: readonly LoopTask[]): number {
+export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let files = 0;
-  for (const t of tasks) if (t.target !== undefined) files++;
+  for (let t = 0; t < tasks.length; t++) if (tasks.target(t) !== undefined) files++;
   return threadsFor(decodeBytes(readers, tasks), files);
 }
 
@@ -136,11 +137,11 @@ export class LoopWorkers {
   }
 
   /** Gives every worker the tasks (worker k takes segment k + 1 first); the outcomes settle as they finish. */
-  dispatch(tasks: LoopTask[], hash: Array<ChunkHashAlgorithm | undefined>, counters: LoopCounters): Array<Promise<LoopOutcome>> {
+  dispatch(tasks: LoopTasks, hash: Array<ChunkHashAlgorithm | undefined>, counters: LoopCounters): Array<Promise<LoopOutcome>> {
     this.counters = counters;
     this.started.forEach((w, k) => {
       w.ref();
-      const m: LoopWorkerTasks = { tasks, hash, counters: counters.buffer, self: k + 1 };
+      const m: LoopWorkerTasks = { tasks: tasks.data, hash, counters: counters.buffer, self: k + 1 };
       w.postMessage(m);
     });
     return this.outcomes;
@@ -197,7 +198,7 @@ export function loopReaders(readers: readonly ContainerReader[]): { readers: Con
  * container was opened from files and every codec can be rebuilt in a worker. Chunk failures come back in the
  * outcome; a broken worker (a bug) rejects, after every thread stopped and removed its temporary file.
  */
-export async function runChunkTasks(readers: readonly ContainerReader[], tasks: LoopTask[], o: ChunkRunOptions): Promise<ChunkRunResult> {
+export async function runChunkTasks(readers: readonly ContainerReader[], tasks: LoopTasks, o: ChunkRunOptions): Promise<ChunkRunResult> {
   const own = loopReaders(readers);
   if (!own) throw new IoStoreError('USAGE', 'a container of this run does not serve blocking reads');
   const pool = o.workers ?? startLoopWorkers(readers, o.codecs, o.threads ?? defaultLoopThreads(readers, tasks));

@@ -6,14 +6,14 @@ import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
-import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestContainer } from '../layout/manifest.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
 import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
-import type { LoopTask } from '../chunks/chunk-loop.js';
+import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
-import { jsonPieces, utf8Batches } from '../util/json-pieces.js';
+import { JsonLazyArray, jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 
@@ -131,7 +131,9 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
 
     // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
     const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
-    const manifest: Manifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
+    // Chunk entries are made as the manifest is written (JsonLazyArray), from the TOC: an object per chunk held
+    // from the plan to the end was most of the plan's memory.
+    const manifest: LazyManifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
     const planned: PlannedChunk[] = [];
     // By plan position: the container each planned chunk is read from (index into `opened`).
     const plannedFrom: number[] = [];
@@ -142,17 +144,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
       const missing = toc.compressionMethods.map((m, k) => k > 0 && !codecs.get(m));
       const skipped = new Map<string, number>();
-      const mc: ManifestContainer = { ...manifestContainer(toc, entry.name, entry.priority), chunks: [] };
+      const listed: number[] = [];
+      const overriddenBy = new Map<number, string>();
       let overridden = 0;
       for (let i = 0; i < toc.chunkCount; i++) {
         if (type !== undefined && toc.chunkType(i) !== type) continue;
         const id = toc.chunkIdHex(i);
         const path = outputPathOf(toc, i);
         if (match && !match(path)) continue;
-        const chunk = manifestChunk(toc, i, path);
         const winner = owner.get(id)!;
         if (winner !== c) {
-          chunk.overriddenBy = opened[winner]!.entry.name;
+          overriddenBy.set(i, opened[winner]!.entry.name);
           overridden++;
         } else if (needsMissingCodec(toc, i, missing)) {
           const m = firstMissingMethod(toc, i, missing);
@@ -169,13 +171,23 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             plannedFrom.push(c);
           }
         }
-        mc.chunks.push(chunk);
+        listed.push(i);
       }
-      manifest.containers.push(mc);
+      const chunks = Int32Array.from(listed);
+      manifest.containers.push({
+        ...manifestContainer(toc, entry.name, entry.priority),
+        chunks: new JsonLazyArray(chunks.length, (k) => {
+          const i = chunks[k]!;
+          const chunk = manifestChunk(toc, i, outputPathOf(toc, i));
+          const by = overriddenBy.get(i);
+          if (by !== undefined) chunk.overriddenBy = by;
+          return chunk;
+        }),
+      });
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
       }
-      summary.push({ name: entry.name, priority: entry.priority, chunks: mc.chunks.length, written: 0, overridden });
+      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden });
     });
 
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
@@ -219,7 +231,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       at[k] = p.size > 0 ? toc.blocks.offset(toc.chunkFirstBlock(p.index)) : 0;
     });
     const order = Array.from(planned.keys()).sort((a, b) => plannedFrom[a]! - plannedFrom[b]! || at[a]! - at[b]!);
-    const tasks: LoopTask[] = [];
+    const build = new LoopTaskBuilder();
     const taskPlan: number[] = [];
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
     const fail = (k: number, code: string, message: string) => {
@@ -229,7 +241,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     for (const k of order) {
       const p = planned[k]!;
       try {
-        tasks.push({ container: plannedFrom[k]!, index: p.index, target: safeOutputPath(outdir, p.path) });
+        build.add(plannedFrom[k]!, p.index, safeOutputPath(outdir, p.path));
         taskPlan.push(k);
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
@@ -239,7 +251,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       }
     }
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
-    const run = await runChunkTasks(readers, tasks, {
+    const run = await runChunkTasks(readers, build.finish(), {
       ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
       codecs,
       hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
@@ -288,6 +300,9 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     await Promise.all((pakPlan?.archives ?? []).map((a) => a.close()));
   }
 }
+
+/** The manifest as unpack writes it: each container's chunk entries made when written. */
+type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> }> };
 
 function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {
   return firstMissingMethod(toc, i, missing) !== '';

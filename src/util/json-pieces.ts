@@ -5,6 +5,10 @@
  * character, as the one call would make.
  */
 export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generator<string> {
+  if (value instanceof JsonLazyArray) {
+    yield* lazyArrayPieces(value, splitDepth, depth);
+    return;
+  }
   const split = depth < splitDepth && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
   if (!split) {
     // One level of indentation is one space: a nested value's own text moves right by its depth.
@@ -47,6 +51,48 @@ export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generato
     yield* jsonPieces(v, splitDepth, depth + 1);
   }
   yield first ? '{}' : `\n${' '.repeat(depth)}}`;
+}
+
+/**
+ * An array whose elements are made when serialized (by `jsonPieces`, a batch at a time): a document's long lists
+ * need not exist as objects at all. Anything else serializing it gets the whole array (toJSON).
+ */
+export class JsonLazyArray<T> {
+  constructor(
+    readonly length: number,
+    readonly at: (i: number) => T,
+  ) {}
+
+  slice(start: number, end: number): T[] {
+    const out: T[] = [];
+    for (let i = start; i < Math.min(end, this.length); i++) out.push(this.at(i));
+    return out;
+  }
+
+  toJSON(): T[] {
+    return this.slice(0, this.length);
+  }
+}
+
+function* lazyArrayPieces(value: JsonLazyArray<unknown>, splitDepth: number, depth: number): Generator<string> {
+  if (value.length === 0) {
+    yield '[]';
+    return;
+  }
+  const pad = ' '.repeat(depth);
+  for (let i = 0; i < value.length; i += BATCH) {
+    const batch = value.slice(i, i + BATCH);
+    if (depth + 1 >= splitDepth) {
+      const body = JSON.stringify(batch, null, 1).slice(2, -2);
+      yield `${i === 0 ? '[\n' : ',\n'}${depth === 0 ? body : pad + body.replace(/\n/g, `\n${pad}`)}`;
+      continue;
+    }
+    for (let j = 0; j < batch.length; j++) {
+      yield `${i + j === 0 ? '[' : ','}\n${pad} `;
+      yield* jsonPieces(batch[j], splitDepth, depth + 1);
+    }
+  }
+  yield `\n${pad}]`;
 }
 
 /** Array elements serialized per native call below the split depth. */

@@ -3,7 +3,7 @@ import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import type { LoopTask } from '../chunks/chunk-loop.js';
+import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { runChunkTasks } from '../chunks/loop-pool.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 
@@ -80,9 +80,12 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
   if (reader.origin || reader.readsSync) {
     // Chunks in .ucas order, so the reads go front to back; hashed with blocking reads on this thread, and on
     // workers when the blocks need decoding (see runChunkTasks).
-    const tasks: LoopTask[] = Array.from({ length: toc.chunkCount }, (_, i) => ({ container: 0, index: i }));
-    const at = (i: number) => (toc.chunkSize(i) > 0 ? toc.blocks.offset(toc.chunkFirstBlock(i)) : 0);
-    tasks.sort((a, b) => at(a.index) - at(b.index));
+    const at = new Float64Array(toc.chunkCount);
+    for (let i = 0; i < toc.chunkCount; i++) at[i] = toc.chunkSize(i) > 0 ? toc.blocks.offset(toc.chunkFirstBlock(i)) : 0;
+    const order = Array.from(at.keys()).sort((a, b) => at[a]! - at[b]!);
+    const build = new LoopTaskBuilder();
+    for (const i of order) build.add(0, i);
+    const tasks = build.finish();
     const run = await runChunkTasks([reader], tasks, {
       ...(o.threads !== undefined ? { threads: o.threads } : {}),
       codecs: reader.codecs,
@@ -90,8 +93,8 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
       onProgress: (chunks, bytes) => o.onProgress?.({ ...progress, chunksDone: chunks, bytesDone: bytes }),
     });
     const wrong = new Map(run.mismatches.map((m) => [m.task, m.actual]));
-    for (const t of run.ok) record(tasks[t]!.index, wrong.get(t));
-    for (const f of run.failures) record(tasks[f.task]!.index, undefined, new IoStoreError(f.code as IoStoreErrorCode, f.message));
+    for (const t of run.ok) record(tasks.index(t), wrong.get(t));
+    for (const f of run.failures) record(tasks.index(f.task), undefined, new IoStoreError(f.code as IoStoreErrorCode, f.message));
   } else {
     // Sources with only asynchronous reads (a browser's Blob): one chunk after another on this thread.
     const hasher = await createChunkHasher(algorithm);

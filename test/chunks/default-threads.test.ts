@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ContainerReader } from '../../src/cas/container-reader.js';
+import { LoopTasks } from '../../src/chunks/chunk-loop.js';
 import { DECODE_MIN_BYTES, defaultLoopThreads, defaultWriteThreads, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
 import { EncryptionMethod } from '../../src/toc/version.js';
 
@@ -17,7 +18,7 @@ function reader(chunks: number, blockBytes: number, compressed: boolean): Contai
   return { toc } as unknown as ContainerReader;
 }
 
-const tasks = (n: number, write: boolean) => Array.from({ length: n }, (_, index) => ({ container: 0, index, ...(write ? { target: `f${index}` } : {}) }));
+const tasks = (n: number, write: boolean) => LoopTasks.of(Array.from({ length: n }, (_, index) => ({ container: 0, index, ...(write ? { target: `f${index}` } : {}) })));
 
 describe.skipIf(availableParallelism() < 2)('default worker threads of unpack and verify', () => {
   const cores = Math.min(availableParallelism() - 1, 7);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoopCounters } from '../../src/chunks/chunk-loop.js';
+import { LoopCounters, LoopTasks } from '../../src/chunks/chunk-loop.js';
 
 describe('LoopCounters: the task list cut into one segment per thread', () => {
   it('gives every task to exactly one thread, each starting in its own segment and then helping the others', () => {
@@ -48,5 +48,22 @@ describe('LoopCounters: the task list cut into one segment per thread', () => {
     expect(b.stopped).toBe(false);
     a.stop();
     expect(b.stopped).toBe(true);
+  });
+});
+
+describe('LoopTasks: the task list packed', () => {
+  it('gives back each task, with or without a target, and survives a structured clone', () => {
+    const list = [
+      { container: 0, index: 5, target: '/out/a/b.uasset' },
+      { container: 1, index: 0 },
+      { container: 2, index: 7, target: '/out/Ünïcødé/名前.ubulk' },
+      { container: 0, index: 9, target: '' },
+      { container: 3, index: 1 },
+    ];
+    for (const tasks of [LoopTasks.of(list), LoopTasks.from(structuredClone(LoopTasks.of(list).data))]) {
+      expect(tasks.length).toBe(5);
+      expect(list.map((_, t) => ({ container: tasks.container(t), index: tasks.index(t), target: tasks.target(t) }))).toEqual(list.map((x) => ({ target: undefined, ...x })));
+    }
+    expect(LoopTasks.of([]).length).toBe(0);
   });
 });

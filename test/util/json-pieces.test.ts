@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unpack } from '../../src/unpack/index.js';
-import { jsonPieces, utf8Batches } from '../../src/util/json-pieces.js';
+import { JsonLazyArray, jsonPieces, utf8Batches } from '../../src/util/json-pieces.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 
@@ -24,6 +24,16 @@ describe('jsonPieces: JSON.stringify(value, null, 1) in pieces', () => {
     };
     for (const d of [0, 1, 2, 4, 8]) same(doc, d);
     for (const v of [1, 'a', null, [], {}, [1], { a: 1 }, [undefined]]) same(v);
+  });
+
+  it('writes a JsonLazyArray as the array its elements make, at any depth and batch boundary', () => {
+    for (const n of [0, 1, 255, 256, 257, 600]) {
+      const make = (i: number) => ({ i, name: `n${i}`, list: [i, i + 1] });
+      const lazy = { top: { items: new JsonLazyArray(n, make) }, flat: new JsonLazyArray(n, (i) => i) };
+      const eager = { top: { items: Array.from({ length: n }, (_, i) => make(i)) }, flat: Array.from({ length: n }, (_, i) => i) };
+      for (const d of [1, 2, 3, 4, 6]) expect([...jsonPieces(lazy, d)].join('')).toBe(JSON.stringify(eager, null, 1));
+      expect(JSON.stringify(lazy)).toBe(JSON.stringify(eager));
+    }
   });
 
   it('encodes in batches that join to the UTF-8 of the whole text', () => {
