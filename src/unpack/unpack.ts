@@ -123,11 +123,14 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         )
       : undefined;
   try {
-    // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does.
+    // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
+    // (a container alone owns all its chunks: no table of its ids).
     const owner = new Map<string, number>();
-    opened.forEach(({ reader }, c) => {
-      for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
-    });
+    if (opened.length > 1) {
+      opened.forEach(({ reader }, c) => {
+        for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
+      });
+    }
 
     // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
     const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
@@ -152,7 +155,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         const id = toc.chunkIdHex(i);
         const path = outputPathOf(toc, i);
         if (match && !match(path)) continue;
-        const winner = owner.get(id)!;
+        const winner = owner.get(id) ?? c;
         if (winner !== c) {
           overriddenBy.set(i, opened[winner]!.entry.name);
           overridden++;
