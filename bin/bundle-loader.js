@@ -7,7 +7,7 @@
 'use strict';
 const Module = require('node:module');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
-const { Script, constants } = require('node:vm');
+const { Script } = require('node:vm');
 const { basename, dirname, join, sep } = require('node:path');
 
 const BUNDLES = join(__dirname, '..', 'dist', 'cli') + sep;
@@ -29,6 +29,9 @@ function prepare() {
   // unpack and verify of the bench container measured the same time (more, cheaper scavenges). The factor is read
   // when the young generation grows, so setting it here, before any work, takes effect; other heap flags do not.
   require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  // A script compiled here (and one deserialized from a cache) has no import() of its own: the bundles import what
+  // they do not hold (a user's native Oodle binding or codec module, hash-wasm) through this one (scripts/build-cli.mjs).
+  globalThis.__iostoreDynamicImport = (specifier) => import(specifier);
   const plain = Module._extensions['.js'];
   Module._extensions['.js'] = function (module, filename) {
     if (!filename.startsWith(BUNDLES) || !BUNDLE.test(filename)) return plain(module, filename);
@@ -45,12 +48,7 @@ function compileBundle(module, filename) {
   } catch {
     // not built (or removed): compiled as usual
   }
-  const script = new Script(Module.wrap(source), {
-    filename,
-    cachedData,
-    // The bundles import a user's native Oodle binding (an ES module) with import().
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new Script(Module.wrap(source), { filename, cachedData });
   loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });
   const require = (id) => module.require(id);
   require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);

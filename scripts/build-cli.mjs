@@ -105,9 +105,14 @@ const moduleUrls = {
     b.onLoad({ filter: /\.js$/ }, (a) => {
       if (!a.path.startsWith(dist + sep)) return undefined;
       const text = readFileSync(a.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
       const rel = relative(dist, a.path).split(sep).join('/');
-      return { contents: text.replaceAll('import.meta.url', `__iostoreModuleUrl(${JSON.stringify(rel)})`), loader: 'js' };
+      const out = text
+        .replaceAll('import.meta.url', `__iostoreModuleUrl(${JSON.stringify(rel)})`)
+        // Imports of modules that are not bundled (a user's native binding or codec, hash-wasm) go through
+        // __iostoreImport (the banner): a bundle compiled from V8's code cache (bin/bundle-loader.js) has no
+        // import() of its own. Relative imports are bundled, and picomatch has its plugin.
+        .replace(/\bimport\((?!\s*['"](\.|picomatch['"]))/g, '__iostoreImport(');
+      return out === text ? undefined : { contents: out, loader: 'js' };
     });
   },
 };
@@ -176,8 +181,15 @@ function bundle(outfile, entry, group) {
     // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
     define: { 'globalThis.__iostoreBundled': 'true' },
     banner: {
-      js: `var __iostoreModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(up)}, rel)).href;`,
+      js: [
+        `var __iostoreModuleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(up)}, rel)).href;`,
+        // bin/bundle-loader.js provides it on the main thread; a worker loads its bundle as Node does, with import().
+        'var __iostoreImport = globalThis.__iostoreDynamicImport ?? ((specifier) => import(specifier));',
+      ].join('\n'),
     },
+    // hash-wasm (BLAKE3 where the native addon is missing; 270 KB with its WebAssembly) loads from node_modules when
+    // first asked for: it had been most of each worker's bundle, parsed by every worker at its start.
+    external: ['hash-wasm'],
     logLevel: 'warning',
     legalComments: 'none',
   });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 
 const root = resolve(__dirname, '../..');
@@ -23,6 +24,20 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     const report = more.stderr.match(/code cache: (.*)/)![1]!.split(', ');
     expect(report.length).toBeGreaterThan(1);
     for (const entry of report) expect(entry).toMatch(/ used$/);
+  });
+
+  it.skipIf(!hasCorpus)('imports what the bundles do not hold (a native Oodle binding) with the cache and without it', () => {
+    const out = tempDir('iostore-code-cache-oodle-');
+    for (const cache of ['1', '0']) {
+      const r = spawnSync(process.execPath, [bin, 'unpack', corpusPath('ue5.8-cue4parse/oodle'), join(out, cache), '--oodle-lib', '/nonexistent/liboo2core.so', '--quiet'], {
+        encoding: 'utf8',
+        env: { ...process.env, IOSTORE_CODE_CACHE: cache },
+      });
+      expect(r.status).toBe(2);
+      // The binding module loaded and reported the missing library: one line, no warning from Node.
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/cannot load the Oodle library \/nonexistent\/liboo2core\.so/);
+    }
   });
 
   it('runs as without one when the cache is not V8 data (another Node, a damaged file)', () => {
