@@ -141,13 +141,13 @@ export function atScale(root, tmp, iostore) {
 }
 
 /** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
-export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
+export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJobs = [] }) {
   const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
   const haveRetoc = existsSync(retoc);
   const iostore = [process.execPath, join(root, 'bin', 'iostore.js')];
   const t0 = Date.now();
   const c = buildSideBySideContainers(root, corpus, tmp);
-  console.log(`\nside by side (issue 14): ${FILES} .ubulk files, ${(c.raw / 1e6).toFixed(0)} MB raw, log-normal sizes around ${MEDIAN_BYTES / 1024} KiB (max ${MAX_BYTES / 1048576} MiB), cut from the corpus, packed by our pack --version UE5_4 (built in ${((Date.now() - t0) / 1000).toFixed(1)} s); medians of ${runs} whole-process runs in alternation`);
+  console.log(`\nside by side (issue 14): ${FILES} .ubulk files, ${(c.raw / 1e6).toFixed(0)} MB raw, log-normal sizes around ${MEDIAN_BYTES / 1024} KiB (max ${MAX_BYTES / 1048576} MiB), cut from the corpus, packed by our pack --version UE5_4 (built in ${((Date.now() - t0) / 1000).toFixed(1)} s); medians of ${runs} whole-process runs in alternation (${quickRuns} for jobs under a second: list, info, --version, verify, to-legacy)`);
   if (!haveRetoc) console.log(`  retoc not found at ${retoc}: its column is left out`);
   const out = (tag) => join(tmp, `side-out-${tag}`);
   const clean = (tag) => () => rmSync(out(tag), { recursive: true, force: true });
@@ -183,7 +183,8 @@ export function sideBySide({ root, corpus, tmp, runs = 5, extraJobs = [] }) {
     const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs], before }];
     if (floor) jobs.push({ ...floor, before });
     if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs], before });
-    const r = alternate(jobs, runs);
+    // Start-up-sized jobs move most with the machine's other load: more runs for a steadier median.
+    const r = alternate(jobs, quickRuns);
     row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
   }
   clean('tree')();
