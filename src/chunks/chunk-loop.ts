@@ -1,5 +1,5 @@
 // The whole-chunk loop of unpack and verify: read, decode, hash and write chunks one after another with blocking
-// calls, on the calling thread and (for containers whose blocks need decoding) on worker threads running the same
+// calls, on the calling thread and (for blocks that need decoding, or many files) on worker threads running the same
 // loop. Threads take chunks through shared counters (LoopCounters), so no message crosses between them per chunk.
 //
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
