@@ -8,7 +8,7 @@ import { closeSync, renameSync, unlinkSync } from 'node:fs';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
-import { ioError } from '../toc/read-file.js';
+import { withIoError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
 import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 
@@ -253,12 +253,13 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
   tempFilesInFlight.add(tmp);
   let fd: number | undefined;
   try {
-    fd = createSync(tmp);
+    // A folder removed since this process made it is made again (openForWriteSync).
+    fd = withIoError(tmp, () => openForWriteSync(tmp));
     hasher?.reset();
     let written = 0;
     for (const span of reader.chunkSpansSync(i)) {
       if (hasher) for (const piece of span) hasher.update(piece);
-      written += writeAllSync(fd, span, target);
+      written += withIoError(target, () => writePiecesSync(fd!, span));
       stopCheck();
     }
     closeSync(fd);
@@ -270,11 +271,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
         throw new IoStoreError('HASH_MISMATCH', `chunk ${reader.toc.chunkIdHex(i)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: reader.toc.source });
       }
     }
-    try {
-      renameSync(tmp, target);
-    } catch (e) {
-      throw ioError(e, target);
-    }
+    withIoError(target, () => renameSync(tmp, target));
     tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {
@@ -286,23 +283,5 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     }
     tempFilesInFlight.delete(tmp);
     throw e;
-  }
-}
-
-/** Writes every piece of a span at the file's position: one writev, then whatever a short write left. */
-function writeAllSync(fd: number, pieces: Uint8Array[], target: string): number {
-  try {
-    return writePiecesSync(fd, pieces);
-  } catch (e) {
-    throw ioError(e, target);
-  }
-}
-
-/** Creates (truncates) a file; a folder removed since this process created it is made again. */
-function createSync(path: string): number {
-  try {
-    return openForWriteSync(path);
-  } catch (e) {
-    throw ioError(e, path);
   }
 }

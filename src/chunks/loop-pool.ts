@@ -5,6 +5,7 @@ import type { CodecRecipe } from '../codecs/codec.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
+import type { IoStoreToc } from '../toc/toc.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
@@ -40,9 +41,7 @@ export function decodeBytes(readers: readonly ContainerReader[], tasks: LoopTask
     const toc = readers[tasks.container(t)]!.toc;
     const i = tasks.index(t);
     const first = toc.chunkFirstBlock(i);
-    for (let b = first, e = first + toc.chunkBlockCount(i); b < e; b++) {
-      if (toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0) n += toc.blocks.uncompressedSize(b);
-    }
+    for (let b = first, e = first + toc.chunkBlockCount(i); b < e; b++) if (needsDecoding(toc, b)) n += toc.blocks.uncompressedSize(b);
   }
   return n;
 }
@@ -75,11 +74,14 @@ export function defaultWriteThreads(readers: readonly ContainerReader[]): number
   for (const r of readers) {
     const toc = r.toc;
     files += toc.chunkCount;
-    for (let b = 0; b < toc.blockCount; b++) {
-      if (toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0) decode += toc.blocks.uncompressedSize(b);
-    }
+    for (let b = 0; b < toc.blockCount; b++) if (needsDecoding(toc, b)) decode += toc.blocks.uncompressedSize(b);
   }
   return threadsFor(decode, files);
+}
+
+/** Whether block b is more than a copy: compressed, or in an encrypted container. */
+function needsDecoding(toc: IoStoreToc, b: number): boolean {
+  return toc.encryption !== EncryptionMethod.None || toc.blocks.method(b) !== 0;
 }
 
 function threadsFor(decode: number, files: number): number {

@@ -8,7 +8,7 @@ import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import type { EngineGeneration } from '../toc/engine.js';
 import { packageNameCandidates } from '../toc/package-path.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
 
 /** A file to pack: where it goes below the mount point and how to read it (from disk or from memory). */
@@ -73,9 +73,9 @@ export async function listModFolder(folder: string): Promise<ModFile[]> {
   for (const file of files.sort()) {
     const path = relative(folder, file).split(sep).join('/');
     // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
-    const size = statFile(file).size;
+    const size = withIoError(file, () => statSync(file)).size;
     const read = size <= SMALL_FILE
-      ? async () => new Uint8Array(readSmallFile(file))
+      ? async () => new Uint8Array(withIoError(file, () => readFileSync(file)))
       : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
     out.push({ path, file, size, onDisk: true, read });
   }
@@ -84,22 +84,6 @@ export async function listModFolder(folder: string): Promise<ModFile[]> {
 
 /** Files up to this size are stat'ed and read with blocking calls. */
 const SMALL_FILE = 1 << 20;
-
-function statFile(file: string) {
-  try {
-    return statSync(file);
-  } catch (e) {
-    throw ioError(e, file);
-  }
-}
-
-function readSmallFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    throw ioError(e, file);
-  }
-}
 
 /**
  * The chunks a list of files becomes (see scanModFolder); a `.uexp` joins the `.uasset`/`.umap` beside it.

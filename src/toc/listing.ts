@@ -1,7 +1,6 @@
 import picomatch from 'picomatch';
 import { guidHex } from './header.js';
 import { CHUNK_ID_SIZE, chunkTypeFromName, chunkTypeName, chunkTypeTable } from './chunk-id.js';
-import { toHex } from '../util/bytes.js';
 import { enginesForTocVersion } from './engine.js';
 import type { IoStoreToc } from './toc.js';
 import { containerFlagNames, encryptionMethodName, tocVersionName } from './version.js';
@@ -128,40 +127,33 @@ export function selectChunks(toc: IoStoreToc, q: ChunkQuery = {}): number[] {
 }
 
 /**
- * The rows of `iostore list`: what chunkRow gives for each selected chunk. Ids and hashes are turned to hex a whole
- * column at a time, which on a listing of thousands of chunks is most of the work (and of the garbage) saved.
+ * The rows of `iostore list`: what chunkRow gives for each selected chunk. Ids and hashes come from the TOC's hex
+ * columns (one string each, sliced per chunk), which on a listing of thousands of chunks is most of the work (and of
+ * the garbage) saved.
  */
 export function listChunks(toc: IoStoreToc, q: ChunkQuery = {}): ChunkRow[] {
   const order = selectChunks(toc, q);
-  const ids = toHex(toc.chunkIds);
-  const hashes = toHex(toc.metaHashes);
-  const hashWidth = toc.metaHashSize * 2;
   const typeNames = chunkTypeTable(toc.generation);
   const { chunkIds, chunkOffsets, chunkLengths, metaFlags } = toc;
   const rows = new Array<ChunkRow>(order.length);
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
-    let hash = hashes.substring(i * hashWidth, (i + 1) * hashWidth);
-    // The 12 spare bytes of a pre-v8 hash slot are dropped when unused (as chunkHash does).
-    if (hashWidth > 40 && hash.endsWith(UNUSED_HASH_TAIL)) hash = hash.substring(0, 40);
     const type = chunkIds[i * CHUNK_ID_SIZE + 11]!;
     rows[k] = {
       index: i,
-      id: ids.substring(i * CHUNK_ID_HEX, (i + 1) * CHUNK_ID_HEX),
+      id: toc.chunkIdHex(i),
       type: typeNames[type] ?? chunkTypeName(type, toc.generation),
       path: toc.chunkPath(i) ?? '',
       size: chunkLengths[i]!,
       storedSize: toc.chunkStoredSize(i),
       blocks: toc.chunkBlockCount(i),
-      hash,
+      hash: toc.chunkHashHex(i),
       offset: chunkOffsets[i]!,
       compressed: (metaFlags[i]! & 1) !== 0,
     };
   }
   return rows;
 }
-const CHUNK_ID_HEX = CHUNK_ID_SIZE * 2;
-const UNUSED_HASH_TAIL = '0'.repeat(24);
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

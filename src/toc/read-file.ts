@@ -64,3 +64,12 @@ export function ioError(e: unknown, path: string): IoStoreError {
   if (err?.code === 'EACCES' || err?.code === 'EPERM') return new IoStoreError('IO', 'permission denied', { file: path });
   return new IoStoreError('IO', err?.message ?? String(e), { file: path });
 }
+
+/** Runs a file-system call on `path`, its failure turned into the IoStoreError `ioError` makes. */
+export function withIoError<T>(path: string, call: () => T): T {
+  try {
+    return call();
+  } catch (e) {
+    throw ioError(e, path);
+  }
+}

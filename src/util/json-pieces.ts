@@ -5,8 +5,8 @@
  * character, as the one call would make.
  */
 export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generator<string> {
-  if (value instanceof JsonLazyArray) {
-    yield* lazyArrayPieces(value, splitDepth, depth);
+  if (depth < splitDepth && (Array.isArray(value) || value instanceof JsonLazyArray)) {
+    yield* arrayPieces(value, splitDepth, depth);
     return;
   }
   const split = depth < splitDepth && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
@@ -17,31 +17,6 @@ export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generato
     return;
   }
   const inner = `\n${' '.repeat(depth + 1)}`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield '[]';
-      return;
-    }
-    if (depth + 1 >= splitDepth) {
-      // Elements whole, a batch at a time: one native stringify per batch (one per element took 3-6x as long).
-      const pad = ' '.repeat(depth);
-      for (let i = 0; i < value.length; i += BATCH) {
-        const text = JSON.stringify(value.slice(i, i + BATCH), null, 1);
-        // Between "[\n" and "\n]": the elements, one level in, each line moved right by this depth.
-        const body = text.slice(2, -2);
-        yield `${i === 0 ? '[\n' : ',\n'}${depth === 0 ? body : pad + body.replace(/\n/g, `\n${pad}`)}`;
-      }
-      yield `\n${pad}]`;
-      return;
-    }
-    for (let i = 0; i < value.length; i++) {
-      yield i === 0 ? `[${inner}` : `,${inner}`;
-      const v: unknown = value[i];
-      yield* jsonPieces(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, splitDepth, depth + 1);
-    }
-    yield `\n${' '.repeat(depth)}]`;
-    return;
-  }
   let first = true;
   for (const [key, v] of Object.entries(value as object)) {
     // Members JSON leaves out.
@@ -74,22 +49,26 @@ export class JsonLazyArray<T> {
   }
 }
 
-function* lazyArrayPieces(value: JsonLazyArray<unknown>, splitDepth: number, depth: number): Generator<string> {
-  if (value.length === 0) {
+/** An array (or JsonLazyArray) above the split depth, taken a batch of elements at a time. */
+function* arrayPieces(list: { length: number; slice(start: number, end: number): unknown[] }, splitDepth: number, depth: number): Generator<string> {
+  if (list.length === 0) {
     yield '[]';
     return;
   }
   const pad = ' '.repeat(depth);
-  for (let i = 0; i < value.length; i += BATCH) {
-    const batch = value.slice(i, i + BATCH);
+  for (let i = 0; i < list.length; i += BATCH) {
+    const batch = list.slice(i, i + BATCH);
     if (depth + 1 >= splitDepth) {
+      // Elements whole: one native stringify per batch (one per element took 3-6x as long). Between "[\n" and
+      // "\n]": the elements, one level in, each line moved right by this depth.
       const body = JSON.stringify(batch, null, 1).slice(2, -2);
       yield `${i === 0 ? '[\n' : ',\n'}${depth === 0 ? body : pad + body.replace(/\n/g, `\n${pad}`)}`;
       continue;
     }
     for (let j = 0; j < batch.length; j++) {
       yield `${i + j === 0 ? '[' : ','}\n${pad} `;
-      yield* jsonPieces(batch[j], splitDepth, depth + 1);
+      const v = batch[j];
+      yield* jsonPieces(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, splitDepth, depth + 1);
     }
   }
   yield `\n${pad}]`;
