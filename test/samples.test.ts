@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder, parseZenPackage, readPak, readToc } from '../src/index.js';
-import { listFiles } from './tmp.js';
+import { listFiles, tempDir } from './tmp.js';
 // The generator runs on the built library, as `npm run sample` does (npm test builds first).
 // @ts-expect-error plain JS module
 import { MOD_DIR, PACK_OPTIONS, SAMPLE_DIR, SAMPLE_NAME, sampleFiles } from '../scripts/make-sample.mjs';
@@ -16,7 +15,7 @@ describe('samples/demo', () => {
   });
 
   it('the committed container is what pack makes of the mod folder, byte for byte', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'iostore-sample-')), `${SAMPLE_NAME}.utoc`);
+    const out = join(tempDir('iostore-sample-'), `${SAMPLE_NAME}.utoc`);
     await packFolder(MOD_DIR, out, PACK_OPTIONS);
     for (const ext of ['utoc', 'ucas', 'pak']) {
       expect(readFileSync(out.replace(/utoc$/, ext)).equals(readFileSync(join(SAMPLE_DIR, `${SAMPLE_NAME}.${ext}`)))).toBe(true);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../cli-helper.js';
 import { corpusPath } from '../corpus.js';
+import { tempDir } from '../tmp.js';
 
 const FIX = corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
 const GLOBAL = corpusPath('ue5.8-cue4parse/global/global.utoc');
@@ -74,11 +74,10 @@ describe('iostore inspect', () => {
   });
 
   it('bad input: a truncated legacy package, a missing package, a truncated header', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iostore-inspect-'));
+    const dir = tempDir('iostore-inspect-');
     const cut = join(dir, 'Cut.uasset');
     writeFileSync(cut, readFileSync(corpusPath('zen-assets/UE5.5/SM_Cube.uasset')).subarray(0, 300));
     const legacy = await cli('inspect', cut);
-    rmSync(dir, { recursive: true, force: true });
     expect(legacy.code).toBe(2);
     expect(legacy.err).toMatch(/Cut\.uasset at offset 0x[0-9a-f]+: /);
     expect(legacy.err.trim().split('\n').length).toBe(1);

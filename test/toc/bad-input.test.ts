@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   IoStoreError,
   encodeFString,
@@ -12,6 +11,7 @@ import {
 } from '../../src/index.js';
 import { concatBytes } from '../../src/toc/directory-index.js';
 import { cli } from '../cli-helper.js';
+import { tempDir } from '../tmp.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
 
 const PLAIN = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc';
@@ -20,8 +20,7 @@ const V5 = 'ue5.1-patchtest/jh-patchtest-chunk1001-p/pakchunk1001-Windows_0_P.ut
 const bytesOf = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
 const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
 
-const tmp = mkdtempSync(join(tmpdir(), 'iostore-bad-'));
-afterAll(() => {});
+const tmp = tempDir('iostore-bad-');
 let fileNo = 0;
 const writeTmp = (bytes: Uint8Array) => {
   const p = join(tmp, `case${fileNo++}.utoc`);

@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BlockTable, ContainerFlags, buildDirectoryIndex, packFolder, readToc, unpack, serializeDirectoryIndex, serializeToc, type DirectoryIndex } from '../../src/index.js';
 import { cli } from '../cli-helper.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
+import { tempDir } from '../tmp.js';
 
 // A UE 5.1 patch container (TOC v5), the engine release whose 0-entry patch TOCs carry mount point "/".
 const V5 = 'ue5.1-patchtest/jh-patchtest-chunk1001-p/pakchunk1001-Windows_0_P.utoc';
-const tmp = mkdtempSync(join(tmpdir(), 'iostore-empty-'));
+const tmp = tempDir('iostore-empty-');
 
 /** A TOC with no chunks whose directory index is `index`, written by the project's TOC writer. */
 function emptyToc(index: DirectoryIndex): Uint8Array {
