@@ -16,19 +16,18 @@ const BUNDLE = /\.bundle\.cjs$/;
 const loaded = [];
 
 /**
- * Sets the process up as every run of the CLI needs (thread pool, V8 flags) and routes the bundles' loading
- * through the code cache. The V8 flags must be the same when the cache is written and read: V8 rejects a cache
- * made under other flags, so this one function does both.
+ * Sets the process up as every run of the CLI needs (thread pool) and routes the bundles' loading through the code
+ * cache. Whatever V8 flags are set must be the same when the cache is written and read (V8 rejects a cache made
+ * under other flags), so this one function serves both.
  */
 function prepare() {
   // pack and pak unpack keep several asynchronous writes in flight through libuv's thread pool (unpack and verify
   // of containers use blocking calls): give the pool room for them. Set before the first file operation.
   process.env.UV_THREADPOOL_SIZE ??= '16';
-  // V8 doubles its young generation each time a scavenge keeps much alive (up to 16 MiB per semispace on 64-bit):
-  // unpack's plan of a few thousand chunks grew it to the maximum, 10 MB of peak RSS. Kept at its starting size,
-  // unpack and verify of the bench container measured the same time (more, cheaper scavenges). The factor is read
-  // when the young generation grows, so setting it here, before any work, takes effect; other heap flags do not.
-  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  // No V8 flag is set here (e.g. --semi-space-growth-factor=1, which had kept unpack's young generation small):
+  // any change of V8's flags makes it reject the code cache built into Node for its own modules, and every
+  // built-in module this process or a worker thread then loads is compiled from source (the bench's unpack: ~40 ms
+  // on the main thread, ~60 ms on its worker).
   // A script compiled here (and one deserialized from a cache) has no import() of its own: the bundles import what
   // they do not hold (a user's native Oodle binding or codec module, hash-wasm) through this one (scripts/build-cli.mjs).
   globalThis.__iostoreDynamicImport = (specifier) => import(specifier);

@@ -33,7 +33,7 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
   const readers = await opened;
   const hashers = await Promise.all(work.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   try {
-    return await runChunkLoop({ readers, tasks: LoopTasks.from(work.tasks), counters, hashers });
+    return await runChunkLoop({ readers, tasks: LoopTasks.from(work.tasks), counters, hashers, finalNames: work.finalNames });
   } finally {
     await Promise.all(readers.map((r) => r.close()));
   }

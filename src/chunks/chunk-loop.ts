@@ -177,6 +177,11 @@ export interface LoopOptions {
   yieldEveryMs?: number;
   /** Called after each task on this thread (and on each yield) for progress. */
   onTick?: () => void;
+  /**
+   * Write each file under its final name, removed again if it fails: the targets lie in a staged output folder
+   * (StagedFolder), which is renamed into place once whole. Otherwise each file gets a temporary name beside it.
+   */
+  finalNames?: boolean;
 }
 
 /** Stops the loop mid-chunk (an interrupt or another thread's fatal error); never reported as a chunk failure. */
@@ -207,7 +212,7 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       let n = 0;
       try {
         if (target !== undefined) {
-          n = writeChunkSync(reader, index, target, hasher, stopCheck);
+          n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
         } else {
           const digest = hashChunkSync(reader, index, hasher!, stopCheck);
           n = reader.toc.chunkSize(index);
@@ -245,11 +250,12 @@ function hashChunkSync(reader: ContainerReader, i: number, hasher: ChunkHasher, 
 
 /**
  * Writes chunk i to `target` under a temporary name beside it, renamed into place once whole (and, with a hasher,
- * only if the chunk matches its meta hash). A stored span is one read into the reader's buffer and one write.
+ * only if the chunk matches its meta hash); with `finalName`, under its own name, removed if it fails (see
+ * LoopOptions.finalNames). A stored span is one read into the reader's buffer and one write.
  */
-export function writeChunkSync(reader: ContainerReader, i: number, target: string, hasher: ChunkHasher | undefined, stopCheck: () => void = () => {}): number {
+export function writeChunkSync(reader: ContainerReader, i: number, target: string, hasher: ChunkHasher | undefined, stopCheck: () => void = () => {}, finalName = false): number {
   ensureDirSync(target);
-  const tmp = tempPathFor(target);
+  const tmp = finalName ? target : tempPathFor(target);
   tempFilesInFlight.add(tmp);
   let fd: number | undefined;
   try {
@@ -271,7 +277,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
         throw new IoStoreError('HASH_MISMATCH', `chunk ${reader.toc.chunkIdHex(i)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: reader.toc.source });
       }
     }
-    withIoError(target, () => renameSync(tmp, target));
+    if (tmp !== target) withIoError(target, () => renameSync(tmp, target));
     tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {

@@ -25,6 +25,8 @@ export interface LoopWorkerTasks {
   counters: SharedArrayBuffer;
   /** This worker's segment of the task list (LoopCounters); the calling thread has segment 0. */
   self: number;
+  /** LoopOptions.finalNames. */
+  finalNames: boolean;
 }
 
 /**
@@ -139,11 +141,11 @@ export class LoopWorkers {
   }
 
   /** Gives every worker the tasks (worker k takes segment k + 1 first); the outcomes settle as they finish. */
-  dispatch(tasks: LoopTasks, hash: Array<ChunkHashAlgorithm | undefined>, counters: LoopCounters): Array<Promise<LoopOutcome>> {
+  dispatch(tasks: LoopTasks, hash: Array<ChunkHashAlgorithm | undefined>, counters: LoopCounters, finalNames = false): Array<Promise<LoopOutcome>> {
     this.counters = counters;
     this.started.forEach((w, k) => {
       w.ref();
-      const m: LoopWorkerTasks = { tasks: tasks.data, hash, counters: counters.buffer, self: k + 1 };
+      const m: LoopWorkerTasks = { tasks: tasks.data, hash, counters: counters.buffer, self: k + 1, finalNames };
       w.postMessage(m);
     });
     return this.outcomes;
@@ -170,6 +172,8 @@ export interface ChunkRunOptions {
   /** Per container: the hash to check, if any (see LoopWorkerData.hash). */
   hash: Array<ChunkHashAlgorithm | undefined>;
   onProgress?: (chunksDone: number, bytesDone: number) => void;
+  /** LoopOptions.finalNames: the targets lie in a staged output folder. */
+  finalNames?: boolean;
 }
 
 export interface ChunkRunResult extends LoopOutcome {
@@ -205,7 +209,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   if (!own) throw new IoStoreError('USAGE', 'a container of this run does not serve blocking reads');
   const pool = o.workers ?? startLoopWorkers(readers, o.codecs, o.threads ?? defaultLoopThreads(readers, tasks));
   const counters = new LoopCounters(LoopCounters.create(tasks.length, (pool?.size ?? 0) + 1));
-  const workers = pool ? pool.dispatch(tasks, o.hash, counters) : [];
+  const workers = pool ? pool.dispatch(tasks, o.hash, counters, o.finalNames) : [];
   // An interrupt stops every thread at its next span; each removes its own temporary file before it replies.
   const stop = async () => {
     counters.stop();
@@ -219,7 +223,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   const progress = () => o.onProgress?.(counters.done, counters.bytesDone);
   let ticker: NodeJS.Timeout | undefined;
   try {
-    const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress });
+    const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress, ...(o.finalNames ? { finalNames: true } : {}) });
     // The calling thread is done: progress from the workers still shows while they finish their last chunks.
     ticker = workers.length > 0 ? setInterval(progress, 100) : undefined;
     const settled = await Promise.allSettled(workers);

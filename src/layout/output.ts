@@ -117,7 +117,7 @@ export async function writeTempFile(path: string, data: Uint8Array): Promise<voi
 
 /**
  * For signal handlers: stops new temporary files, waits (up to `maxWaitMs`) for opens already on the thread pool,
- * then removes every temporary file. Final names only ever hold complete files, so nothing else needs undoing.
+ * then removes every temporary file and staged output folder. Final names only ever hold complete files.
  */
 export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2000): Promise<void> {
   aborting = true;
@@ -125,7 +125,17 @@ export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2
   const until = Date.now() + maxWaitMs;
   while (opening > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   removeTempFilesSync(unlinkSync);
+  for (const c of [...abortCleanups]) {
+    try {
+      c();
+    } catch {
+      // best effort while exiting
+    }
+  }
 }
+
+/** Run by `abortWrites` after the temporary files are gone (staged output folders remove themselves). */
+export const abortCleanups = new Set<() => void>();
 
 /**
  * Work that writes temporary files elsewhere (worker threads) registers how to stop it; `abortWrites` runs these

@@ -10,6 +10,7 @@ import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type
 import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { StagedFolder } from '../layout/staged-folder.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
@@ -122,7 +123,11 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           o.threads ?? defaultWriteThreads(opened.map((x) => x.reader)),
         )
       : undefined;
+  // A new output folder is written under a temporary name and renamed into place at the end (see StagedFolder).
+  let stage: StagedFolder | undefined;
   try {
+    stage = o.dryRun ? undefined : StagedFolder.open(outdir);
+    const root = stage?.root ?? outdir;
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
     // (a container alone owns all its chunks: no table of its ids).
     const owner = new Map<string, number>();
@@ -198,7 +203,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     if (paks.length > 0 && o.type === undefined) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       const { planPaks } = await import('./pak-unpack.js');
-      pakPlan = await planPaks(paks, { outdir, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
+      pakPlan = await planPaks(paks, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -244,7 +249,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     for (const k of order) {
       const p = planned[k]!;
       try {
-        build.add(plannedFrom[k]!, p.index, safeOutputPath(outdir, p.path));
+        build.add(plannedFrom[k]!, p.index, safeOutputPath(root, p.path));
         taskPlan.push(k);
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
@@ -258,6 +263,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
       codecs,
       hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
+      ...(stage?.staged ? { finalNames: true } : {}),
       onProgress: (chunks, bytes) => {
         total.chunksDone = base.chunks + chunks;
         total.bytesDone = base.bytes + bytes;
@@ -277,7 +283,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     failures.push(...chunkFailures.map((x) => x.f));
     if (pakPlan) {
       const { writePakFiles } = await import('./pak-unpack.js');
-      const pakThreads = await writePakFiles(pakPlan, { outdir, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
+      const pakThreads = await writePakFiles(pakPlan, { outdir: root, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
         if (ok) {
           result.chunksWritten++;
           result.bytesWritten += n;
@@ -288,17 +294,19 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       });
       result.threads = Math.max(result.threads, pakThreads);
     }
-    const manifestPath = safeOutputPath(outdir, MANIFEST_NAME);
     // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
     const text = function* () {
       yield* jsonPieces(manifest);
       yield '\n';
     };
-    await writeFileAtomic(manifestPath, utf8Batches(text()), undefined, { sync: true });
-    result.manifest = manifestPath;
+    await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+    stage?.commit();
+    result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
     return result;
   } finally {
     await loopWorkers?.terminate();
+    // Not committed: an error ended the run, and what it wrote goes with the staged folder.
+    stage?.discard();
     await Promise.all(opened.map(({ reader }) => reader.close()));
     await Promise.all((pakPlan?.archives ?? []).map((a) => a.close()));
   }

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultCodecs, KeyRing, parseAesKey, unpack, zlibNode, type Codec } from '../../src/index.js';
@@ -99,6 +99,8 @@ describe('codecs on worker threads', () => {
     const codec: Codec = { name: 'Zlib', decompress: slowly(zlibNode.decompress), recipe: { module: pathToFileURL(mod).href, factory: 'make', args: [] } };
     const dir = out();
     await expect(unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(codec) })).rejects.toThrow('codec bug');
-    expect(listFiles(dir).filter((f) => f.includes('iostore-tmp'))).toEqual([]);
+    // The run's new output folder was staged: an error leaves neither it nor its staged copy.
+    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(dirname(dir)).filter((f) => f.includes('iostore-tmp'))).toEqual([]);
   });
 });

@@ -1,11 +1,20 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles, tempDir } from '../tmp.js';
 
 const tmp = tempDir();
 const bin = resolve(__dirname, '../../bin/iostore.js');
+
+/** Entries in a folder, 0 while it does not exist. */
+function count(dir: string): number {
+  try {
+    return readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+}
 
 /** Runs the CLI and sends SIGINT once `ready` sees the run under way; resolves with the exit code. */
 function interrupt(args: string[], ready: () => boolean): Promise<number | string | null> {
@@ -32,23 +41,31 @@ describe('interrupted runs', () => {
     // @ts-expect-error plain JS module
     const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
     const { utoc } = await writeSyntheticContainer(tmp, `Interrupt${threads}-Windows`, { chunks: 400, blocksPerChunk: 16, method: 'zlib' });
+    // A folder that already holds a file is written in place, each file under a temporary name first.
     const out = join(tmp, `out${threads}`);
+    mkdirSync(out);
+    writeFileSync(join(out, 'mine.txt'), 'kept');
     const chunkDir = join(out, '_chunks', 'BulkData');
-    const count = () => {
-      try {
-        return readdirSync(chunkDir).length;
-      } catch {
-        return 0;
-      }
-    };
-    const code = await interrupt(['unpack', utoc, out, '--jobs', '4', '--threads', threads], () => count() >= 10);
+    const code = await interrupt(['unpack', utoc, out, '--jobs', '4', '--threads', threads], () => count(chunkDir) >= 10);
     expect(code).toBe(130);
-    const files = listFiles(out);
+    const files = listFiles(out).filter((f) => f !== 'mine.txt');
     expect(files.length).toBeGreaterThan(5);
     expect(files.length).toBeLessThan(400);
     expect(files.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
     // Every file under its final name is whole (each chunk is 16 blocks of 64 KiB).
     for (const f of files) expect(statSync(join(out, f)).size).toBe(16 * 65536);
+  });
+
+  it.each([['on the main thread', '0'], ['on worker threads', '2']])('unpack into a new folder %s: SIGINT mid-run leaves neither the folder nor its staged copy', async (_, threads) => {
+    // @ts-expect-error plain JS module
+    const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
+    const parent = join(tmp, `new${threads}`);
+    mkdirSync(parent);
+    const { utoc } = await writeSyntheticContainer(parent, `Staged${threads}-Windows`, { chunks: 400, blocksPerChunk: 16, method: 'zlib' });
+    const staged = () => readdirSync(parent).filter((f) => f.endsWith('.iostore-tmp'));
+    const code = await interrupt(['unpack', utoc, join(parent, 'out'), '--threads', threads], () => staged().some((d) => count(join(parent, d, '_chunks', 'BulkData')) >= 10));
+    expect(code).toBe(130);
+    expect(readdirSync(parent).filter((f) => !f.startsWith(`Staged${threads}-Windows.`))).toEqual([]);
   });
 
   it('pack: SIGINT mid-run leaves no output files at all', async () => {
