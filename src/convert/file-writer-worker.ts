@@ -4,7 +4,10 @@ import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openForWriteSync, writePieces, writePiecesSync } from '../layout/write-pieces.js';
 
-/** One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete. */
+/**
+ * One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete; `tmp` equal
+ * to `path` in a staged output folder, where the file is written under its final name (removed if the group fails).
+ */
 export interface FileToWrite {
   path: string;
   tmp: string;
@@ -56,7 +59,7 @@ export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<s
     }
     for (const f of files) {
       current = f.path;
-      renameSync(f.tmp, f.path);
+      if (f.tmp !== f.path) renameSync(f.tmp, f.path);
     }
     return { bytes };
   } catch (e) {
@@ -104,7 +107,7 @@ async function writeGroupAsync(files: readonly FileToWrite[], dirs: Map<string, 
     }
     for (const f of files) {
       current = f.path;
-      await rename(f.tmp, f.path);
+      if (f.tmp !== f.path) await rename(f.tmp, f.path);
     }
     return { bytes };
   } catch (e) {

@@ -35,7 +35,8 @@ export function useWriterThread(files: number, threads: number | undefined): boo
 }
 
 /**
- * Writes groups of whole files atomically (each under a temporary name beside it, renamed once complete). With a
+ * Writes groups of whole files atomically (each under a temporary name beside it, renamed once complete; or, in a
+ * staged output folder, under its final name, removed with the rest of its group if one fails). With a
  * thread, the file system's per-file work (create, write, rename: most of a small package's cost) runs beside the
  * conversion instead of after it; without one, with blocking calls, which for small files cost less than a round
  * trip through the libuv pool. Paths must already be checked (`safeOutputPath`).
@@ -54,7 +55,8 @@ export class FileWriter {
   private readonly orphans: string[] = [];
   private readonly stop = () => this.close();
 
-  constructor(thread: boolean) {
+  /** `finalNames`: the paths lie in a staged output folder (StagedFolder), where no file needs a temporary name. */
+  constructor(thread: boolean, private readonly finalNames = false) {
     if (!thread) return;
     // One writer thread serves every run of this process in turn: a fresh thread per run would start cold (its
     // code unoptimized) every time. It holds the process open only while a run uses it.
@@ -79,7 +81,7 @@ export class FileWriter {
 
   /** Writes the files of one group (all or none get their final names); resolves with the bytes written. */
   write(files: ReadonlyArray<{ path: string; pieces: Uint8Array[] }>): Promise<number> {
-    const group: FileToWrite[] = files.map((f) => ({ path: f.path, tmp: tempPathFor(f.path), pieces: f.pieces }));
+    const group: FileToWrite[] = files.map((f) => ({ path: f.path, tmp: this.finalNames ? f.path : tempPathFor(f.path), pieces: f.pieces }));
     const temps = group.map((f) => f.tmp);
     // Registered on this thread: after an interrupt the writer is stopped first, then these are removed.
     for (const t of temps) tempFilesInFlight.add(t);

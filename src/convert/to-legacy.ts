@@ -10,6 +10,7 @@ import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../mount/keys.js';
 import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { StagedFolder } from '../layout/staged-folder.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
@@ -193,6 +194,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p));
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
   const globalPath = findGlobal(inputs, entries, o.global);
+  // Where files go: `outdir`, or its staged copy once the writer starts (see StagedFolder).
+  let root = outdir;
+  let stage: StagedFolder | undefined;
   const result: ToLegacyResult = { outdir, global: null, packages: 0, otherChunks: 0, threads: 0, filesWritten: 0, bytesWritten: 0, packageBytes: 0, planned: [], failures: [], shaderLibraries: [], warnings: [] };
   // The global container is read while the package headers are (it is needed only to convert).
   const scriptLoad: Promise<ScriptObjectIndex | undefined> = globalPath
@@ -282,7 +286,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const target = basename(stem) + ext;
       result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
       result.otherChunks++;
-      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => ({ written: writer!.write([{ path: safeOutputPath(outdir, target), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) });
+      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) });
     }
   }
 
@@ -294,7 +298,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     jobs.push({ path: lib.path, kind: 'chunk', size, run: async () => {
       const { pieces, report } = legacyShaderLibraryPieces(lib, (id) => codeChunks.get(id) ?? fallback?.(id));
       // A library can be large: streamed on this thread rather than held whole for the writer.
-      wrote(1)(await writeFileAtomic(safeOutputPath(outdir, lib.path), pieces()));
+      wrote(1)(await writeFileAtomic(safeOutputPath(root, lib.path), pieces()));
       result.shaderLibraries.push(report);
       await writeAssetInfo(lib);
       if (report.rawShaders > 0) {
@@ -320,7 +324,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     if (shaderMaps.size === 0) return;
     const dir = lib.path.includes('/') ? lib.path.slice(0, lib.path.lastIndexOf('/') + 1) : '';
-    wrote(1)(await writeFileAtomic(safeOutputPath(outdir, dir + name), [new TextEncoder().encode(serializeShaderAssetInfo({ shaderMaps }))]));
+    wrote(1)(await writeFileAtomic(safeOutputPath(root, dir + name), [new TextEncoder().encode(serializeShaderAssetInfo({ shaderMaps }))]));
   };
   for (const f of shaderFiles) {
     const bytes = new Uint8Array(readFileSync(f));
@@ -338,7 +342,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       // Already in the legacy form: written as it is.
       result.otherChunks++;
       result.planned.push({ path: target, kind: 'chunk', size: bytes.length });
-      jobs.push({ path: target, kind: 'chunk', size: bytes.length, run: async () => ({ written: writer!.write([{ path: safeOutputPath(outdir, target), pieces: [bytes] }]).then(wrote(1)) }) });
+      jobs.push({ path: target, kind: 'chunk', size: bytes.length, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [bytes] }]).then(wrote(1)) }) });
       continue;
     }
     shaderJob(lib, bytes.length, (id) => unpackedShaderChunk(f, id));
@@ -356,13 +360,14 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     result.packageBytes += bytes.length;
     if (o.dryRun) return {};
     // One path check for the pair: the .uexp differs from the checked .uasset/.umap path only by its extension.
-    const uasset = safeOutputPath(outdir, out.uasset);
+    const uasset = safeOutputPath(root, out.uasset);
     const uexp = uasset.slice(0, uasset.lastIndexOf('.')) + '.uexp';
     return { written: writer!.write([{ path: uasset, pieces: [r.uasset] }, { path: uexp, pieces: [r.uexp] }]).then(wrote(2)) };
   }
 
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   const raw = new RawRangeReader();
+  let complete = false;
   try {
     for (const entry of entries) {
       try {
@@ -373,7 +378,11 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       }
     }
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
-    if (!o.dryRun) writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads));
+    if (!o.dryRun) {
+      stage = StagedFolder.open(outdir);
+      root = stage.root;
+      writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads), stage.staged);
+    }
     result.threads = writer?.threaded ? 1 : 0;
     const headerEngine = new Map<ContainerReader, EngineVersion>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
@@ -457,7 +466,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         result.otherChunks++;
         result.planned.push({ path, kind: 'chunk', size });
         jobs.push({ path, kind: 'chunk', size, run: async () => {
-          const target = safeOutputPath(outdir, path);
+          const target = safeOutputPath(root, path);
           // Large chunks stream through in spans (bounded memory) rather than whole through the writer.
           if (size > WHOLE_CHUNK_MAX) {
             wrote(1)(await writeChunkFile(reader, i, target));
@@ -519,11 +528,15 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     writer?.flush();
     await Promise.all(written);
+    complete = true;
   } finally {
     await writer?.close();
     raw.close();
     await Promise.all(opened.map(({ reader }) => reader.close()));
+    // An error ended the run: what it wrote goes with the staged folder.
+    if (!complete) stage?.discard();
   }
+  stage?.commit();
   // Jobs finish in any order: reported in path order.
   result.shaderLibraries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +11,11 @@ import { listFiles, tempDir } from '../tmp.js';
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
 
 describe('FileWriter', () => {
-  for (const thread of [false, true]) {
-    it(`${thread ? 'on a writer thread' : 'on the calling thread'}: groups land whole, under their names, with no temporary file left`, async () => {
+  const modes = [false, true].flatMap((thread) => [false, true].map((finalNames) => ({ thread, finalNames, label: `${thread ? 'on a writer thread' : 'on the calling thread'}${finalNames ? ', under final names (a staged folder)' : ''}` })));
+  for (const { thread, finalNames, label } of modes) {
+    it(`${label}: groups land whole, under their names, with no temporary file left`, async () => {
       const dir = tempDir();
-      const w = new FileWriter(thread);
+      const w = new FileWriter(thread, finalNames);
       expect(w.threaded).toBe(thread);
       const done: Promise<number>[] = [];
       for (let k = 0; k < 20; k++) {
@@ -37,11 +38,11 @@ describe('FileWriter', () => {
       expect([...tempFilesInFlight].filter((t) => t.startsWith(dir))).toEqual([]);
     });
 
-    it(`${thread ? 'on a writer thread' : 'on the calling thread'}: a group that cannot be written fails as one IoStoreError naming the path, and leaves nothing`, async () => {
+    it(`${label}: a group that cannot be written fails as one IoStoreError naming the path, and leaves nothing`, async () => {
       const dir = tempDir();
       // A file where a folder is needed.
       writeFileSync(join(dir, 'blocker'), 'x');
-      const w = new FileWriter(thread);
+      const w = new FileWriter(thread, finalNames);
       const bad = w.write([
         { path: join(dir, 'ok.uasset'), pieces: [bytes(10, 1)] },
         { path: join(dir, 'blocker', 'x.uexp'), pieces: [bytes(10, 2)] },
@@ -51,7 +52,7 @@ describe('FileWriter', () => {
       await expect(bad).rejects.toMatchObject({ name: 'IoStoreError', file: expect.stringContaining('blocker') });
       expect(await good).toBe(3);
       await w.close();
-      // All of the group or none of it: the first file never got its final name.
+      // All of the group or none of it: the first file never got its final name, or lost it again.
       expect(listFiles(dir).sort()).toEqual(['blocker', 'fine.bin']);
     });
   }
@@ -85,5 +86,12 @@ describe.skipIf(!hasCorpus)('to-legacy writes the same files on the calling thre
     expect(r1.bytesWritten).toBe(total);
     expect(r1.filesWritten).toBe(r0.filesWritten);
     expect([r0.threads, r1.threads]).toEqual([0, availableParallelism() > 1 ? 1 : 0]);
+    // A folder that does not exist yet is staged beside it and appears whole, with the same files.
+    const parent = tempDir();
+    const fresh = join(parent, 'deeper', 'legacy');
+    const r2 = await toLegacy([input], fresh, { threads: 0 });
+    expect(r2.failures).toEqual([]);
+    expect(listFiles(fresh).sort()).toEqual(files);
+    expect(readdirSync(join(parent, 'deeper'))).toEqual(['legacy']);
   }, 20_000);
 });
