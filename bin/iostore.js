@@ -16,13 +16,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// `iostore list ... | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
-}
+// Commands write to the standard streams' descriptors (src/cli/io.ts, which also ends the process quietly when a
+// reader such as `head` closes the pipe early): process.stdout and process.stderr are not touched here, as creating
+// them costs a short command more than its own work.
 
 // For tests and for checking a build: which bundles loaded with their code cache.
 if (process.env.IOSTORE_CODE_CACHE_REPORT) {

@@ -70,14 +70,14 @@ export function buildSideBySideContainers(root, corpus, tmp) {
   return { ...out, raw };
 }
 
-/** Runs argv under /usr/bin/time (peak RSS) when present; returns { ms, rssMb, ok }. */
-function measure(argv, before) {
+/** Runs argv under /usr/bin/time (peak RSS) when present, in `env` if given; returns { ms, rssMb, ok }. */
+function measure(argv, before, env) {
   before?.();
   const hasTime = existsSync('/usr/bin/time');
   const cmd = hasTime ? '/usr/bin/time' : argv[0];
   const args = hasTime ? ['-f', '%M', ...argv] : argv.slice(1);
   const s = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...(env ? { env } : {}) });
   const ms = Number(process.hrtime.bigint() - s) / 1e6;
   let rssMb = NaN;
   if (hasTime) {
@@ -100,7 +100,7 @@ function alternate(jobs, runs) {
   const res = jobs.map(() => ({ ms: [], rss: [], failed: '' }));
   for (let i = 0; i < runs; i++) {
     for (let j = 0; j < jobs.length; j++) {
-      const r = measure(jobs[j].argv, jobs[j].before);
+      const r = measure(jobs[j].argv, jobs[j].before, jobs[j].env);
       jobs[j].after?.();
       if (!r.ok) res[j].failed ||= r.stderr.trim().split('\n').slice(-3).join(' | ');
       res[j].ms.push(r.ms);
@@ -108,6 +108,26 @@ function alternate(jobs, runs) {
     }
   }
   return res.map((r, j) => ({ name: jobs[j].name, ms: median(r.ms), rssMb: median(r.rss), failed: r.failed }));
+}
+
+/**
+ * Node reads the PEM file NODE_EXTRA_CA_CERTS names at every start, before any script runs (a CA bundle of 200 KB:
+ * ~80 ms on the machine measured). Every Node process pays it where it is set, `node -e 0` and ours alike, and
+ * retoc does not: printed beside the table, so the start-up figures can be read either way.
+ */
+function extraCaCerts(iostore, c, runs) {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (!file) return;
+  const without = { ...process.env };
+  delete without.NODE_EXTRA_CA_CERTS;
+  const r = alternate([
+    { name: 'node -e 0', argv: [process.execPath, '-e', '0'] },
+    { name: 'node -e 0, without', argv: [process.execPath, '-e', '0'], env: without },
+    { name: 'info, without', argv: [...iostore, 'info', c.zlib], env: without },
+    { name: 'list, without', argv: [...iostore, 'list', c.zlib], env: without },
+  ], runs);
+  const ms = (x) => `${x.ms.toFixed(0)} ms`;
+  console.log(`  this environment sets NODE_EXTRA_CA_CERTS (${file}), which every Node process loads at start: node -e 0 takes ${ms(r[0])} with it, ${ms(r[1])} without; without it, info takes ${ms(r[2])} (${(r[2].ms / r[1].ms).toFixed(2)}x node -e 0) and list ${ms(r[3])} (${(r[3].ms / r[1].ms).toFixed(2)}x)`);
 }
 
 /**
@@ -188,6 +208,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
     row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
   }
   clean('tree')();
+  extraCaCerts(iostore, c, quickRuns);
   rows.push(...atScale(root, tmp, iostore));
   const s = (x) => (x ? `${(x.ms / 1000).toFixed(3)} s` : '-');
   const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');

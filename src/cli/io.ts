@@ -1,3 +1,7 @@
+import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 /** Where a command writes: injectable so tests run commands in-process and read their output. */
 export interface CliIO {
   out(text: string): void;
@@ -6,15 +10,50 @@ export interface CliIO {
   readonly isTTY: boolean;
 }
 
+/**
+ * The process's standard streams, written with blocking writes to their descriptors. Node's process.stdout and
+ * process.stderr objects cost a short command more than its own work to create (they load Node's stream modules,
+ * and net or tty: ~5-10 ms of `list`), and a blocking write has all of its text out before the process exits.
+ */
 export const processIO: CliIO = {
-  out: (t) => {
-    process.stdout.write(t);
+  out: (t) => writeStd(1, t),
+  err: (t) => writeStd(2, t),
+  // Looked up when first asked (tty loads the same stream modules): commands ask only when they could draw progress.
+  get isTTY() {
+    return (stderrIsTTY ??= (require('node:tty') as typeof import('node:tty')).isatty(2));
   },
-  err: (t) => {
-    process.stderr.write(t);
-  },
-  isTTY: Boolean(process.stderr.isTTY),
 };
+
+let stderrIsTTY: boolean | undefined;
+/** Descriptors found non-blocking (EAGAIN): their stream objects, which wait for the reader, write the rest. */
+const viaStream = new Set<number>();
+
+function writeStd(fd: 1 | 2, text: string): void {
+  if (viaStream.has(fd)) return void streamOf(fd).write(text);
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // `iostore list ... | head` closes the pipe early: that is the reader's choice, not an error.
+    if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (code !== 'EAGAIN') throw e;
+    viaStream.add(fd);
+    streamOf(fd).write(bytes.subarray(at));
+  }
+}
+
+function streamOf(fd: 1 | 2): NodeJS.WriteStream {
+  const s = fd === 1 ? process.stdout : process.stderr;
+  if (s.listenerCount('error') === 0) {
+    s.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  return s;
+}
 
 /** Exit codes of the CLI. */
 export const ExitCode = { Ok: 0, Partial: 1, BadInput: 2 } as const;

@@ -87,7 +87,7 @@ export const packCommand: Command<PackArgs> = {
     if (args.pak === false) o.noPak = true;
     const threads = threadsArg(args.threads);
     if (threads !== undefined) o.threads = threads;
-    const bar = new ProgressBar(io, 'pack', io.isTTY && !args.quiet && !args.json);
+    const bar = new ProgressBar(io, 'pack', !args.quiet && !args.json && io.isTTY);
     o.onProgress = (p) => bar.update(p);
     let r;
     try {
@@ -131,7 +131,7 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   for (const opt of ['partition-size', 'container-header-version'] as const) {
     if (args[opt] !== undefined) throw new IoStoreError('USAGE', `--${opt} applies to .utoc outputs, not .pak`);
   }
-  const bar = new ProgressBar(io, 'pack', io.isTTY && !args.quiet && !args.json);
+  const bar = new ProgressBar(io, 'pack', !args.quiet && !args.json && io.isTTY);
   o.onProgress = (p) => bar.update(p);
   let r;
   try {

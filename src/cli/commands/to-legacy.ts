@@ -47,7 +47,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
     if (args.version !== undefined) options.engine = parseEngineVersion(args.version);
     if (args.filter !== undefined) options.filter = args.filter;
     if (args['dry-run']) options.dryRun = true;
-    const bar = new ProgressBar(io, 'to-legacy', io.isTTY && !args.quiet && !args.json);
+    const bar = new ProgressBar(io, 'to-legacy', !args.quiet && !args.json && io.isTTY);
     options.onProgress = (p) => bar.update({ chunksDone: p.done, chunksTotal: p.total, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;

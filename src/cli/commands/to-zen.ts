@@ -59,7 +59,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     if (args.pak === false) o.noPak = true;
     const threads = threadsArg(args.threads);
     if (threads !== undefined) o.threads = threads;
-    const bar = new ProgressBar(io, 'to-zen', io.isTTY && !args.quiet && !args.json);
+    const bar = new ProgressBar(io, 'to-zen', !args.quiet && !args.json && io.isTTY);
     o.onProgress = (p) => bar.update(p);
     let r;
     try {

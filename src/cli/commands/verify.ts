@@ -67,7 +67,7 @@ export const verifyCommand: Command<VerifyArgs> = {
         if (!args.json) io.out(`ERROR    ${e.message}\n`);
         continue;
       }
-      const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, io.isTTY && !args.quiet && !args.json);
+      const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, !args.quiet && !args.json && io.isTTY);
       let result;
       try {
         result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), onProgress: (p) => bar.update(p) });
@@ -90,7 +90,7 @@ export const verifyCommand: Command<VerifyArgs> = {
         if (!args.json) io.out(`ERROR    ${e.message}\n`);
         continue;
       }
-      const bar = new ProgressBar(io, single ? 'verify' : `verify ${p.name}.pak`, io.isTTY && !args.quiet && !args.json);
+      const bar = new ProgressBar(io, single ? 'verify' : `verify ${p.name}.pak`, !args.quiet && !args.json && io.isTTY);
       let result;
       try {
         result = await verifyPak(archive, { onProgress: (x) => bar.update(x) });
