@@ -1,7 +1,6 @@
 import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
 /** Where a command writes: injectable so tests run commands in-process and read their output. */
 export interface CliIO {
   out(text: string): void;
@@ -20,7 +19,7 @@ export const processIO: CliIO = {
   err: (t) => writeStd(2, t),
   // Looked up when first asked (tty loads the same stream modules): commands ask only when they could draw progress.
   get isTTY() {
-    return (stderrIsTTY ??= (require('node:tty') as typeof import('node:tty')).isatty(2));
+    return (stderrIsTTY ??= (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(2));
   },
 };
 
