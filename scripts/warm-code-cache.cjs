@@ -20,6 +20,7 @@ async function main() {
   const stored = join(work, 'stored', 'Warm-Windows.utoc');
   const zlib = join(work, 'zlib', 'Warm-Windows.utoc');
   const legacy = join(work, 'legacy');
+  const pak = join(work, 'stored', 'Warm-Windows.pak');
   const steps = [
     ['--version'],
     ['--help'],
@@ -39,6 +40,12 @@ async function main() {
     ['verify', stored, '--quiet'],
     ['to-legacy', stored, legacy, '--quiet'],
     ['to-zen', legacy, join(work, 'zen', 'Warm-Windows.utoc'), '--version', 'UE5_4', '--quiet'],
+    // The companion .pak that pack wrote: list and info of a pak load their own bundle.
+    ['list', pak],
+    ['list', pak, '--json'],
+    ['info', pak],
+    ['unpack', pak, join(work, 'pak-unpacked'), '--quiet'],
+    ['verify', pak, '--quiet'],
   ];
   try {
     for (const args of steps) {

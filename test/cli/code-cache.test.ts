@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpus } from '../corpus.js';
@@ -24,6 +24,13 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     const report = more.stderr.match(/code cache: (.*)/)![1]!.split(', ');
     expect(report.length).toBeGreaterThan(1);
     for (const entry of report) expect(entry).toMatch(/ used$/);
+  });
+
+  it('the build writes a cache for every command bundle (a bundle no warm-up step loads starts cold)', () => {
+    const dir = join(root, 'dist', 'cli');
+    const bundles = readdirSync(dir).filter((f) => f.endsWith('.bundle.cjs'));
+    expect(bundles).toContain('pak.bundle.cjs');
+    expect(bundles.filter((b) => !existsSync(join(dir, `${b}.cache`)))).toEqual([]);
   });
 
   it.skipIf(!hasCorpus)('imports what the bundles do not hold (a native Oodle binding) with the cache and without it', () => {
