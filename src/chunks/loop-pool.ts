@@ -72,13 +72,23 @@ export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: L
  */
 export function defaultWriteThreads(readers: readonly ContainerReader[]): number {
   let files = 0;
+  for (const r of readers) files += r.toc.chunkCount;
+  return threadsFor(containerDecodeBytes(readers), files);
+}
+
+/** `defaultWriteThreads` for hashing every chunk of the containers (verify): no files. */
+export function defaultHashThreads(readers: readonly ContainerReader[]): number {
+  return threadsFor(containerDecodeBytes(readers), 0);
+}
+
+/** Bytes of all the containers' blocks that need decoding or decrypting. */
+function containerDecodeBytes(readers: readonly ContainerReader[]): number {
   let decode = 0;
   for (const r of readers) {
     const toc = r.toc;
-    files += toc.chunkCount;
     for (let b = 0; b < toc.blockCount; b++) if (needsDecoding(toc, b)) decode += toc.blocks.uncompressedSize(b);
   }
-  return threadsFor(decode, files);
+  return decode;
 }
 
 /** Whether block b is more than a copy: compressed, or in an encrypted container. */

@@ -4,7 +4,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
-import { runChunkTasks } from '../chunks/loop-pool.js';
+import { defaultHashThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 
 export interface VerifyOptions {
@@ -79,7 +79,8 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
   };
   if (reader.origin || reader.readsSync) {
     // Chunks in .ucas order, so the reads go front to back; hashed with blocking reads on this thread, and on
-    // workers when the blocks need decoding (see runChunkTasks).
+    // workers when the blocks need decoding, started first so they open the container while the order is made.
+    const workers = startLoopWorkers([reader], reader.codecs, o.threads ?? defaultHashThreads([reader]));
     const at = new Float64Array(toc.chunkCount);
     for (let i = 0; i < toc.chunkCount; i++) at[i] = toc.chunkSize(i) > 0 ? toc.blocks.offset(toc.chunkFirstBlock(i)) : 0;
     const order = Array.from(at.keys()).sort((a, b) => at[a]! - at[b]!);
@@ -87,7 +88,7 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
     for (const i of order) build.add(0, i);
     const tasks = build.finish();
     const run = await runChunkTasks([reader], tasks, {
-      ...(o.threads !== undefined ? { threads: o.threads } : {}),
+      ...(workers ? { workers } : { threads: 0 }),
       codecs: reader.codecs,
       hash: [algorithm],
       onProgress: (chunks, bytes) => o.onProgress?.({ ...progress, chunksDone: chunks, bytesDone: bytes }),
