@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ioError } from '../toc/read-file.js';
 import { abortCleanups, isAborting } from './output.js';
@@ -27,14 +27,20 @@ export class StagedFolder {
   /** An interrupt removes the folder once every thread stopped writing (see `abortWrites`). */
   private readonly onAbort = () => this.discard();
 
-  /** Stages `outdir` when it is missing or empty; otherwise writes go to it directly. */
+  /**
+   * Stages `outdir` when it is missing, or an empty folder of its parent's file system; otherwise (a folder with
+   * files, a link, a mount point, a parent that cannot take the staged folder) writes go to it directly.
+   */
   static open(outdir: string): StagedFolder {
-    if (!isMissingOrEmpty(outdir)) return new StagedFolder(outdir, outdir, false);
+    const state = folderState(outdir);
+    if (state === 'in place') return new StagedFolder(outdir, outdir, false);
     const parent = dirname(outdir);
     const root = join(parent, `.${basename(outdir)}.${process.pid}-${threadId}-${stageCounter++}.iostore-tmp`);
     try {
       mkdirSync(root, { recursive: true });
     } catch (e) {
+      // An empty folder whose parent is read-only (or full) can still be written in place.
+      if (state === 'empty') return new StagedFolder(outdir, outdir, false);
       throw ioError(e, root);
     }
     const folder = new StagedFolder(outdir, root, true);
@@ -58,8 +64,9 @@ export class StagedFolder {
         return;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        // An empty folder in the way: POSIX replaces it, Windows refuses (EPERM); a folder with files: ENOTEMPTY/EEXIST.
-        if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM' && code !== 'EACCES') throw e;
+        // An empty folder in the way: POSIX replaces it, Windows refuses (EPERM); a folder with files: ENOTEMPTY or
+        // EEXIST; one made a mount point or a link meanwhile: EBUSY, ENOTDIR.
+        if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR'].includes(code ?? '')) throw e;
       }
       mergeInto(this.root, this.outdir);
       rmSync(this.root, { recursive: true, force: true });
@@ -77,11 +84,18 @@ export class StagedFolder {
   }
 }
 
-function isMissingOrEmpty(dir: string): boolean {
+/**
+ * 'missing', 'empty' (a real folder, not a link, on its parent's file system: a rename can replace it), or 'in
+ * place' (anything else, which the run writes into).
+ */
+function folderState(dir: string): 'missing' | 'empty' | 'in place' {
   try {
-    return statSync(dir).isDirectory() && readdirSync(dir).length === 0;
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || readdirSync(dir).length > 0) return 'in place';
+    // A mount point: its parent is another file system, which the staged folder would be written to.
+    return st.dev === statSync(dirname(resolve(dir))).dev ? 'empty' : 'in place';
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw ioError(e, dir);
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StagedFolder } from '../../src/layout/staged-folder.js';
@@ -55,6 +55,17 @@ describe('StagedFolder', () => {
     expect(listFiles(out)).toEqual(['Game/Deep/b.bin', 'Game/a.bin', 'other.txt']);
     expect(readFileSync(join(out, 'Game/a.bin'), 'utf8')).toBe('new a');
     expect(readdirSync(parent)).toEqual(['out']);
+  });
+
+  it('a link to an empty folder is written through, in place', () => {
+    const parent = tempDir();
+    const real = join(parent, 'real');
+    mkdirSync(real);
+    const link = join(parent, 'link');
+    symlinkSync(real, link);
+    const stage = StagedFolder.open(link);
+    expect(stage.staged).toBe(false);
+    expect(stage.root).toBe(link);
   });
 
   it('discard removes the staged folder and leaves no output', () => {
