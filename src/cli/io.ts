@@ -24,8 +24,12 @@ export const processIO: CliIO = {
 };
 
 let stderrIsTTY: boolean | undefined;
-/** Descriptors found non-blocking (EAGAIN): their stream objects, which wait for the reader, write the rest. */
-const viaStream = new Set<number>();
+/**
+ * Descriptors written through their stream objects: on Windows always (a console needs Node's UTF-16 console
+ * writes, or non-ASCII paths come out garbled), elsewhere once found non-blocking (EAGAIN): the stream waits for
+ * the reader and writes the rest.
+ */
+const viaStream = new Set<number>(process.platform === 'win32' ? [1, 2] : []);
 
 function writeStd(fd: 1 | 2, text: string): void {
   if (viaStream.has(fd)) return void streamOf(fd).write(text);
