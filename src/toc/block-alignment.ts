@@ -19,15 +19,7 @@ export function alignedChunkStart(pos: number, size: number, a: number): number 
  * start. Undefined when none does (e.g. partitioned or hand-made containers).
  */
 export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
-  const chunks: number[] = [];
-  // Each chunk's .ucas offset read once: the sort compares each chunk a dozen times.
-  const start = new Float64Array(toc.chunkCount);
-  for (let i = 0; i < toc.chunkCount; i++) {
-    if (toc.chunkBlockCount(i) === 0) continue;
-    chunks.push(i);
-    start[i] = toc.blocks.offset(toc.chunkFirstBlock(i));
-  }
-  chunks.sort((a, b) => start[a]! - start[b]!);
+  const chunks = Array.from(toc.chunksInUcasOrder()).filter((i) => toc.chunkBlockCount(i) > 0);
   const partSize = toc.partitionSize;
   outer: for (const a of CANDIDATES) {
     let pos = 0;
@@ -36,7 +28,7 @@ export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
       const first = toc.chunkFirstBlock(i);
       let size = 0;
       for (let b = first; b < first + toc.chunkBlockCount(i); b++) size += align(toc.blocks.compressedSize(b), 16);
-      const off = start[i]!;
+      const off = toc.blocks.offset(first);
       const p = Number.isFinite(partSize) ? Math.floor(off / partSize) : 0;
       const local = Number.isFinite(partSize) ? off % partSize : off;
       if (p !== partition) {

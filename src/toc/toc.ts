@@ -51,6 +51,7 @@ export class IoStoreToc {
   private pathCache: Array<string | undefined> | undefined;
   private fileCache: DirectoryFile[] | undefined;
   private idMap: Map<string, number> | undefined;
+  private ucasOrder: Int32Array | undefined;
 
   constructor(
     readonly source: string,
@@ -151,6 +152,19 @@ export class IoStoreToc {
     if (len === 0) return 0;
     const off = this.chunkOffsets[i]!;
     return Math.ceil((off + len) / this.blockSize) - Math.floor(off / this.blockSize);
+  }
+  /**
+   * Chunk indices in the order their first blocks lie in the .ucas (offset across partitions): chunks without
+   * blocks first, ties in TOC order. Made once per TOC: unpack, verify and the block-alignment replay all walk it.
+   */
+  chunksInUcasOrder(): Int32Array {
+    if (!this.ucasOrder) {
+      // Each chunk's offset read once: the sort compares each chunk a dozen times.
+      const at = new Float64Array(this.chunkCount);
+      for (let i = 0; i < this.chunkCount; i++) at[i] = this.chunkLengths[i] === 0 ? 0 : this.blocks.offset(this.chunkFirstBlock(i));
+      this.ucasOrder = Int32Array.from(Array.from(at.keys()).sort((a, b) => at[a]! - at[b]! || a - b));
+    }
+    return this.ucasOrder;
   }
   /** Sum of the stored (compressed, unpadded) sizes of the chunk's blocks. */
   chunkStoredSize(i: number): number {

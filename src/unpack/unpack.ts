@@ -232,13 +232,15 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     const total = { chunksDone: 0, chunksTotal: planned.length + pakPlanned.length, bytesDone: 0, bytesTotal };
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
-    // Chunks in the order their blocks lie in the .ucas files, so the reads go front to back.
-    const at = new Float64Array(planned.length);
+    // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
+    const plannedAt = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
     planned.forEach((p, k) => {
-      const toc = readers[plannedFrom[k]!]!.toc;
-      at[k] = p.size > 0 ? toc.blocks.offset(toc.chunkFirstBlock(p.index)) : 0;
+      plannedAt[plannedFrom[k]!]![p.index] = k;
     });
-    const order = Array.from(planned.keys()).sort((a, b) => plannedFrom[a]! - plannedFrom[b]! || at[a]! - at[b]!);
+    const order: number[] = [];
+    readers.forEach((r, c) => {
+      for (const i of r.toc.chunksInUcasOrder()) if (plannedAt[c]![i]! >= 0) order.push(plannedAt[c]![i]!);
+    });
     const build = new LoopTaskBuilder();
     const taskPlan: number[] = [];
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];

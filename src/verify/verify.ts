@@ -81,11 +81,8 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
     // Chunks in .ucas order, so the reads go front to back; hashed with blocking reads on this thread, and on
     // workers when the blocks need decoding, started first so they open the container while the order is made.
     const workers = startLoopWorkers([reader], reader.codecs, o.threads ?? defaultHashThreads([reader]));
-    const at = new Float64Array(toc.chunkCount);
-    for (let i = 0; i < toc.chunkCount; i++) at[i] = toc.chunkSize(i) > 0 ? toc.blocks.offset(toc.chunkFirstBlock(i)) : 0;
-    const order = Array.from(at.keys()).sort((a, b) => at[a]! - at[b]!);
     const build = new LoopTaskBuilder();
-    for (const i of order) build.add(0, i);
+    for (const i of toc.chunksInUcasOrder()) build.add(0, i);
     const tasks = build.finish();
     const run = await runChunkTasks([reader], tasks, {
       ...(workers ? { workers } : { threads: 0 }),
