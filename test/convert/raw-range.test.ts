@@ -9,11 +9,21 @@ function utocIn(dir: string): string {
   return corpusPath(`${dir}/${name}`);
 }
 
+/** Runs `body` with the corpus container in `dir` open and a RawRangeReader, closing both after. */
+async function withRaw(dir: string, body: (reader: ContainerReader, raw: RawRangeReader) => Promise<void>): Promise<void> {
+  const reader = await ContainerReader.open(utocIn(dir));
+  const raw = new RawRangeReader();
+  try {
+    await body(reader, raw);
+  } finally {
+    raw.close();
+    await reader.close();
+  }
+}
+
 describe.skipIf(!hasCorpus)('RawRangeReader (exact reads of stored-raw chunk bytes)', () => {
-  it('reads every chunk of a stored container as the block reader does, whole and in parts', async () => {
-    const reader = await ContainerReader.open(utocIn('ue5.8-cue4parse/uncompressed'));
-    const raw = new RawRangeReader();
-    try {
+  it('reads every chunk of a stored container as the block reader does, whole and in parts', () =>
+    withRaw('ue5.8-cue4parse/uncompressed', async (reader, raw) => {
       let read = 0;
       for (let i = 0; i < reader.toc.chunkCount; i++) {
         const size = reader.toc.chunkSize(i);
@@ -30,16 +40,10 @@ describe.skipIf(!hasCorpus)('RawRangeReader (exact reads of stored-raw chunk byt
       expect(read).toBeGreaterThan(100);
       // Outside the chunk: left to the block reader (which reports it).
       expect(raw.read(reader, 0, 1, reader.toc.chunkSize(0))).toBeUndefined();
-    } finally {
-      raw.close();
-      await reader.close();
-    }
-  });
+    }));
 
-  it('leaves compressed chunks to the block reader', async () => {
-    const reader = await ContainerReader.open(utocIn('ue5.8-cue4parse/zlib'));
-    const raw = new RawRangeReader();
-    try {
+  it('leaves compressed chunks to the block reader', () =>
+    withRaw('ue5.8-cue4parse/zlib', async (reader, raw) => {
       let compressed = 0;
       for (let i = 0; i < reader.toc.chunkCount; i++) {
         const size = reader.toc.chunkSize(i);
@@ -50,9 +54,5 @@ describe.skipIf(!hasCorpus)('RawRangeReader (exact reads of stored-raw chunk byt
         expect(raw.read(reader, i, 0, size), `chunk ${i}`).toBeUndefined();
       }
       expect(compressed).toBeGreaterThan(10);
-    } finally {
-      raw.close();
-      await reader.close();
-    }
-  });
+    }));
 });
