@@ -1,5 +1,6 @@
 import { defaultCodecs } from '../codecs/registry.js';
 import type { ChunkHashAlgorithm } from '../hash/chunk-hash.js';
+import { abortHooks } from '../layout/output.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import type { EncodedChunk } from './block-encoder.js';
 
@@ -36,6 +37,9 @@ export function defaultEncodeThreads(bytes: number): number {
 /** Worker threads that read, hash and compress whole chunk files for `pack`, so compression uses every core. */
 export class EncodePool {
   private readonly pool: WorkerPool<EncodeTask, EncodeReply>;
+  // An interrupt stops the workers between chunks before the process exits: the exit would otherwise end them inside
+  // a zlib call, which aborts Node.
+  private readonly stop = () => this.close();
 
   /** Whether workers can encode with `codec` (the built-ins; they rebuild it by name). */
   static supports(codec: { name: string } | undefined): boolean {
@@ -44,6 +48,7 @@ export class EncodePool {
 
   constructor(threads: number) {
     this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, null);
+    abortHooks.add(this.stop);
   }
 
   get size(): number {
@@ -63,6 +68,7 @@ export class EncodePool {
   }
 
   close(): Promise<void> {
+    abortHooks.delete(this.stop);
     return this.pool.close();
   }
 }

@@ -7,6 +7,10 @@ type Reply<R> = { id: number; result: R } | { id: number; error: { code: IoStore
 
 /** Past a few per core, more threads only add memory. */
 const MAX_THREADS = 64;
+/** The message that asks a worker to end once its current task is done (see `WorkerPool.close`). */
+const STOP = 'iostore-worker-stop';
+/** How long `close` waits for a worker to finish its task before terminating it. */
+const STOP_WAIT_MS = 5000;
 
 /** Worker threads by default for `bytes` of work: one per core (at most 8) when there is more than one core. */
 export function threadsFor(bytes: number, minBytes: number): number {
@@ -21,6 +25,7 @@ export function threadsFor(bytes: number, minBytes: number): number {
  */
 export class WorkerPool<T, R> {
   private readonly workers: Worker[] = [];
+  private readonly exited = new Set<Worker>();
   private readonly load: number[] = [];
   private readonly waiting = new Map<number, { worker: number; resolve: (r: R) => void; reject: (e: unknown) => void }>();
   private nextId = 0;
@@ -35,7 +40,10 @@ export class WorkerPool<T, R> {
       const w = new Worker(script, { workerData, execArgv: workerExecArgv() });
       w.on('message', (m: Reply<R>) => this.settle(m));
       w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => code !== 0 && this.fail(new Error(`a worker thread stopped (exit code ${code})`)));
+      w.on('exit', (code) => {
+        this.exited.add(w);
+        if (code !== 0) this.fail(new Error(`a worker thread stopped (exit code ${code})`));
+      });
       this.workers.push(w);
       this.load.push(0);
     }
@@ -75,12 +83,28 @@ export class WorkerPool<T, R> {
     this.waiting.clear();
   }
 
-  /** Stops the workers; tasks not finished reject. */
+  /**
+   * Stops the workers; tasks not finished reject. Each worker is asked to end between tasks and terminated only if it
+   * has not within STOP_WAIT_MS: Node aborts the whole process (a native assertion, "close before init") when a
+   * worker is terminated inside a synchronous zlib call, as an interrupted `pack` did.
+   */
   async close(): Promise<void> {
     const ws = this.workers.splice(0);
     this.fail(new IoStoreError('IO', 'the worker threads were stopped'));
-    await Promise.all(ws.map((w) => w.terminate()));
+    await Promise.all(ws.map((w) => (this.exited.has(w) ? undefined : endWorker(w))));
   }
+}
+
+/** Asks a worker to end after its current task; terminates it if it has not ended in time. */
+function endWorker(w: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void w.terminate().then(() => resolve(), () => resolve()), STOP_WAIT_MS);
+    w.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    w.postMessage(STOP);
+  });
 }
 
 /**
@@ -89,8 +113,17 @@ export class WorkerPool<T, R> {
  */
 export function serveTasks<T, R>(handle: (task: T) => Promise<{ result: R; transfer?: ArrayBuffer[] }>): void {
   let chain = Promise.resolve();
-  parentPort!.on('message', ({ id, task }: { id: number; task: T }) => {
+  let stopping = false;
+  parentPort!.on('message', (m: { id: number; task: T } | typeof STOP) => {
+    if (m === STOP) {
+      // Tasks still queued are skipped; the thread ends once the one under way is done.
+      stopping = true;
+      chain = chain.then(() => process.exit(0));
+      return;
+    }
+    const { id, task } = m;
     chain = chain.then(async () => {
+      if (stopping) return;
       try {
         const { result, transfer } = await handle(task);
         parentPort!.postMessage({ id, result } satisfies Reply<R>, transfer ?? []);
