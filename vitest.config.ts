@@ -1,9 +1,54 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+const root = __dirname;
+/** Where the tests read the engine-made corpus (test/corpus.ts): beside the project, never copied into it. */
+const corpus = resolve(root, '../shared/corpus');
+
+/**
+ * Test files that read the corpus: those reaching test/corpus.ts or scripts/synth.mjs (which cuts its blocks from
+ * corpus containers) through their relative imports.
+ */
+function corpusTests(): string[] {
+  const reaches = new Map<string, boolean>();
+  const targets = [join(root, 'test', 'corpus.ts'), join(root, 'scripts', 'synth.mjs')];
+  const visit = (file: string): boolean => {
+    if (targets.includes(file)) return true;
+    const known = reaches.get(file);
+    if (known !== undefined) return known;
+    reaches.set(file, false);
+    let found = false;
+    if (existsSync(file)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts');
+        if (visit(target) || visit(target.replace(/\.ts$/, '.mjs'))) found = true;
+      }
+    }
+    reaches.set(file, found);
+    return found;
+  };
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.test.ts') && visit(p)) out.push(relative(root, p));
+    }
+  };
+  walk(join(root, 'test'));
+  return out;
+}
+
+// A clone without the corpus beside it runs the tests that need none, and says which it left out.
+const withoutCorpus = existsSync(corpus) ? [] : corpusTests();
+if (withoutCorpus.length > 0) console.warn(`no corpus at ${corpus}: ${withoutCorpus.length} test files that read it are left out`);
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...withoutCorpus],
     testTimeout: 60_000,
     pool: 'forks',
     // Vitest's default (one fewer than the cores) ran the suite in a single process on a 2-core machine: 127 s.
