@@ -174,6 +174,34 @@ export function atScale(root, tmp, iostore) {
   return rows;
 }
 
+/**
+ * The plan scripts/node-floor.mjs works from, written by a child process (the TOC reader is asynchronous and this
+ * script is not): per chunk in .ucas order its path, length, offset in its first block and blocks. Returns the
+ * plan's path, or undefined when it could not be made.
+ */
+function writeNodeFloorPlan(root, utoc, file) {
+  const make = `import { openToc } from ${JSON.stringify(join(root, 'dist', 'toc', 'index.js'))};
+    import { writeFileSync } from 'node:fs';
+    const toc = await openToc(${JSON.stringify(utoc)});
+    const ucas = ${JSON.stringify(utoc.replace(/\.utoc$/, '.ucas'))};
+    const chunks = [];
+    for (const i of toc.chunksInUcasOrder()) {
+      const length = toc.chunkLengths[i];
+      if (length === 0) continue;
+      const first = toc.chunkFirstBlock(i);
+      const blocks = [];
+      for (let b = first; b < first + toc.chunkBlockCount(i); b++) blocks.push(toc.blocks.offset(b), toc.blocks.compressedSize(b), toc.blocks.uncompressedSize(b), toc.blocks.method(b));
+      chunks.push([toc.chunkPath(i) ?? '_chunks/' + i + '.bin', length, toc.chunkOffsets[i] % toc.blockSize, blocks]);
+    }
+    writeFileSync(${JSON.stringify(file)}, JSON.stringify({ ucas, blockSize: toc.blockSize, chunks }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', make], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.log(`  (Node floor plan not made: ${r.stderr.trim().split('\n').pop()})`);
+    return undefined;
+  }
+  return file;
+}
+
 /** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
 export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJobs = [] }) {
   const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
@@ -189,16 +217,22 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
   // The tree cp -r copies: the stored container unpacked once by us.
   spawnSync(iostore[0], [...iostore.slice(1), 'unpack', c.none, out('tree'), '--quiet']);
   const rows = [];
-  const row = (job, floorName, ours, theirs, floor) => rows.push({ job, floorName, ours, theirs, floor });
+  const row = (job, floorName, ours, theirs, floor, nodeFloor) => rows.push({ job, floorName, ours, theirs, floor, nodeFloor });
+  // The least a Node process can do for the same jobs (scripts/node-floor.mjs), run in the same alternation.
+  const plans = { [c.none]: writeNodeFloorPlan(root, c.none, join(tmp, 'floor-none.json')), [c.zlib]: writeNodeFloorPlan(root, c.zlib, join(tmp, 'floor-zlib.json')) };
+  const floorScript = join(root, 'scripts', 'node-floor.mjs');
+  const nodeFloorJob = (utoc, mode, target, before) => (plans[utoc] ? [{ name: 'node floor', argv: [process.execPath, floorScript, plans[utoc], mode, ...(target ? [target] : [])], before }] : []);
+  const pick = (r, name) => r.find((x) => x.name === name);
   for (const [label, utoc] of [['unpack, stored', c.none], ['unpack, Zlib', c.zlib]]) {
     const jobs = [
       { name: 'ours', argv: [...iostore, 'unpack', utoc, out('ours'), '--quiet'], before: () => { clean('ours')(); settle(); } },
       { name: 'cp -r', argv: ['cp', '-r', out('tree'), out('cp')], before: () => { clean('cp')(); settle(); } },
+      ...nodeFloorJob(utoc, 'unpack', out('floor'), () => { clean('floor')(); settle(); }),
     ];
     if (haveRetoc) jobs.push({ name: 'retoc', argv: [retoc, 'unpack', utoc, out('retoc')], before: () => { clean('retoc')(); settle(); } });
     const r = alternate(jobs, runs);
-    clean('ours')(); clean('cp')(); clean('retoc')();
-    row(label, 'cp -r', r[0], r[2], r[1]);
+    clean('ours')(); clean('cp')(); clean('retoc')(); clean('floor')();
+    row(label, 'cp -r', r[0], pick(r, 'retoc'), r[1], pick(r, 'node floor'));
   }
   // The same unpacks into memory (tmpfs), where the disk file system's state (on the ext4 measured, creating files
   // after many deletes costs up to 1 ms each, for every tool) is out of the picture: what is left is each tool's own
@@ -211,11 +245,12 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
       const jobs = [
         { name: 'ours', argv: [...iostore, 'unpack', utoc, at('ours'), '--quiet'], before: gone('ours') },
         { name: 'cp -r', argv: ['cp', '-r', out('tree'), at('cp')], before: gone('cp') },
+        ...nodeFloorJob(utoc, 'unpack', at('floor'), gone('floor')),
       ];
       if (haveRetoc) jobs.push({ name: 'retoc', argv: [retoc, 'unpack', utoc, at('retoc')], before: gone('retoc') });
       const r = alternate(jobs, runs);
-      gone('ours')(); gone('cp')(); gone('retoc')();
-      row(label, 'cp -r', r[0], r[2], r[1]);
+      gone('ours')(); gone('cp')(); gone('retoc')(); gone('floor')();
+      row(label, 'cp -r', r[0], pick(r, 'retoc'), r[1], pick(r, 'node floor'));
     }
     rmSync(shm, { recursive: true, force: true });
   }
@@ -235,10 +270,12 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
   for (const [label, ourArgs, theirArgs, floor, before] of quick) {
     const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs], before }];
     if (floor) jobs.push({ ...floor, before });
+    // verify's share of the work without its hashing: reading and inflating every chunk.
+    if (label === 'verify, Zlib') jobs.push(...nodeFloorJob(c.zlib, 'inflate'));
     if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs], before });
     // Start-up-sized jobs move most with the machine's other load: more runs for a steadier median.
     const r = alternate(jobs, quickRuns);
-    row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined);
+    row(label, floor?.name, r[0], r.find((x, i) => i > 0 && x.name === 'retoc'), floor ? r[1] : undefined, pick(r, 'node floor'));
   }
   clean('tree')();
   extraCaCerts(iostore, c, quickRuns);
@@ -250,6 +287,16 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
     const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
     const fail = [r.ours.failed && `ours failed: ${r.ours.failed}`, r.theirs?.failed && `retoc failed: ${r.theirs.failed}`].filter(Boolean).join('; ');
     console.log(`  ${r.job.padEnd(22)} ${s(r.ours).padStart(9)} ${s(r.theirs).padStart(9)} ${ratio(r.ours, r.theirs).padStart(10)}   ${(r.floorName ?? '-').padEnd(10)} ${s(r.floor).padStart(9)} ${ratio(r.ours, r.floor).padStart(10)}   ${mb(r.ours)} / ${mb(r.theirs)}${fail ? `  (${fail})` : ''}`);
+  }
+  const floors = rows.filter((r) => r.nodeFloor);
+  if (floors.length > 0) {
+    console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates and writes, on the main thread and a worker started first thing; verify's row without hashing): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
+    console.log(`  ${'job'.padEnd(22)} ${'node floor'.padStart(10)} ${'floor/retoc'.padStart(11)} ${'ours/floor'.padStart(10)}   peak RSS, floor`);
+    for (const r of floors) {
+      const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
+      const fail = r.nodeFloor.failed ? `  (node floor failed: ${r.nodeFloor.failed})` : '';
+      console.log(`  ${r.job.padEnd(22)} ${s(r.nodeFloor).padStart(10)} ${ratio(r.nodeFloor, r.theirs).padStart(11)} ${ratio(r.ours, r.nodeFloor).padStart(10)}   ${mb(r.nodeFloor)}${fail}`);
+    }
   }
   return rows;
 }

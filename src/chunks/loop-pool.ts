@@ -124,6 +124,7 @@ export class LoopWorkers {
         let settled = false;
         w.once('message', (m: { outcome?: LoopOutcome; error?: { code: IoStoreErrorCode; message: string }; fatal?: string }) => {
           settled = true;
+          this.replied.add(w);
           if (m.outcome) resolve(m.outcome);
           else if (m.error) reject(new IoStoreError(m.error.code, m.error.message));
           else reject(new Error(m.fatal));
@@ -162,8 +163,25 @@ export class LoopWorkers {
   }
 
   async terminate(): Promise<void> {
+    if (this.released) return;
     await Promise.all(this.started.map((w) => w.terminate()));
   }
+
+  /**
+   * Lets workers that replied end by themselves (a worker whose one message was answered has nothing left to wait
+   * for) without waiting for it: a thread's teardown took 8-10 ms, which the caller spends writing its manifest
+   * instead. A worker that did not reply is terminated, also without waiting.
+   */
+  release(): void {
+    this.released = true;
+    for (const w of this.started) {
+      w.unref();
+      if (!this.replied.has(w)) void w.terminate();
+    }
+  }
+
+  private released = false;
+  private readonly replied = new Set<Worker>();
 }
 
 /** Starts `threads` loop workers for these containers, or none when they cannot open them (see workerSetup). */
@@ -232,6 +250,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   const hashers = await Promise.all(o.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   const progress = () => o.onProgress?.(counters.done, counters.bytesDone);
   let ticker: NodeJS.Timeout | undefined;
+  let finished = false;
   try {
     const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress, ...(o.finalNames ? { finalNames: true } : {}) });
     // The calling thread is done: progress from the workers still shows while they finish their last chunks.
@@ -248,6 +267,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
       result.mismatches.push(...x.mismatches);
     }
     progress();
+    finished = true;
     return result;
   } catch (e) {
     counters.stop();
@@ -256,7 +276,8 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   } finally {
     if (ticker) clearInterval(ticker);
     abortHooks.delete(stop);
-    await pool?.terminate();
+    if (finished) pool?.release();
+    else await pool?.terminate();
     await own.close();
   }
 }

@@ -42,6 +42,19 @@ describe('worker threads', () => {
   });
 });
 
+describe('worker threads at the end of a run', () => {
+  // The run lets its workers end by themselves rather than waiting for them (LoopWorkers.release): they must end.
+  it.runIf(process.platform === 'linux')('end by themselves once unpack returns: the process has no more threads than before', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    const r = await unpack([corpusPath('ue5.8-cue4parse/zlib')], out(), { threads: 2 });
+    expect(r.threads).toBe(2);
+    const until = Date.now() + 5000;
+    while (threads() > before && Date.now() < until) await new Promise((t) => setTimeout(t, 20));
+    expect(threads()).toBeLessThanOrEqual(before);
+  });
+});
+
 describe('codecs on worker threads', () => {
   const input = corpusPath('ue5.8-cue4parse/zlib');
 

@@ -246,3 +246,35 @@ describe('safety', () => {
     expect(files.filter((f) => f !== MANIFEST_NAME)).toHaveLength(111);
   });
 });
+
+describe('the manifest', () => {
+  // Into a new (staged) folder the manifest is written before the chunks; a chunk of the same name must not replace
+  // it, as it does not in place.
+  it.each([['a new folder', false], ['a folder that holds a file', true]])('wins over a chunk named like it, into %s', async (_, occupied) => {
+    const { buildContainer } = await import('../../src/pack/container-builder.js');
+    const { encodeChunkId, packageIdFromName } = await import('../../src/index.js');
+    const id = (name: string) => encodeChunkId({ id: packageIdFromName(name), index: 0, pad: 0, type: 2 }, 'UE5');
+    const { utoc, ucas } = await buildContainer(
+      [
+        { id: id('/Game/A'), data: new TextEncoder().encode('a'), path: 'Demo/A.ubulk' },
+        { id: id('/Game/B'), data: new TextEncoder().encode('not a manifest'), path: MANIFEST_NAME },
+      ],
+      { name: 'Clash-Windows' },
+    );
+    const src = out();
+    mkdirSync(src);
+    writeFileSync(join(src, 'Clash-Windows.utoc'), utoc);
+    writeFileSync(join(src, 'Clash-Windows.ucas'), ucas);
+    const dir = out();
+    if (occupied) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'keep.txt'), 'x');
+    }
+    const r = await unpack([join(src, 'Clash-Windows.utoc')], dir);
+    expect(r.failures).toEqual([]);
+    expect(r.planned.map((p) => p.path)).toContain(MANIFEST_NAME);
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as Manifest;
+    expect(m.tool).toBe('iostore-toolkit');
+    expect(readFileSync(join(dir, 'Demo/A.ubulk'), 'utf8')).toBe('a');
+  });
+});
