@@ -260,19 +260,6 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         total.bytesDone += p.size;
       }
     }
-    // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
-    const writeManifest = async () => {
-      const text = function* () {
-        yield* jsonPieces(manifest);
-        yield '\n';
-      };
-      await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
-    };
-    // Into a staged folder the manifest goes first: nobody sees the folder before it is committed, and the workers
-    // copy chunks meanwhile (written last, its ~30 ms for the bench's 3,000 chunks came after everything else). Not
-    // when a file of the plan has its name: the manifest is written over it, as in place.
-    const manifestFirst = stage?.staged === true && !result.planned.some((p) => p.path.toLowerCase() === MANIFEST_NAME);
-    if (manifestFirst) await writeManifest();
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
     const run = await runChunkTasks(readers, build.finish(), {
       ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
@@ -309,7 +296,12 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       });
       result.threads = Math.max(result.threads, pakThreads);
     }
-    if (!manifestFirst) await writeManifest();
+    // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
+    const text = function* () {
+      yield* jsonPieces(manifest);
+      yield '\n';
+    };
+    await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
     stage?.commit();
     result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
     return result;
