@@ -289,7 +289,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
   }
   const floors = rows.filter((r) => r.nodeFloor);
   if (floors.length > 0) {
-    console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates and writes, on the main thread and a worker started first thing): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
+    console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates, hashes and writes, on the main thread and a worker started first thing): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
     console.log(`  ${'job'.padEnd(22)} ${'node floor'.padStart(10)} ${'floor/retoc'.padStart(11)} ${'ours/floor'.padStart(10)}   peak RSS, floor`);
     for (const r of floors) {
       const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');

@@ -168,9 +168,9 @@ export class LoopWorkers {
   }
 
   /**
-   * Lets workers that replied end by themselves (a worker whose one message was answered has nothing left to wait
-   * for) without waiting for it: a thread's teardown took 8-10 ms, which the caller spends writing its manifest
-   * instead. A worker that did not reply is terminated, also without waiting.
+   * Lets workers that replied end by themselves (once it has replied, a worker has nothing left to wait for), and
+   * does not wait for them: a thread's teardown took 8-10 ms, which the caller now spends writing its manifest. A
+   * worker that did not reply is terminated, also without waiting.
    */
   release(): void {
     this.released = true;
