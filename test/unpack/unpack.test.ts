@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CodecRegistry, zlibNode, chunkHash, containerIdFromName, safeOutputPath, unpack, writeFileAtomic, MANIFEST_NAME, KeyRing, parseAesKey, type Manifest } from '../../src/index.js';
+import { CodecRegistry, zlibNode, chunkHash, containerIdFromName, encodeChunkId, packageIdFromName, safeOutputPath, unpack, writeFileAtomic, MANIFEST_NAME, KeyRing, parseAesKey, type Manifest } from '../../src/index.js';
+import { buildContainer } from '../../src/pack/container-builder.js';
 import { cli } from '../cli-helper.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
@@ -251,8 +252,6 @@ describe('the manifest', () => {
   // A chunk named like the manifest is written, then the manifest over it: in a new (staged) folder as in place. (A
   // manifest written before the chunks was tried for staged folders, and measured no faster and 3 MB larger.)
   it.each([['a new folder', false], ['a folder that holds a file', true]])('wins over a chunk named like it, into %s', async (_, occupied) => {
-    const { buildContainer } = await import('../../src/pack/container-builder.js');
-    const { encodeChunkId, packageIdFromName } = await import('../../src/index.js');
     const id = (name: string) => encodeChunkId({ id: packageIdFromName(name), index: 0, pad: 0, type: 2 }, 'UE5');
     const { utoc, ucas } = await buildContainer(
       [
