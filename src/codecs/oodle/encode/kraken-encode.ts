@@ -1,0 +1,217 @@
+import { MsbWriter } from './bit-writer.js';
+import { CHUNK_SIZE, type Commands } from './commands.js';
+import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
+
+/**
+ * Writes a Kraken LZ chunk from a parse (the layout kraken.ts and offsets.ts read): literals (as they are, or as
+ * differences from the byte at the last offset, whichever codes smaller), command bytes, packed offsets, packed
+ * lengths, then the raw offset and long-length bits in two streams meeting in the middle.
+ */
+
+const LITS = new Uint8Array(CHUNK_SIZE + 16);
+const DELTA_LITS = new Uint8Array(CHUNK_SIZE + 16);
+const CMDS = new Uint8Array(CHUNK_SIZE);
+const OFFS = new Uint8Array(CHUNK_SIZE);
+const LENS = new Uint8Array(CHUNK_SIZE);
+/** Raw bits of each new offset: value and width (far offsets add twelve more bits, kept in OFF_LOW). */
+const OFF_RAW = new Int32Array(CHUNK_SIZE);
+const OFF_WIDTH = new Int8Array(CHUNK_SIZE);
+const OFF_LOW = new Int32Array(CHUNK_SIZE);
+const LONG = new Int32Array(CHUNK_SIZE / 64);
+const BACK = new Uint8Array(CHUNK_SIZE);
+
+/** Smallest distance coded as a "far" offset bucket; below it, near buckets. */
+const FAR_FROM = 8388360;
+const FAR_BASE = 8322816;
+
+export interface KrakenChunkOptions {
+  /** Entropy-code the arrays (off: all stored). */
+  entropy: boolean;
+  /** Consider coding literals as differences from the byte at the last offset (mode 0). */
+  delta: boolean;
+}
+
+/** Each literal run: where it starts in the input, its length, and the last offset before it. */
+const RUN_AT = new Int32Array(CHUNK_SIZE / 2 + 16);
+const RUN_LEN = new Int32Array(CHUNK_SIZE / 2 + 16);
+const RUN_BACK = new Int32Array(CHUNK_SIZE / 2 + 16);
+const litHist = new Uint32Array(256);
+const deltaHist = new Uint32Array(256);
+
+/**
+ * Writes the chunk header and LZ payload for `src[start, end)` with commands `cmds` at `out[at]` and returns the end,
+ * or -1 when the payload would not be smaller than the chunk (the caller then stores it another way).
+ */
+export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cmds: Commands, out: Uint8Array, at: number, o: KrakenChunkOptions): number {
+  const count = end - start;
+  let p = start === 0 ? 8 : start;
+  let nl = 0;
+  let nc = 0;
+  let no = 0;
+  let nlen = 0;
+  let nlong = 0;
+  let runs = 0;
+  let r0 = 8;
+  let r1 = 8;
+  let r2 = 8;
+  for (let k = 0; k < cmds.count; k++) {
+    const lit = cmds.litLen[k]!;
+    if (lit > 0) {
+      RUN_AT[runs] = p;
+      RUN_LEN[runs] = lit;
+      RUN_BACK[runs++] = r0;
+      if (lit > 16) LITS.set(src.subarray(p, p + lit), nl);
+      else for (let i = 0; i < lit; i++) LITS[nl + i] = src[p + i]!;
+      nl += lit;
+      p += lit;
+    }
+    const d = cmds.dist[k]!;
+    let idx: number;
+    if (d === r0) idx = 0;
+    else if (d === r1) {
+      idx = 1;
+      r1 = r0;
+      r0 = d;
+    } else if (d === r2) {
+      idx = 2;
+      r2 = r1;
+      r1 = r0;
+      r0 = d;
+    } else {
+      idx = 3;
+      r2 = r1;
+      r1 = r0;
+      r0 = d;
+      packOffset(d, no++);
+    }
+    const len = cmds.matchLen[k]!;
+    CMDS[nc++] = (idx << 6) | ((len >= 17 ? 15 : len - 2) << 2) | (lit >= 3 ? 3 : lit);
+    if (lit >= 3) {
+      const v = lit - 3;
+      if (v < 255) LENS[nlen++] = v;
+      else {
+        LENS[nlen++] = 255;
+        LONG[nlong++] = v - 255;
+      }
+    }
+    if (len >= 17) {
+      const v = len - 17;
+      if (v < 255) LENS[nlen++] = v;
+      else {
+        LENS[nlen++] = 255;
+        LONG[nlong++] = v - 255;
+      }
+    }
+    p += len;
+  }
+  if (p < end) {
+    RUN_AT[runs] = p;
+    RUN_LEN[runs] = end - p;
+    RUN_BACK[runs++] = r0;
+    LITS.set(src.subarray(p, end), nl);
+    nl += end - p;
+  }
+
+  const head = at;
+  let q = at + 3;
+  if (start === 0) {
+    out.set(src.subarray(0, 8), q);
+    q += 8;
+  }
+  // Mode 0 codes literals as differences from the byte at the last offset, mode 1 as they are.
+  let delta = false;
+  const counted = o.entropy && nl >= 32;
+  if (counted) {
+    histogram(LITS, 0, nl, litHist);
+    if (o.delta) {
+      deltaHistogram(src, runs);
+      delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
+      if (delta) fillDeltaLiterals(src, runs);
+    }
+  }
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false });
+  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true });
+  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false });
+  if (q - head - 3 >= count) return -1;
+  q = writeTail(no, nlong, out, q);
+  const used = q - head - 3;
+  if (used >= count || used < 13) return -1;
+  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
+  out[head] = h >>> 16;
+  out[head + 1] = h >>> 8;
+  out[head + 2] = h;
+  return q;
+}
+
+function deltaHistogram(src: Uint8Array, runs: number): void {
+  deltaHist.fill(0);
+  for (let r = 0; r < runs; r++) {
+    const from = RUN_AT[r]!;
+    const back = RUN_BACK[r]!;
+    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) deltaHist[(src[i]! - src[i - back]!) & 255]!++;
+  }
+}
+
+function fillDeltaLiterals(src: Uint8Array, runs: number): void {
+  let k = 0;
+  for (let r = 0; r < runs; r++) {
+    const from = RUN_AT[r]!;
+    const back = RUN_BACK[r]!;
+    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) DELTA_LITS[k++] = src[i]! - src[i - back]!;
+  }
+}
+
+/** The bucket byte of distance d into OFFS[i], its raw bits into OFF_RAW/OFF_WIDTH/OFF_LOW. */
+function packOffset(d: number, i: number): void {
+  if (d < FAR_FROM) {
+    const x = d + 248;
+    const top = x >>> 4;
+    const k = 31 - Math.clz32(top);
+    OFFS[i] = ((k - 4) << 4) | (x & 15);
+    OFF_RAW[i] = top - (1 << k);
+    OFF_WIDTH[i] = k;
+  } else {
+    const e = d - FAR_BASE;
+    const top = Math.floor(e / 4096);
+    const j = 31 - Math.clz32(top);
+    OFFS[i] = 0xec + j;
+    OFF_RAW[i] = top - 2 ** j;
+    OFF_WIDTH[i] = -j;
+    OFF_LOW[i] = e % 4096;
+  }
+}
+
+/**
+ * The raw bits: offsets then long lengths, alternately into a forward stream and a backward one (which starts with
+ * the gamma-coded count of long lengths); the backward stream's bytes are written reversed at the end.
+ */
+function writeTail(no: number, nlong: number, out: Uint8Array, at: number): number {
+  const fw = new MsbWriter(out, at);
+  const bw = new MsbWriter(BACK, 0);
+  const y = nlong + 1;
+  const yb = 32 - Math.clz32(y);
+  bw.write(0, yb - 1);
+  bw.write(y, yb);
+  for (let i = 0; i < no; i++) {
+    const w = i & 1 ? bw : fw;
+    const width = OFF_WIDTH[i]!;
+    if (width >= 0) w.write(OFF_RAW[i]!, width);
+    else {
+      w.write(OFF_RAW[i]!, -width);
+      w.write(OFF_LOW[i]!, 12);
+    }
+  }
+  for (let i = 0; i < nlong; i++) {
+    const w = i & 1 ? bw : fw;
+    const x = LONG[i]! + 64;
+    const b = 32 - Math.clz32(x);
+    w.write(0, b - 7);
+    w.write(x, b);
+  }
+  let q = fw.finish();
+  const nb = bw.finish();
+  for (let i = nb - 1; i >= 0; i--) out[q++] = BACK[i]!;
+  return q;
+}
+

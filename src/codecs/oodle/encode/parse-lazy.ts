@@ -1,0 +1,144 @@
+import type { Commands } from './commands.js';
+import { matchLength, type MatchFinder } from './match-finder.js';
+
+/**
+ * Greedy and lazy parsing for the fast and normal levels: at each position the best of the recent-offset matches and
+ * the hash chain's match, scored by an estimate of the bits it saves; a lazy parse also looks one or two bytes ahead
+ * and prefers a later, better match.
+ */
+
+export interface LazyParams {
+  /** Hash-chain candidates examined per position (1: the latest only). */
+  depth: number;
+  /** A match this long is taken at once. */
+  nice: number;
+  /** Positions looked ahead for a better match (0: greedy). */
+  lazy: number;
+  /** After this many positions without a match, the scan speeds up (fast levels; 0: never). */
+  skipAfter: number;
+  /** Recent offsets the format keeps (Kraken 3, Mermaid 1). */
+  recent: number;
+  /** Shortest match at a new offset. */
+  minLen: number;
+}
+
+/** Rough price of a literal, in bits, against which matches are weighed. */
+const LITERAL_BITS = 6;
+
+/** Bits a new offset costs: its bucket byte and raw bits. */
+function offsetBits(dist: number): number {
+  return 31 - Math.clz32((dist + 248) >>> 4) + 4;
+}
+
+function newScore(len: number, dist: number): number {
+  return len * LITERAL_BITS - 6 - offsetBits(dist) - (len > 16 ? 6 : 0);
+}
+
+function repScore(len: number, idx: number): number {
+  return len * LITERAL_BITS - (idx === 0 ? 4 : 6) - (len > 16 ? 6 : 0);
+}
+
+/**
+ * Parses src[start, end) into `cmds` (appended), with `reps` the recent distances at start (updated to those at the
+ * end). Matches end at `end` at the latest; `matchEnd` is where no further match may start (the decoders need the
+ * last bytes of a chunk to be reachable by literals only when the caller says so).
+ */
+export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int32Array, cmds: Commands, o: LazyParams): void {
+  const src = mf.src;
+  const view = mf.view;
+  const recent = o.recent;
+  let p = start;
+  let litStart = start;
+  // Matches need four bytes to hash and compare; the last few bytes of the chunk stay literals.
+  const last = Math.min(end, src.length - 4) - 4;
+  let misses = 0;
+  while (p < last) {
+    // Recent offsets first: they cost no offset bits.
+    let bestScore = 0;
+    let bestLen = 0;
+    let bestDist = 0;
+    for (let r = 0; r < recent; r++) {
+      const d = reps[r]!;
+      if (d > p || view.getUint32(p - d, true) !== view.getUint32(p, true)) continue;
+      const len = matchLength(src, view, p, d, end);
+      const s = repScore(len, r);
+      if (s > bestScore) {
+        bestScore = s;
+        bestLen = len;
+        bestDist = d;
+      }
+    }
+    if (bestLen < o.nice) {
+      const len = mf.find(p, end, o.minLen, o.depth, o.nice);
+      if (len > 0) {
+        const s = newScore(len, mf.bestDist);
+        if (s > bestScore) {
+          bestScore = s;
+          bestLen = len;
+          bestDist = mf.bestDist;
+        }
+      }
+    }
+
+    if (bestLen === 0) {
+      misses++;
+      p += o.skipAfter > 0 ? 1 + (misses >> o.skipAfter) : 1;
+      continue;
+    }
+    misses = 0;
+
+    // Lazy evaluation: a better match starting a byte or two later is worth the literals it leaves behind.
+    for (let ahead = 0; ahead < o.lazy && bestLen < o.nice && p + 1 < last; ahead++) {
+      const q = p + 1;
+      let s2 = 0;
+      let l2 = 0;
+      let d2 = 0;
+      for (let r = 0; r < recent; r++) {
+        const d = reps[r]!;
+        if (d > q || view.getUint32(q - d, true) !== view.getUint32(q, true)) continue;
+        const len = matchLength(src, view, q, d, end);
+        const s = repScore(len, r);
+        if (s > s2) {
+          s2 = s;
+          l2 = len;
+          d2 = d;
+        }
+      }
+      const len = mf.find(q, end, o.minLen, o.depth, o.nice);
+      if (len > 0) {
+        const s = newScore(len, mf.bestDist);
+        if (s > s2) {
+          s2 = s;
+          l2 = len;
+          d2 = mf.bestDist;
+        }
+      }
+      if (s2 > bestScore + LITERAL_BITS) {
+        p = q;
+        bestScore = s2;
+        bestLen = l2;
+        bestDist = d2;
+      } else break;
+    }
+
+    cmds.push(p - litStart, bestLen, bestDist);
+    updateReps(reps, bestDist, recent);
+    const stop = p + bestLen;
+    // Fast levels add one position near the match's end to the table; the others catch up at the next search.
+    if (mf.sparse && stop - 2 < last && stop - 2 >= mf.next) {
+      mf.insert(stop - 2);
+      mf.next = stop - 1;
+    }
+    p = stop;
+    litStart = p;
+  }
+}
+
+/** Moves `dist` to the front of the recent distances, as the decoders do. */
+export function updateReps(reps: Int32Array, dist: number, recent: number): void {
+  let i = 0;
+  while (i < recent && reps[i] !== dist) i++;
+  if (i === recent) i = recent - 1;
+  for (; i > 0; i--) reps[i] = reps[i - 1]!;
+  reps[0] = dist;
+}

@@ -1,0 +1,118 @@
+import { BLOCK_SIZE, CHUNK_SIZE, Commands } from './commands.js';
+import { writeArray } from './entropy-encode.js';
+import { writeKrakenChunk } from './kraken-encode.js';
+import { DEFAULT_LEVEL, levelParams, type LevelParams } from './levels.js';
+import { MatchFinder } from './match-finder.js';
+import { parseLazy } from './parse-lazy.js';
+
+/**
+ * Stream framing (the inverse of quantum.ts): every 256 KiB block gets a two-byte header and one quantum; a quantum
+ * is a one-byte fill, or up to two 128 KiB chunks, each an LZ chunk, a single entropy array, or stored. A block whose
+ * quantum would not be smaller than the block is stored whole. Matches reach back over the whole input, as the
+ * decoders allow.
+ */
+
+export type OodleEncoderName = 'kraken' | 'mermaid' | 'selkie' | 'leviathan';
+
+export interface OodleEncodeOptions {
+  /** Which Oodle codec to write (default Kraken). */
+  codec?: OodleEncoderName;
+  /** 1 (fastest) to 9 (smallest); default 4. See levels.ts. */
+  level?: number;
+}
+
+const DECODER_TYPE: Record<OodleEncoderName, number> = { kraken: 6, mermaid: 10, selkie: 10, leviathan: 12 };
+
+const mf = new MatchFinder();
+const cmds = new Commands(CHUNK_SIZE / 2 + 16);
+const reps = new Int32Array(8);
+/** One chunk's candidate encodings. */
+const lzOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
+const entropyOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
+
+/** Encodes `src` as a raw Oodle stream (no size prefix), as IoStore and pak blocks store it. */
+export function encodeOodleStream(src: Uint8Array, o: OodleEncodeOptions = {}): Uint8Array {
+  const codec = o.codec ?? 'kraken';
+  const params = levelParams(o.level ?? DEFAULT_LEVEL);
+  const n = src.length;
+  // Room for a block written as chunks before it turns out to be better stored whole.
+  const out = new Uint8Array(n + 16 * Math.ceil(n / BLOCK_SIZE) + 16);
+  if (n === 0) return out.subarray(0, 0);
+  mf.reset(src, params.hashBits, params.windowBits, params.skipAfter > 0);
+  let op = 0;
+  for (let bp = 0; bp < n; bp += BLOCK_SIZE) {
+    const bn = Math.min(BLOCK_SIZE, n - bp);
+    const header = op;
+    out[op++] = bp === 0 ? 0x8c : 0x0c;
+    out[op++] = DECODER_TYPE[codec];
+    if (oneByteValue(src, bp, bn)) {
+      out[op++] = 0x07;
+      out[op++] = 0xff;
+      out[op++] = 0xff;
+      out[op++] = src[bp]!;
+      continue;
+    }
+    const quantum = op;
+    op += 3;
+    for (let cs = bp; cs < bp + bn; cs += CHUNK_SIZE) {
+      const ce = Math.min(cs + CHUNK_SIZE, bp + bn);
+      op = writeChunk(src, cs, ce, out, op, params, codec);
+    }
+    const packed = op - quantum - 3;
+    if (packed >= bn) {
+      // Stored whole: the header's bit 6, then the bytes, no quantum header.
+      out[header] |= 0x40;
+      op = header + 2;
+      out.set(src.subarray(bp, bp + bn), op);
+      op += bn;
+    } else {
+      const v = packed - 1;
+      out[quantum] = v >>> 16;
+      out[quantum + 1] = v >>> 8;
+      out[quantum + 2] = v;
+    }
+  }
+  return out.slice(0, op);
+}
+
+function oneByteValue(src: Uint8Array, from: number, n: number): boolean {
+  const v = src[from]!;
+  for (let i = from + 1, e = from + n; i < e; i++) if (src[i] !== v) return false;
+  return true;
+}
+
+/** Writes the smallest of an LZ chunk, an entropy-only chunk and a stored chunk for src[cs, ce) at out[op]. */
+function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op: number, params: LevelParams, codec: OodleEncoderName): number {
+  const count = ce - cs;
+  const entropy = codec !== 'selkie';
+  cmds.count = 0;
+  let lzEnd = -1;
+  if (count >= 16) {
+    reps[0] = reps[1] = reps[2] = 8;
+    const first = cs === 0 ? 8 : 0;
+    parseLazy(mf, cs + first, ce, reps, cmds, { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, recent: 3, minLen: 4 });
+    lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta: params.lazy > 0 || params.optimal > 0 });
+  } else mf.catchUp(ce);
+  let best = lzEnd >= 0 ? lzEnd : Infinity;
+  let bestKind = lzEnd >= 0 ? 1 : 0;
+  // The whole chunk as one entropy array, when matches cover little of it.
+  let matched = 0;
+  for (let k = 0; k < cmds.count; k++) matched += cmds.matchLen[k]!;
+  if (entropy && params.skipAfter === 0 && (lzEnd < 0 || matched < count / 8)) {
+    const end = writeArray(src, cs, count, entropyOut, 0, { entropy: true, longHeader: true });
+    if (end < best && end < count + 3) {
+      best = end;
+      bestKind = 2;
+    }
+  }
+  if (bestKind === 0 || best >= count + 3) {
+    const h = 0x800000 | count;
+    out[op] = h >>> 16;
+    out[op + 1] = h >>> 8;
+    out[op + 2] = h;
+    out.set(src.subarray(cs, ce), op + 3);
+    return op + 3 + count;
+  }
+  out.set((bestKind === 1 ? lzOut : entropyOut).subarray(0, best), op);
+  return op + best;
+}
