@@ -14,24 +14,28 @@ export interface LazyParams {
   nice: number;
   /** Positions looked ahead for a better match (0: greedy). */
   lazy: number;
-  /** After this many positions without a match, the scan speeds up (fast levels; 0: never). */
+  /** After 2^skipAfter positions without a match the scan moves two bytes a step, then three... (0: never). */
   skipAfter: number;
-  /** Recent offsets the format keeps (Kraken 3, Mermaid 1). */
-  recent: number;
   /** Shortest match at a new offset. */
   minLen: number;
+  /** Mermaid's costs and limits (one recent offset, 16-bit near offsets, far matches of 8 bytes or more). */
+  mermaid: boolean;
 }
 
 /** Rough price of a literal, in bits, against which matches are weighed. */
 const LITERAL_BITS = 6;
 
-/** Bits a new offset costs: its bucket byte and raw bits. */
-function offsetBits(dist: number): number {
-  return 31 - Math.clz32((dist + 248) >>> 4) + 4;
+/** Mermaid offsets this far and beyond are "far" (three bytes, matches of eight bytes or more). */
+export const MERMAID_FAR = 0x10000;
+
+/** Estimated bits a match saves over coding its bytes as literals (Kraken: bucket byte and raw offset bits). */
+function krakenScore(len: number, dist: number): number {
+  return len * LITERAL_BITS - 6 - (31 - Math.clz32((dist + 248) >>> 4) + 4) - (len > 16 ? 6 : 0);
 }
 
-function newScore(len: number, dist: number): number {
-  return len * LITERAL_BITS - 6 - offsetBits(dist) - (len > 16 ? 6 : 0);
+function mermaidScore(len: number, dist: number): number {
+  if (dist >= MERMAID_FAR) return len < 8 ? 0 : len * LITERAL_BITS - 8 - 24 - (len > 28 ? 8 : 0);
+  return len * LITERAL_BITS - 6 - 16 - (len > 15 ? 6 : 0);
 }
 
 function repScore(len: number, idx: number): number {
@@ -40,18 +44,21 @@ function repScore(len: number, idx: number): number {
 
 /**
  * Parses src[start, end) into `cmds` (appended), with `reps` the recent distances at start (updated to those at the
- * end). Matches end at `end` at the latest; `matchEnd` is where no further match may start (the decoders need the
- * last bytes of a chunk to be reachable by literals only when the caller says so).
+ * end). No match runs past `end`.
  */
 export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int32Array, cmds: Commands, o: LazyParams): void {
+  if (o.skipAfter > 0) {
+    parseFast(mf, start, end, reps, cmds, o);
+    return;
+  }
   const src = mf.src;
   const view = mf.view;
-  const recent = o.recent;
+  const recent = o.mermaid ? 1 : 3;
+  const mermaid = o.mermaid;
   let p = start;
   let litStart = start;
   // Matches need four bytes to hash and compare; the last few bytes of the chunk stay literals.
   const last = Math.min(end, src.length - 4) - 4;
-  let misses = 0;
   while (p < last) {
     // Recent offsets first: they cost no offset bits.
     let bestScore = 0;
@@ -71,7 +78,7 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
     if (bestLen < o.nice) {
       const len = mf.find(p, end, o.minLen, o.depth, o.nice);
       if (len > 0) {
-        const s = newScore(len, mf.bestDist);
+        const s = mermaid ? mermaidScore(len, mf.bestDist) : krakenScore(len, mf.bestDist);
         if (s > bestScore) {
           bestScore = s;
           bestLen = len;
@@ -79,13 +86,10 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
         }
       }
     }
-
     if (bestLen === 0) {
-      misses++;
-      p += o.skipAfter > 0 ? 1 + (misses >> o.skipAfter) : 1;
+      p++;
       continue;
     }
-    misses = 0;
 
     // Lazy evaluation: a better match starting a byte or two later is worth the literals it leaves behind.
     for (let ahead = 0; ahead < o.lazy && bestLen < o.nice && p + 1 < last; ahead++) {
@@ -106,7 +110,7 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
       }
       const len = mf.find(q, end, o.minLen, o.depth, o.nice);
       if (len > 0) {
-        const s = newScore(len, mf.bestDist);
+        const s = mermaid ? mermaidScore(len, mf.bestDist) : krakenScore(len, mf.bestDist);
         if (s > s2) {
           s2 = s;
           l2 = len;
@@ -123,9 +127,47 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
 
     cmds.push(p - litStart, bestLen, bestDist);
     updateReps(reps, bestDist, recent);
-    const stop = p + bestLen;
-    // Fast levels add one position near the match's end to the table; the others catch up at the next search.
-    if (mf.sparse && stop - 2 < last && stop - 2 >= mf.next) {
+    p += bestLen;
+    litStart = p;
+  }
+}
+
+/**
+ * The fastest parse: one hash-table candidate per position, the last offset tried first, every match taken, and a
+ * scan that speeds up through data that does not match (and adds only the positions it looks at to the table).
+ */
+function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array, cmds: Commands, o: LazyParams): void {
+  const src = mf.src;
+  const view = mf.view;
+  const mermaid = o.mermaid;
+  let p = start;
+  let litStart = start;
+  const last = Math.min(end, src.length - 4) - 4;
+  let misses = 0;
+  const shift = o.skipAfter;
+  while (p < last) {
+    const r0 = reps[0]!;
+    let len = 0;
+    let dist = 0;
+    if (r0 <= p && view.getUint32(p - r0, true) === view.getUint32(p, true)) {
+      len = matchLength(src, view, p, r0, end);
+      dist = r0;
+    } else {
+      len = mf.find(p, end, o.minLen, 1, o.nice);
+      dist = mf.bestDist;
+      if (len > 0 && mermaid && dist >= MERMAID_FAR && len < 8) len = 0;
+    }
+    if (len === 0) {
+      misses++;
+      p += 1 + (misses >> shift);
+      continue;
+    }
+    misses = 0;
+    cmds.push(p - litStart, len, dist);
+    updateReps(reps, dist, mermaid ? 1 : 3);
+    const stop = p + len;
+    // One position near the match's end joins the table.
+    if (stop - 2 < last && stop - 2 >= mf.next) {
       mf.insert(stop - 2);
       mf.next = stop - 1;
     }

@@ -1,6 +1,7 @@
 import { BLOCK_SIZE, CHUNK_SIZE, Commands } from './commands.js';
 import { writeArray } from './entropy-encode.js';
 import { writeKrakenChunk } from './kraken-encode.js';
+import { writeMermaidChunk } from './mermaid-encode.js';
 import { DEFAULT_LEVEL, levelParams, type LevelParams } from './levels.js';
 import { MatchFinder } from './match-finder.js';
 import { parseLazy } from './parse-lazy.js';
@@ -90,8 +91,19 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   if (count >= 16) {
     reps[0] = reps[1] = reps[2] = 8;
     const first = cs === 0 ? 8 : 0;
-    parseLazy(mf, cs + first, ce, reps, cmds, { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, recent: 3, minLen: 4 });
-    lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta: params.lazy > 0 || params.optimal > 0 });
+    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid: codec !== 'kraken' };
+    const delta = params.lazy > 0 || params.optimal > 0;
+    if (codec === 'kraken') {
+      parseLazy(mf, cs + first, ce, reps, cmds, lazy);
+      lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
+    } else {
+      // Mermaid commands never cross the middle of a chunk: each half is parsed on its own.
+      const mid = Math.min(cs + 0x10000, ce);
+      parseLazy(mf, cs + first, mid, reps, cmds, lazy);
+      const split = cmds.count;
+      if (mid < ce) parseLazy(mf, mid, ce, reps, cmds, lazy);
+      lzEnd = writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta });
+    }
   } else mf.catchUp(ce);
   let best = lzEnd >= 0 ? lzEnd : Infinity;
   let bestKind = lzEnd >= 0 ? 1 : 0;
