@@ -38,12 +38,11 @@ const RUN_BACK = new Int32Array(CHUNK_SIZE / 2 + 16);
 const litHist = new Uint32Array(256);
 const deltaHist = new Uint32Array(256);
 
-/**
- * Writes the chunk header and LZ payload for `src[start, end)` with commands `cmds` at `out[at]` and returns the end,
- * or -1 when the payload would not be smaller than the chunk (the caller then stores it another way).
- */
-export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cmds: Commands, out: Uint8Array, at: number, o: KrakenChunkOptions): number {
-  const count = end - start;
+/** Sizes of the streams buildStreams filled. */
+const built = { nl: 0, nc: 0, no: 0, nlen: 0, nlong: 0, runs: 0 };
+
+/** Fills the module's stream arrays (literals, commands, packed offsets and lengths, raw bits) from a parse. */
+function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands): typeof built {
   let p = start === 0 ? 8 : start;
   let nl = 0;
   let nc = 0;
@@ -111,7 +110,45 @@ export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cm
     LITS.set(src.subarray(p, end), nl);
     nl += end - p;
   }
+  built.nl = nl;
+  built.nc = nc;
+  built.no = no;
+  built.nlen = nlen;
+  built.nlong = nlong;
+  built.runs = runs;
+  return built;
+}
 
+/** Histograms of a parse's streams, for the optimal parse's cost model. */
+export interface KrakenStats {
+  lits: Uint32Array;
+  deltaLits: Uint32Array;
+  cmds: Uint32Array;
+  offs: Uint32Array;
+  lens: Uint32Array;
+  nl: number;
+}
+
+/** Counts the streams a parse gives (the literals both ways). */
+export function krakenStats(src: Uint8Array, start: number, end: number, cmds: Commands, into: KrakenStats): void {
+  const b = buildStreams(src, start, end, cmds);
+  histogram(LITS, 0, b.nl, into.lits);
+  deltaHistogram(src, b.runs);
+  into.deltaLits.set(deltaHist);
+  histogram(CMDS, 0, b.nc, into.cmds);
+  histogram(OFFS, 0, b.no, into.offs);
+  histogram(LENS, 0, b.nlen, into.lens);
+  into.nl = b.nl;
+}
+
+/**
+ * Writes the chunk header and LZ payload for `src[start, end)` with commands `cmds` at `out[at]` and returns the end,
+ * or -1 when the payload would not be smaller than the chunk (the caller then stores it another way).
+ */
+export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cmds: Commands, out: Uint8Array, at: number, o: KrakenChunkOptions): number {
+  const count = end - start;
+  const { nl, nc, no, nlen, nlong, runs } = buildStreams(src, start, end, cmds);
+  if (!fitsDecoderScratch(count, nl, nc, no, nlen)) return -1;
   const head = at;
   let q = at + 3;
   if (start === 0) {
@@ -142,6 +179,16 @@ export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cm
   out[head + 1] = h >>> 8;
   out[head + 2] = h;
   return q;
+}
+
+/**
+ * Whether Oodle's Kraken decoder, which unpacks a chunk's streams into scratch memory of three times the chunk plus
+ * 53 KiB (at most 432 KiB, less its 64-byte table), holds this chunk's: the four arrays, then offsets and lengths as
+ * 32-bit values, aligned, with 64 bytes to spare.
+ */
+function fitsDecoderScratch(count: number, nl: number, nc: number, no: number, nlen: number): boolean {
+  const room = Math.min(3 * count + 32 + 0xd000, 0x6c000) - 64;
+  return nl + nc + no + nlen + 15 + 4 * no + 15 + 4 * nlen + 64 <= room;
 }
 
 function deltaHistogram(src: Uint8Array, runs: number): void {

@@ -81,7 +81,8 @@ export class MatchFinder {
     let bestLen = minLen - 1;
     let bestDist = 0;
     const lowest = p - this.window;
-    const maxLen = limit - p;
+    // Comparisons stop at `nice`: in long runs every candidate matches far, and comparing each to the end is quadratic.
+    const maxLen = Math.min(limit - p, nice);
     if (nice > maxLen) nice = maxLen;
     const mask = this.chainMask;
     for (; depth > 0 && cand >= 0 && cand >= lowest; depth--) {
@@ -115,6 +116,54 @@ export class MatchFinder {
     }
     this.bestDist = bestDist;
     return bestDist === 0 ? 0 : bestLen;
+  }
+
+  /**
+   * Every match at p longer than those nearer in the chain (so lengths increase and each is the nearest of its
+   * length), of at least four bytes, into lens/dists from k on (at most `max`, the longest kept); returns the new k.
+   * Adds p to the chains as `find` does.
+   */
+  findAll(p: number, limit: number, depth: number, nice: number, lens: Int32Array, dists: Int32Array, k: number, max: number): number {
+    const src = this.src;
+    const view = this.view;
+    const chain = this.chain;
+    const mask = this.chainMask;
+    if (!this.sparse && this.next < p) this.catchUp(p);
+    let cand: number;
+    if (this.next <= p) {
+      cand = this.insert(p) - 1;
+      this.next = p + 1;
+    } else cand = mask !== 0 ? chain[p & mask]! - 1 : -1;
+    const lowest = p - this.window;
+    const maxLen = Math.min(limit - p, nice);
+    if (nice > maxLen) nice = maxLen;
+    let bestLen = 3;
+    const stop = k + max;
+    for (; depth > 0 && cand >= 0 && cand >= lowest; depth--) {
+      let d = p - cand;
+      let from = cand;
+      if (d < MIN_DISTANCE) {
+        d *= Math.ceil(MIN_DISTANCE / d);
+        from = p - d;
+      }
+      if (from >= 0 && bestLen < maxLen && src[from + bestLen] === src[p + bestLen]) {
+        let len = 0;
+        while (len + 4 <= maxLen && view.getUint32(from + len, true) === view.getUint32(p + len, true)) len += 4;
+        while (len < maxLen && src[from + len] === src[p + len]) len++;
+        if (len > bestLen) {
+          bestLen = len;
+          if (k === stop) k--;
+          lens[k] = len;
+          dists[k++] = d;
+          if (len >= nice) break;
+        }
+      }
+      if (mask === 0) break;
+      const next = chain[cand & mask]! - 1;
+      if (next >= cand) break;
+      cand = next;
+    }
+    return k;
   }
 }
 

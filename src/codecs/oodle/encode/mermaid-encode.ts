@@ -110,7 +110,9 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
     out[q++] = cmdSplit;
     out[q++] = cmdSplit >>> 8;
   }
+  const nearAt = q;
   q = writeNearOffsets(out, q, o.entropy);
+  if (!fitsDecoderScratch(count, nl, st.nc, out[nearAt] === 0xff && out[nearAt + 1] === 0xff ? st.nn : 0, st.nf)) return -1;
   // Far offset counts: 12 bits each, 4095 meaning a 16-bit count follows.
   const sizes = (Math.min(farA, 4095) << 12) | Math.min(farB, 4095);
   out[q++] = sizes;
@@ -137,6 +139,17 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
   out[head + 1] = h >>> 8;
   out[head + 2] = h;
   return q;
+}
+
+/**
+ * Whether a decoder working in the scratch memory Oodle's Mermaid decoder gets (twice the chunk plus 32 bytes, at most
+ * 256 KiB, less its 104-byte table) holds this chunk's streams: the literal and command arrays, entropy-coded near
+ * offsets (both halves and their 16-bit form) and the far offsets as 32-bit values. Tiny chunks never fit.
+ */
+function fitsDecoderScratch(count: number, nl: number, nc: number, codedNear: number, nf: number): boolean {
+  const room = Math.min(2 * count + 32, 0x40000) - 104;
+  const need = nl + nc + (codedNear > 0 ? 4 * codedNear + 1 : 0) + (nf > 0 ? 4 * nf + 64 + 3 : 32);
+  return need <= room;
 }
 
 /** Adds n literals at p, as they are and as differences from the byte at the last distance (for mode 0). */

@@ -47,10 +47,12 @@ function repScore(len: number, idx: number): number {
  * end). No match runs past `end`.
  */
 export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int32Array, cmds: Commands, o: LazyParams): void {
-  if (o.skipAfter > 0) {
+  if (o.skipAfter > 0 && o.lazy === 0) {
     parseFast(mf, start, end, reps, cmds, o);
     return;
   }
+  const skip = o.skipAfter;
+  let misses = 0;
   const src = mf.src;
   const view = mf.view;
   const recent = o.mermaid ? 1 : 3;
@@ -87,9 +89,14 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
       }
     }
     if (bestLen === 0) {
-      p++;
+      // Through data that does not match, the search thins out (and so do the positions the chains get).
+      if (skip > 0 && ++misses >= 1 << skip) {
+        p += 1 + ((misses - (1 << skip)) >> 4);
+        if (mf.next < p) mf.next = p;
+      } else p++;
       continue;
     }
+    misses = 0;
 
     // Lazy evaluation: a better match starting a byte or two later is worth the literals it leaves behind.
     for (let ahead = 0; ahead < o.lazy && bestLen < o.nice && p + 1 < last; ahead++) {
@@ -125,6 +132,8 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
       } else break;
     }
 
+    // The finder stops comparing at `nice`: such a match may run on.
+    if (bestLen >= o.nice) bestLen = matchLength(src, view, p, bestDist, end);
     cmds.push(p - litStart, bestLen, bestDist);
     updateReps(reps, bestDist, recent);
     p += bestLen;
@@ -155,6 +164,7 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
     } else {
       len = mf.find(p, end, o.minLen, 1, o.nice);
       dist = mf.bestDist;
+      if (len >= o.nice) len = matchLength(src, view, p, dist, end);
       if (len > 0 && mermaid && dist >= MERMAID_FAR && len < 8) len = 0;
     }
     if (len === 0) {

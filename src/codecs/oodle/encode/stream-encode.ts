@@ -4,7 +4,9 @@ import { writeKrakenChunk } from './kraken-encode.js';
 import { writeMermaidChunk } from './mermaid-encode.js';
 import { DEFAULT_LEVEL, levelParams, type LevelParams } from './levels.js';
 import { MatchFinder } from './match-finder.js';
+import { MatchList } from './match-list.js';
 import { parseLazy } from './parse-lazy.js';
+import { KrakenCosts, parseOptimal, updateCosts } from './parse-optimal.js';
 
 /**
  * Stream framing (the inverse of quantum.ts): every 256 KiB block gets a two-byte header and one quantum; a quantum
@@ -27,6 +29,8 @@ const DECODER_TYPE: Record<OodleEncoderName, number> = { kraken: 6, mermaid: 10,
 const mf = new MatchFinder();
 const cmds = new Commands(CHUNK_SIZE / 2 + 16);
 const reps = new Int32Array(8);
+const matchList = new MatchList();
+const costs = new KrakenCosts();
 /** One chunk's candidate encodings. */
 const lzOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
 const entropyOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
@@ -34,12 +38,14 @@ const entropyOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
 /** Encodes `src` as a raw Oodle stream (no size prefix), as IoStore and pak blocks store it. */
 export function encodeOodleStream(src: Uint8Array, o: OodleEncodeOptions = {}): Uint8Array {
   const codec = o.codec ?? 'kraken';
-  const params = levelParams(o.level ?? DEFAULT_LEVEL);
+  const params = { ...levelParams(o.level ?? DEFAULT_LEVEL), ...(o as { tuning?: Partial<LevelParams> }).tuning };
   const n = src.length;
   // Room for a block written as chunks before it turns out to be better stored whole.
   const out = new Uint8Array(n + 16 * Math.ceil(n / BLOCK_SIZE) + 16);
   if (n === 0) return out.subarray(0, 0);
-  mf.reset(src, params.hashBits, params.windowBits, params.skipAfter > 0);
+  // A table much larger than the input costs more to clear than it saves.
+  const hashBits = Math.min(params.hashBits, Math.max(12, 33 - Math.clz32(n)));
+  mf.reset(src, hashBits, params.windowBits, params.skipAfter > 0);
   let op = 0;
   for (let bp = 0; bp < n; bp += BLOCK_SIZE) {
     const bn = Math.min(BLOCK_SIZE, n - bp);
@@ -92,8 +98,17 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
     reps[0] = reps[1] = reps[2] = 8;
     const first = cs === 0 ? 8 : 0;
     const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid: codec !== 'kraken' };
-    const delta = params.lazy > 0 || params.optimal > 0;
-    if (codec === 'kraken') {
+    const delta = params.deltaLiterals;
+    if (codec === 'kraken' && params.optimal > 0) {
+      matchList.collect(mf, cs + first, ce, params.depth, params.nice, 16);
+      costs.initial(src, cs + first, ce);
+      for (let pass = 1; ; pass++) {
+        parseOptimal(src, cs + first, ce, matchList, costs, params.nice, cmds);
+        if (pass === params.optimal) break;
+        updateCosts(src, cs, ce, cmds, costs);
+      }
+      lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
+    } else if (codec === 'kraken') {
       parseLazy(mf, cs + first, ce, reps, cmds, lazy);
       lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
     } else {
@@ -110,7 +125,7 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   // The whole chunk as one entropy array, when matches cover little of it.
   let matched = 0;
   for (let k = 0; k < cmds.count; k++) matched += cmds.matchLen[k]!;
-  if (entropy && params.skipAfter === 0 && (lzEnd < 0 || matched < count / 8)) {
+  if (entropy && params.entropyChunks && (lzEnd < 0 || matched < count / 8)) {
     const end = writeArray(src, cs, count, entropyOut, 0, { entropy: true, longHeader: true });
     if (end < best && end < count + 3) {
       best = end;
