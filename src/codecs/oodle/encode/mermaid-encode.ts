@@ -58,17 +58,14 @@ const st = new Streams();
 const litHist = new Uint32Array(256);
 const deltaHist = new Uint32Array(256);
 
-/**
- * Writes the chunk header and payload for src[start, end) at out[at]; `cmds` holds the parse of the first half in
- * [0, split) and of the second in [split, count). Returns the end, or -1 when the chunk would not shrink.
- */
-export function writeMermaidChunk(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, out: Uint8Array, at: number, o: MermaidChunkOptions): number {
-  const count = end - start;
+/** Where the first half's far offsets and commands end, once buildStreams has run. */
+const halves = { farA: 0, cmdSplit: 0 };
+
+/** Produces the chunk's streams (in the module's arrays and `st`) from the parse, half by half. */
+function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands, split: number): void {
   st.nl = st.nc = st.nn = st.nf = st.nlen = 0;
   st.recent = 8;
   deltaHist.fill(0);
-  let farA = 0;
-  let cmdSplit = 0;
   let k = 0;
   for (let half = 0; half < 2; half++) {
     const begin = start + half * HALF;
@@ -76,19 +73,51 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
     const hEnd = Math.min(begin + HALF, end);
     let p = start === 0 && half === 0 ? 8 : begin;
     const stop = half === 0 ? split : cmds.count;
-    for (; k < stop; k++) {
-      const lit = cmds.litLen[k]!;
-      const len = cmds.matchLen[k]!;
-      const d = cmds.dist[k]!;
-      p = emit(src, p, begin, lit, len, d);
-    }
+    for (; k < stop; k++) p = emit(src, p, begin, cmds.litLen[k]!, cmds.matchLen[k]!, cmds.dist[k]!);
     // Trailing literals fill the half.
     addLiterals(src, p, hEnd - p);
     if (half === 0) {
-      farA = st.nf;
-      cmdSplit = st.nc;
+      halves.farA = st.nf;
+      halves.cmdSplit = st.nc;
     }
   }
+}
+
+/** Histograms of a parse's streams, for the optimal parse's cost model. */
+export interface MermaidStats {
+  lits: Uint32Array;
+  deltaLits: Uint32Array;
+  cmds: Uint32Array;
+  nearHi: Uint32Array;
+  nearLo: Uint32Array;
+  nl: number;
+  nn: number;
+}
+
+export function mermaidStats(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, into: MermaidStats): void {
+  buildStreams(src, start, end, cmds, split);
+  histogram(LITS, 0, st.nl, into.lits);
+  into.deltaLits.set(deltaHist);
+  histogram(CMDS, 0, st.nc, into.cmds);
+  into.nearHi.fill(0);
+  into.nearLo.fill(0);
+  for (let i = 0; i < st.nn; i++) {
+    into.nearHi[NEAR[i]! >>> 8]!++;
+    into.nearLo[NEAR[i]! & 255]!++;
+  }
+  into.nl = st.nl;
+  into.nn = st.nn;
+}
+
+/**
+ * Writes the chunk header and payload for src[start, end) at out[at]; `cmds` holds the parse of the first half in
+ * [0, split) and of the second in [split, count). Returns the end, or -1 when the chunk would not shrink.
+ */
+export function writeMermaidChunk(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, out: Uint8Array, at: number, o: MermaidChunkOptions): number {
+  const count = end - start;
+  buildStreams(src, start, end, cmds, split);
+  const farA = halves.farA;
+  const cmdSplit = halves.cmdSplit;
   const farB = st.nf - farA;
 
   const head = at;

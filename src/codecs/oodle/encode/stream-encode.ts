@@ -6,6 +6,7 @@ import { DEFAULT_LEVEL, levelParams, type LevelParams } from './levels.js';
 import { MatchFinder } from './match-finder.js';
 import { MatchList } from './match-list.js';
 import { parseLazy } from './parse-lazy.js';
+import { MermaidCosts, parseMermaidHalf, updateMermaidCosts } from './parse-mermaid.js';
 import { KrakenCosts, parseOptimal, updateCosts } from './parse-optimal.js';
 
 /**
@@ -30,6 +31,8 @@ const mf = new MatchFinder();
 const cmds = new Commands(CHUNK_SIZE / 2 + 16);
 const reps = new Int32Array(8);
 const matchList = new MatchList();
+const matchList2 = new MatchList();
+const mermaidCosts = new MermaidCosts();
 const costs = new KrakenCosts();
 /** One chunk's candidate encodings. */
 const lzOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
@@ -97,7 +100,7 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   if (count >= 16) {
     reps[0] = reps[1] = reps[2] = 8;
     const first = cs === 0 ? 8 : 0;
-    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid: codec !== 'kraken' };
+    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: (params as { minLen?: number }).minLen ?? 4, mermaid: codec !== 'kraken' };
     const delta = params.deltaLiterals;
     if (codec === 'kraken' && params.optimal > 0) {
       matchList.collect(mf, cs + first, ce, params.depth, params.nice, 16);
@@ -111,8 +114,24 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
     } else if (codec === 'kraken') {
       parseLazy(mf, cs + first, ce, reps, cmds, lazy);
       lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
-    } else {
+    } else if (params.optimal > 0) {
       // Mermaid commands never cross the middle of a chunk: each half is parsed on its own.
+      const mid = Math.min(cs + 0x10000, ce);
+      matchList.collect(mf, cs + first, mid, params.depth, params.nice, 16);
+      if (mid < ce) matchList2.collect(mf, mid, ce, params.depth, params.nice, 16);
+      mermaidCosts.initial(src, cs + first, ce, entropy);
+      let split = 0;
+      for (let pass = 1; ; pass++) {
+        cmds.count = 0;
+        reps[0] = 8;
+        parseMermaidHalf(src, cs + first, mid, matchList, mermaidCosts, params.nice, reps, cmds);
+        split = cmds.count;
+        if (mid < ce) parseMermaidHalf(src, mid, ce, matchList2, mermaidCosts, params.nice, reps, cmds);
+        if (pass === params.optimal) break;
+        updateMermaidCosts(src, cs, ce, cmds, split, mermaidCosts, entropy);
+      }
+      lzEnd = writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta });
+    } else {
       const mid = Math.min(cs + 0x10000, ce);
       parseLazy(mf, cs + first, mid, reps, cmds, lazy);
       const split = cmds.count;
