@@ -3,7 +3,8 @@ import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
-import { defaultCodecs } from '../codecs/registry.js';
+import { defaultCodecs, encoderFor, encoderSettings, type EncoderSettings } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName, packageIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
@@ -56,8 +57,12 @@ export interface PackOptions {
   containerHeaderVersion?: ContainerHeaderVersionName;
   /** TOC version to write (default: the manifest's or the `like` container's). */
   version?: number;
-  /** `none`, `zlib`, `lz4`, ... (default: the source's method when this build can encode it, else none). */
+  /** `none`, `zlib`, `lz4`, `oodle`, ... (default: the source's method when this build can encode it, else none). */
   compression?: string;
+  /** 1 (fastest) to 9 (smallest), for Oodle (default 4), Zlib and Gzip (default 6). */
+  compressionLevel?: number;
+  /** Which Oodle codec writes Oodle blocks (default Kraken, which the engine uses for containers). */
+  oodleCodec?: OodleEncoderName;
   blockSize?: number;
   aesKey?: Uint8Array;
   partitionSize?: number;
@@ -212,7 +217,7 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   }
   const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
   const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
-  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
+  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings, o);
   const mountPoint = c.mountPoint ?? '../../../';
   const prefix = mountPointRelative(mountPoint);
   // Chunks in their original .ucas order; files are checked before anything is written.
@@ -316,7 +321,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const knownShaderMaps = new Set<string>();
   for (const m of mod) {
     if (m.type !== 'ShaderCodeLibrary') continue;
-    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
+    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings, o.compressionLevel !== undefined ? { level: o.compressionLevel } : {});
     shaderLibraries.push(r.report);
     for (const h of r.shaderMaps) knownShaderMaps.add(h);
     for (const c of r.chunks) {
@@ -404,7 +409,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
 
   const likeMethod = like?.compressionMethods.find((m) => m !== 'None');
-  const codec = chooseCodec(o.compression, likeMethod, warnings);
+  const codec = chooseCodec(o.compression, likeMethod, warnings, o);
   const alignment = like ? inferBlockAlignment(like) : undefined;
   const settings: ContainerWriterOptions = {
     version,
@@ -615,7 +620,8 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
     while (next < chunks.length && jobs.size < pool.size * 4 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * 64) {
       const c = chunks[next]!;
       if (onWorker(c)) {
-        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
+        const made = settings.codec ? encoderSettings(settings.codec) : undefined;
+        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, ...(made ? { settings: made.settings } : {}), memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
         // Awaited in order later; until then a failure must not count as unhandled.
         job.catch(() => {});
         jobs.set(next, job);
@@ -637,16 +643,24 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
   };
 }
 
-function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {
+function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[], o: Pick<PackOptions, 'compressionLevel' | 'oodleCodec'>): Codec | undefined {
   const registry = defaultCodecs();
   const want = requested ?? sourceMethod ?? 'None';
-  if (want.toLowerCase() === 'none') return undefined;
+  const settings: EncoderSettings = {
+    ...(o.compressionLevel !== undefined ? { level: o.compressionLevel } : {}),
+    ...(o.oodleCodec !== undefined ? { oodleCodec: o.oodleCodec } : {}),
+  };
+  const configured = Object.keys(settings).length > 0;
+  if (want.toLowerCase() === 'none') {
+    if (configured) throw new IoStoreError('USAGE', `a compression level or Oodle codec needs a compression method (${requested !== undefined ? 'none was asked for' : 'the source is uncompressed'}: pass --compression oodle, zlib or gzip)`);
+    return undefined;
+  }
   const codec = registry.get(want);
-  if (codec?.compress) return codec;
+  if (codec?.compress) return configured ? encoderFor(codec.name, settings) : codec;
   if (requested !== undefined) {
     throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
   }
-  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
+  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression oodle, zlib or lz4 to compress)`);
   return undefined;
 }
 
