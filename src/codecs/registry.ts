@@ -93,7 +93,7 @@ export interface EncoderSettings {
   oodleCodec?: OodleEncoderName;
 }
 
-export const OODLE_ENCODERS: readonly OodleEncoderName[] = ['kraken', 'mermaid', 'selkie'];
+export const OODLE_ENCODERS: readonly OodleEncoderName[] = ['kraken', 'mermaid', 'selkie', 'leviathan'];
 
 /** Codecs made by encoderFor, with what made them: workers rebuild them from that. */
 const made = new WeakMap<object, { name: string; settings: EncoderSettings }>();

@@ -1,6 +1,6 @@
-import { MsbWriter } from './bit-writer.js';
 import { CHUNK_SIZE, type Commands } from './commands.js';
 import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
+import { LONG, OFFS, packOffset, writeTail } from './offset-streams.js';
 
 /**
  * Writes a Kraken LZ chunk from a parse (the layout kraken.ts and offsets.ts read): literals (as they are, or as
@@ -11,18 +11,7 @@ import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
 const LITS = new Uint8Array(CHUNK_SIZE + 16);
 const DELTA_LITS = new Uint8Array(CHUNK_SIZE + 16);
 const CMDS = new Uint8Array(CHUNK_SIZE);
-const OFFS = new Uint8Array(CHUNK_SIZE);
 const LENS = new Uint8Array(CHUNK_SIZE);
-/** Raw bits of each new offset: value and width (far offsets add twelve more bits, kept in OFF_LOW). */
-const OFF_RAW = new Int32Array(CHUNK_SIZE);
-const OFF_WIDTH = new Int8Array(CHUNK_SIZE);
-const OFF_LOW = new Int32Array(CHUNK_SIZE);
-const LONG = new Int32Array(CHUNK_SIZE / 64);
-const BACK = new Uint8Array(CHUNK_SIZE);
-
-/** Smallest distance coded as a "far" offset bucket; below it, near buckets. */
-const FAR_FROM = 8388360;
-const FAR_BASE = 8322816;
 
 export interface KrakenChunkOptions {
   /** Entropy-code the arrays (off: all stored). */
@@ -207,58 +196,5 @@ function fillDeltaLiterals(src: Uint8Array, runs: number): void {
     const back = RUN_BACK[r]!;
     for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) DELTA_LITS[k++] = src[i]! - src[i - back]!;
   }
-}
-
-/** The bucket byte of distance d into OFFS[i], its raw bits into OFF_RAW/OFF_WIDTH/OFF_LOW. */
-function packOffset(d: number, i: number): void {
-  if (d < FAR_FROM) {
-    const x = d + 248;
-    const top = x >>> 4;
-    const k = 31 - Math.clz32(top);
-    OFFS[i] = ((k - 4) << 4) | (x & 15);
-    OFF_RAW[i] = top - (1 << k);
-    OFF_WIDTH[i] = k;
-  } else {
-    const e = d - FAR_BASE;
-    const top = Math.floor(e / 4096);
-    const j = 31 - Math.clz32(top);
-    OFFS[i] = 0xec + j;
-    OFF_RAW[i] = top - 2 ** j;
-    OFF_WIDTH[i] = -j;
-    OFF_LOW[i] = e % 4096;
-  }
-}
-
-/**
- * The raw bits: offsets then long lengths, alternately into a forward stream and a backward one (which starts with
- * the gamma-coded count of long lengths); the backward stream's bytes are written reversed at the end.
- */
-function writeTail(no: number, nlong: number, out: Uint8Array, at: number): number {
-  const fw = new MsbWriter(out, at);
-  const bw = new MsbWriter(BACK, 0);
-  const y = nlong + 1;
-  const yb = 32 - Math.clz32(y);
-  bw.write(0, yb - 1);
-  bw.write(y, yb);
-  for (let i = 0; i < no; i++) {
-    const w = i & 1 ? bw : fw;
-    const width = OFF_WIDTH[i]!;
-    if (width >= 0) w.write(OFF_RAW[i]!, width);
-    else {
-      w.write(OFF_RAW[i]!, -width);
-      w.write(OFF_LOW[i]!, 12);
-    }
-  }
-  for (let i = 0; i < nlong; i++) {
-    const w = i & 1 ? bw : fw;
-    const x = LONG[i]! + 64;
-    const b = 32 - Math.clz32(x);
-    w.write(0, b - 7);
-    w.write(x, b);
-  }
-  let q = fw.finish();
-  const nb = bw.finish();
-  for (let i = nb - 1; i >= 0; i--) out[q++] = BACK[i]!;
-  return q;
 }
 

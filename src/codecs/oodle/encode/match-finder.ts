@@ -8,9 +8,10 @@ import { MIN_DISTANCE } from './commands.js';
 export class MatchFinder {
   src: Uint8Array = new Uint8Array(0);
   view: DataView = new DataView(new ArrayBuffer(8));
-  private head = new Int32Array(0);
+  /** Latest position + 1 of each hash (0: none); the fast parse probes it directly. */
+  head = new Int32Array(0);
   private chain = new Int32Array(0);
-  private hashShift = 0;
+  hashShift = 0;
   private chainMask = 0;
   /** Farthest distance a match may have. */
   window = 0;

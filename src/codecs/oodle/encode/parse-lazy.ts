@@ -1,4 +1,4 @@
-import type { Commands } from './commands.js';
+import { MIN_DISTANCE, type Commands } from './commands.js';
 import { matchLength, type MatchFinder } from './match-finder.js';
 
 /**
@@ -148,24 +148,35 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
 function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array, cmds: Commands, o: LazyParams): void {
   const src = mf.src;
   const view = mf.view;
+  const head = mf.head;
+  const shiftBits = mf.hashShift;
   const mermaid = o.mermaid;
+  const minLen = o.minLen;
+  const nice = o.nice;
   let p = start;
   let litStart = start;
   const last = Math.min(end, src.length - 4) - 4;
   let misses = 0;
   const shift = o.skipAfter;
+  let r0 = reps[0]!;
   while (p < last) {
-    const r0 = reps[0]!;
+    const word = view.getUint32(p, true);
     let len = 0;
     let dist = 0;
-    if (r0 <= p && view.getUint32(p - r0, true) === view.getUint32(p, true)) {
+    if (r0 <= p && view.getUint32(p - r0, true) === word) {
       len = matchLength(src, view, p, r0, end);
       dist = r0;
     } else {
-      len = mf.find(p, end, o.minLen, 1, o.nice);
-      dist = mf.bestDist;
-      if (len >= o.nice) len = matchLength(src, view, p, dist, end);
-      if (len > 0 && mermaid && dist >= MERMAID_FAR && len < 8) len = 0;
+      // The table's one candidate (the position's own entry is replaced by p).
+      const h = Math.imul(word, 0x9e3779b1) >>> shiftBits;
+      const cand = head[h]! - 1;
+      head[h] = p + 1;
+      dist = p - cand;
+      if (cand >= 0 && dist >= MIN_DISTANCE && view.getUint32(cand, true) === word) {
+        len = 4 + matchLength(src, view, p + 4, dist, Math.min(end, p + nice));
+        if (len >= nice) len = matchLength(src, view, p, dist, end);
+        if (len < minLen || (mermaid && dist >= MERMAID_FAR && len < 8)) len = 0;
+      }
     }
     if (len === 0) {
       misses++;
@@ -174,16 +185,17 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
     }
     misses = 0;
     cmds.push(p - litStart, len, dist);
-    updateReps(reps, dist, mermaid ? 1 : 3);
+    if (dist !== r0) {
+      updateReps(reps, dist, mermaid ? 1 : 3);
+      r0 = dist;
+    }
     const stop = p + len;
     // One position near the match's end joins the table.
-    if (stop - 2 < last && stop - 2 >= mf.next) {
-      mf.insert(stop - 2);
-      mf.next = stop - 1;
-    }
+    if (stop - 2 < last) head[Math.imul(view.getUint32(stop - 2, true), 0x9e3779b1) >>> shiftBits] = stop - 1;
     p = stop;
     litStart = p;
   }
+  mf.next = Math.max(mf.next, p);
 }
 
 /** Moves `dist` to the front of the recent distances, as the decoders do. */

@@ -1,6 +1,7 @@
 import { BLOCK_SIZE, CHUNK_SIZE, Commands } from './commands.js';
 import { writeArray } from './entropy-encode.js';
 import { writeKrakenChunk } from './kraken-encode.js';
+import { writeLeviathanChunk } from './leviathan-encode.js';
 import { writeMermaidChunk } from './mermaid-encode.js';
 import { DEFAULT_LEVEL, levelParams, type LevelParams } from './levels.js';
 import { MatchFinder } from './match-finder.js';
@@ -30,6 +31,7 @@ const DECODER_TYPE: Record<OodleEncoderName, number> = { kraken: 6, mermaid: 10,
 const mf = new MatchFinder();
 const cmds = new Commands(CHUNK_SIZE / 2 + 16);
 const reps = new Int32Array(8);
+let scratchOut = new Uint8Array(0);
 const matchList = new MatchList();
 const matchList2 = new MatchList();
 const mermaidCosts = new MermaidCosts();
@@ -43,9 +45,12 @@ export function encodeOodleStream(src: Uint8Array, o: OodleEncodeOptions = {}): 
   const codec = o.codec ?? 'kraken';
   const params = { ...levelParams(o.level ?? DEFAULT_LEVEL), ...(o as { tuning?: Partial<LevelParams> }).tuning };
   const n = src.length;
-  // Room for a block written as chunks before it turns out to be better stored whole.
-  const out = new Uint8Array(n + 16 * Math.ceil(n / BLOCK_SIZE) + 16);
-  if (n === 0) return out.subarray(0, 0);
+  if (n === 0) return new Uint8Array(0);
+  // Room for a block written as chunks before it turns out to be better stored whole; one buffer kept between calls,
+  // the result copied out of it.
+  const room = n + 16 * Math.ceil(n / BLOCK_SIZE) + 16;
+  if (scratchOut.length < room) scratchOut = new Uint8Array(Math.max(room, 2 * scratchOut.length));
+  const out = scratchOut;
   // A table much larger than the input costs more to clear than it saves.
   const hashBits = Math.min(params.hashBits, Math.max(12, 33 - Math.clz32(n)));
   mf.reset(src, hashBits, params.windowBits, params.skipAfter > 0);
@@ -100,20 +105,25 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   if (count >= 16) {
     reps[0] = reps[1] = reps[2] = 8;
     const first = cs === 0 ? 8 : 0;
-    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: (params as { minLen?: number }).minLen ?? 4, mermaid: codec !== 'kraken' };
+    const mermaidLike = codec === 'mermaid' || codec === 'selkie';
+    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid: mermaidLike };
     const delta = params.deltaLiterals;
-    if (codec === 'kraken' && params.optimal > 0) {
-      matchList.collect(mf, cs + first, ce, params.depth, params.nice, 16);
-      costs.initial(src, cs + first, ce);
+    // Leviathan's decoders copy long runs in wide steps that must not reach the chunk's last 16 bytes: no match there.
+    const matchEnd = codec === 'leviathan' ? ce - 16 : ce;
+    const write = () =>
+      codec === 'kraken' ? writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta }) : writeLeviathanChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
+    if (!mermaidLike && params.optimal > 0) {
+      matchList.collect(mf, cs + first, matchEnd, params.depth, params.nice, 16);
+      costs.initial(src, cs + first, matchEnd);
       for (let pass = 1; ; pass++) {
-        parseOptimal(src, cs + first, ce, matchList, costs, params.nice, cmds);
+        parseOptimal(src, cs + first, matchEnd, matchList, costs, params.nice, cmds);
         if (pass === params.optimal) break;
         updateCosts(src, cs, ce, cmds, costs);
       }
-      lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
-    } else if (codec === 'kraken') {
-      parseLazy(mf, cs + first, ce, reps, cmds, lazy);
-      lzEnd = writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
+      lzEnd = write();
+    } else if (!mermaidLike) {
+      parseLazy(mf, cs + first, matchEnd, reps, cmds, lazy);
+      lzEnd = write();
     } else if (params.optimal > 0) {
       // Mermaid commands never cross the middle of a chunk: each half is parsed on its own.
       const mid = Math.min(cs + 0x10000, ce);
