@@ -65,7 +65,7 @@ export interface EncoderArgs {
 export function withEncoderOptions(y: Argv): Argv {
   return y
     .option('level', { type: 'number', describe: 'compression level, 1 (fastest) to 9 (smallest): Oodle (default 4; 6-9 parse optimally), Zlib and Gzip (default 6)' })
-    .option('oodle-codec', { type: 'string', describe: 'with Oodle compression: kraken (default, what the engine writes containers with), mermaid (faster to decode, what it compresses shader code with) or selkie' });
+    .option('oodle-codec', { type: 'string', describe: 'with Oodle compression: kraken (default, what the engine writes containers with), mermaid (faster to decode, what it compresses shader code with), selkie or leviathan' });
 }
 
 /** The level and Oodle codec given, checked, as the pack and to-zen options take them. */

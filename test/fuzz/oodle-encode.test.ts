@@ -52,16 +52,17 @@ function checkWithOoz(streams: Array<[Uint8Array, number, Uint8Array]>): void {
 }
 
 describe.skipIf(!FULL || !hasCorpus)('Oodle encoder over the whole corpus', () => {
-  it('every corpus chunk, block by block: Kraken 1, 4, 7, Mermaid 4, 7, Selkie 4 decode back (ours and ooz)', async () => {
+  it('every corpus chunk, block by block: Kraken 1, 4, 7, Mermaid 4, 7, Selkie 4, Leviathan 4, 7 decode back (ours and ooz)', async () => {
     const blocks = await corpusBlocks();
     expect(blocks.length).toBeGreaterThan(500);
-    for (const [codec, level] of [['kraken', 1], ['kraken', 4], ['kraken', 7], ['mermaid', 4], ['mermaid', 7], ['selkie', 4]] as const) checkWithOoz(check(codec, level, blocks));
+    for (const [codec, level] of [['kraken', 1], ['kraken', 4], ['kraken', 7], ['mermaid', 4], ['mermaid', 7], ['selkie', 4], ['leviathan', 4], ['leviathan', 7]] as const) checkWithOoz(check(codec, level, blocks));
   }, 1_800_000);
 
-  it('the Oodle vectors\' text, whole, at every level of Kraken and Mermaid', () => {
+  it('the Oodle vectors\' text, whole, at every level of Kraken and Mermaid (and Leviathan at 4)', () => {
     const f = new Uint8Array(readFileSync(corpusPath('oodle-vectors', 'xml.kraken')));
     const text = oodleDecompress(f.subarray(4), f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24));
     for (let level = 1; level <= 9; level++) checkWithOoz([...check('kraken', level, [text]), ...check('mermaid', level, [text])]);
+    checkWithOoz(check('leviathan', 4, [text]));
   }, 1_800_000);
 
   it.each([
