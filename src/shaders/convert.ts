@@ -24,7 +24,7 @@ import {
  * shader) keeps its compressed bytes; code cut out of a group, or gathered into one, is compressed anew.
  */
 
-/** How shader code is compressed: the engine's codec (Mermaid) at a level (default 7, an optimal parse). */
+/** How shader code is compressed: the engine's codec (Mermaid) at a level (default 8, an optimal parse). */
 export interface ShaderCompression {
   level?: number;
 }
@@ -37,7 +37,7 @@ export function compressShaderCode(code: Uint8Array, o: ShaderCompression = {}):
 }
 
 /** Optimal parsing: shader code is a small share of a game and the engine compresses it hard. */
-const SHADER_LEVEL = 7;
+const SHADER_LEVEL = 8;
 
 /**
  * The largest shader or group decoded here (256 MiB; engine groups are at most 1 MiB unless one shader is larger, and

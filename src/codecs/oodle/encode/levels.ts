@@ -8,11 +8,11 @@
  *   3  lazy (one byte ahead), hash chains 4 deep, the three recent offsets tried at every position
  *   4  lazy, chains 8 deep (the default)
  *   5  lazy (two bytes ahead), chains 32 deep, searching every position
- *   6  optimal parse (shortest path over every match the chains give, priced by a model of the entropy coder),
- *      chains 16 deep, one pass
- *   7  optimal, chains 32 deep, two passes (the second priced by the first's statistics)
- *   8  optimal, chains 128 deep, two passes
- *   9  optimal, chains 512 deep, three passes
+ *   6  optimal parse (shortest path over the matches the chains give, priced by a model of the entropy coder),
+ *      chains 8 deep, two passes (the second priced by the first's statistics)
+ *   7  optimal, chains 16 deep, two passes
+ *   8  optimal, chains 64 deep, two passes (what shader code gets by default)
+ *   9  optimal, chains 512 deep, three passes, every match length tried
  *
  * Levels 1-5 skip through stretches that do not match after 32 (1-4) or 128 (5) tries, which costs about 1% on
  * incompressible-looking data and saves half the time there.
@@ -32,6 +32,8 @@ export interface LevelParams {
   skipAfter: number;
   /** Optimal-parse passes (0: greedy or lazy). */
   optimal: number;
+  /** The optimal parse tries every length of a match up to this one, then only the whole match. */
+  dense: number;
   /** Weigh coding literals as differences (Kraken and Mermaid mode 0) against coding them as they are. */
   deltaLiterals: boolean;
   /** Weigh a chunk coded as one entropy array (no matches) against its LZ form when matches cover little of it. */
@@ -39,15 +41,15 @@ export interface LevelParams {
 }
 
 const TABLE: readonly LevelParams[] = [
-  { hashBits: 14, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 5, optimal: 0, deltaLiterals: false, entropyChunks: false },
-  { hashBits: 16, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 6, optimal: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 16, windowBits: 20, depth: 4, nice: 32, lazy: 1, skipAfter: 5, optimal: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 17, windowBits: 20, depth: 8, nice: 64, lazy: 1, skipAfter: 5, optimal: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 17, windowBits: 21, depth: 32, nice: 128, lazy: 2, skipAfter: 7, optimal: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 17, windowBits: 21, depth: 16, nice: 64, lazy: 0, skipAfter: 0, optimal: 1, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 18, windowBits: 22, depth: 32, nice: 128, lazy: 0, skipAfter: 0, optimal: 2, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 18, windowBits: 22, depth: 128, nice: 256, lazy: 0, skipAfter: 0, optimal: 2, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 18, windowBits: 22, depth: 512, nice: 512, lazy: 0, skipAfter: 0, optimal: 3, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 14, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: false, entropyChunks: false },
+  { hashBits: 16, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 6, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 16, windowBits: 20, depth: 4, nice: 32, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 17, windowBits: 20, depth: 8, nice: 64, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 17, windowBits: 21, depth: 32, nice: 128, lazy: 2, skipAfter: 7, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 17, windowBits: 21, depth: 8, nice: 32, lazy: 0, skipAfter: 0, optimal: 2, dense: 16, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 18, windowBits: 22, depth: 16, nice: 64, lazy: 0, skipAfter: 0, optimal: 2, dense: 24, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 18, windowBits: 22, depth: 64, nice: 128, lazy: 0, skipAfter: 0, optimal: 2, dense: 48, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 18, windowBits: 22, depth: 512, nice: 512, lazy: 0, skipAfter: 0, optimal: 3, dense: 1024, deltaLiterals: true, entropyChunks: true },
 ];
 
 /** The parameters of `level` (clamped to 1-9). */

@@ -83,7 +83,7 @@ const tmpDist = new Int32Array(MAX_NODES);
  * The cheapest parse of the half src[start, end) (matches from `matches`, positions relative to start) under `costs`,
  * appended to `cmds`; `reps[0]` is the last distance at start and is updated to the one at the end.
  */
-export function parseMermaidHalf(src: Uint8Array, start: number, end: number, matches: MatchList, costs: MermaidCosts, nice: number, reps: Int32Array, cmds: Commands): void {
+export function parseMermaidHalf(src: Uint8Array, start: number, end: number, matches: MatchList, costs: MermaidCosts, nice: number, dense: number, reps: Int32Array, cmds: Commands): void {
   const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   const n = end - start;
   const last = Math.min(end, src.length - 4) - 4;
@@ -126,7 +126,7 @@ export function parseMermaidHalf(src: Uint8Array, start: number, end: number, ma
       let max = matchLength(src, view, p, r, Math.min(end, p + nice));
       if (max >= nice) max = matchLength(src, view, p, r, end);
       const from = max >= nice ? max : 1;
-      for (let l = from; l <= max; l++) {
+      for (let l = from; l <= max; l = l < dense || l === max ? l + 1 : max) {
         c = base + cmd[0x80 | ((l > 15 ? 15 : l) << 3) | lf]! + (l > 15 ? Math.ceil((l - 15) / 15) * more15 : 0);
         const j = i + l;
         if (c < price[j]!) {
@@ -154,7 +154,7 @@ export function parseMermaidHalf(src: Uint8Array, start: number, end: number, ma
       const from = max >= nice ? max : prev + 1;
       if (d < MERMAID_FAR) {
         const off = hiCost[d >>> 8]! + loCost[d & 255]!;
-        for (let l = from; l <= max; l++) {
+        for (let l = from; l <= max; l = l < dense || l === max ? l + 1 : max) {
           if (l <= 15) c = cmd[(l << 3) | lf]!;
           else if (l < 91) c = cmd[(15 << 3) | lf]! + Math.ceil((l - 15) / 15) * more15;
           else c = carryOff + cmd[1]! + (l - 91 <= 251 ? 8 : 24);

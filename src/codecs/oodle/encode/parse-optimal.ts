@@ -109,7 +109,7 @@ function offsetBucket(d: number): number {
  * The cheapest parse of src[start, end) under `costs`, into `cmds` (cleared first); `matches` holds the positions'
  * matches (from start). Matches of `nice` bytes or more are taken whole.
  */
-export function parseOptimal(src: Uint8Array, start: number, end: number, matches: MatchList, costs: KrakenCosts, nice: number, cmds: Commands): void {
+export function parseOptimal(src: Uint8Array, start: number, end: number, matches: MatchList, costs: KrakenCosts, nice: number, dense: number, cmds: Commands): void {
   const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   const n = end - start;
   const last = Math.min(end, src.length - 4) - 4;
@@ -164,7 +164,7 @@ export function parseOptimal(src: Uint8Array, start: number, end: number, matche
       let max = matchLength(src, view, p, d, Math.min(end, p + nice));
       if (max >= nice) max = matchLength(src, view, p, d, end);
       const from = max >= nice ? max : 2;
-      for (let l = from; l <= max; l++) {
+      for (let l = from; l <= max; l = l < dense || l === max ? l + 1 : max) {
         c = base + cmd[(r << 6) | ((l >= 17 ? 15 : l - 2) << 2) | lf]! + matchExtra[l < top ? l : top - 1]!;
         const j = i + l;
         if (c < price[j]!) {
@@ -195,7 +195,7 @@ export function parseOptimal(src: Uint8Array, start: number, end: number, matche
       }
       const offBits = costs.off[offsetBucket(d)]! + rawOffsetBits(d);
       const from = max >= nice ? max : prev + 1;
-      for (let l = from; l <= max; l++) {
+      for (let l = from; l <= max; l = l < dense || l === max ? l + 1 : max) {
         c = base + offBits + cmd[(3 << 6) | ((l >= 17 ? 15 : l - 2) << 2) | lf]! + matchExtra[l < top ? l : top - 1]!;
         const j = i + l;
         if (c < price[j]!) {

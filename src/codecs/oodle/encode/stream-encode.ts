@@ -116,7 +116,7 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
       matchList.collect(mf, cs + first, matchEnd, params.depth, params.nice, 16);
       costs.initial(src, cs + first, matchEnd);
       for (let pass = 1; ; pass++) {
-        parseOptimal(src, cs + first, matchEnd, matchList, costs, params.nice, cmds);
+        parseOptimal(src, cs + first, matchEnd, matchList, costs, params.nice, params.dense, cmds);
         if (pass === params.optimal) break;
         updateCosts(src, cs, ce, cmds, costs);
       }
@@ -134,9 +134,9 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
       for (let pass = 1; ; pass++) {
         cmds.count = 0;
         reps[0] = 8;
-        parseMermaidHalf(src, cs + first, mid, matchList, mermaidCosts, params.nice, reps, cmds);
+        parseMermaidHalf(src, cs + first, mid, matchList, mermaidCosts, params.nice, params.dense, reps, cmds);
         split = cmds.count;
-        if (mid < ce) parseMermaidHalf(src, mid, ce, matchList2, mermaidCosts, params.nice, reps, cmds);
+        if (mid < ce) parseMermaidHalf(src, mid, ce, matchList2, mermaidCosts, params.nice, params.dense, reps, cmds);
         if (pass === params.optimal) break;
         updateMermaidCosts(src, cs, ce, cmds, split, mermaidCosts, entropy);
       }
