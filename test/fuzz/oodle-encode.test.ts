@@ -18,6 +18,7 @@ const BLOCK = 0x10000;
 
 async function corpusBlocks(): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
+  const seen = new Set<string>();
   const key = parseAesKey(CORPUS_AES_KEY_HEX);
   for (const rel of corpusFiles('.utoc')) {
     const utoc = corpusPath(rel);
@@ -25,6 +26,10 @@ async function corpusBlocks(): Promise<Uint8Array[]> {
     const reader = await ContainerReader.open(utoc, { aesKey: key });
     try {
       for (let i = 0; i < reader.toc.chunkCount; i++) {
+        // The variants of a project (encrypted, partitioned ...) hold the same chunks: each is encoded once.
+        const hash = reader.toc.chunkHashHex(i);
+        if (seen.has(hash)) continue;
+        seen.add(hash);
         const chunk = await reader.readChunk(i);
         for (let o = 0; o < chunk.length; o += BLOCK) out.push(chunk.subarray(o, o + BLOCK));
       }
