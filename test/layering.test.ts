@@ -17,6 +17,7 @@ const RANK: Record<string, number> = {
   zen: 3,
   classic: 3,
   shaders: 3,
+  usmap: 3,
   legacy: 4,
   inspect: 4,
   layout: 4,
