@@ -27,6 +27,7 @@ const RANK: Record<string, number> = {
   verify: 6,
   unpack: 6,
   pack: 7,
+  props: 7,
   cli: 8,
   web: 8,
   'index.ts': 8,
