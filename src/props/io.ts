@@ -114,13 +114,13 @@ export class Rd {
       const raw = this.bytes(n, what);
       if (raw[n - 1] !== 0) throw new PropsReadError(`${what} is not terminated`, at);
       const text = latin1.decode(raw.subarray(0, n - 1));
-      return { text, wide: false, canonical: isAsciiNoNul(raw, n - 1) };
+      return { text, wide: false, canonical: n > 1 && isAsciiNoNul(raw, n - 1) };
     }
     if (n === -0x80000000) throw new PropsReadError(`${what} length ${n} is invalid`, at);
     const raw = this.bytes(-n * 2, what);
     if (raw[raw.length - 1] !== 0 || raw[raw.length - 2] !== 0) throw new PropsReadError(`${what} is not terminated`, at);
     const text = utf16.decode(raw.subarray(0, raw.length - 2));
-    return { text, wide: true, canonical: !isAsciiString(text) && !text.includes('\0') && !hasLoneSurrogate(text) };
+    return { text, wide: true, canonical: text.length > 0 && !isAsciiString(text) && !text.includes('\0') && !hasLoneSurrogate(text) };
   }
   /** FUtf8String / FAnsiString: i32 byte count, no terminator. */
   counted(what: string, encoding: 'utf8' | 'latin1'): { text: string; canonical: boolean } {

@@ -149,7 +149,13 @@ export function readLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefined
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
   const source = o.source ?? z.packageName;
-  const { versions } = legacyVersionsFor(z, o.engine, source);
+  let versions;
+  try {
+    versions = legacyVersionsFor(z, o.engine, source).versions;
+  } catch {
+    // 5.6 to 6.0 differ in their legacy headers, not in property data: any of them reads the exports.
+    versions = { fileVersionUE4: 522, fileVersionUE5: 1016 };
+  }
   const exportPath = (i: number, depth = 0): string | undefined => {
     const e = z.exports[i];
     if (!e || depth > z.exports.length) return undefined;
