@@ -16,3 +16,4 @@ export { Session as PropsSession } from './prims.js';
 export type { Json as PropsJsonValue } from './prims.js';
 export { propsStats } from './stats.js';
 export type { PropsStats } from './stats.js';
+export { renderProps } from './render.js';

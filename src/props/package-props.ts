@@ -146,6 +146,17 @@ export function readLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefined
   return { json, warnings, bytes };
 }
 
+/**
+ * A global script object path (`/Script/Engine/DataTable`, its names joined by '/') as the object path legacy
+ * imports give (`/Script/Engine.DataTable`), so that JSON reads the same from both forms of a package.
+ */
+export function scriptObjectPath(p: string): string {
+  const m = /^(\/Script\/[^/]+)\/(.+)$/.exec(p);
+  if (!m) return p;
+  const [first, ...rest] = m[2]!.split('/');
+  return `${m[1]}.${first}${rest.map((x, i) => (i === 0 ? ':' : '.') + x).join('')}`;
+}
+
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
   const source = o.source ?? z.packageName;
@@ -174,7 +185,10 @@ export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsP
   };
   const entries: [number, string | undefined][] = [];
   for (let i = 0; i < z.exports.length; i++) entries.push([i + 1, exportPath(i)]);
-  z.imports.forEach((v, i) => entries.push([-i - 1, objectIndexKind(v) === 'ScriptImport' ? o.scriptObjects?.get(v) : undefined]));
+  z.imports.forEach((v, i) => {
+    const script = objectIndexKind(v) === 'ScriptImport' ? o.scriptObjects?.get(v) : undefined;
+    entries.push([-i - 1, script === undefined ? undefined : scriptObjectPath(script)]);
+  });
   const refs = new ObjectRefs(entries);
   const v = z.versioningInfo;
   const P: PropsPackage = {
@@ -197,7 +211,7 @@ function zenClassPath(z: ZenPackage, P: PropsPackage, o: ReadPropsOptions, i: nu
   const c = z.exports[i]!.classIndex;
   switch (objectIndexKind(c)) {
     case 'ScriptImport':
-      return o.scriptObjects?.get(c) ?? `script:0x${c.toString(16)}`;
+      return o.scriptObjects?.has(c) ? scriptObjectPath(o.scriptObjects.get(c)!) : `script:0x${c.toString(16)}`;
     case 'Export':
       return P.objectPath(Number(c) + 1);
     default: {
