@@ -4,7 +4,7 @@
  * UserDefinedEnum exports. Reading never loses a byte: what is not understood stays as hex, and writing an
  * unchanged document gives the original package back. Works on Uint8Arrays (Node and browser alike).
  */
-export { readLegacyProps, readZenProps, legacyPropsPackage, zenPropsPackage, legacyExportBytes, zenExportBytes } from './package-props.js';
+export { readLegacyProps, readZenProps, legacyPropsPackage, zenPropsPackage, legacyExportBytes, zenExportBytes, zenPublicExports, scriptObjectPath } from './package-props.js';
 export type { PackagePropsJson, PackagePropsResult, ReadPropsOptions } from './package-props.js';
 export { applyLegacyProps, applyZenProps } from './apply.js';
 export type { AppliedLegacy, AppliedZen } from './apply.js';

@@ -5,7 +5,8 @@ import { legacyObjectPath, legacyPackageName, legacyExportClassPath, legacyNameT
 import type { EngineVersion } from '../toc/engine.js';
 import type { Usmap } from '../usmap/usmap.js';
 import { objectIndexKind } from '../zen/object-index.js';
-import { exportChunkOffsets, exportName, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
+import { objectIndexValue, packageImportParts } from '../zen/object-index.js';
+import { exportChunkOffsets, exportName, importedPackageNameStrings, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import type { PropsPackage } from './context.js';
 import { isClassDefaultFlags, readExportProps, type ExportPropsJson } from './export-props.js';
 import { Rd } from './io.js';
@@ -39,6 +40,11 @@ export interface ReadPropsOptions {
   engine?: EngineVersion;
   /** Zen: script object paths by global import index (from the global container). */
   scriptObjects?: ReadonlyMap<bigint, string>;
+  /**
+   * Zen: the object path of another package's public export, by that package's name and the export's hash (see
+   * zenPublicExports); without it such imports show as `<package>:0x<hash>`.
+   */
+  publicExportPath?: (packageName: string, exportHash: bigint) => string | undefined;
   /** Name used in messages. */
   source?: string;
   /** UE4 legacy packages store no name: the caller's (e.g. from the file path). */
@@ -157,6 +163,40 @@ export function scriptObjectPath(p: string): string {
   return `${m[1]}.${first}${rest.map((x, i) => (i === 0 ? ':' : '.') + x).join('')}`;
 }
 
+/** The object path of each export of a zen package, by export index. */
+function zenExportPaths(z: ZenPackage): (string | undefined)[] {
+  const memo: (string | undefined | null)[] = z.exports.map(() => null);
+  const path = (i: number, depth: number): string | undefined => {
+    const known = memo[i];
+    if (known !== null) return known;
+    const e = z.exports[i];
+    let out: string | undefined;
+    const name = e && depth <= z.exports.length ? exportName(z, e) : undefined;
+    if (e && name !== undefined) {
+      const kind = objectIndexKind(e.outerIndex);
+      if (kind === 'Null') out = `${z.packageName}.${name}`;
+      else if (kind === 'Export') {
+        const parent = path(Number(objectIndexValue(e.outerIndex)), depth + 1);
+        // A subobject of a top-level object follows a ':', deeper ones a '.'.
+        if (parent !== undefined) out = `${parent}${parent.includes(':') ? '.' : ':'}${name}`;
+      }
+    }
+    memo[i] = out;
+    return out;
+  };
+  return z.exports.map((_, i) => path(i, 0));
+}
+
+/** The public exports of a zen package: export hash -> object path (what other packages import it by). */
+export function zenPublicExports(z: ZenPackage): Map<bigint, string> {
+  const paths = zenExportPaths(z);
+  const out = new Map<bigint, string>();
+  z.exports.forEach((e, i) => {
+    if (e.publicExportHash !== 0n && paths[i] !== undefined) out.set(e.publicExportHash, paths[i]!);
+  });
+  return out;
+}
+
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
   const source = o.source ?? z.packageName;
@@ -167,27 +207,21 @@ export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsP
     // 5.6 to 6.0 differ in their legacy headers, not in property data: any of them reads the exports.
     versions = { fileVersionUE4: 522, fileVersionUE5: 1016 };
   }
-  const exportPath = (i: number, depth = 0): string | undefined => {
-    const e = z.exports[i];
-    if (!e || depth > z.exports.length) return undefined;
-    const name = exportName(z, e);
-    if (name === undefined) return undefined;
-    const outer = e.outerIndex;
-    const kind = objectIndexKind(outer);
-    if (kind === 'Null') return `${z.packageName}.${name}`;
-    if (kind === 'Export') {
-      const parent = exportPath(Number(outer), depth + 1);
-      if (parent === undefined) return undefined;
-      // A subobject of a top-level object follows a ':', deeper ones a '.'.
-      return `${parent}${parent.indexOf('.') === parent.lastIndexOf('.') && !parent.includes(':') ? ':' : '.'}${name}`;
-    }
-    return undefined;
-  };
   const entries: [number, string | undefined][] = [];
-  for (let i = 0; i < z.exports.length; i++) entries.push([i + 1, exportPath(i)]);
+  zenExportPaths(z).forEach((p, i) => entries.push([i + 1, p]));
+  const importedNames = importedPackageNameStrings(z);
   z.imports.forEach((v, i) => {
-    const script = objectIndexKind(v) === 'ScriptImport' ? o.scriptObjects?.get(v) : undefined;
-    entries.push([-i - 1, script === undefined ? undefined : scriptObjectPath(script)]);
+    const kind = objectIndexKind(v);
+    if (kind === 'ScriptImport') {
+      const script = o.scriptObjects?.get(v);
+      entries.push([-i - 1, script === undefined ? undefined : scriptObjectPath(script)]);
+    } else if (kind === 'PackageImport' && z.layout.format === 'UE5') {
+      const { importedPackageIndex, publicExportHashIndex } = packageImportParts(v);
+      const pkg = importedNames[importedPackageIndex];
+      const hash = z.importedPublicExportHashes[publicExportHashIndex];
+      if (pkg === undefined || hash === undefined) entries.push([-i - 1, undefined]);
+      else entries.push([-i - 1, o.publicExportPath?.(pkg, hash) ?? `${pkg}:0x${hash.toString(16).padStart(16, '0')}`]);
+    } else entries.push([-i - 1, undefined]);
   });
   const refs = new ObjectRefs(entries);
   const v = z.versioningInfo;
