@@ -166,7 +166,7 @@ describe('CUE4Parse fixture values', () => {
   it.skipIf(!process.env.IOSTORE_UNVERSIONED_FIXTURES)('the engine-cooked unversioned fixtures give the same values', async () => {
     const dir = process.env.IOSTORE_UNVERSIONED_FIXTURES!;
     const uv = await containerPackages(join(dir, 'Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc'), join(dir, 'global.utoc'));
-    const read = (tail: string, name: string) => exportOf(readZenProps(uv.get(tail), { source: tail, mappings, ...(uv.scriptObjects ? { scriptObjects: uv.scriptObjects } : {}) }).json, name);
+    const read = (tail: string, name: string) => exportOf(readZenProps(uv.get(tail), { source: tail, mappings, publicExportPath: uv.publicExportPath, ...(uv.scriptObjects ? { scriptObjects: uv.scriptObjects } : {}) }).json, name);
     const dt = read('DataTables/DT_AllProperties.uasset', 'DT_AllProperties');
     checkDataTable(dt);
     const da = read('Properties/DA_AllProperties.uasset', 'DA_AllProperties');
