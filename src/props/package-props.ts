@@ -6,6 +6,7 @@ import type { EngineVersion } from '../toc/engine.js';
 import type { Usmap } from '../usmap/usmap.js';
 import { objectIndexKind } from '../zen/object-index.js';
 import { objectIndexValue, packageImportParts } from '../zen/object-index.js';
+import { scriptImportIndex } from '../zen/script-objects.js';
 import { exportChunkOffsets, exportName, importedPackageNameStrings, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import type { PropsPackage } from './context.js';
 import { isClassDefaultFlags, readExportProps, type ExportPropsJson } from './export-props.js';
@@ -197,6 +198,22 @@ export function zenPublicExports(z: ZenPackage): Map<bigint, string> {
   return out;
 }
 
+/**
+ * Script classes known without the global container (zen script imports are hashes of their paths): the classes
+ * whose data after the properties this reader knows, so that a lone zen package (unpacked, or made by to-zen) shows
+ * it.
+ */
+const KNOWN_SCRIPT_PATHS = new Map(
+  ['DataTable', 'CompositeDataTable', 'CurveTable', 'CompositeCurveTable', 'StringTable', 'UserDefinedEnum', 'UserDefinedStruct', 'CurveFloat', 'CurveVector', 'CurveLinearColor']
+    .map((c) => `/Script/Engine.${c}`)
+    .map((p) => [scriptImportIndex(p), p] as const),
+);
+
+function scriptPath(o: ReadPropsOptions, v: bigint): string | undefined {
+  const p = o.scriptObjects?.get(v);
+  return p === undefined ? KNOWN_SCRIPT_PATHS.get(v) : scriptObjectPath(p);
+}
+
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
   const source = o.source ?? z.packageName;
@@ -213,8 +230,7 @@ export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsP
   z.imports.forEach((v, i) => {
     const kind = objectIndexKind(v);
     if (kind === 'ScriptImport') {
-      const script = o.scriptObjects?.get(v);
-      entries.push([-i - 1, script === undefined ? undefined : scriptObjectPath(script)]);
+      entries.push([-i - 1, scriptPath(o, v)]);
     } else if (kind === 'PackageImport' && z.layout.format === 'UE5') {
       const { importedPackageIndex, publicExportHashIndex } = packageImportParts(v);
       const pkg = importedNames[importedPackageIndex];
@@ -245,7 +261,7 @@ function zenClassPath(z: ZenPackage, P: PropsPackage, o: ReadPropsOptions, i: nu
   const c = z.exports[i]!.classIndex;
   switch (objectIndexKind(c)) {
     case 'ScriptImport':
-      return o.scriptObjects?.has(c) ? scriptObjectPath(o.scriptObjects.get(c)!) : `script:0x${c.toString(16)}`;
+      return scriptPath(o, c) ?? `script:0x${c.toString(16)}`;
     case 'Export':
       return P.objectPath(Number(c) + 1);
     default: {
