@@ -58,6 +58,7 @@ export function objectNameOf(path: string): string {
 /** Reads one export's data; never throws on bad data: an export that cannot be read comes back raw with `error`. */
 export function readExportProps(data: Uint8Array, S: Session, info: ExportInfo): ExportPropsJson {
   const base: ExportPropsJson = { index: info.index, name: info.name, class: info.classPath, serialization: S.P.unversioned ? 'unversioned' : 'tagged' };
+  S.current = `${S.P.source}: export ${info.index} (${info.name})`;
   let out: ExportPropsJson;
   try {
     out = readTyped(data, S, info, base);
@@ -77,7 +78,7 @@ export function readExportProps(data: Uint8Array, S: Session, info: ExportInfo):
 
 function describeFailure(e: unknown, S: Session, info: ExportInfo): string {
   const where = `${S.P.source}: export ${info.index} (${info.name})`;
-  if (e instanceof PropsReadError) return `${where} at offset 0x${e.at.toString(16)}: ${e.message}`;
+  if (e instanceof PropsReadError) return `${where} at offset 0x${e.at.toString(16)}: ${e.message}; its bytes are kept as they are`;
   return `${where}: ${(e as Error)?.message ?? String(e)}`;
 }
 

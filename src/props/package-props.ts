@@ -142,6 +142,7 @@ export function readLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefined
     exports.push(json);
     bytes += data.length;
   });
+  warnings.push(...S.notes);
   const json: PackagePropsJson = {
     format: 'iostore-props',
     version: 1,
@@ -300,6 +301,7 @@ export function readZenProps(bytes: Uint8Array, o: ReadPropsOptions = {}, parsed
     exports.push(json);
     total += data.length;
   });
+  warnings.push(...S.notes);
   const json: PackagePropsJson = {
     format: 'iostore-props',
     version: 1,

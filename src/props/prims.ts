@@ -26,6 +26,10 @@ export class Session {
   /** Names appended while writing. */
   added = 0;
   noneIndex = -1;
+  /** Lines about values kept as bytes for a reason the user should hear (an unknown property type). */
+  notes: string[] = [];
+  /** The export being read, for those lines. */
+  current = '';
 
   constructor(P: PropsPackage) {
     this.P = P;

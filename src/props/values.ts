@@ -640,8 +640,20 @@ export function readTaggedProps(rd: Rd, c: Ctx, isObject: boolean): TaggedBlock 
   return block;
 }
 
+const KNOWN_TYPES = new Set([
+  'BoolProperty', 'ByteProperty', 'Int8Property', 'Int16Property', 'UInt16Property', 'IntProperty', 'UInt32Property', 'Int64Property',
+  'UInt64Property', 'FloatProperty', 'DoubleProperty', 'StrProperty', 'VerseStringProperty', 'Utf8StrProperty', 'AnsiStrProperty',
+  'NameProperty', 'TextProperty', 'ObjectProperty', 'ClassProperty', 'WeakObjectProperty', 'InterfaceProperty', 'LazyObjectProperty',
+  'SoftObjectProperty', 'SoftClassProperty', 'AssetObjectProperty', 'AssetClassProperty', 'DelegateProperty', 'MulticastDelegateProperty',
+  'MulticastInlineDelegateProperty', 'MulticastSparseDelegateProperty', 'FieldPathProperty', 'EnumProperty', 'StructProperty',
+  'ArrayProperty', 'SetProperty', 'MapProperty', 'OptionalProperty',
+]);
+
 function readTaggedValue(rd: Rd, c: Ctx, tag: Tag, start: number, end: number): void {
   const prop = tag.prop;
+  if (!KNOWN_TYPES.has(tag.ty.t)) {
+    c.S.notes.push(`${c.S.current} property ${JSON.stringify(prop.name)} at offset 0x${start.toString(16)}: unknown property type ${tag.ty.t}; its ${end - start} bytes are kept as they are`);
+  }
   const bytes = rd.b.subarray(start, end);
   const sub = new Rd(rd.b, start, end);
   let value: Json | undefined;
