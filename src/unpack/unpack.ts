@@ -7,8 +7,9 @@ import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
-import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
-import type { PakUnpackOutcome } from './pak-unpack.js';
+import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
+import type { OpenedPaks, PakUnpackOutcome } from './pak-unpack.js';
+import { packageKey } from '../layout/package-files.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
@@ -75,7 +76,11 @@ export interface PlannedChunk {
 
 export interface UnpackResult {
   outdir: string;
-  containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number }>;
+  /**
+   * Per container and pak: chunks (files) it lists, how many were written, and how many were left to another
+   * source, named in `overriddenBy` (a patch, or the mount-order winner of a package held in both forms).
+   */
+  containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number; overriddenBy: string[] }>;
   chunksWritten: number;
   bytesWritten: number;
   planned: PlannedChunk[];
@@ -94,6 +99,7 @@ export interface UnpackResult {
  */
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
   const { containers, paks } = await discoverMounts(inputs);
+  checkDistinctNames(containers, paks);
   if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
   return unpackWith(containers, outdir, o, paks);
 }
@@ -128,6 +134,19 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
     const root = stage?.root ?? outdir;
+    // Paks are opened first: a package held by a pak and by a container comes whole from one of them.
+    const withPaks = paks.length > 0 && o.type === undefined;
+    const pakOpen: OpenedPaks | undefined = withPaks ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
+    const winners = packageWinners(opened, pakOpen);
+    const crossForm = new Set<string>();
+    // A package of another form left out: said once per package and source (a zen package over legacy files, or
+    // the reverse, is what a modder must know; a patch over its base is the normal case).
+    const leftOut = (key: string, path: string, loser: string, loserForm: string, winner: number) => {
+      const w = winners!.sources[winner]!;
+      if (w.form === loserForm || crossForm.has(`${key}\0${loser}`)) return;
+      crossForm.add(`${key}\0${loser}`);
+      warnings.push(`${path.replace(/(\.m)?\.[^./]+$/, '')}: the package comes from ${w.name} (${w.form}); ${loser}'s ${loserForm} files are left out`);
+    };
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
     // (a container alone owns all its chunks: no table of its ids).
     const owner = new Map<string, number>();
@@ -154,16 +173,24 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const skipped = new Map<string, number>();
       const listed: number[] = [];
       const overriddenBy = new Map<number, string>();
-      let overridden = 0;
+      const by = new Set<string>();
+      const me = winners?.containerSource[c];
       for (let i = 0; i < toc.chunkCount; i++) {
         if (type !== undefined && toc.chunkType(i) !== type) continue;
         const id = toc.chunkIdHex(i);
         const path = outputPathOf(toc, i);
         if (match && !match(path)) continue;
+        const key = winners ? packageKey(path) : undefined;
+        const packageWinner = key === undefined ? undefined : winners!.byPackage.get(key);
         const winner = owner.get(id) ?? c;
-        if (winner !== c) {
+        if (packageWinner !== undefined && packageWinner !== me) {
+          const name = winners!.sources[packageWinner]!.name;
+          overriddenBy.set(i, name);
+          by.add(name);
+          leftOut(key!, path, entry.name, 'zen', packageWinner);
+        } else if (winner !== c) {
           overriddenBy.set(i, opened[winner]!.entry.name);
-          overridden++;
+          by.add(opened[winner]!.entry.name);
         } else if (needsMissingCodec(toc, i, missing)) {
           const m = firstMissingMethod(toc, i, missing);
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
@@ -195,15 +222,23 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
       }
-      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden });
+      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
     });
 
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
     // --type selects chunk types, which pak files do not have.
-    if (paks.length > 0 && o.type === undefined) {
+    if (pakOpen) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       const { planPaks } = await import('./pak-unpack.js');
-      pakPlan = await planPaks(paks, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
+      const packageWinner = winners
+        ? (key: string, pak: string, path: string) => {
+            const w = winners.byPackage.get(key);
+            if (w === undefined || winners.sources[w]!.name === pak) return undefined;
+            leftOut(key, path, pak, 'legacy', w);
+            return winners.sources[w]!.name;
+          }
+        : undefined;
+      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, ...(packageWinner ? { packageWinner } : {}) });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -312,6 +347,59 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     await Promise.all(opened.map(({ reader }) => reader.close()));
     await Promise.all((pakPlan?.archives ?? []).map((a) => a.close()));
   }
+}
+
+/** Which source supplies each package: see packageWinners. */
+interface PackageWinners {
+  /** Containers and paks in mount order for whole packages, with the form their packages take. */
+  sources: Array<{ name: string; form: 'zen' | 'legacy' }>;
+  /** Index in `sources` of each opened container. */
+  containerSource: number[];
+  /** Package (see packageKey) -> index in `sources` of the source it comes from. */
+  byPackage: Map<string, number>;
+}
+
+/**
+ * The source of each package when there are several sources: the highest in mount order of those holding any of
+ * its files, so that a package's files (header, export data, bulk) never mix two sources: a zen `.uasset` beside a
+ * legacy `.uexp` is a broken package. Mount order is the priority (`_N_P`); at equal priority a container wins over
+ * a pak (the zen loader looks in the containers' package store first), then the later name as in byMountOrder.
+ */
+function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: ContainerReader }>, pakOpen: OpenedPaks | undefined): PackageWinners | undefined {
+  const pakList = pakOpen?.paks ?? [];
+  if (opened.length + pakList.length < 2) return undefined;
+  type Source = { name: string; form: 'zen' | 'legacy'; priority: number; kind: number; sortName: string; container?: number; pak?: number };
+  const list: Source[] = [
+    ...opened.map(({ entry }, c): Source => ({ name: entry.name, form: 'zen', priority: entry.priority, kind: 1, sortName: entry.name, container: c })),
+    ...pakList.map(({ mount }, k): Source => ({ name: mount.name, form: 'legacy', priority: mount.priority, kind: 0, sortName: mount.name.replace(/\.pak$/i, ''), pak: k })),
+  ];
+  list.sort((a, b) => a.priority - b.priority || a.kind - b.kind || (a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : 0));
+  const byPackage = new Map<string, number>();
+  const containerSource: number[] = new Array(opened.length);
+  list.forEach((src, s) => {
+    if (src.container !== undefined) {
+      containerSource[src.container] = s;
+      const toc = opened[src.container]!.reader.toc;
+      for (let i = 0; i < toc.chunkCount; i++) {
+        const path = toc.chunkPath(i);
+        const key = path === undefined ? undefined : packageKey(path);
+        if (key !== undefined) byPackage.set(key, s);
+      }
+      return;
+    }
+    const { archive, prefix } = pakList[src.pak!]!;
+    // A patch pak's delete record takes a lower pak's package away.
+    for (const d of archive.pak.deleted) {
+      const key = packageKey(prefix + d);
+      const w = key === undefined ? undefined : byPackage.get(key);
+      if (w !== undefined && list[w]!.pak !== undefined) byPackage.delete(key!);
+    }
+    for (const e of archive.pak.entries) {
+      const key = packageKey(prefix + e.path);
+      if (key !== undefined) byPackage.set(key, s);
+    }
+  });
+  return { sources: list.map(({ name, form }) => ({ name, form })), containerSource, byPackage };
 }
 
 /** The manifest as unpack writes it: each container's chunk entries made when written. */
