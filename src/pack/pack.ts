@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
-import { defaultCodecs } from '../codecs/registry.js';
+import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName, packageIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
@@ -156,6 +156,7 @@ async function packPlanned(
   plan: (outBase: string, outName: string, choice: ContainerIdChoice | undefined, warnings: string[]) => Promise<Plan>,
 ): Promise<PackResult> {
   if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
+  checkContainerMethod(o.compression);
   const outName = basename(outUtoc).replace(/\.utoc$/i, '');
   const outBase = resolve(dirname(outUtoc), outName);
   const warnings: string[] = [];
@@ -204,7 +205,7 @@ function manifestContainerId(c: ManifestContainer, outName: string, chosen: Cont
 
 async function planManifest(folder: string, outBase: string, outName: string, chosen: ContainerIdChoice | undefined, o: PackOptions, warnings: string[]) {
   const manifest = await readManifest(folder);
-  const c = pickContainer(manifest, o.container, folder);
+  const c = pickContainer(manifest, o.container, folder, outName);
   const idChoice = manifestContainerId(c, outName, chosen, warnings, folder);
   const containerId = idChoice.id;
   if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
@@ -637,14 +638,28 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
   };
 }
 
+/** Methods a .pak may use but a container may not: the engine and retoc read no Gzip blocks in a .ucas. */
+const PAK_ONLY_METHODS = new Set(['gzip']);
+
+function containerEncoders(registry: CodecRegistry): string[] {
+  return registry.names().filter((n) => registry.get(n)?.compress && n !== 'None' && !PAK_ONLY_METHODS.has(n.toLowerCase()));
+}
+
+/** Refuses, before any work, a method only a .pak may use. */
+function checkContainerMethod(requested: string | undefined): void {
+  if (requested === undefined || !PAK_ONLY_METHODS.has(requested.toLowerCase())) return;
+  throw new IoStoreError('USAGE', `--compression ${requested} is for .pak outputs: a container (.utoc) takes none, ${containerEncoders(defaultCodecs()).join(', ')}`);
+}
+
 function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {
   const registry = defaultCodecs();
   const want = requested ?? sourceMethod ?? 'None';
   if (want.toLowerCase() === 'none') return undefined;
+  checkContainerMethod(requested);
   const codec = registry.get(want);
   if (codec?.compress) return codec;
   if (requested !== undefined) {
-    throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${registry.names().filter((n) => registry.get(n)?.compress && n !== 'None').join(', ')})`);
+    throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${containerEncoders(registry).join(', ')})`);
   }
   warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;

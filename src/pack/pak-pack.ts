@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
@@ -73,16 +73,19 @@ async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void>
 }
 
 /** The pak of an unpacked folder's manifest to rebuild: the one named, or the only one. */
-function pickPak(m: Manifest, name: string | undefined, source: string): ManifestPak | undefined {
+function pickPak(m: Manifest, name: string | undefined, source: string, outName: string): ManifestPak | undefined {
   const paks = m.paks ?? [];
   if (paks.length === 0) return undefined;
+  const byName = (n: string) => paks.find((x) => x.name.toLowerCase() === n.toLowerCase() || x.name.toLowerCase() === `${n.toLowerCase()}.pak`);
   if (name !== undefined) {
-    const p = paks.find((x) => x.name.toLowerCase() === name.toLowerCase() || x.name.toLowerCase() === `${name.toLowerCase()}.pak`);
+    const p = byName(name);
     if (!p) throw new IoStoreError('USAGE', `no pak "${name}" in the manifest (it has ${paks.map((x) => x.name).join(', ')})`, { file: source });
     return p;
   }
-  if (paks.length !== 1) throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container`, { file: source });
-  return paks[0];
+  if (paks.length === 1) return paks[0];
+  const named = byName(outName);
+  if (named) return named;
+  throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container <name>, or name the output after it`, { file: source });
 }
 
 /**
@@ -116,7 +119,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
 
   const manifestPath = join(folder, MANIFEST_NAME);
   const manifest = existsSync(manifestPath) ? await readManifest(folder) : undefined;
-  const picked = manifest ? pickPak(manifest, o.container, folder) : undefined;
+  const picked = manifest ? pickPak(manifest, o.container, folder, basename(outPak)) : undefined;
   if (picked) {
     from = 'manifest';
     if (!o.force && resolve(picked.pak) === outAbs) throw new IoStoreError('USAGE', 'the output would overwrite the pak this folder was unpacked from (pass --force to allow)', { file: outPak });

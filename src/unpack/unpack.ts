@@ -6,6 +6,7 @@ import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
+import { readManifestFile, keptManifestEntries } from '../layout/manifest-read.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { OpenedPaks, PakUnpackOutcome } from './pak-unpack.js';
@@ -118,6 +119,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   }
   if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
 
+  // The manifest of an earlier unpack into the folder: read (and checked) before anything is written.
+  const previous = o.dryRun ? undefined : previousManifest(outdir);
   let pakPlan: PakUnpackOutcome | undefined;
   const codecs = o.codecs ?? defaultCodecs();
   // Workers start now, from the containers alone, and open them while this thread plans.
@@ -331,6 +334,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       });
       result.threads = Math.max(result.threads, pakThreads);
     }
+    if (previous) {
+      // One manifest per folder: the earlier unpack's entries stay, their files written over marked as such.
+      const failed = new Set(failures.map((f) => f.path?.toLowerCase()));
+      const written = new Map<string, string>();
+      for (const p of [...planned, ...pakPlanned]) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
+      const kept = keptManifestEntries(previous, manifest, written);
+      manifest.containers = [...kept.containers, ...manifest.containers];
+      const allPaks = [...kept.paks, ...(manifest.paks ?? [])];
+      if (allPaks.length > 0) manifest.paks = allPaks;
+      warnings.push(...kept.warnings);
+    }
     // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
     const text = function* () {
       yield* jsonPieces(manifest);
@@ -402,8 +416,19 @@ function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: Conta
   return { sources: list.map(({ name, form }) => ({ name, form })), containerSource, byPackage };
 }
 
-/** The manifest as unpack writes it: each container's chunk entries made when written. */
-type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> }> };
+/** The manifest as unpack writes it: each new container's chunk entries made when written. */
+type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> | ManifestChunk[] }> };
+
+/** The manifest already in the output folder, if any; one that is not a manifest of this tool stops the run. */
+function previousManifest(outdir: string): Manifest | undefined {
+  if (!existsSync(outdir)) return undefined;
+  try {
+    return readManifestFile(outdir);
+  } catch (e) {
+    if (!(e instanceof IoStoreError) || e.code !== 'BAD_VALUE') throw e;
+    throw new IoStoreError('BAD_VALUE', `${e.message}; unpack adds to the manifest of the folder it writes into: remove it or unpack into another folder`);
+  }
+}
 
 function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {
   return firstMissingMethod(toc, i, missing) !== '';
