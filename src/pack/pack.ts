@@ -1,14 +1,14 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
-import { containerIdFromName, packageIdFromName } from '../hash/names.js';
+import { containerIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
-import { generationFromTocVersion } from '../toc/engine.js';
+import { generationFromTocVersion, type EngineGeneration } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
@@ -17,25 +17,27 @@ import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
-import type { ManifestContainer } from '../layout/manifest.js';
-import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
+import type { ManifestChunk, ManifestContainer, ManifestPak } from '../layout/manifest.js';
+import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
-import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
-import { buildContainerHeader, storeEntryFor } from './header-builder.js';
+import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { pickContainer, readManifest } from './manifest-input.js';
-import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
-import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
-import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
-import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
-import { legacyToZen } from '../convert/legacy-to-zen.js';
+import type { PackedShaderLibrary } from './shader-chunks.js';
+import { classifyModFiles, listModFolder, modFileAt, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
+import { readPieces, type PlannedChunk } from './planned-chunk.js';
+import { modChunks, readModPackages, type ModPackages } from './mod-packages.js';
+import { surveyFolder, type FolderSurvey } from './folder-survey.js';
+import { rebuiltHeader, type HeaderBase } from './manifest-header.js';
+import { pakMountRelative } from '../pak/safe-path.js';
+import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -67,6 +69,11 @@ export interface PackOptions {
    * global container), the output name's for a plain folder.
    */
   containerId?: bigint | 'name';
+  /**
+   * Write plain a container the manifest says was encrypted (without it and without `aesKey`, such a rebuild is
+   * refused rather than silently written unencrypted).
+   */
+  noEncrypt?: boolean;
   /** Overwrite the manifest's source container if the output is the same file. */
   force?: boolean;
   /** Companion .pak version (default: the source container's own, else 11; 15 for TOC v10). */
@@ -103,24 +110,6 @@ export interface PackResult {
   threads: number;
   /** Shader libraries written (plain-folder packs and to-zen). */
   shaderLibraries?: PackedShaderLibrary[];
-}
-
-/** One chunk to write: where its bytes come from and how it is indexed. */
-interface PlannedChunk {
-  id: Uint8Array;
-  size: number;
-  pieces: () => AsyncIterable<Uint8Array>;
-  /** Path below the mount point, for the directory index; unnamed chunks have none. */
-  path?: string;
-  memoryMapped: boolean;
-  /** A file the chunk is read from: never overwritten by the output. */
-  input?: string;
-  /** Set when the chunk is exactly this file's bytes, so a worker thread can read and encode it. */
-  file?: string;
-  /** Called with the chunk's hash once written (manifest mode uses it to spot edited packages). */
-  written?: (hash: Uint8Array) => void;
-  /** Written after every other chunk (the container header, which may depend on them). */
-  last?: boolean;
 }
 
 /**
@@ -213,11 +202,34 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   }
   const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
   const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
+  const gen = generationFromTocVersion(version);
+  const encrypt = keptEncryption(c, o, folder);
   const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
-  const mountPoint = c.mountPoint ?? '../../../';
-  const prefix = mountPointRelative(mountPoint);
-  // Chunks in their original .ucas order; files are checked before anything is written.
-  const sorted = [...c.chunks].sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
+  const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
+  // What the folder holds now: the listed files, files added since unpack, packages that changed form.
+  const survey = await surveyFolder(folder, manifest, c, companion);
+  const listedHeader = survey.listed.find((ch) => ch.type === 'ContainerHeader');
+  const extra = await planExtraFiles(folder, survey, c, gen, o, warnings, () => headerVersion, () => baseEntries);
+  const packageIds = [...survey.listed.filter((ch) => ch.type === 'ExportBundleData').map((ch) => Buffer.from(ch.id, 'hex').readBigUInt64LE(0)), ...extra.packageIds];
+  const base = listedHeader || packageIds.length > 0 ? await headerBase(folder, c, listedHeader, o) : undefined;
+  const headerVersion = base?.version ?? o.containerHeaderVersion ?? target?.containerHeaderVersion ?? headerVersionForToc(version);
+  const baseEntries = base?.entries ?? new Map<bigint, StoreEntry>();
+  if ((listedHeader || packageIds.length > 0) && headerVersion === undefined) {
+    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand to read it from: pass --container-header-version`, { file: folder });
+  }
+  await extra.read();
+
+  // The mount point: the container's own, or the folder holding every file when added ones lie outside it.
+  const ownMountPoint = c.mountPoint ?? '../../../';
+  const ownPrefix = mountPointRelative(ownMountPoint);
+  const named = [...survey.listed.flatMap((ch) => (ch.tocPath === undefined ? [] : [ch.tocPath])), ...extra.paths()];
+  const prefix = mountFolderFor(named, ownPrefix);
+  const mountPoint = prefix === ownPrefix ? ownMountPoint : mountPointAt(ownMountPoint, prefix);
+  if (prefix !== ownPrefix) warnings.push(`mount point ${mountPoint}: files added to the folder lie outside the container's ${ownMountPoint}`);
+
+  // Chunks in their original .ucas order, then those packed from their own contents; files are checked before
+  // anything is written.
+  const sorted = survey.listed.filter((ch) => ch !== listedHeader).sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
   const chunks: PlannedChunk[] = [];
   // Packages whose bytes differ from the manifest's hash: their store entries are rebuilt in the header.
   const edited = new Map<bigint, string>();
@@ -227,46 +239,178 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
     const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
     if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
     const id = Buffer.from(ch.id, 'hex');
-    const isHeader = ch.type === 'ContainerHeader';
-    if (isHeader) new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
-    let path: string | undefined;
-    if (ch.tocPath !== undefined) {
-      if (!ch.tocPath.startsWith(prefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(mountPoint)}`, { file: folder });
-      path = ch.tocPath.slice(prefix.length);
-    }
     chunks.push({
       id,
-      size: isHeader ? ch.size : fileSize,
-      pieces: isHeader ? () => headerWithEdits(file, containerId, c, edited, warnings) : () => readPieces(file),
-      ...(path !== undefined ? { path } : {}),
+      size: fileSize,
+      pieces: () => readPieces(file),
+      ...(ch.tocPath !== undefined ? { path: ch.tocPath.slice(prefix.length) } : {}),
       memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
       input: file,
-      ...(isHeader ? { last: true } : { file }),
+      file,
       ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(id.readBigUInt64LE(0), file)) } : {}),
     });
+  }
+  const listedIds = new Map(chunks.map((ch, k) => [Buffer.from(ch.id).toString('hex'), sorted[k]!.path]));
+  for (const ch of extra.chunks((p) => p.slice(prefix.length))) {
+    const key = Buffer.from(ch.id).toString('hex');
+    const other = listedIds.get(key);
+    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(ch.input ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
+    chunks.push(ch);
+  }
+  if (listedHeader || packageIds.length > 0) {
+    const id = listedHeader ? Buffer.from(listedHeader.id, 'hex') : encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
+    new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
+    const changes = { version: headerVersion!, packed: new Set(packageIds), edited, added: extra.entries() };
+    chunks.push({ id, size: base?.bytes.length ?? 0, pieces: () => rebuiltHeader(base, containerId, changes, warnings), memoryMapped: false, last: true, ...(base?.file ? { input: base.file } : {}) });
   }
   const settings: ContainerWriterOptions = {
     version,
     containerId,
     blockSize: o.blockSize ?? c.blockSize,
     ...(codec ? { codec } : {}),
-    hashAlgorithm: generationFromTocVersion(version) === 'UE4' ? 'sha1' : 'blake3',
-    ...encryption(o, c.encryptionKeyGuid),
+    hashAlgorithm: gen === 'UE4' ? 'sha1' : 'blake3',
+    ...encrypt,
     ...partitioning(o.partitionSize ?? c.partitionSize ?? undefined),
     ...(c.compressionBlockAlignment ? { compressionBlockAlignment: c.compressionBlockAlignment } : {}),
     mountPoint,
     ...(c.mountPoint !== null ? { indexWhenEmpty: true } : {}),
     perfectHash: c.perfectHash ?? true,
+    // Used only when it places exactly the chunks written (see ContainerWriter): an unchanged chunk set.
     ...(c.perfectHashSeeds && version === c.tocVersion
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  // The files of the container's own companion pak, when the folder was unpacked with it.
-  const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
-  const pakFiles: CompanionFiles | undefined = companion && companion.files.length > 0
-    ? { mountPoint: companion.mountPoint, files: companion.files.map((f) => ({ file: join(folder, ...f.path.split('/')), path: f.pakPath })) }
-    : undefined;
+  const pakFiles = companionFiles(folder, companion, extra.loose(), prefix, mountPoint, warnings);
   return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, pakFiles, containerId: idChoice };
+}
+
+/**
+ * The encryption a rebuild keeps: the unpacked container's, with the key given; without one an encrypted
+ * container is refused rather than written plain, unless `noEncrypt` says so.
+ */
+function keptEncryption(c: ManifestContainer, o: PackOptions, folder: string): Partial<ContainerWriterOptions> {
+  if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
+  const was = c.encryption !== 'None' || (c.flagNames ?? []).includes('Encrypted');
+  if (was && !o.aesKey && !o.noEncrypt) {
+    throw new IoStoreError('USAGE', `the container was encrypted (key GUID ${c.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
+  }
+  return encryption(o, c.encryptionKeyGuid);
+}
+
+/** The header a manifest pack starts from: the folder's header file, else the source container's header. */
+async function headerBase(folder: string, c: ManifestContainer, listed: ManifestChunk | undefined, o: PackOptions): Promise<(HeaderBase & { version: ContainerHeaderVersionName; entries: Map<bigint, StoreEntry>; file?: string }) | undefined> {
+  let bytes: Uint8Array | undefined;
+  let source = '';
+  let file: string | undefined;
+  if (listed) {
+    file = safeOutputPath(folder, listed.path);
+    await requireFile(file, `chunk ${listed.id} (${listed.type}) is listed in the manifest but its file is missing`);
+    bytes = new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file!); }));
+    source = file;
+  } else {
+    bytes = await sourceHeader(c, o);
+    source = `${c.utoc} (container header)`;
+  }
+  if (!bytes) return undefined;
+  const h = parseContainerHeader(bytes, { source });
+  return { bytes, source, containerId: c.containerId, version: h.version, entries: new Map(h.packages.map((p) => [p.packageId, p])), ...(file ? { file } : {}) };
+}
+
+/** The container header of the container a folder was unpacked from, when it is still at hand. */
+async function sourceHeader(c: ManifestContainer, o: PackOptions): Promise<Uint8Array | undefined> {
+  if (!existsSync(c.utoc)) return undefined;
+  try {
+    const toc = readToc(await readTocBytes(c.utoc), { source: c.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
+    const i = Array.from({ length: toc.chunkCount }, (_, k) => k).find((k) => toc.chunkTypeName(k) === 'ContainerHeader');
+    const parts = partitionPaths(c.utoc, toc.partitionCount);
+    if (i === undefined || !parts.every((p) => existsSync(p))) return undefined;
+    const reader = new ContainerReader(toc, parts.map(fileSource), o.aesKey ? { aesKey: o.aesKey } : {});
+    try {
+      return await reader.readChunk(i);
+    } finally {
+      await reader.close();
+    }
+  } catch (e) {
+    if (e instanceof IoStoreError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Files a manifest pack takes from their own contents (see FolderSurvey.extra): packages and shader libraries
+ * become chunks with ids from their own names, filed where those names say; other files go into the companion pak.
+ * Steps: classify now (so the header knows which packages come), `read` once the header's version and entries are
+ * known, then `chunks`.
+ */
+async function planExtraFiles(
+  folder: string,
+  survey: FolderSurvey,
+  c: ManifestContainer,
+  gen: EngineGeneration,
+  o: PackOptions,
+  warnings: string[],
+  headerVersion: () => ContainerHeaderVersionName | undefined,
+  entries: () => ReadonlyMap<bigint, StoreEntry>,
+) {
+  const knownIds = new Set(c.chunks.map((ch) => Buffer.from(ch.id, 'hex').readBigUInt64LE(0)));
+  const loose: ModLooseFile[] = [];
+  const mod = classifyModFiles(survey.extra, '', gen, knownIds, loose);
+  const code = new Map<string, ModFile>();
+  const codePrefix = `${UNNAMED_CHUNKS_FOLDER}/ShaderCode/`;
+  for (const rel of survey.unknownChunks) if (rel.startsWith(codePrefix) && rel.endsWith('.bin')) code.set(rel.slice(codePrefix.length, -4).toLowerCase(), modFileAt(join(folder, ...rel.split('/')), rel));
+  const used = new Set<string>();
+  const unpackedCode = { get: (id: string) => (used.add(id), code.get(id)) } as unknown as Map<string, ModFile>;
+  let read: ModPackages | undefined;
+  if (survey.extra.length > 0) {
+    const names = survey.extra.map((f) => f.path);
+    warnings.push(`packed ${names.length} file(s) the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
+  }
+  return {
+    packageIds: mod.filter((m) => m.type === 'ExportBundleData').map((m) => m.packageId!),
+    async read(): Promise<void> {
+      if (mod.length > 0) {
+        read = await readModPackages(mod, survey.extra, loose, { gen, headerVersion: headerVersion()!, entries: entries(), unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}) }, warnings);
+        placeByOwnNames(mod, read.ownNames, knownRoots(c, read.ownNames.values()), warnings);
+      }
+      const left = survey.unknownChunks.filter((rel) => !(rel.startsWith(codePrefix) && used.has(rel.slice(codePrefix.length, -4).toLowerCase())));
+      if (left.length > 0) warnings.push(`left out ${left.length} file(s) under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
+      if (survey.absent.length > 0) {
+        const a = survey.absent;
+        warnings.push(`left out ${a.length} chunk(s) the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
+      }
+    },
+    /** Paths of the chunks (below the engine root), once read. */
+    paths: (): string[] => [...mod.map((m) => m.path), ...(read?.shaderChunks.flatMap((ch) => (ch.path === undefined ? [] : [ch.path])) ?? [])],
+    chunks: (below: (p: string) => string): PlannedChunk[] => (read ? modChunks(mod, read, below) : []),
+    entries: () => read?.packages ?? [],
+    loose: () => loose,
+  };
+}
+
+/** Package roots taught by the container's own packages (its chunk ids hash their names), for the names wanted. */
+function knownRoots(c: ManifestContainer, names: Iterable<string>): PackageRoots {
+  const roots = new PackageRoots();
+  roots.learnFrom(
+    (function* () {
+      for (const ch of c.chunks) if (ch.type === 'ExportBundleData' && ch.tocPath !== undefined) yield { path: ch.tocPath, id: Buffer.from(ch.id, 'hex').readBigUInt64LE(0) };
+    })(),
+    names,
+  );
+  return roots;
+}
+
+/**
+ * The companion pak's files: those of the container's own pak when the folder was unpacked with it, and files added
+ * to the folder that only a pak holds; its mount point the pak's (else the container's), or the folder holding them all.
+ */
+function companionFiles(folder: string, companion: ManifestPak | undefined, added: readonly ModLooseFile[], prefix: string, mountPoint: string, warnings: string[]): CompanionFiles | undefined {
+  const files = [...(companion?.files ?? []).map((f) => ({ file: join(folder, ...f.path.split('/')), path: f.path })), ...added];
+  if (files.length === 0) return undefined;
+  const ownMount = companion?.mountPoint ?? mountPoint;
+  const own = companion ? pakMountRelative(companion.mountPoint) : prefix;
+  const pakPrefix = mountFolderFor(files.map((f) => f.path), own);
+  if (pakPrefix !== own && companion) warnings.push(`companion pak mount point ${mountPointAt(ownMount, pakPrefix)}: files added to the folder lie outside ${ownMount}`);
+  return { mountPoint: pakPrefix === own ? ownMount : mountPointAt(ownMount, pakPrefix), files: files.map((f) => ({ ...f, path: f.path.slice(pakPrefix.length) })) };
 }
 
 /**
@@ -290,116 +434,45 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   }
   const version = checkVersion(o.version ?? like?.version ?? target!.tocVersion);
   const gen = generationFromTocVersion(version);
-  const mountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
+  const likeMountPoint = o.mountPoint ?? like?.directoryIndex?.mountPoint ?? '../../../';
+  const likePrefix = mountPointRelative(likeMountPoint);
   const knownIds = new Set<bigint>();
   for (let i = 0; i < (like?.chunkCount ?? 0); i++) knownIds.add(like!.chunkId(i).id);
   // unpack and to-legacy put chunks without a path (the container header, script objects) under _chunks/: a mod
   // container gets its own header, so they stay out.
   const all = await list();
-  const files = all.filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
+  const inFolder = all.filter((f) => !f.path.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`) && f.path !== MANIFEST_NAME);
   // ShaderCode chunks as unpack writes them: an IoStore-form shader library of the folder takes those it lists.
   const unpackedCode = new Map<string, ModFile>();
   const codePrefix = `${UNNAMED_CHUNKS_FOLDER}/ShaderCode/`;
   for (const f of all) if (f.path.startsWith(codePrefix) && f.path.endsWith('.bin')) unpackedCode.set(f.path.slice(codePrefix.length, -4).toLowerCase(), f);
-  const shaderLibraries: PackedShaderLibrary[] = [];
+  // Paths from here on are below the engine root (`../../../`): a folder written by unpack or to-legacy is laid
+  // out so, a mod folder below the mount point.
+  const layout = o.mountPoint !== undefined ? 'mount' : folderLayout(inFolder.map((f) => f.path), likePrefix, knownIds);
+  const files = layout === 'root' ? inFolder : inFolder.map((f) => ({ ...f, path: likePrefix + f.path }));
   const loose: ModLooseFile[] = [];
-  const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
+  const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-
-  const chunks: PlannedChunk[] = [];
-  const packages: ContainerPackage[] = [];
-  const names: string[] = [];
-  const legacyHints = { ...(target ? { engine: target.engine } : {}), containerHeaderVersion: headerVersion };
-  const pkgChunks = new Map<ModChunk, { bytes?: Uint8Array; legacy: boolean; pieces?: Uint8Array[]; size?: number }>();
-  // Shader libraries first: the shader maps they hold bound which asset-info entries the store entries take.
-  const shaderCodeType = chunkTypeFromName('ShaderCode', gen);
-  const shaderIds = new Map<string, string>();
-  const knownShaderMaps = new Set<string>();
-  for (const m of mod) {
-    if (m.type !== 'ShaderCodeLibrary') continue;
-    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => unpackedCode.get(id), warnings);
-    shaderLibraries.push(r.report);
-    for (const h of r.shaderMaps) knownShaderMaps.add(h);
-    for (const c of r.chunks) {
-      const key = Buffer.from(c.id).toString('hex');
-      const other = shaderIds.get(key);
-      if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(m.path)} and ${quote(other)} both give chunk ${key}`, { file: m.file, offset: 0 });
-      shaderIds.set(key, m.path);
-      const data = c.data;
-      chunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
-    }
-  }
-  // ShaderAssetInfo-*.assetinfo.json (the cooker's, or to-legacy's) give packages their shader maps, as UnrealPak
-  // does; they are read here and not staged.
-  const assetInfos: ShaderAssetInfo[] = [];
-  for (let k = loose.length - 1; k >= 0; k--) {
-    const l = loose[k]!;
-    if (!/(^|\/)ShaderAssetInfo-[^/]+\.assetinfo\.json$/i.test(l.path)) continue;
-    const f = files.find((x) => x.path === l.path)!;
-    assetInfos.push(parseShaderAssetInfo(new TextDecoder().decode(await f.read()), f.file));
-    loose.splice(k, 1);
-  }
-  const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
-  for (const m of mod) {
-    if (m.type !== 'ExportBundleData') continue;
-    let bytes = await m.src.read();
-    let legacy = false;
-    let convertedHeader: ZenPackage | undefined;
-    let convertedImports: bigint[] | undefined;
-    let convertedPieces: Uint8Array[] | undefined;
-    let size = bytes.length;
-    if (isLegacyPackage(bytes)) {
-      if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
-      const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
-      const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
-      // Kept in pieces (header, .uexp): the writer takes them as they are.
-      convertedPieces = converted.pieces;
-      size = converted.size;
-      convertedHeader = converted.zen;
-      convertedImports = converted.importedPackages;
-      legacy = true;
-      if (o.onConvert) o.onConvert(m.path);
-    }
-    pkgChunks.set(m, convertedPieces ? { legacy, pieces: convertedPieces, size } : { bytes, legacy });
-    const pkg = convertedHeader ?? parseZenPackage(bytes, { source: m.file, containerHeaderVersion: headerVersion });
-    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
-      // The package's own name is what other packages import: its id wins over the path's, for the package and
-      // the bulk files beside it.
-      if (!legacy) warnings.push(`${m.path}: the package calls itself ${quote(pkg.packageName)}, its path says ${m.packageName}; using ${quote(pkg.packageName)}`);
-      renamePackage(mod, m, pkg.packageName, gen);
-    }
-    // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
-    // does not store: the store entry must carry that list.
-    const game = entries.get(m.packageId!);
-    const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
-    const { entry, warning } = storeEntryFor(pkg, size, headerVersion, previous);
-    if (warning) warnings.push(warning);
-    const fromInfo = gen === 'UE5' ? shaderMapsOf.get(pkg.packageName.toLowerCase()) : undefined;
-    if (fromInfo) entry.shaderMapHashes = fromInfo;
-    packages.push({ packageId: m.packageId!, ...entry });
-    names.push(m.packageName!);
-    // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
-    if (!legacy) pkgChunks.set(m, { legacy });
-  }
-  checkDistinctIds(mod);
-  for (const m of mod) {
-    if (m.type === 'ShaderCodeLibrary') continue;
-    const converted = pkgChunks.get(m);
-    if (converted?.pieces) {
-      const pieces = converted.pieces;
-      chunks.push({ id: m.id, size: converted.size!, pieces: async function* () { yield* pieces; }, path: m.path, memoryMapped: false });
-      continue;
-    }
-    const src = m.src;
-    chunks.push({
-      id: m.id,
-      size: src.size,
-      pieces: src.onDisk ? () => readPieces(src.file) : async function* () { yield await src.read(); },
-      path: m.path,
-      memoryMapped: m.type === 'MemoryMappedBulkData',
-      ...(src.onDisk ? { input: src.file, file: src.file } : {}),
-    });
-  }
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}) }, warnings);
+  const shaderLibraries = read.shaderLibraries;
+  const packages = read.packages;
+  const names = [...read.ownNames.values()];
+  // Each package goes where its own name says, whatever folder holds it.
+  const roots = new PackageRoots();
+  if (like) roots.learnFromContainer(like, read.ownNames.values());
+  placeByOwnNames(mod, read.ownNames, roots, warnings);
+  // The game container's mount point when it holds every file, else the folder that does (a mod may add a package
+  // beside the game's folder); the companion pak likewise.
+  const prefix = o.mountPoint !== undefined ? likePrefix : mountFolderFor([...mod.map((m) => m.path), ...read.shaderChunks.flatMap((c) => (c.path === undefined ? [] : [c.path]))], likePrefix);
+  const outside = (p: string) => !p.toLowerCase().startsWith(prefix.toLowerCase());
+  const stray = mod.find((m) => outside(m.path)) ?? loose.find((l) => o.mountPoint !== undefined && outside(l.path));
+  if (stray) throw new IoStoreError('USAGE', `${quote(stray.path)} is not below the mount point ${quote(likeMountPoint)}`, { file: stray.file });
+  const mountPoint = prefix === likePrefix ? likeMountPoint : mountPointAt(likeMountPoint, prefix);
+  if (prefix !== likePrefix) warnings.push(`mount point ${mountPoint}: the files are not all below the game container's ${likeMountPoint}`);
+  const chunks = modChunks(mod, read, (p) => p.slice(prefix.length));
+  const pakPrefix = mountFolderFor(loose.map((l) => l.path), prefix);
+  const pakMountPoint = pakPrefix === prefix ? mountPoint : mountPointAt(likeMountPoint, pakPrefix);
+  const pakLoose = loose.map((l) => ({ ...l, path: l.path.slice(pakPrefix.length) }));
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
@@ -419,20 +492,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     mountPoint,
     perfectHash: like ? like.perfectHashSeeds.length > 0 : true,
   };
-  const pakFiles: CompanionFiles | undefined = loose.length > 0 ? { mountPoint, files: loose } : undefined;
+  const pakFiles: CompanionFiles | undefined = pakLoose.length > 0 ? { mountPoint: pakMountPoint, files: pakLoose } : undefined;
   return { settings, chunks, packages: names.sort(), shaderLibraries, source: o.like, pakVersion: target?.pakVersion, pakFiles, containerId: { id: containerId, from: o.containerId === undefined || o.containerId === 'name' ? 'name' : 'option' } as ContainerIdChoice };
-}
-
-/** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
-function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string, gen: 'UE4' | 'UE5'): void {
-  const stem = pkgChunk.path.replace(/\.[^/.]+$/, '');
-  const id = packageIdFromName(name);
-  for (const c of mod) {
-    if (c.packageId === undefined || c.path.replace(/(\.m)?\.[^/.]+$/, '') !== stem) continue;
-    c.packageName = name;
-    c.packageId = id;
-    c.id = encodeChunkId({ id, index: 0, pad: 0, type: chunkTypeFromName(c.type, gen) }, gen);
-  }
 }
 
 /** The container-header version and store entries of the `like` container, from its .ucas when present. */
@@ -663,51 +724,4 @@ function chooseCodec(requested: string | undefined, sourceMethod: string | undef
   }
   warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
   return undefined;
-}
-
-async function* readPieces(file: string): AsyncGenerator<Uint8Array> {
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-  try {
-    for await (const piece of stream) yield piece as Buffer;
-  } catch (e) {
-    throw ioError(e, file);
-  }
-}
-
-/**
- * The unpacked container header with its own container id and, for packages edited since unpack, store entries
- * rebuilt from their new headers. Unchanged, it is the original bytes but for the id, so a plain repack stays
- * byte-identical.
- */
-async function* headerWithEdits(file: string, id: bigint, c: ManifestContainer, edited: ReadonlyMap<bigint, string>, warnings: string[]): AsyncGenerator<Uint8Array> {
-  let bytes: Uint8Array | undefined;
-  for await (const piece of withContainerId(file, id, c)) bytes = piece;
-  if (edited.size === 0) {
-    yield bytes!;
-    return;
-  }
-  const header = parseContainerHeader(bytes!, { source: file });
-  for (const [packageId, pkgFile] of edited) {
-    const entry = header.packages.find((p) => p.packageId === packageId);
-    if (!entry) continue;
-    const pkgBytes = new Uint8Array(await readFile(pkgFile).catch((e) => { throw ioError(e, pkgFile); }));
-    const pkg = parseZenPackage(pkgBytes, { source: pkgFile, containerHeaderVersion: header.version, storeEntry: entry });
-    const { entry: next, warning } = storeEntryFor(pkg, pkgBytes.length, header.version, entry);
-    if (warning) warnings.push(warning);
-    Object.assign(entry, next);
-  }
-  yield serializeContainerHeader(header);
-}
-
-/** The container header embeds its container's id (UE5: after magic and version; UE4: first); a renamed container needs its own. */
-async function* withContainerId(file: string, id: bigint, c: ManifestContainer): AsyncGenerator<Uint8Array> {
-  const bytes = new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const ue5 = bytes.length >= 16 && view.getUint32(0, true) === 0x496f436e;
-  const at = ue5 ? 8 : 0;
-  if (bytes.length < at + 8) throw new IoStoreError('BAD_VALUE', 'container header is too short', { file });
-  const old = `0x${view.getBigUint64(at, true).toString(16).padStart(16, '0')}`;
-  if (old !== c.containerId) throw new IoStoreError('BAD_VALUE', `container header holds id ${old}, expected ${c.containerId}`, { file, offset: at });
-  view.setBigUint64(at, id, true);
-  yield bytes;
 }

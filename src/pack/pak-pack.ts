@@ -32,6 +32,8 @@ export interface PakPackOptions {
   /** Which pak of an unpacked folder to rebuild, when it holds several. */
   container?: string;
   /** Allow overwriting the pak the folder was unpacked from. */
+  /** Write plain a pak the manifest says was encrypted (without it and without `aesKey` that rebuild is refused). */
+  noEncrypt?: boolean;
   force?: boolean;
   codecs?: CodecRegistry;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -136,7 +138,11 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       const sizes = picked.files.filter((f) => f.compression === common[0] && f.size > f.blockSize).map((f) => f.blockSize);
       settings.blockSize = sizes.length > 0 ? Math.max(...sizes) : 65536;
     }
-    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey) warnings.push(`${picked.name} was encrypted; without --aes-key the new pak is not`);
+    if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
+    // An encrypted pak is rebuilt encrypted, or plain only when asked: never without a word.
+    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey && !o.noEncrypt) {
+      throw new IoStoreError('USAGE', `the pak was encrypted (key GUID ${picked.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
+    }
     const known = new Set<string>();
     for (const p of manifest!.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
     for (const c of manifest!.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());
