@@ -21,6 +21,8 @@ export interface HeaderChanges {
   packed: ReadonlySet<bigint>;
   /** Listed packages whose bytes changed since unpack (filled as chunks are written): their entries are rebuilt. */
   edited: ReadonlyMap<bigint, string>;
+  /** The file of each listed package: one the header has no entry for gets one from its own header. */
+  files: ReadonlyMap<bigint, string>;
   /** Entries of packages packed from their own headers (added to the folder, or now in another form). */
   added: readonly ContainerPackage[];
 }
@@ -36,7 +38,7 @@ export async function* rebuiltHeader(base: HeaderBase | undefined, id: bigint, c
   const header = bytes ? undefined : buildContainerHeader(ch.version, id, []);
   if (bytes) {
     const view = parseContainerHeader(bytes, { source: base!.source, version: ch.version });
-    const unchanged = ch.edited.size === 0 && ch.added.length === 0 && view.packages.every((p) => ch.packed.has(p.packageId));
+    const unchanged = ch.edited.size === 0 && ch.added.length === 0 && view.packages.length === ch.packed.size && view.packages.every((p) => ch.packed.has(p.packageId));
     if (unchanged) {
       yield bytes;
       return;
@@ -45,14 +47,17 @@ export async function* rebuiltHeader(base: HeaderBase | undefined, id: bigint, c
   const h = header ?? parseContainerHeader(bytes!, { source: base!.source, version: ch.version });
   h.containerId = id;
   h.packages = h.packages.filter((p) => ch.packed.has(p.packageId));
-  for (const [packageId, pkgFile] of ch.edited) {
-    const entry = h.packages.find((p) => p.packageId === packageId);
-    if (!entry) continue;
+  const rebuild = new Map(ch.edited);
+  const added = new Set(ch.added.map((a) => a.packageId));
+  for (const [packageId, file] of ch.files) if (!added.has(packageId) && !h.packages.some((p) => p.packageId === packageId)) rebuild.set(packageId, file);
+  for (const [packageId, pkgFile] of rebuild) {
+    let entry = h.packages.find((p) => p.packageId === packageId);
     const pkgBytes = new Uint8Array(await readFile(pkgFile).catch((e) => { throw ioError(e, pkgFile); }));
-    const pkg = parseZenPackage(pkgBytes, { source: pkgFile, containerHeaderVersion: h.version, storeEntry: entry });
+    const pkg = parseZenPackage(pkgBytes, { source: pkgFile, containerHeaderVersion: h.version, ...(entry ? { storeEntry: entry } : {}) });
     const { entry: next, warning } = storeEntryFor(pkg, pkgBytes.length, h.version, entry);
     if (warning) warnings.push(warning);
-    Object.assign(entry, next);
+    if (!entry) h.packages.push((entry = { packageId, ...next }));
+    else Object.assign(entry, next);
   }
   for (const a of ch.added) {
     const at = h.packages.findIndex((p) => p.packageId === a.packageId);

@@ -254,13 +254,15 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   for (const ch of extra.chunks((p) => p.slice(prefix.length))) {
     const key = Buffer.from(ch.id).toString('hex');
     const other = listedIds.get(key);
-    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(ch.input ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
+    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(extra.sourceOf(key) ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
     chunks.push(ch);
   }
   if (listedHeader || packageIds.length > 0) {
     const id = listedHeader ? Buffer.from(listedHeader.id, 'hex') : encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
     new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
-    const changes = { version: headerVersion!, packed: new Set(packageIds), edited, added: extra.entries() };
+    const files = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[Buffer.from(ch.id, 'hex').readBigUInt64LE(0), safeOutputPath(folder, ch.path)] as const] : [])));
+    if (!base && files.size > 0) warnings.push(`the container header is built from the packages' own headers (${c.utoc} is not at hand to give the engine's entries): shader-map hashes, which package headers do not hold, are left empty`);
+    const changes = { version: headerVersion!, packed: new Set(packageIds), edited, added: extra.entries(), files };
     chunks.push({ id, size: base?.bytes.length ?? 0, pieces: () => rebuiltHeader(base, containerId, changes, warnings), memoryMapped: false, last: true, ...(base?.file ? { input: base.file } : {}) });
   }
   const settings: ContainerWriterOptions = {
@@ -384,6 +386,8 @@ async function planExtraFiles(
     chunks: (below: (p: string) => string): PlannedChunk[] => (read ? modChunks(mod, read, below) : []),
     entries: () => read?.packages ?? [],
     loose: () => loose,
+    /** The folder's file (relative path) a chunk of these comes from, by chunk id (hex). */
+    sourceOf: (idHex: string): string | undefined => mod.find((m) => Buffer.from(m.id).toString('hex') === idHex)?.src.path,
   };
 }
 
