@@ -1,5 +1,4 @@
 import { packageIdFromName } from '../hash/names.js';
-import { mountPointRelative } from '../toc/directory-index.js';
 import { packageNameCandidates } from '../toc/package-path.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import type { ModChunk } from './mod-folder.js';
@@ -86,16 +85,14 @@ export class PackageRoots {
     }
   }
 
-  /** learnFrom the package chunks of a container. */
+  /** learnFrom the package chunks of a container (their paths are below the engine root). */
   learnFromContainer(toc: IoStoreToc, names: Iterable<string>): void {
-    if (!toc.directoryIndex) return;
-    const prefix = mountPointRelative(toc.directoryIndex.mountPoint);
     this.learnFrom(
       (function* () {
         for (let i = 0; i < toc.chunkCount; i++) {
           if (toc.chunkTypeName(i) !== 'ExportBundleData') continue;
           const path = toc.chunkPath(i);
-          if (path !== undefined) yield { path: prefix + path, id: toc.chunkId(i).id };
+          if (path !== undefined) yield { path, id: toc.chunkId(i).id };
         }
       })(),
       names,
