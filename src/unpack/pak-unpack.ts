@@ -30,8 +30,8 @@ export interface PakUnpackRun {
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: ReadonlyMap<string, string>;
   /**
-   * The source that supplies the package `key` (see packageKey) when it is not the pak named `pak`, else undefined:
-   * a package's files all come from the mount-order winner of the package as a whole.
+   * The container that supplies the package `key` (see packageKey) in zen form, when the mount-order winner of the
+   * package as a whole is one; else undefined. A package never mixes the zen and legacy forms.
    */
   packageWinner?: (key: string, pak: string, path: string) => string | undefined;
 }
@@ -106,7 +106,7 @@ export async function openPaks(entries: readonly PakMountEntry[], keys: KeyRing 
 /**
  * Decides which entry of the opened paks writes each output path: a higher-priority pak's file (a patch) replaces a
  * lower one's, a patch's delete record removes it, and a path a container already writes stays the container's.
- * A file of a package (see packageKey) is written only by the source `packageWinner` names for the whole package.
+ * A file of a package (see packageKey) is left out when `packageWinner` names a container, whose zen form wins.
  * Entries that cannot be read (unsafe path, data past the end, unnamed method) become failures.
  */
 export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcome {
@@ -165,7 +165,7 @@ export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcom
         out.failures.push({ container: m.name, index, path: e.path, code: e.problem.code, message: `${m.pak} at offset 0x${e.problem.offset.toString(16)}: ${e.problem.message}` });
         return;
       }
-      // A package comes whole from one source: its files here are left out when another source wins it.
+      // A package never mixes forms: its legacy files are left out when a container (zen) wins it.
       const pkg = packageKey(path);
       const winner = pkg === undefined ? undefined : run.packageWinner?.(pkg, m.name, path);
       if (winner !== undefined) {

@@ -177,7 +177,6 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const listed: number[] = [];
       const overriddenBy = new Map<number, string>();
       const by = new Set<string>();
-      const me = winners?.containerSource[c];
       for (let i = 0; i < toc.chunkCount; i++) {
         if (type !== undefined && toc.chunkType(i) !== type) continue;
         const id = toc.chunkIdHex(i);
@@ -186,7 +185,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         const key = winners ? packageKey(path) : undefined;
         const packageWinner = key === undefined ? undefined : winners!.byPackage.get(key);
         const winner = owner.get(id) ?? c;
-        if (packageWinner !== undefined && packageWinner !== me) {
+        if (packageWinner !== undefined && winners!.sources[packageWinner]!.form !== 'zen') {
           const name = winners!.sources[packageWinner]!.name;
           overriddenBy.set(i, name);
           by.add(name);
@@ -236,7 +235,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const packageWinner = winners
         ? (key: string, pak: string, path: string) => {
             const w = winners.byPackage.get(key);
-            if (w === undefined || winners.sources[w]!.name === pak) return undefined;
+            if (w === undefined || winners.sources[w]!.form === 'legacy') return undefined;
             leftOut(key, path, pak, 'legacy', w);
             return winners.sources[w]!.name;
           }
@@ -363,25 +362,27 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   }
 }
 
-/** Which source supplies each package: see packageWinners. */
+/** Which source each package comes from when containers and paks both hold packages: see packageWinners. */
 interface PackageWinners {
   /** Containers and paks in mount order for whole packages, with the form their packages take. */
   sources: Array<{ name: string; form: 'zen' | 'legacy' }>;
-  /** Index in `sources` of each opened container. */
-  containerSource: number[];
-  /** Package (see packageKey) -> index in `sources` of the source it comes from. */
+  /** Package (see packageKey) -> index in `sources` of its mount-order winner. */
   byPackage: Map<string, number>;
 }
 
 /**
- * The source of each package when there are several sources: the highest in mount order of those holding any of
- * its files, so that a package's files (header, export data, bulk) never mix two sources: a zen `.uasset` beside a
- * legacy `.uexp` is a broken package. Mount order is the priority (`_N_P`); at equal priority a container wins over
- * a pak (the zen loader looks in the containers' package store first), then the later name as in byMountOrder.
+ * The mount-order winner of each package held by containers (zen form) and paks (legacy form): the highest in mount
+ * order of the sources holding any of its files. A package never mixes the two forms (a zen `.uasset` beside a
+ * legacy `.uexp` is a broken package): the files of the other form are left to the winner. Within the winner's form
+ * the engine's own rule stays: containers override chunk by chunk (a patch container may hold only the chunks that
+ * changed), paks file by file. Mount order is the priority (`_N_P`); at equal priority a container wins over a pak
+ * (the zen loader looks in the containers' package store first), then the later name as in byMountOrder.
  */
 function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: ContainerReader }>, pakOpen: OpenedPaks | undefined): PackageWinners | undefined {
   const pakList = pakOpen?.paks ?? [];
-  if (opened.length + pakList.length < 2) return undefined;
+  // Only where both forms are at hand: a game's companion paks hold no packages.
+  const pakPackages = pakList.some(({ archive, prefix }) => archive.pak.entries.some((e) => packageKey(prefix + e.path) !== undefined));
+  if (opened.length === 0 || !pakPackages) return undefined;
   type Source = { name: string; form: 'zen' | 'legacy'; priority: number; kind: number; sortName: string; container?: number; pak?: number };
   const list: Source[] = [
     ...opened.map(({ entry }, c): Source => ({ name: entry.name, form: 'zen', priority: entry.priority, kind: 1, sortName: entry.name, container: c })),
@@ -389,10 +390,8 @@ function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: Conta
   ];
   list.sort((a, b) => a.priority - b.priority || a.kind - b.kind || (a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : 0));
   const byPackage = new Map<string, number>();
-  const containerSource: number[] = new Array(opened.length);
   list.forEach((src, s) => {
     if (src.container !== undefined) {
-      containerSource[src.container] = s;
       const toc = opened[src.container]!.reader.toc;
       for (let i = 0; i < toc.chunkCount; i++) {
         const path = toc.chunkPath(i);
@@ -413,7 +412,7 @@ function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: Conta
       if (key !== undefined) byPackage.set(key, s);
     }
   });
-  return { sources: list.map(({ name, form }) => ({ name, form })), containerSource, byPackage };
+  return { sources: list.map(({ name, form }) => ({ name, form })), byPackage };
 }
 
 /** The manifest as unpack writes it: each new container's chunk entries made when written. */

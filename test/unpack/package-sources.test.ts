@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, unpack, type Manifest } from '../../src/index.js';
+import { writeCompanionPak } from '../../src/pak/write.js';
 import { cli } from '../cli-helper.js';
 import { corpusPath } from '../corpus.js';
 import { freshPaths, listFiles, tempDir } from '../tmp.js';
@@ -73,6 +74,25 @@ describe('a package held by a container (zen) and by a .pak (legacy) comes whole
     const chunk = manifestOf(out).containers[0]!.chunks.find((c) => c.path === `${PATCH}/DA_PatchTarget.uasset`)!;
     expect(chunk.overriddenBy).toBe('CUE4ParseFixtures-PatchBase_0_P.pak');
     expect(r.warnings).toEqual([`${PATCH}/DA_PatchTarget: the package comes from CUE4ParseFixtures-PatchBase_0_P.pak (legacy); CUE4ParseFixtures-PatchBase's zen files are left out`]);
+  });
+
+  it('within the winning form the engine\'s own rule stays: a patch pak holding only a .uexp takes the .uasset from the base pak', async () => {
+    const dir = paksFolder(['patch/CUE4ParseFixtures-PatchBase.utoc', 'patch/CUE4ParseFixtures-PatchBase.ucas', 'paks/CUE4ParseFixtures-PatchBase.pak']);
+    const uexp = new TextEncoder().encode('changed export data');
+    const patch = writeCompanionPak({ version: 11, mountPoint: `../../../${PATCH}/`, files: [{ path: 'DA_PatchTarget.uexp', data: uexp }] });
+    writeFileSync(join(dir, 'CUE4ParseFixtures-PatchBase_1_P.pak'), patch);
+    const out = fresh('out');
+    const r = await unpack([dir], out);
+    expect(r.failures).toEqual([]);
+    // DA_PatchTarget's winner is the legacy patch pak: the container's zen chunk is left out, the base pak supplies
+    // the .uasset the patch does not hold. DA_PatchReferencer stays the container's (equal priority: zen).
+    expect(readFileSync(join(out, PATCH, 'DA_PatchTarget.uasset')).length).toBe(936);
+    expect(readFileSync(join(out, PATCH, 'DA_PatchTarget.uexp')).equals(Buffer.from(uexp))).toBe(true);
+    expect(readFileSync(join(out, PATCH, 'DA_PatchReferencer.uasset')).equals(await chunkBytes(join(dir, 'CUE4ParseFixtures-PatchBase.utoc'), `${PATCH}/DA_PatchReferencer.uasset`))).toBe(true);
+    expect(listFiles(out).filter((f) => f.startsWith(PATCH))).toEqual([`${PATCH}/DA_PatchReferencer.uasset`, `${PATCH}/DA_PatchTarget.uasset`, `${PATCH}/DA_PatchTarget.uexp`]);
+    const m = manifestOf(out);
+    expect(m.containers[0]!.chunks.find((c) => c.path === `${PATCH}/DA_PatchTarget.uasset`)!.overriddenBy).toBe('CUE4ParseFixtures-PatchBase_1_P.pak');
+    expect(m.paks!.find((p) => p.name === 'CUE4ParseFixtures-PatchBase.pak')!.files.find((f) => f.pakPath === 'DA_PatchTarget.uexp')!.overriddenBy).toBe('CUE4ParseFixtures-PatchBase_1_P.pak');
   });
 });
 
