@@ -222,6 +222,9 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   // The mount point: the container's own, or the folder holding every file when added ones lie outside it.
   const ownMountPoint = c.mountPoint ?? '../../../';
   const ownPrefix = mountPointRelative(ownMountPoint);
+  for (const ch of survey.listed) {
+    if (ch.tocPath !== undefined && !ch.tocPath.startsWith(ownPrefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(ownMountPoint)}`, { file: folder });
+  }
   const named = [...survey.listed.flatMap((ch) => (ch.tocPath === undefined ? [] : [ch.tocPath])), ...extra.paths()];
   const prefix = mountFolderFor(named, ownPrefix);
   const mountPoint = prefix === ownPrefix ? ownMountPoint : mountPointAt(ownMountPoint, prefix);
