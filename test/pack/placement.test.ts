@@ -24,7 +24,7 @@ const tocOf = (utoc: string) => readToc(new Uint8Array(readFileSync(utoc)));
 describe('pack places each package by its own name (issue 23, item 7)', () => {
   it('a to-legacy output (laid out below ../../../) packed --like the game: every path is the game\'s, no doubled mount path', async () => {
     const legacy = fresh('legacy');
-    const t = await toLegacy([MINIMAL], legacy, { global: GLOBAL, filter: `${FIXTURES}/{DataTables,Textures}/**` });
+    const t = await toLegacy([MINIMAL], legacy, { global: GLOBAL, filter: `${FIXTURES}/{DataTables/**,Textures/T_Streaming.*}` });
     expect(t.failures).toEqual([]);
     const out = fresh('M_P.utoc');
     const r = await cli('pack', legacy, out, '--like', MINIMAL, '--json');
