@@ -1,23 +1,19 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
-import type { Codec } from '../codecs/codec.js';
-import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
-import { generationFromTocVersion, type EngineGeneration } from '../toc/engine.js';
+import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '../layout/output.js';
+import { openTempFile, tempFilesInFlight, writeTempFile } from '../layout/output.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
-import type { ManifestChunk, ManifestContainer, ManifestPak } from '../layout/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
@@ -25,19 +21,17 @@ import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
-import { pickContainer, readManifest } from './manifest-input.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
-import { classifyModFiles, listModFolder, modFileAt, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { classifyModFiles, listModFolder, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
-import { modChunks, readModPackages, type ModPackages } from './mod-packages.js';
-import { surveyFolder, type FolderSurvey } from './folder-survey.js';
-import { rebuiltHeader, type HeaderBase } from './manifest-header.js';
-import { pakMountRelative } from '../pak/safe-path.js';
+import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
+import { planManifest } from './manifest-plan.js';
+import { checkContainerMethod, checkVersion, chooseCodec, encryption, headerVersionForToc, partitioning, type CompanionFiles, type ContainerIdChoice } from './pack-settings.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -176,250 +170,6 @@ async function packPlanned(
   };
 }
 
-interface ContainerIdChoice {
-  id: bigint;
-  from: PackResult['containerIdFrom'];
-}
-
-/** The manifest's container id, unless the caller chose one. */
-function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
-  if (chosen) return chosen;
-  if (!/^0x[0-9a-f]{1,16}$/i.test(c.containerId)) throw new IoStoreError('BAD_VALUE', `manifest: container id ${quote(c.containerId)} is not a 0x hex u64`, { file: source });
-  const id = BigInt(c.containerId);
-  if (outName.toLowerCase() !== c.name.toLowerCase()) {
-    warnings.push(`kept the container id ${c.containerId} of ${c.name}; the engine gives a new container the hash of its own name: pass --container-id name to give ${outName} its own`);
-  }
-  return { id, from: 'manifest' };
-}
-
-async function planManifest(folder: string, outBase: string, outName: string, chosen: ContainerIdChoice | undefined, o: PackOptions, warnings: string[]) {
-  const manifest = await readManifest(folder);
-  const c = pickContainer(manifest, o.container, folder, outName);
-  const idChoice = manifestContainerId(c, outName, chosen, warnings, folder);
-  const containerId = idChoice.id;
-  if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
-    throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: `${outBase}.utoc` });
-  }
-  const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;
-  const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
-  const gen = generationFromTocVersion(version);
-  const encrypt = keptEncryption(c, o, folder);
-  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
-  const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
-  // What the folder holds now: the listed files, files added since unpack, packages that changed form.
-  const survey = await surveyFolder(folder, manifest, c, companion);
-  const listedHeader = survey.listed.find((ch) => ch.type === 'ContainerHeader');
-  const extra = await planExtraFiles(folder, survey, c, gen, o, warnings, () => headerVersion, () => baseEntries);
-  const packageIds = [...survey.listed.filter((ch) => ch.type === 'ExportBundleData').map((ch) => Buffer.from(ch.id, 'hex').readBigUInt64LE(0)), ...extra.packageIds];
-  const base = listedHeader || packageIds.length > 0 ? await headerBase(folder, c, listedHeader, o) : undefined;
-  const headerVersion = base?.version ?? o.containerHeaderVersion ?? target?.containerHeaderVersion ?? headerVersionForToc(version);
-  const baseEntries = base?.entries ?? new Map<bigint, StoreEntry>();
-  if ((listedHeader || packageIds.length > 0) && headerVersion === undefined) {
-    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand to read it from: pass --container-header-version`, { file: folder });
-  }
-  await extra.read();
-
-  // The mount point: the container's own, or the folder holding every file when added ones lie outside it.
-  const ownMountPoint = c.mountPoint ?? '../../../';
-  const ownPrefix = mountPointRelative(ownMountPoint);
-  for (const ch of survey.listed) {
-    if (ch.tocPath !== undefined && !ch.tocPath.startsWith(ownPrefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(ownMountPoint)}`, { file: folder });
-  }
-  const named = [...survey.listed.flatMap((ch) => (ch.tocPath === undefined ? [] : [ch.tocPath])), ...extra.paths()];
-  const prefix = mountFolderFor(named, ownPrefix);
-  const mountPoint = prefix === ownPrefix ? ownMountPoint : mountPointAt(ownMountPoint, prefix);
-  if (prefix !== ownPrefix) warnings.push(`mount point ${mountPoint}: files added to the folder lie outside the container's ${ownMountPoint}`);
-
-  // Chunks in their original .ucas order, then those packed from their own contents; files are checked before
-  // anything is written.
-  const sorted = survey.listed.filter((ch) => ch !== listedHeader).sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
-  const chunks: PlannedChunk[] = [];
-  // Packages whose bytes differ from the manifest's hash: their store entries are rebuilt in the header.
-  const edited = new Map<bigint, string>();
-  for (const ch of sorted) {
-    const file = safeOutputPath(folder, ch.path);
-    // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
-    const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
-    if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
-    const id = Buffer.from(ch.id, 'hex');
-    chunks.push({
-      id,
-      size: fileSize,
-      pieces: () => readPieces(file),
-      ...(ch.tocPath !== undefined ? { path: ch.tocPath.slice(prefix.length) } : {}),
-      memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
-      input: file,
-      file,
-      ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(id.readBigUInt64LE(0), file)) } : {}),
-    });
-  }
-  const listedIds = new Map(chunks.map((ch, k) => [Buffer.from(ch.id).toString('hex'), sorted[k]!.path]));
-  for (const ch of extra.chunks((p) => p.slice(prefix.length))) {
-    const key = Buffer.from(ch.id).toString('hex');
-    const other = listedIds.get(key);
-    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(extra.sourceOf(key) ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
-    chunks.push(ch);
-  }
-  if (listedHeader || packageIds.length > 0) {
-    const id = listedHeader ? Buffer.from(listedHeader.id, 'hex') : encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
-    new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
-    const files = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[Buffer.from(ch.id, 'hex').readBigUInt64LE(0), safeOutputPath(folder, ch.path)] as const] : [])));
-    if (!base && files.size > 0) warnings.push(`the container header is built from the packages' own headers (${c.utoc} is not at hand to give the engine's entries): shader-map hashes, which package headers do not hold, are left empty`);
-    const changes = { version: headerVersion!, packed: new Set(packageIds), edited, added: extra.entries(), files };
-    chunks.push({ id, size: base?.bytes.length ?? 0, pieces: () => rebuiltHeader(base, containerId, changes, warnings), memoryMapped: false, last: true, ...(base?.file ? { input: base.file } : {}) });
-  }
-  const settings: ContainerWriterOptions = {
-    version,
-    containerId,
-    blockSize: o.blockSize ?? c.blockSize,
-    ...(codec ? { codec } : {}),
-    hashAlgorithm: gen === 'UE4' ? 'sha1' : 'blake3',
-    ...encrypt,
-    ...partitioning(o.partitionSize ?? c.partitionSize ?? undefined),
-    ...(c.compressionBlockAlignment ? { compressionBlockAlignment: c.compressionBlockAlignment } : {}),
-    mountPoint,
-    ...(c.mountPoint !== null ? { indexWhenEmpty: true } : {}),
-    perfectHash: c.perfectHash ?? true,
-    // Used only when it places exactly the chunks written (see ContainerWriter): an unchanged chunk set.
-    ...(c.perfectHashSeeds && version === c.tocVersion
-      ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
-      : {}),
-  };
-  const pakFiles = companionFiles(folder, companion, extra.loose(), prefix, mountPoint, warnings);
-  return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, pakFiles, containerId: idChoice };
-}
-
-/**
- * The encryption a rebuild keeps: the unpacked container's, with the key given; without one an encrypted
- * container is refused rather than written plain, unless `noEncrypt` says so.
- */
-function keptEncryption(c: ManifestContainer, o: PackOptions, folder: string): Partial<ContainerWriterOptions> {
-  if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
-  const was = c.encryption !== 'None' || (c.flagNames ?? []).includes('Encrypted');
-  if (was && !o.aesKey && !o.noEncrypt) {
-    throw new IoStoreError('USAGE', `the container was encrypted (key GUID ${c.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
-  }
-  return encryption(o, c.encryptionKeyGuid);
-}
-
-/** The header a manifest pack starts from: the folder's header file, else the source container's header. */
-async function headerBase(folder: string, c: ManifestContainer, listed: ManifestChunk | undefined, o: PackOptions): Promise<(HeaderBase & { version: ContainerHeaderVersionName; entries: Map<bigint, StoreEntry>; file?: string }) | undefined> {
-  let bytes: Uint8Array | undefined;
-  let source = '';
-  let file: string | undefined;
-  if (listed) {
-    file = safeOutputPath(folder, listed.path);
-    await requireFile(file, `chunk ${listed.id} (${listed.type}) is listed in the manifest but its file is missing`);
-    bytes = new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file!); }));
-    source = file;
-  } else {
-    bytes = await sourceHeader(c, o);
-    source = `${c.utoc} (container header)`;
-  }
-  if (!bytes) return undefined;
-  const h = parseContainerHeader(bytes, { source });
-  return { bytes, source, containerId: c.containerId, version: h.version, entries: new Map(h.packages.map((p) => [p.packageId, p])), ...(file ? { file } : {}) };
-}
-
-/** The container header of the container a folder was unpacked from, when it is still at hand. */
-async function sourceHeader(c: ManifestContainer, o: PackOptions): Promise<Uint8Array | undefined> {
-  if (!existsSync(c.utoc)) return undefined;
-  try {
-    const toc = readToc(await readTocBytes(c.utoc), { source: c.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
-    const i = Array.from({ length: toc.chunkCount }, (_, k) => k).find((k) => toc.chunkTypeName(k) === 'ContainerHeader');
-    const parts = partitionPaths(c.utoc, toc.partitionCount);
-    if (i === undefined || !parts.every((p) => existsSync(p))) return undefined;
-    const reader = new ContainerReader(toc, parts.map(fileSource), o.aesKey ? { aesKey: o.aesKey } : {});
-    try {
-      return await reader.readChunk(i);
-    } finally {
-      await reader.close();
-    }
-  } catch (e) {
-    if (e instanceof IoStoreError) return undefined;
-    throw e;
-  }
-}
-
-/**
- * Files a manifest pack takes from their own contents (see FolderSurvey.extra): packages and shader libraries
- * become chunks with ids from their own names, filed where those names say; other files go into the companion pak.
- * Steps: classify now (so the header knows which packages come), `read` once the header's version and entries are
- * known, then `chunks`.
- */
-async function planExtraFiles(
-  folder: string,
-  survey: FolderSurvey,
-  c: ManifestContainer,
-  gen: EngineGeneration,
-  o: PackOptions,
-  warnings: string[],
-  headerVersion: () => ContainerHeaderVersionName | undefined,
-  entries: () => ReadonlyMap<bigint, StoreEntry>,
-) {
-  const knownIds = new Set(c.chunks.map((ch) => Buffer.from(ch.id, 'hex').readBigUInt64LE(0)));
-  const loose: ModLooseFile[] = [];
-  const mod = classifyModFiles(survey.extra, '', gen, knownIds, loose);
-  const code = new Map<string, ModFile>();
-  const codePrefix = `${UNNAMED_CHUNKS_FOLDER}/ShaderCode/`;
-  for (const rel of survey.unknownChunks) if (rel.startsWith(codePrefix) && rel.endsWith('.bin')) code.set(rel.slice(codePrefix.length, -4).toLowerCase(), modFileAt(join(folder, ...rel.split('/')), rel));
-  const used = new Set<string>();
-  const unpackedCode = { get: (id: string) => (used.add(id), code.get(id)) } as unknown as Map<string, ModFile>;
-  let read: ModPackages | undefined;
-  if (survey.extra.length > 0) {
-    const names = survey.extra.map((f) => f.path);
-    warnings.push(`packed ${names.length} file(s) the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
-  }
-  return {
-    packageIds: mod.filter((m) => m.type === 'ExportBundleData').map((m) => m.packageId!),
-    async read(): Promise<void> {
-      if (mod.length > 0) {
-        read = await readModPackages(mod, survey.extra, loose, { gen, headerVersion: headerVersion()!, entries: entries(), unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}) }, warnings);
-        placeByOwnNames(mod, read.ownNames, knownRoots(c, read.ownNames.values()), warnings);
-      }
-      const left = survey.unknownChunks.filter((rel) => !(rel.startsWith(codePrefix) && used.has(rel.slice(codePrefix.length, -4).toLowerCase())));
-      if (left.length > 0) warnings.push(`left out ${left.length} file(s) under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
-      if (survey.absent.length > 0) {
-        const a = survey.absent;
-        warnings.push(`left out ${a.length} chunk(s) the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
-      }
-    },
-    /** Paths of the chunks (below the engine root), once read. */
-    paths: (): string[] => [...mod.map((m) => m.path), ...(read?.shaderChunks.flatMap((ch) => (ch.path === undefined ? [] : [ch.path])) ?? [])],
-    chunks: (below: (p: string) => string): PlannedChunk[] => (read ? modChunks(mod, read, below) : []),
-    entries: () => read?.packages ?? [],
-    loose: () => loose,
-    /** The folder's file (relative path) a chunk of these comes from, by chunk id (hex). */
-    sourceOf: (idHex: string): string | undefined => mod.find((m) => Buffer.from(m.id).toString('hex') === idHex)?.src.path,
-  };
-}
-
-/** Package roots taught by the container's own packages (its chunk ids hash their names), for the names wanted. */
-function knownRoots(c: ManifestContainer, names: Iterable<string>): PackageRoots {
-  const roots = new PackageRoots();
-  roots.learnFrom(
-    (function* () {
-      for (const ch of c.chunks) if (ch.type === 'ExportBundleData' && ch.tocPath !== undefined) yield { path: ch.tocPath, id: Buffer.from(ch.id, 'hex').readBigUInt64LE(0) };
-    })(),
-    names,
-  );
-  return roots;
-}
-
-/**
- * The companion pak's files: those of the container's own pak when the folder was unpacked with it, and files added
- * to the folder that only a pak holds; its mount point the pak's (else the container's), or the folder holding them all.
- */
-function companionFiles(folder: string, companion: ManifestPak | undefined, added: readonly ModLooseFile[], prefix: string, mountPoint: string, warnings: string[]): CompanionFiles | undefined {
-  const files = [...(companion?.files ?? []).map((f) => ({ file: join(folder, ...f.path.split('/')), path: f.path })), ...added];
-  if (files.length === 0) return undefined;
-  const ownMount = companion?.mountPoint ?? mountPoint;
-  const own = companion ? pakMountRelative(companion.mountPoint) : prefix;
-  const pakPrefix = mountFolderFor(files.map((f) => f.path), own);
-  if (pakPrefix !== own && companion) warnings.push(`companion pak mount point ${mountPointAt(ownMount, pakPrefix)}: files added to the folder lie outside ${ownMount}`);
-  return { mountPoint: pakPrefix === own ? ownMount : mountPointAt(ownMount, pakPrefix), files: files.map((f) => ({ ...f, path: f.path.slice(pakPrefix.length) })) };
-}
-
 /**
  * Plans a container from loose files (a mod folder, or the inputs of to-zen): zen packages are taken as they are,
  * legacy ones (`.uasset`/`.umap` + `.uexp`) are converted to zen on the way in.
@@ -529,39 +279,6 @@ async function likeHeader(like: IoStoreToc, likePath: string, o: PackOptions): P
   return { headerVersion, entries };
 }
 
-/** The container-header version when the TOC version settles it (several engine releases share a TOC version). */
-function headerVersionForToc(v: number): ContainerHeaderVersionName | undefined {
-  if (v <= 3) return 'Initial';
-  if (v === 6) return 'NoExportInfo';
-  if (v >= 9) return 'SoftPackageReferencesOffset';
-  return undefined;
-}
-
-function checkVersion(v: number): number {
-  if (!(Number.isInteger(v) && v >= 1 && v <= LATEST_TOC_VERSION)) throw new IoStoreError('USAGE', `TOC version ${v} is not supported (1 to ${LATEST_TOC_VERSION})`);
-  return v;
-}
-
-function encryption(o: PackOptions, guidHex: string | undefined): Partial<ContainerWriterOptions> {
-  if (!o.aesKey) return {};
-  return { aesKey: o.aesKey, encryptionKeyGuid: Uint8Array.from(Buffer.from(guidHex ?? '0'.repeat(32), 'hex')) };
-}
-
-function partitioning(size: number | undefined): Partial<ContainerWriterOptions> {
-  return size ? { partitionSize: size } : {};
-}
-
-/** The size of a file that must exist. */
-async function requireFile(file: string, missing: string): Promise<number> {
-  try {
-    const st = await stat(file);
-    if (!st.isFile()) throw new IoStoreError('BAD_VALUE', 'is not a file', { file });
-    return st.size;
-  } catch (e) {
-    throw e instanceof IoStoreError ? e : new IoStoreError('NOT_FOUND', missing, { file });
-  }
-}
-
 /** Writes the planned chunks under temporary names, then renames every output into place. */
 async function writeContainer(
   outBase: string,
@@ -624,12 +341,6 @@ async function writeContainer(
     for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
     throw e;
   }
-}
-
-/** Files that only a .pak can hold, and the mount point their paths are below. */
-interface CompanionFiles {
-  mountPoint: string;
-  files: ModLooseFile[];
 }
 
 /** The companion .pak with the folder's non-package files, stored (as UnrealPak stages small files by default). */
@@ -704,31 +415,4 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
       return job;
     },
   };
-}
-
-/** Methods a .pak may use but a container may not: the engine and retoc read no Gzip blocks in a .ucas. */
-const PAK_ONLY_METHODS = new Set(['gzip']);
-
-function containerEncoders(registry: CodecRegistry): string[] {
-  return registry.names().filter((n) => registry.get(n)?.compress && n !== 'None' && !PAK_ONLY_METHODS.has(n.toLowerCase()));
-}
-
-/** Refuses, before any work, a method only a .pak may use. */
-function checkContainerMethod(requested: string | undefined): void {
-  if (requested === undefined || !PAK_ONLY_METHODS.has(requested.toLowerCase())) return;
-  throw new IoStoreError('USAGE', `--compression ${requested} is for .pak outputs: a container (.utoc) takes none, ${containerEncoders(defaultCodecs()).join(', ')}`);
-}
-
-function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {
-  const registry = defaultCodecs();
-  const want = requested ?? sourceMethod ?? 'None';
-  if (want.toLowerCase() === 'none') return undefined;
-  checkContainerMethod(requested);
-  const codec = registry.get(want);
-  if (codec?.compress) return codec;
-  if (requested !== undefined) {
-    throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${containerEncoders(registry).join(', ')})`);
-  }
-  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
-  return undefined;
 }
