@@ -39,7 +39,7 @@ export const packCommand: Command<PackArgs> = {
   describe: 'Build a container (.utoc + .ucas + .pak) or a .pak from a folder written by unpack, or from a mod folder',
   builder: (y) =>
     y
-      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json), or with --like a folder of zen packages and bulk files laid out below the mount point (e.g. Game/Content/Hero.uasset)' })
+      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json), or with --like a folder of zen or legacy packages and bulk files laid out below the mount point (e.g. Game/Content/Hero.uasset) or as unpack and to-legacy write them; each package is filed by its own name' })
       .usage('$0 pack <folder> <output>\n\nA .utoc output builds a container (its .ucas and companion .pak beside it). A .pak output builds a pak\narchive: from a folder written by unpack (its manifest gives paths, version, mount point, compression)\nor from a folder laid out below the mount point; pak versions 1 to 15 (--version UE4_27, --pak-version 11\nor --like <game .pak>), --compression none|zlib|gzip|lz4, --aes-key (file data) and --encrypt-index.')
       .positional('output', { type: 'string', demandOption: true, describe: 'the .utoc to write (.ucas and .pak go beside it), or a .pak' })
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
