@@ -66,7 +66,7 @@ export async function planManifest(folder: string, outBase: string, outName: str
   const headerVersion = base?.version ?? o.containerHeaderVersion ?? target?.containerHeaderVersion ?? headerVersionForToc(version);
   const baseEntries = base?.entries ?? new Map<bigint, StoreEntry>();
   if ((listedHeader || packageIds.length > 0) && headerVersion === undefined) {
-    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand to read it from: pass --container-header-version`, { file: folder });
+    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand (or not readable without --aes-key) to read it from: pass --container-header-version`, { file: folder });
   }
   await extra.read();
 
