@@ -28,10 +28,6 @@ import { mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './p
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { engineTarget } from './targets.js';
 
-/**
- * Plans the rebuild of a container from a folder written by unpack: its manifest gives every chunk and setting, and
- * the folder says what it holds now (see FolderSurvey).
- */
 /** The manifest's container id, unless the caller chose one. */
 function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
   if (chosen) return chosen;
@@ -43,6 +39,11 @@ function manifestContainerId(c: ManifestContainer, outName: string, chosen: Cont
   return { id, from: 'manifest' };
 }
 
+/**
+ * Plans the rebuild of a container from a folder written by unpack: its manifest gives every chunk and setting, and
+ * the folder says what it holds now (see FolderSurvey): the listed files, files added since, packages that changed
+ * form. Files are checked before anything is written.
+ */
 export async function planManifest(folder: string, outBase: string, outName: string, chosen: ContainerIdChoice | undefined, o: PackOptions, warnings: string[]) {
   const manifest = await readManifest(folder);
   const c = pickContainer(manifest, o.container, folder, outName);
@@ -57,68 +58,13 @@ export async function planManifest(folder: string, outBase: string, outName: str
   const encrypt = keptEncryption(c, o, folder);
   const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
   const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
-  // What the folder holds now: the listed files, files added since unpack, packages that changed form.
   const survey = await surveyFolder(folder, manifest, c, companion);
-  const listedHeader = survey.listed.find((ch) => ch.type === 'ContainerHeader');
-  const extra = await planExtraFiles(folder, survey, c, gen, o, warnings, () => headerVersion, () => baseEntries);
-  const packageIds = [...survey.listed.filter((ch) => ch.type === 'ExportBundleData').map((ch) => Buffer.from(ch.id, 'hex').readBigUInt64LE(0)), ...extra.packageIds];
-  const base = listedHeader || packageIds.length > 0 ? await headerBase(folder, c, listedHeader, o) : undefined;
-  const headerVersion = base?.version ?? o.containerHeaderVersion ?? target?.containerHeaderVersion ?? headerVersionForToc(version);
-  const baseEntries = base?.entries ?? new Map<bigint, StoreEntry>();
-  if ((listedHeader || packageIds.length > 0) && headerVersion === undefined) {
-    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand (or not readable without --aes-key) to read it from: pass --container-header-version`, { file: folder });
-  }
-  await extra.read();
-
-  // The mount point: the container's own, or the folder holding every file when added ones lie outside it.
-  const ownMountPoint = c.mountPoint ?? '../../../';
-  const ownPrefix = mountPointRelative(ownMountPoint);
-  for (const ch of survey.listed) {
-    if (ch.tocPath !== undefined && !ch.tocPath.startsWith(ownPrefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(ownMountPoint)}`, { file: folder });
-  }
-  const named = [...survey.listed.flatMap((ch) => (ch.tocPath === undefined ? [] : [ch.tocPath])), ...extra.paths()];
-  const prefix = mountFolderFor(named, ownPrefix);
-  const mountPoint = prefix === ownPrefix ? ownMountPoint : mountPointAt(ownMountPoint, prefix);
-  if (prefix !== ownPrefix) warnings.push(`mount point ${mountPoint}: files added to the folder lie outside the container's ${ownMountPoint}`);
-
-  // Chunks in their original .ucas order, then those packed from their own contents; files are checked before
-  // anything is written.
-  const sorted = survey.listed.filter((ch) => ch !== listedHeader).sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
-  const chunks: PlannedChunk[] = [];
-  // Packages whose bytes differ from the manifest's hash: their store entries are rebuilt in the header.
-  const edited = new Map<bigint, string>();
-  for (const ch of sorted) {
-    const file = safeOutputPath(folder, ch.path);
-    // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
-    const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
-    if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
-    const id = Buffer.from(ch.id, 'hex');
-    chunks.push({
-      id,
-      size: fileSize,
-      pieces: () => readPieces(file),
-      ...(ch.tocPath !== undefined ? { path: ch.tocPath.slice(prefix.length) } : {}),
-      memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
-      input: file,
-      file,
-      ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(id.readBigUInt64LE(0), file)) } : {}),
-    });
-  }
-  const listedIds = new Map(chunks.map((ch, k) => [Buffer.from(ch.id).toString('hex'), sorted[k]!.path]));
-  for (const ch of extra.chunks((p) => p.slice(prefix.length))) {
-    const key = Buffer.from(ch.id).toString('hex');
-    const other = listedIds.get(key);
-    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(extra.sourceOf(key) ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
-    chunks.push(ch);
-  }
-  if (listedHeader || packageIds.length > 0) {
-    const id = listedHeader ? Buffer.from(listedHeader.id, 'hex') : encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
-    new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
-    const files = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[Buffer.from(ch.id, 'hex').readBigUInt64LE(0), safeOutputPath(folder, ch.path)] as const] : [])));
-    if (!base && files.size > 0) warnings.push(`the container header is built from the packages' own headers (${c.utoc} is not at hand to give the engine's entries): shader-map hashes, which package headers do not hold, are left empty`);
-    const changes = { version: headerVersion!, packed: new Set(packageIds), edited, added: extra.entries(), files };
-    chunks.push({ id, size: base?.bytes.length ?? 0, pieces: () => rebuiltHeader(base, containerId, changes, warnings), memoryMapped: false, last: true, ...(base?.file ? { input: base.file } : {}) });
-  }
+  const header = await headerPlan(folder, c, survey, gen, version, target?.containerHeaderVersion, o, warnings);
+  const { prefix, mountPoint } = manifestMountPoint(c, survey, header.extra, folder, warnings);
+  const listed = listedChunks(folder, survey, prefix);
+  const chunks = [...(await listed.chunks(warnings)), ...extraChunks(header.extra, listed, prefix, folder)];
+  const last = header.chunk(containerId, listed, warnings);
+  if (last) chunks.push(last);
   const settings: ContainerWriterOptions = {
     version,
     containerId,
@@ -136,8 +82,102 @@ export async function planManifest(folder: string, outBase: string, outName: str
       ? { reuseLayout: { order: new Map(c.chunks.map((ch) => [ch.id, ch.order])), seeds: Int32Array.from(c.perfectHashSeeds), overflow: Int32Array.from(c.chunksWithoutPerfectHash ?? []) } }
       : {}),
   };
-  const pakFiles = companionFiles(folder, companion, extra.loose(), prefix, mountPoint, warnings);
+  const pakFiles = companionFiles(folder, companion, header.extra.loose(), prefix, mountPoint, warnings);
   return { settings, chunks, packages: undefined, source: c.utoc, pakVersion: target?.pakVersion, pakFiles, containerId: idChoice };
+}
+
+/**
+ * The container header of the rebuild and what it depends on: which packages are written (listed and extra), the
+ * header to start from (see headerBase) and its version. A header is written when the container had one or packages
+ * are written; `chunk` makes it, written last (edited packages are known once their chunks are).
+ */
+async function headerPlan(folder: string, c: ManifestContainer, survey: FolderSurvey, gen: EngineGeneration, version: number, targetVersion: ContainerHeaderVersionName | undefined, o: PackOptions, warnings: string[]) {
+  const listedHeader = survey.listed.find((ch) => ch.type === 'ContainerHeader');
+  const extra = await planExtraFiles(folder, survey, c, gen, o, warnings, () => headerVersion, () => base?.entries ?? new Map<bigint, StoreEntry>());
+  const packageIds = [...survey.listed.filter((ch) => ch.type === 'ExportBundleData').map((ch) => packageIdOf(ch)), ...extra.packageIds];
+  const needed = listedHeader !== undefined || packageIds.length > 0;
+  const base = needed ? await headerBase(folder, c, listedHeader, o) : undefined;
+  const headerVersion = base?.version ?? o.containerHeaderVersion ?? targetVersion ?? headerVersionForToc(version);
+  if (needed && headerVersion === undefined) {
+    throw new IoStoreError('USAGE', `the folder holds no container header (a partial unpack?) and ${c.utoc} is not at hand (or not readable without --aes-key) to read it from: pass --container-header-version`, { file: folder });
+  }
+  await extra.read();
+  return {
+    extra,
+    chunk(containerId: bigint, listed: ReturnType<typeof listedChunks>, warnings: string[]): PlannedChunk | undefined {
+      if (!needed) return undefined;
+      const id = listedHeader ? Buffer.from(listedHeader.id, 'hex') : encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
+      new DataView(id.buffer, id.byteOffset).setBigUint64(0, containerId, true);
+      if (!base && listed.packageFiles.size > 0) warnings.push(`the container header is built from the packages' own headers (${c.utoc} is not at hand to give the engine's entries): shader-map hashes, which package headers do not hold, are left empty`);
+      const changes = { version: headerVersion!, packed: new Set(packageIds), edited: listed.edited, added: extra.entries(), files: listed.packageFiles };
+      return { id, size: base?.bytes.length ?? 0, pieces: () => rebuiltHeader(base, containerId, changes, warnings), memoryMapped: false, last: true, ...(base?.file ? { input: base.file } : {}) };
+    },
+  };
+}
+
+const packageIdOf = (ch: ManifestChunk): bigint => Buffer.from(ch.id, 'hex').readBigUInt64LE(0);
+
+/** The container's own mount point, or the folder holding every file when added ones lie outside it. */
+function manifestMountPoint(c: ManifestContainer, survey: FolderSurvey, extra: { paths(): string[] }, folder: string, warnings: string[]): { prefix: string; mountPoint: string } {
+  const own = c.mountPoint ?? '../../../';
+  const ownPrefix = mountPointRelative(own);
+  for (const ch of survey.listed) {
+    if (ch.tocPath !== undefined && !ch.tocPath.startsWith(ownPrefix)) throw new IoStoreError('BAD_VALUE', `chunk path ${quote(ch.tocPath)} is not below the mount point ${quote(own)}`, { file: folder });
+  }
+  const prefix = mountFolderFor([...survey.listed.flatMap((ch) => (ch.tocPath === undefined ? [] : [ch.tocPath])), ...extra.paths()], ownPrefix);
+  if (prefix === ownPrefix) return { prefix, mountPoint: own };
+  const mountPoint = mountPointAt(own, prefix);
+  warnings.push(`mount point ${mountPoint}: files added to the folder lie outside the container's ${own}`);
+  return { prefix, mountPoint };
+}
+
+/**
+ * The listed chunks (the header aside) in their original .ucas order, from their files; `edited` fills as they are
+ * written with the packages whose bytes differ from the manifest's hash, whose store entries are then rebuilt.
+ */
+function listedChunks(folder: string, survey: FolderSurvey, prefix: string) {
+  const sorted = survey.listed.filter((ch) => ch.type !== 'ContainerHeader').sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
+  const edited = new Map<bigint, string>();
+  const packageFiles = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[packageIdOf(ch), safeOutputPath(folder, ch.path)] as const] : [])));
+  return {
+    edited,
+    /** The file of each listed package, by package id. */
+    packageFiles,
+    /** Chunk id (hex) -> the path the manifest lists it at. */
+    paths: new Map(sorted.map((ch) => [ch.id, ch.path])),
+    async chunks(warnings: string[]): Promise<PlannedChunk[]> {
+      const out: PlannedChunk[] = [];
+      for (const ch of sorted) {
+        const file = safeOutputPath(folder, ch.path);
+        // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
+        const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
+        if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
+        const id = Buffer.from(ch.id, 'hex');
+        out.push({
+          id,
+          size: fileSize,
+          pieces: () => readPieces(file),
+          ...(ch.tocPath !== undefined ? { path: ch.tocPath.slice(prefix.length) } : {}),
+          memoryMapped: (ch.flags & 2) !== 0 || ch.type === 'MemoryMappedBulkData',
+          input: file,
+          file,
+          ...(ch.type === 'ExportBundleData' ? { written: (h: Uint8Array) => void (Buffer.from(h).toString('hex') !== ch.hash && edited.set(packageIdOf(ch), file)) } : {}),
+        });
+      }
+      return out;
+    },
+  };
+}
+
+/** The chunks of the files packed from their own contents; one with the id of a listed chunk is refused. */
+function extraChunks(extra: Awaited<ReturnType<typeof planExtraFiles>>, listed: ReturnType<typeof listedChunks>, prefix: string, folder: string): PlannedChunk[] {
+  const chunks = extra.chunks((p) => p.slice(prefix.length));
+  for (const ch of chunks) {
+    const key = Buffer.from(ch.id).toString('hex');
+    const other = listed.paths.get(key);
+    if (other !== undefined) throw new IoStoreError('BAD_VALUE', `${quote(extra.sourceOf(key) ?? ch.path ?? key)} and ${quote(other)} are one package (chunk id ${key}): remove one of them`, { file: folder });
+  }
+  return chunks;
 }
 
 /**
