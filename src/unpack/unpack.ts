@@ -137,13 +137,13 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
     const root = stage?.root ?? outdir;
-    // Paks are opened first: a package held by a pak and by a container comes whole from one of them.
+    // Paks are opened first: a package held by a pak (legacy) and by a container (zen) comes out in one form.
     const withPaks = paks.length > 0 && o.type === undefined;
     const pakOpen: OpenedPaks | undefined = withPaks ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
     const winners = packageWinners(opened, pakOpen);
     const crossForm = new Set<string>();
-    // A package of another form left out: said once per package and source (a zen package over legacy files, or
-    // the reverse, is what a modder must know; a patch over its base is the normal case).
+    // A package's files of the other form left out: said once per package and source (a zen package over legacy
+    // files, or the reverse, is what a modder must know; a patch over its base is the normal case and says nothing).
     const leftOut = (key: string, path: string, loser: string, loserForm: string, winner: number) => {
       const w = winners!.sources[winner]!;
       if (w.form === loserForm || crossForm.has(`${key}\0${loser}`)) return;
