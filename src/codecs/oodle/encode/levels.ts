@@ -5,9 +5,9 @@
  *   1  greedy: one hash-table candidate per position (and the last offset), skipping ahead through data that does
  *      not match; literals always coded as they are
  *   2  greedy as 1, with a larger table; literals as they are or as differences, whichever is smaller
- *   3  lazy (one byte ahead), hash chains 4 deep, the three recent offsets tried at every position
- *   4  lazy, chains 8 deep (the default)
- *   5  lazy (two bytes ahead), chains 32 deep, searching every position
+ *   3  lazy (one byte ahead), hash chains 2 deep, the three recent offsets tried at every position
+ *   4  lazy, chains 4 deep (the default)
+ *   5  lazy (two bytes ahead), chains 16 deep
  *   6  optimal parse (shortest path over the matches the chains give, priced by a model of the entropy coder),
  *      chains 8 deep, two passes (the second priced by the first's statistics)
  *   7  optimal, chains 16 deep, two passes
@@ -43,9 +43,9 @@ export interface LevelParams {
 const TABLE: readonly LevelParams[] = [
   { hashBits: 14, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: false, entropyChunks: false },
   { hashBits: 16, windowBits: 0, depth: 1, nice: 32, lazy: 0, skipAfter: 6, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 16, windowBits: 20, depth: 4, nice: 32, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 17, windowBits: 20, depth: 8, nice: 64, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
-  { hashBits: 17, windowBits: 21, depth: 32, nice: 128, lazy: 2, skipAfter: 7, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 16, windowBits: 20, depth: 2, nice: 16, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 17, windowBits: 20, depth: 4, nice: 32, lazy: 1, skipAfter: 5, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
+  { hashBits: 17, windowBits: 21, depth: 16, nice: 64, lazy: 2, skipAfter: 7, optimal: 0, dense: 0, deltaLiterals: true, entropyChunks: true },
   { hashBits: 17, windowBits: 21, depth: 8, nice: 32, lazy: 0, skipAfter: 0, optimal: 2, dense: 16, deltaLiterals: true, entropyChunks: true },
   { hashBits: 18, windowBits: 22, depth: 16, nice: 64, lazy: 0, skipAfter: 0, optimal: 2, dense: 24, deltaLiterals: true, entropyChunks: true },
   { hashBits: 18, windowBits: 22, depth: 64, nice: 128, lazy: 0, skipAfter: 0, optimal: 2, dense: 48, deltaLiterals: true, entropyChunks: true },

@@ -8,8 +8,12 @@ import { MIN_DISTANCE } from './commands.js';
 export class MatchFinder {
   src: Uint8Array = new Uint8Array(0);
   view: DataView = new DataView(new ArrayBuffer(8));
-  /** Latest position + 1 of each hash (0: none); the fast parse probes it directly. */
+  /**
+   * Latest position + base + 1 of each hash; the fast parse probes it directly. Entries at or below `base` are from
+   * an earlier input (or none): moving `base` past them empties the table without clearing it.
+   */
   head = new Int32Array(0);
+  base = 0;
   private chain = new Int32Array(0);
   hashShift = 0;
   private chainMask = 0;
@@ -17,6 +21,7 @@ export class MatchFinder {
   window = 0;
   /** Distance of the match the last `find` returned. */
   bestDist = 0;
+  private lastLength = 0;
   /** The next position to add to the chains. */
   next = 0;
   /**
@@ -32,8 +37,12 @@ export class MatchFinder {
     this.sparse = sparse;
     this.view = new DataView(src.buffer, src.byteOffset, src.byteLength);
     const size = 1 << hashBits;
-    if (this.head.length !== size) this.head = new Int32Array(size);
-    else this.head.fill(0);
+    // The chain entries reached from the table are all from this input (each written when its position was added).
+    if (this.head.length !== size || this.base + this.lastLength + src.length + 2 >= 0x40000000) {
+      this.head = new Int32Array(size);
+      this.base = 0;
+    } else this.base += this.lastLength + 1;
+    this.lastLength = src.length;
     this.hashShift = 32 - hashBits;
     // The ring never needs to be longer than the input.
     let bits = windowBits;
@@ -48,11 +57,11 @@ export class MatchFinder {
     return Math.imul(this.view.getUint32(p, true), 0x9e3779b1) >>> this.hashShift;
   }
 
-  /** Adds position p (which must have four bytes after it) and returns the previous head of its hash (pos + 1, or 0). */
+  /** Adds position p (which must have four bytes after it) and returns the previous head of its hash (pos + 1, or 0 or less). */
   insert(p: number): number {
     const h = Math.imul(this.view.getUint32(p, true), 0x9e3779b1) >>> this.hashShift;
-    const prev = this.head[h]!;
-    this.head[h] = p + 1;
+    const prev = this.head[h]! - this.base;
+    this.head[h] = p + 1 + this.base;
     if (this.chainMask !== 0) this.chain[p & this.chainMask] = prev;
     return prev;
   }

@@ -149,6 +149,7 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
   const src = mf.src;
   const view = mf.view;
   const head = mf.head;
+  const base = mf.base;
   const shiftBits = mf.hashShift;
   const mermaid = o.mermaid;
   const minLen = o.minLen;
@@ -169,8 +170,8 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
     } else {
       // The table's one candidate (the position's own entry is replaced by p).
       const h = Math.imul(word, 0x9e3779b1) >>> shiftBits;
-      const cand = head[h]! - 1;
-      head[h] = p + 1;
+      const cand = head[h]! - base - 1;
+      head[h] = p + base + 1;
       dist = p - cand;
       if (cand >= 0 && dist >= MIN_DISTANCE && view.getUint32(cand, true) === word) {
         len = 4 + matchLength(src, view, p + 4, dist, Math.min(end, p + nice));
@@ -191,7 +192,7 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
     }
     const stop = p + len;
     // One position near the match's end joins the table.
-    if (stop - 2 < last) head[Math.imul(view.getUint32(stop - 2, true), 0x9e3779b1) >>> shiftBits] = stop - 1;
+    if (stop - 2 < last) head[Math.imul(view.getUint32(stop - 2, true), 0x9e3779b1) >>> shiftBits] = stop - 1 + base;
     p = stop;
     litStart = p;
   }

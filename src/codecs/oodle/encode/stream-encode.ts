@@ -52,7 +52,7 @@ export function encodeOodleStream(src: Uint8Array, o: OodleEncodeOptions = {}): 
   if (scratchOut.length < room) scratchOut = new Uint8Array(Math.max(room, 2 * scratchOut.length));
   const out = scratchOut;
   // A table much larger than the input costs more to clear than it saves.
-  const hashBits = Math.min(params.hashBits, Math.max(12, 33 - Math.clz32(n)));
+  const hashBits = Math.min(params.hashBits, Math.max(12, 31 - Math.clz32(n)));
   mf.reset(src, hashBits, params.windowBits, params.skipAfter > 0);
   let op = 0;
   for (let bp = 0; bp < n; bp += BLOCK_SIZE) {
