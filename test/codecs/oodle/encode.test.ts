@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeOodleStream, encoderFallbacks, oodleCompress, storedStream, type OodleEncoderName } from '../../../src/codecs/oodle/encode/index.js';
 import { oodleCodec, oodleDecompress } from '../../../src/codecs/oodle/index.js';
 import { encoderFor, encoderSettings } from '../../../src/codecs/registry.js';
+import { codeLengths } from '../../../src/codecs/oodle/encode/huffman-lengths.js';
 import { readToc } from '../../../src/toc/index.js';
 import { corpusPath, hasCorpus } from '../../corpus.js';
 import { hasOoz, oozDecode } from './ooz.js';
@@ -25,6 +26,22 @@ const xml = (() => {
   const f = new Uint8Array(readFileSync(corpusPath('oodle-vectors', 'xml.kraken')));
   return oodleDecompress(f.subarray(4), f[0]! | (f[1]! << 8) | (f[2]! << 16) | (f[3]! << 24));
 })();
+
+/** Bytes 0-19 with counts growing as the Fibonacci numbers, shuffled. */
+function fibonacciBytes(r: () => number): Uint8Array {
+  const out: number[] = [];
+  let a = 1;
+  let b = 1;
+  for (let sym = 0; sym < 20; sym++) {
+    for (let k = 0; k < a; k++) out.push(sym * 7);
+    [a, b] = [b, a + b];
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = (r() * (i + 1)) | 0;
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return Uint8Array.from(out);
+}
 
 /** Synthetic inputs: runs, noise, text, structures repeating at short and long distances, sizes at every boundary. */
 function synthetic(): Array<[string, Uint8Array]> {
@@ -69,6 +86,8 @@ function synthetic(): Array<[string, Uint8Array]> {
     ['records 100 KB', records(100000)],
     ['a period of 3', Uint8Array.from({ length: 70000 }, (_, i) => (i % 3) * 50)],
     ['one odd byte in zeros', (() => { const a = new Uint8Array(65536); a[40000] = 1; return a; })()],
+    // Byte counts in a Fibonacci series: an unlimited Huffman code would need 20-bit codes, the format allows 11.
+    ['skewed counts', fibonacciBytes(r)],
   ];
   for (const n of [5, 8, 9, 13, 17, 100, 4095, 4097, 65535, 65536, 65537, 131071, 131073, 262145]) out.push([`mixed ${n}`, mixed(n)]);
   if (xml.length > 0) out.push(['text 300 KB', xml.subarray(0, 300000)]);
@@ -120,6 +139,23 @@ describe('Oodle encoder', () => {
     expect(k4).toBeLessThan(m4);
     expect(m4).toBeLessThan(s4);
     expect(k4).toBeLessThan(text.length / 6);
+  });
+
+  it('code lengths stay within 11 bits and fill the code space exactly, however skewed the counts', () => {
+    const hist = new Uint32Array(256);
+    let a = 1;
+    let b = 1;
+    for (let s = 0; s < 30; s++) {
+      hist[s * 5] = a;
+      [a, b] = [b, a + b];
+    }
+    const lens = new Uint8Array(256);
+    expect(codeLengths(hist, lens)).toBe(30);
+    expect(Math.max(...lens)).toBe(11);
+    expect(Array.from(lens).reduce((sum, l) => sum + (l ? 2 ** (11 - l) : 0), 0)).toBe(2048);
+    // Unlimited, the same counts need far longer codes.
+    expect(codeLengths(hist, lens, 32)).toBe(30);
+    expect(Math.max(...lens)).toBe(29);
   });
 
   it('stored streams decode; the check behind oodleCompress returns the input as such a stream when needed', () => {

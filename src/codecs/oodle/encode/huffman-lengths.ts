@@ -32,7 +32,7 @@ export function codeLengths(hist: Uint32Array, lens: Uint8Array, maxLen = MAX_CO
     lens[order[i]!] = len;
     if (len > longest) longest = len;
   }
-  if (longest > maxLen) limitLengths(lens, hist, n, maxLen);
+  if (longest > maxLen) limitLengths(lens, n, maxLen);
   return n;
 }
 
@@ -82,7 +82,7 @@ function minimumRedundancy(a: Float64Array, n: number): void {
  * room until the code space is no longer overfull, then shortens the most frequent ones while that fits exactly.
  * `order[0..n)` holds the present symbols by ascending count.
  */
-function limitLengths(lens: Uint8Array, hist: Uint32Array, n: number, maxLen: number): void {
+function limitLengths(lens: Uint8Array, n: number, maxLen: number): void {
   const full = 1 << maxLen;
   let space = 0;
   for (let i = 0; i < n; i++) {
@@ -108,7 +108,6 @@ function limitLengths(lens: Uint8Array, hist: Uint32Array, n: number, maxLen: nu
       lens[s]!--;
     }
   }
-  void hist;
 }
 
 /** Canonical codes for `lens` (shorter codes first, then by symbol), bit-reversed for least-significant-first output. */

@@ -14,8 +14,8 @@
  *   8  optimal, chains 64 deep, two passes (what shader code gets by default)
  *   9  optimal, chains 512 deep, three passes, every match length tried
  *
- * Levels 1-5 skip through stretches that do not match after 32 (1-4) or 128 (5) tries, which costs about 1% on
- * incompressible-looking data and saves half the time there.
+ * Levels 1-5 skip through stretches that do not match after 32 (levels 1, 3, 4), 64 (2) or 128 (5) tries, which
+ * costs about 1% on incompressible-looking data and saves half the time there.
  */
 
 export const MIN_LEVEL = 1;

@@ -1,4 +1,4 @@
-import { CHUNK_SIZE, type Commands } from './commands.js';
+import type { Commands } from './commands.js';
 import { matchLength } from './match-finder.js';
 import type { MatchList } from './match-list.js';
 import { mermaidStats, type MermaidStats } from './mermaid-encode.js';
@@ -215,4 +215,3 @@ export function updateMermaidCosts(src: Uint8Array, chunkStart: number, end: num
   costs.fromStats(stats, entropy);
 }
 
-void CHUNK_SIZE;
