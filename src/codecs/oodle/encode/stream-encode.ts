@@ -43,7 +43,7 @@ const entropyOut = new Uint8Array(2 * CHUNK_SIZE + 4096);
 /** Encodes `src` as a raw Oodle stream (no size prefix), as IoStore and pak blocks store it. */
 export function encodeOodleStream(src: Uint8Array, o: OodleEncodeOptions = {}): Uint8Array {
   const codec = o.codec ?? 'kraken';
-  const params = { ...levelParams(o.level ?? DEFAULT_LEVEL), ...(o as { tuning?: Partial<LevelParams> }).tuning };
+  const params = levelParams(o.level ?? DEFAULT_LEVEL);
   const n = src.length;
   if (n === 0) return new Uint8Array(0);
   // Room for a block written as chunks before it turns out to be better stored whole; one buffer kept between calls,
