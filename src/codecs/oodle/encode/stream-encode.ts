@@ -101,67 +101,23 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   const count = ce - cs;
   const entropy = codec !== 'selkie';
   cmds.count = 0;
-  let lzEnd = -1;
+  let best = Infinity;
+  let from: Uint8Array = lzOut;
   if (count >= 16) {
-    reps[0] = reps[1] = reps[2] = 8;
-    const first = cs === 0 ? 8 : 0;
-    const mermaidLike = codec === 'mermaid' || codec === 'selkie';
-    const lazy = { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid: mermaidLike };
-    const delta = params.deltaLiterals;
-    // Leviathan's decoders copy long runs in wide steps that must not reach the chunk's last 16 bytes: no match there.
-    const matchEnd = codec === 'leviathan' ? ce - 16 : ce;
-    const write = () =>
-      codec === 'kraken' ? writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta }) : writeLeviathanChunk(src, cs, ce, cmds, lzOut, 0, { entropy, delta });
-    if (!mermaidLike && params.optimal > 0) {
-      matchList.collect(mf, cs + first, matchEnd, params.depth, params.nice, 16);
-      costs.initial(src, cs + first, matchEnd);
-      for (let pass = 1; ; pass++) {
-        parseOptimal(src, cs + first, matchEnd, matchList, costs, params.nice, params.dense, cmds);
-        if (pass === params.optimal) break;
-        updateCosts(src, cs, ce, cmds, costs);
-      }
-      lzEnd = write();
-    } else if (!mermaidLike) {
-      parseLazy(mf, cs + first, matchEnd, reps, cmds, lazy);
-      lzEnd = write();
-    } else if (params.optimal > 0) {
-      // Mermaid commands never cross the middle of a chunk: each half is parsed on its own.
-      const mid = Math.min(cs + 0x10000, ce);
-      matchList.collect(mf, cs + first, mid, params.depth, params.nice, 16);
-      if (mid < ce) matchList2.collect(mf, mid, ce, params.depth, params.nice, 16);
-      mermaidCosts.initial(src, cs + first, ce, entropy);
-      let split = 0;
-      for (let pass = 1; ; pass++) {
-        cmds.count = 0;
-        reps[0] = 8;
-        parseMermaidHalf(src, cs + first, mid, matchList, mermaidCosts, params.nice, params.dense, reps, cmds);
-        split = cmds.count;
-        if (mid < ce) parseMermaidHalf(src, mid, ce, matchList2, mermaidCosts, params.nice, params.dense, reps, cmds);
-        if (pass === params.optimal) break;
-        updateMermaidCosts(src, cs, ce, cmds, split, mermaidCosts, entropy);
-      }
-      lzEnd = writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta });
-    } else {
-      const mid = Math.min(cs + 0x10000, ce);
-      parseLazy(mf, cs + first, mid, reps, cmds, lazy);
-      const split = cmds.count;
-      if (mid < ce) parseLazy(mf, mid, ce, reps, cmds, lazy);
-      lzEnd = writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta });
-    }
+    const end = codec === 'mermaid' || codec === 'selkie' ? mermaidChunk(src, cs, ce, params, entropy) : krakenChunk(src, cs, ce, params, codec === 'leviathan');
+    if (end >= 0) best = end;
   } else mf.catchUp(ce);
-  let best = lzEnd >= 0 ? lzEnd : Infinity;
-  let bestKind = lzEnd >= 0 ? 1 : 0;
   // The whole chunk as one entropy array, when matches cover little of it.
   let matched = 0;
   for (let k = 0; k < cmds.count; k++) matched += cmds.matchLen[k]!;
-  if (entropy && params.entropyChunks && (lzEnd < 0 || matched < count / 8)) {
+  if (entropy && params.entropyChunks && (best === Infinity || matched < count / 8)) {
     const end = writeArray(src, cs, count, entropyOut, 0, { entropy: true, longHeader: true });
-    if (end < best && end < count + 3) {
+    if (end < best) {
       best = end;
-      bestKind = 2;
+      from = entropyOut;
     }
   }
-  if (bestKind === 0 || best >= count + 3) {
+  if (best >= count + 3) {
     const h = 0x800000 | count;
     out[op] = h >>> 16;
     out[op + 1] = h >>> 8;
@@ -169,6 +125,60 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
     out.set(src.subarray(cs, ce), op + 3);
     return op + 3 + count;
   }
-  out.set((bestKind === 1 ? lzOut : entropyOut).subarray(0, best), op);
+  out.set(from.subarray(0, best), op);
   return op + best;
+}
+
+function lazyParams(params: LevelParams, mermaid: boolean) {
+  return { depth: params.depth, nice: params.nice, lazy: params.lazy, skipAfter: params.skipAfter, minLen: 4, mermaid };
+}
+
+/** Parses src[cs, ce) and writes a Kraken (or Leviathan) chunk into lzOut; returns its end or -1. */
+function krakenChunk(src: Uint8Array, cs: number, ce: number, params: LevelParams, leviathan: boolean): number {
+  const start = cs === 0 ? 8 : cs;
+  // Leviathan's decoders copy long runs in wide steps that must not reach the chunk's last 16 bytes: no match there.
+  const end = leviathan ? ce - 16 : ce;
+  if (end > start + 8) {
+    if (params.optimal > 0) {
+      matchList.collect(mf, start, end, params.depth, params.nice, 16);
+      costs.initial(src, start, end);
+      for (let pass = 1; ; pass++) {
+        parseOptimal(src, start, end, matchList, costs, params.nice, params.dense, cmds);
+        if (pass === params.optimal) break;
+        updateCosts(src, cs, ce, cmds, costs);
+      }
+    } else {
+      reps[0] = reps[1] = reps[2] = 8;
+      parseLazy(mf, start, end, reps, cmds, lazyParams(params, false));
+    }
+  }
+  const o = { entropy: true, delta: params.deltaLiterals };
+  return leviathan ? writeLeviathanChunk(src, cs, ce, cmds, lzOut, 0, o) : writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, o);
+}
+
+/** Parses src[cs, ce) half by half (Mermaid commands never cross the middle of a chunk) and writes a Mermaid chunk. */
+function mermaidChunk(src: Uint8Array, cs: number, ce: number, params: LevelParams, entropy: boolean): number {
+  const start = cs === 0 ? 8 : cs;
+  const mid = Math.min(cs + 0x10000, ce);
+  let split = 0;
+  if (params.optimal > 0) {
+    matchList.collect(mf, start, mid, params.depth, params.nice, 16);
+    if (mid < ce) matchList2.collect(mf, mid, ce, params.depth, params.nice, 16);
+    mermaidCosts.initial(src, start, ce, entropy);
+    for (let pass = 1; ; pass++) {
+      cmds.count = 0;
+      reps[0] = 8;
+      parseMermaidHalf(src, start, mid, matchList, mermaidCosts, params.nice, params.dense, reps, cmds);
+      split = cmds.count;
+      if (mid < ce) parseMermaidHalf(src, mid, ce, matchList2, mermaidCosts, params.nice, params.dense, reps, cmds);
+      if (pass === params.optimal) break;
+      updateMermaidCosts(src, cs, ce, cmds, split, mermaidCosts, entropy);
+    }
+  } else {
+    reps[0] = 8;
+    parseLazy(mf, start, mid, reps, cmds, lazyParams(params, true));
+    split = cmds.count;
+    if (mid < ce) parseLazy(mf, mid, ce, reps, cmds, lazyParams(params, true));
+  }
+  return writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta: params.deltaLiterals });
 }
