@@ -59,7 +59,7 @@ function checkWithOoz(streams: Array<[Uint8Array, number, Uint8Array]>): void {
 describe.skipIf(!FULL || !hasCorpus)('Oodle encoder over the whole corpus', () => {
   it('every corpus chunk, block by block: Kraken 1, 4, 7, Mermaid 4, 7, Selkie 4, Leviathan 4, 7 decode back (ours and ooz)', async () => {
     const blocks = await corpusBlocks();
-    expect(blocks.length).toBeGreaterThan(500);
+    expect(blocks.length).toBeGreaterThan(400);
     for (const [codec, level] of [['kraken', 1], ['kraken', 4], ['kraken', 7], ['mermaid', 4], ['mermaid', 7], ['selkie', 4], ['leviathan', 4], ['leviathan', 7]] as const) checkWithOoz(check(codec, level, blocks));
   }, 1_800_000);
 
