@@ -2,3 +2,4 @@
 export { describePackage, describeContainerHeader } from './describe.js';
 export type { PackageView, ContainerHeaderView, ResolveContext } from './describe.js';
 export { readContainerHeader, packageNamesFromToc, findPackageChunk, loadScriptObjects, scriptObjectsFromReader } from './context.js';
+export { exportObjectPath, importedExportPaths, importedPackageIds, publicExportPaths } from './imports.js';
