@@ -129,6 +129,22 @@ export interface ContainerHeaderView {
   softPackageReferences: number;
 }
 
+/** The engine releases that write a container-header layout, for people (the layout's name is the engine's enum). */
+export function containerHeaderVersionLabel(version: string): string {
+  const label = CONTAINER_HEADER_LABELS[version];
+  return label ?? version;
+}
+const CONTAINER_HEADER_LABELS: Record<string, string> = {
+  PreInitial: 'UE 4.26/4.27, 16-byte store entries',
+  Initial: 'UE 4.26/4.27',
+  UE5Initial: 'UE5 early access, version 0',
+  LocalizedPackages: 'UE 5.0, version 1',
+  OptionalSegmentPackages: 'UE 5.1/5.2, version 2',
+  NoExportInfo: 'UE 5.3/5.4, version 3',
+  SoftPackageReferences: 'UE 5.5, version 4',
+  SoftPackageReferencesOffset: 'UE 5.6 and later, version 5',
+};
+
 export function describeContainerHeader(h: ContainerHeader, packageNames?: ReadonlyMap<bigint, string>): ContainerHeaderView {
   const name = (id: bigint) => packageNames?.get(id) ?? null;
   return {
