@@ -14,8 +14,7 @@ export const ROW_H = 22;
 /** The sticky header row above the rows, inside the scrolled grid. */
 const HEAD_H = 24;
 
-/** The Container column's text room and font (style.css: 170 px less its padding), to fit labels in the middle. */
-const CONTAINER_COLUMN_PX = 158;
+/** The table's font size (style.css), to fit container labels to their column. */
 const TABLE_FONT = '13px';
 
 const SORT_NAMES: Record<string, 'ascending' | 'descending'> = { asc: 'ascending', desc: 'descending' };
@@ -67,6 +66,8 @@ export function renderRows(force = false): void {
   const count = Math.ceil(sc.clientHeight / ROW_H) + 20;
   const rows = state.loaded?.rows ?? [];
   const containers = state.loaded?.containers ?? [];
+  // The Container column's room for text (its width depends on the layout), less the cell's padding.
+  const room = ($('thead').querySelector('.c-cont') as HTMLElement).clientWidth - 10;
   const win = $('window');
   win.style.transform = `translateY(${first * ROW_H}px)`;
   const frag = document.createDocumentFragment();
@@ -81,7 +82,7 @@ export function renderRows(force = false): void {
       h('span', { class: 'c-num c-size', role: 'gridcell' }, fmtBytes(r.size)),
       h('span', { class: 'c-num c-stored', role: 'gridcell' }, fmtBytes(r.stored)),
       h('span', { class: 'c-comp', role: 'gridcell' }, r.compression),
-      h('span', { class: 'c-cont', role: 'gridcell', title: c.path }, fitText(c.short, CONTAINER_COLUMN_PX, TABLE_FONT)),
+      h('span', { class: 'c-cont', role: 'gridcell', title: c.path }, fitText(c.short, room, TABLE_FONT)),
     );
     frag.append(tr);
   }
