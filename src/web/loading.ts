@@ -141,29 +141,34 @@ async function load(): Promise<void> {
   renderContainers();
   updateExtractButtons();
   const looseOnly = loaded.containers.length === 0;
-  setStatus(looseOnly ? `${loaded.looseFiles.length} loose file(s)` : `${fmtInt(loaded.containers.length)} container(s), ${fmtInt(loaded.rows.length)} rows`);
+  const loose = loaded.looseFiles.length;
+  setStatus(looseOnly ? `${loose} loose file(s)` : `${fmtInt(loaded.containers.length)} container(s), ${fmtInt(loaded.rows.length)} rows${loose ? `, ${loose} loose file(s) in Details` : ''}`);
   markReady();
   if (looseOnly) {
     // No container, so no rows: say where the files went rather than show a bare "0 of 0 rows".
     $('count').textContent = 'no container: see Details';
     await showLoose(loaded.looseFiles[0]!);
+  } else if (loose) {
+    // Files dropped beside containers: the details pane lists them until a row is picked.
+    clearDetails();
+    $('details').prepend(looseChooser(undefined));
   }
+}
+
+/** One button per loose file (the current one marked), so each is reachable whatever the others do. */
+function looseChooser(current: InputFile | undefined): HTMLElement {
+  const nav = h('nav', { class: 'loose', 'aria-label': 'Loose files' });
+  for (const other of state.loaded!.looseFiles) {
+    const b = h('button', other === current ? { type: 'button', class: 'current', 'aria-current': 'true' } : { type: 'button' }, other.path);
+    b.addEventListener('click', () => void showLoose(other).then(() => document.querySelector<HTMLElement>('#details nav.loose button.current')?.focus()));
+    nav.append(b);
+  }
+  return nav;
 }
 
 /** A loose file in the details pane, under a chooser of all of them (so one that fails leaves the others reachable). */
 async function showLoose(f: InputFile): Promise<void> {
-  const loaded = state.loaded!;
-  const all = loaded.looseFiles;
-  const lead: Node[] = [];
-  if (all.length > 1) {
-    const nav = h('nav', { class: 'loose', 'aria-label': 'Loose files' });
-    for (const other of all) {
-      const b = h('button', other === f ? { type: 'button', class: 'current', 'aria-current': 'true' } : { type: 'button' }, other.path);
-      b.addEventListener('click', () => void showLoose(other).then(() => document.querySelector<HTMLElement>('#details nav.loose button.current')?.focus()));
-      nav.append(b);
-    }
-    lead.push(nav);
-  }
+  const lead = state.loaded!.looseFiles.length > 1 || state.loaded!.containers.length > 0 ? [looseChooser(f)] : [];
   await showSubject(looseSubject(state.files, f, state.ctx, state.generation), lead);
 }
 

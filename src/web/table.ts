@@ -163,4 +163,10 @@ export function wireTable(): void {
       target?.focus();
     }
   });
+  // Escape in the side pane goes back to the table, on the row it shows.
+  $('side').addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || state.view.length === 0) return;
+    e.preventDefault();
+    sc.focus();
+  });
 }

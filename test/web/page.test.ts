@@ -590,6 +590,11 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(await page.$eval('#view', (el) => el.querySelector('.warn')?.textContent ?? '')).toMatch(/A_Broken\.uasset/);
     await page.click('#details nav.loose button:nth-child(2)');
     await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
+    // A loose file dropped beside a container: listed in the details pane until a row is picked.
+    await drop(page, [randy, ...oodle]);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^1 container\(s\), \d+ rows, 1 loose file\(s\) in Details$/);
+    await page.click('#details nav.loose button');
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
     // Nothing usable at all (a .pak and a .utoc that are not what they say): back to the hint, with the reasons.
     writeFileSync(join(dir, 'Broken.pak'), new Uint8Array(300).fill(7));
     writeFileSync(join(dir, 'Broken.utoc'), new Uint8Array(300).fill(7));
