@@ -128,4 +128,19 @@ describe('.locres', () => {
     expect(errorOf(index)).toMatch(/string index 5 is outside the table of 1 strings$/);
     for (let n = 0; n < good.length; n++) expect(errorOf(good.subarray(0, n))).not.toBe('no error');
   });
+
+  it('mutated corpus files: a result or one typed error, never another exception', () => {
+    const base = corpusLocres('ue5.8').get('de')!;
+    let seed = 26;
+    const rand = (k: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % k;
+    for (let i = 0; i < 400; i++) {
+      const b = base.slice();
+      for (let f = 0; f < 1 + rand(6); f++) b[rand(Math.min(b.length, i % 2 ? 400 : b.length))] = rand(256);
+      try {
+        parseLocres(b);
+      } catch (e) {
+        expect(e).toBeInstanceOf(IoStoreError);
+      }
+    }
+  });
 });
