@@ -17,12 +17,12 @@ export const fmtBytes = (n: number): string => formatBytes(n, { precise: true })
 export const fmtInt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * A path or object path that may wrap after its separators (`/`, `.`, `:`, `_`, `-`) rather than inside a word:
- * long names break where a reader expects, short ones never.
+ * A path or object path that may wrap after its separators (`/`, `.`, `:`) rather than inside a name: long paths
+ * break where a reader expects, names only when one alone is wider than its column.
  */
 export function wrappingText(text: string, cls = ''): HTMLElement {
   const el = h('span', cls ? { class: cls } : {});
-  for (const piece of text.split(/(?<=[/.:_\-\\])/)) el.append(piece, h('wbr'));
+  for (const piece of text.split(/(?<=[/.:\\])/)) el.append(piece, h('wbr'));
   return el;
 }
 

@@ -94,8 +94,16 @@ export function wireLayout(): void {
     document.body.classList.toggle('tree-open', open);
     window.dispatchEvent(new Event('resize'));
   });
-  // The charts start folded where they would leave the table little room.
+  // The charts are folded where they would leave the table little room, until the user opens or folds them.
   const charts = $<HTMLDetailsElement>('charts-box');
-  charts.open = window.innerHeight >= 760 && window.innerWidth >= 700;
+  let chosen = false;
+  const fit = () => {
+    if (!chosen) charts.open = window.innerHeight >= 760 && window.innerWidth >= 700;
+  };
+  charts.querySelector('summary')!.addEventListener('click', () => {
+    chosen = true;
+  });
   charts.addEventListener('toggle', () => window.dispatchEvent(new Event('resize')));
+  window.addEventListener('resize', fit);
+  fit();
 }

@@ -54,7 +54,18 @@ export function applyView(): void {
   }
   $('scroller').setAttribute('aria-rowcount', String(keep.length + 1));
   $('spacer').style.height = `${keep.length * ROW_H}px`;
+  room = -1;
   renderRows(true);
+}
+
+let room = -1;
+/**
+ * The Container column's room for text, less the cell's padding: it depends on the layout, so it is measured once
+ * after each resize (measuring on every scroll would force a layout per frame).
+ */
+function containerRoom(): number {
+  if (room < 0) room = Math.max(40, ($('thead').querySelector('.c-cont') as HTMLElement).clientWidth - 10);
+  return room;
 }
 
 let lastFirst = -1;
@@ -66,8 +77,7 @@ export function renderRows(force = false): void {
   const count = Math.ceil(sc.clientHeight / ROW_H) + 20;
   const rows = state.loaded?.rows ?? [];
   const containers = state.loaded?.containers ?? [];
-  // The Container column's room for text (its width depends on the layout), less the cell's padding.
-  const room = ($('thead').querySelector('.c-cont') as HTMLElement).clientWidth - 10;
+  const room = containerRoom();
   const win = $('window');
   win.style.transform = `translateY(${first * ROW_H}px)`;
   const frag = document.createDocumentFragment();
@@ -141,7 +151,10 @@ export function wireTable(): void {
   });
   const sc = $('scroller');
   sc.addEventListener('scroll', () => requestAnimationFrame(() => renderRows()));
-  window.addEventListener('resize', () => renderRows(true));
+  window.addEventListener('resize', () => {
+    room = -1;
+    renderRows(true);
+  });
   $('window').addEventListener('click', (e) => {
     const tr = (e.target as HTMLElement).closest<HTMLElement>('[data-row]');
     if (!tr) return;

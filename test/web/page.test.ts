@@ -37,7 +37,7 @@ async function exportCountOf(name: string): Promise<number> {
 describe.skipIf(!canRun)('web page in headless Chromium', () => {
   const { openPage } = useBrowser();
 
-  it('Oodle container + global: rows, a package with resolved imports, and an archive equal to unpack', async () => {
+  it('Oodle container + global: rows, packages with resolved imports, the container header, an archive equal to unpack', async () => {
     const { page, downloads, errors } = await openPage();
     const shown = await drop(page, [...oodle, ...global]);
     const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount + readToc(new Uint8Array(readFileSync(global[0]!))).chunkCount;
@@ -64,10 +64,24 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.waitForSelector('#view pre.hex');
     expect(await page.$eval('#view pre.hex', (el) => el.textContent!.split('\n')[0])).toMatch(/^00000000 {2}6e 43 6f 49 /);
 
-    // The container header view.
+    // Package imports name the export of the imported package, which is loaded.
+    await filter(page, 'BP_ComponentsChild.uasset');
+    await page.click('#window .tr');
+    await page.waitForSelector('#view .pkg-name');
+    const imports = await page.$$eval('#view table.imports tbody tr', (trs) => trs.map((tr) => tr.children[1]!.textContent));
+    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C');
+    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C:FixtureMesh_GEN_VARIABLE');
+    expect(imports.filter((i) => /:0x[0-9a-f]{16}$/.test(i!))).toEqual([]);
+
+    // The container header: a title people read, and an export count for every package (counted in the packages).
     await page.click('#tabs [data-tab="containers"]');
     await page.click('#containers [data-action="header"]');
-    await page.waitForFunction(() => document.getElementById('details')!.textContent!.includes('Container header'));
+    await page.waitForSelector('body[data-export-counts]');
+    expect(await page.$eval('#details h2', (el) => el.textContent)).toBe('Container header: UE 5.6 and later, version 5');
+    const counts = await page.$$eval('#details table.header-packages tbody tr', (trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.children[3]!.textContent]));
+    expect(counts.length).toBe(97);
+    expect(counts.every(([, n]) => /^[1-9]\d*$/.test(n!))).toBe(true);
+    expect(counts.find(([name]) => name === '/Game/Fixtures/Blueprints/BP_ComponentsChild')![1]).toBe(String(await exportCountOf('/Game/Fixtures/Blueprints/BP_ComponentsChild')));
 
     // Everything as a .zip: the same files and bytes as `iostore unpack`.
     await filter(page, '');
@@ -462,13 +476,22 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.close();
   });
 
-  it('set A, a row selected, then set B: nothing shown or clickable acts on set A; Download saves the row shown', async () => {
+  it('set A (a .locres: strings and JSON), then set B: nothing shown or clickable acts on set A; Download saves the row shown', async () => {
     const { page, downloads, errors } = await openPage();
-    const paks = corpusPath('ue5.8-cue4parse', 'paks');
-    await drop(page, [join(paks, 'CUE4ParseFixtures-Minimal-Uncompressed.pak')]);
+    // Set A: a pak whose German .locres shows as a table of strings and as JSON, equal to the library's parse.
+    await drop(page, [corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Oodle.pak')]);
     await filter(page, 'de/CUE4ParseFixtures.locres');
     await page.click('#window .tr');
     await page.waitForSelector('#view table.locres');
+    const plainBytes = new Uint8Array(readFileSync(corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Uncompressed.pak')));
+    const plain = readPak(plainBytes);
+    const lib = parseLocres(readPakEntryData(plainBytes, plain, plain.entries.find((e) => e.path.endsWith('de/CUE4ParseFixtures.locres'))!));
+    const strings = await page.$$eval('#view table.locres tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
+    expect(strings).toEqual(lib.entries.map((e) => [e.namespace, e.key, `0x${e.sourceHash.toString(16).padStart(8, '0')}`, e.text]));
+    expect(strings.find((r) => r[1] === 'CityGreeting')![3]).toBe('Grüße aus Frankfurt');
+    await page.click('#details [data-view="json"]');
+    await page.waitForSelector('#view pre.json');
+    expect(JSON.parse(await page.$eval('#view pre.json', (el) => el.textContent!))).toEqual(lib);
     // Set B: another container whose row indices overlap set A's.
     await drop(page, oodle);
     expect(await page.$eval('#filter', (el) => (el as HTMLInputElement).value)).toBe('');
@@ -502,50 +525,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
       error: document.getElementById('error')!.textContent!,
     }));
     expect(failed).toEqual({ details: expect.not.stringContaining('MIDI'), hint: true, workspace: false, extract: true, error: expect.stringMatching(/was not dropped with it/) });
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it('a .locres in a pak: a Strings table and JSON equal to the library\'s parse', async () => {
-    const { page, errors } = await openPage();
-    const pakPath = corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Oodle.pak');
-    await drop(page, [pakPath]);
-    await filter(page, 'de/CUE4ParseFixtures.locres');
-    await page.click('#window .tr');
-    await page.waitForSelector('#view table.locres');
-    const plainBytes = new Uint8Array(readFileSync(corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Uncompressed.pak')));
-    const plain = readPak(plainBytes);
-    const lib = parseLocres(readPakEntryData(plainBytes, plain, plain.entries.find((e) => e.path.endsWith('de/CUE4ParseFixtures.locres'))!));
-    const rows = await page.$$eval('#view table.locres tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
-    expect(rows).toEqual(lib.entries.map((e) => [e.namespace, e.key, `0x${e.sourceHash.toString(16).padStart(8, '0')}`, e.text]));
-    expect(rows.find((r) => r[1] === 'CityGreeting')![3]).toBe('Grüße aus Frankfurt');
-    await page.click('#details [data-view="json"]');
-    await page.waitForSelector('#view pre.json');
-    expect(JSON.parse(await page.$eval('#view pre.json', (el) => el.textContent!))).toEqual(lib);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it('package imports name the export of a loaded package; the container header names its layout and counts exports', async () => {
-    const { page, errors } = await openPage();
-    await drop(page, [...oodle, ...global]);
-    await filter(page, 'BP_ComponentsChild.uasset');
-    await page.click('#window .tr');
-    await page.waitForSelector('#view .pkg-name');
-    const imports = await page.$$eval('#view table.imports tbody tr', (trs) => trs.map((tr) => tr.children[1]!.textContent));
-    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C');
-    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C:FixtureMesh_GEN_VARIABLE');
-    expect(imports.filter((i) => /:0x[0-9a-f]{16}$/.test(i!))).toEqual([]);
-    // The container header: a title people read, and an export count for every package (counted in the packages).
-    await page.click('#tabs [data-tab="containers"]');
-    await page.evaluate(() => delete document.body.dataset.exportCounts);
-    await page.click('#containers [data-action="header"]');
-    await page.waitForSelector('body[data-export-counts]');
-    expect(await page.$eval('#details h2', (el) => el.textContent)).toBe('Container header: UE 5.6 and later, version 5');
-    const counts = await page.$$eval('#details table.header-packages tbody tr', (trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.children[3]!.textContent]));
-    expect(counts.length).toBe(97);
-    expect(counts.every(([, n]) => /^[1-9]\d*$/.test(n!))).toBe(true);
-    expect(counts.find(([name]) => name === '/Game/Fixtures/Blueprints/BP_ComponentsChild')![1]).toBe(String(await exportCountOf('/Game/Fixtures/Blueprints/BP_ComponentsChild')));
     expect(errors).toEqual([]);
     await page.close();
   });
