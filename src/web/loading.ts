@@ -62,7 +62,6 @@ function startNewSet(): void {
   state.selected = -1;
   state.folder = '';
   state.filter = '';
-  state.cancel = true;
   $<HTMLInputElement>('filter').value = '';
   clearDetails();
   setError([]);
@@ -130,7 +129,6 @@ async function load(): Promise<void> {
   }
   state.loaded = loaded;
   state.ctx = new PackageContext(loaded.containers);
-  state.cancel = false;
   $('empty').hidden = true;
   $('workspace').hidden = false;
   document.body.classList.toggle('loose-only', loaded.containers.length === 0);

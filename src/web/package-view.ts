@@ -2,6 +2,7 @@
 import { scriptObjectsFromReader, packageNamesFromToc, readContainerHeader } from '../inspect/context.js';
 import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../inspect/describe.js';
 import type { ContainerHeader } from '../zen/container-header.js';
+import type { StoreEntry } from '../zen/store-entry.js';
 import type { LegacyPackageView } from '../legacy/describe.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { importedExportPaths } from '../inspect/imports.js';
@@ -29,10 +30,11 @@ export class PackageContext {
   private names?: Map<bigint, string>;
   private scripts?: Promise<Map<bigint, string> | undefined>;
   private readonly headers = new Map<number, Promise<ContainerHeader | null>>();
-  /** Package id -> the container and TOC index of its package chunk, the highest-priority one winning. */
-  private chunks?: Map<bigint, { k: number; i: number }>;
+  private readonly chunksIn = new Map<number, Map<bigint, number>>();
   /** Packages parsed to name another package's imports: a few, as the same ones are imported again and again. */
   private readonly parsed = new Map<bigint, Promise<ZenPackage | undefined>>();
+  /** Store entries by package id, per container (a game's header lists tens of thousands). */
+  private readonly entries = new Map<number, Map<bigint, StoreEntry>>();
 
   constructor(private readonly containers: readonly WebContainer[]) {}
 
@@ -62,41 +64,56 @@ export class PackageContext {
     return h;
   }
 
-  private packageChunk(id: bigint): { k: number; i: number } | undefined {
-    if (!this.chunks) {
-      this.chunks = new Map();
-      // Containers come in mount order: a later one overrides an earlier one's package.
-      this.containers.forEach((c, k) => {
-        const toc = c.toc;
-        if (toc) for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkTypeName(i) === 'ExportBundleData') this.chunks!.set(toc.chunkId(i).id, { k, i });
-      });
-    }
-    return this.chunks.get(id);
+  /** Container `k`'s header and the store entry of package `id` in it. */
+  private async storeEntry(k: number, id: bigint): Promise<{ header: ContainerHeader | null; entry: StoreEntry | undefined }> {
+    const header = await this.header(k);
+    let byId = this.entries.get(k);
+    if (!byId) this.entries.set(k, (byId = new Map(header?.packages.map((p) => [p.packageId, p]))));
+    return { header, entry: byId.get(id) };
   }
 
-  /** The package of this id from whichever dropped container holds it (undefined when none can be read). */
+  /** Package id -> TOC index of its package chunk, in container `k`. */
+  private packageChunks(k: number): Map<bigint, number> {
+    let m = this.chunksIn.get(k);
+    if (!m) {
+      m = new Map();
+      const toc = this.containers[k]?.toc;
+      if (toc) for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkTypeName(i) === 'ExportBundleData') m.set(toc.chunkId(i).id, i);
+      this.chunksIn.set(k, m);
+    }
+    return m;
+  }
+
+  /** The container that mounts package `id`: the last in mount order that holds it (a patch over its base). */
+  private winner(id: bigint): number | undefined {
+    for (let k = this.containers.length - 1; k >= 0; k--) if (this.packageChunks(k).has(id)) return k;
+    return undefined;
+  }
+
+  private async parseIn(k: number, id: bigint): Promise<ZenPackage | undefined> {
+    const c = this.containers[k]!;
+    const i = this.packageChunks(k).get(id);
+    if (i === undefined || !c.reader) return undefined;
+    const { header, entry } = await this.storeEntry(k, id);
+    return parseZenPackage(await c.reader.readChunk(i), { source: `${c.path}: ${c.toc!.chunkPath(i) ?? c.toc!.chunkIdHex(i)}`, ...(header ? { containerHeaderVersion: header.version } : {}), ...(entry ? { storeEntry: entry } : {}) });
+  }
+
+  /** The package of this id as mounted, from whichever dropped container holds it (undefined when none can be read). */
   loadPackage(id: bigint): Promise<ZenPackage | undefined> {
     let p = this.parsed.get(id);
     if (!p) {
       if (this.parsed.size >= 64) this.parsed.delete(this.parsed.keys().next().value!);
-      p = (async () => {
-        const at = this.packageChunk(id);
-        const c = at && this.containers[at.k];
-        if (!at || !c?.reader) return undefined;
-        const header = await this.header(at.k);
-        const entry = header?.packages.find((e) => e.packageId === id);
-        return parseZenPackage(await c.reader.readChunk(at.i), { source: `${c.path}: ${c.toc!.chunkPath(at.i) ?? c.toc!.chunkIdHex(at.i)}`, ...(header ? { containerHeaderVersion: header.version } : {}), ...(entry ? { storeEntry: entry } : {}) });
-      })();
+      const k = this.winner(id);
+      p = k === undefined ? Promise.resolve(undefined) : this.parseIn(k, id);
       this.parsed.set(id, p);
     }
     return p;
   }
 
-  /** How many exports a package of container `k` has (for container headers that no longer store it). */
+  /** How many exports package `id` of container `k` has (for container headers that no longer store it). */
   async exportCount(k: number, id: bigint): Promise<number | undefined> {
-    const at = this.packageChunk(id);
-    if (!at || at.k !== k) return undefined;
-    return (await this.loadPackage(id))?.exports.length;
+    const pkg = this.winner(id) === k ? await this.loadPackage(id) : await this.parseIn(k, id);
+    return pkg?.exports.length;
   }
 
   async containerHeaderView(k: number): Promise<ContainerHeaderView | null> {
@@ -109,9 +126,7 @@ export class PackageContext {
     const c = this.containers[row.container]!;
     const bytes = await readRow(this.containers, row, key);
     if (c.toc && row.type === 'ExportBundleData') {
-      const header = await this.header(row.container);
-      const id = c.toc.chunkId(row.index).id;
-      const entry = header?.packages.find((p) => p.packageId === id);
+      const { header, entry } = await this.storeEntry(row.container, c.toc.chunkId(row.index).id);
       const pkg = parseZenPackage(bytes, { source: `${c.path}: ${row.path}`, ...(header ? { containerHeaderVersion: header.version } : {}), ...(entry ? { storeEntry: entry } : {}) });
       const scriptObjects = await this.scriptObjects();
       const importedExports = await importedExportPaths(pkg, entry, (pid) => this.loadPackage(pid));
