@@ -172,8 +172,8 @@ export function wireTable(): void {
     } else if (e.key === 'Enter' && state.selected >= 0) {
       e.preventDefault();
       // To the details of the selected row: its first tab, or its first button.
-      const target = document.querySelector<HTMLElement>('#details [role="tab"][aria-selected="true"], #details button');
-      target?.focus();
+      const target = document.querySelector<HTMLElement>('#details [role="tab"][aria-selected="true"], #details button') ?? $('details');
+      target.focus();
     }
   });
   // Escape in the side pane goes back to the table, on the row it shows.
