@@ -54,7 +54,12 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     // The first screen: the pickers are buttons in the Tab order.
     const open = await tabTo(page, (f) => f.id === 'open-files', 5);
     expect(open.role).toBe('button');
-    const [chooser] = await Promise.all([page.waitForFileChooser(), page.keyboard.press('Enter')]);
+    // The interception puppeteer asks for must be on before the key opens the picker (puppeteer issue #6040: on a
+    // loaded machine the press could win the race, and the picker then opens unseen).
+    const choosing = page.waitForFileChooser();
+    await new Promise((r) => setTimeout(r, 500));
+    await page.keyboard.press('Enter');
+    const chooser = await choosing;
     expect(chooser.isMultiple()).toBe(true);
     await chooser.accept([...oodle, ...global]);
     await page.waitForSelector('body[data-ready="1"]');
