@@ -34,3 +34,5 @@ export * from './locres/index.js';
 export * from './legacy/index.js';
 export * from './convert/index.js';
 export * from './shaders/index.js';
+export * from './usmap/index.js';
+export * from './props/index.js';
