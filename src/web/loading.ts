@@ -135,7 +135,8 @@ async function load(): Promise<void> {
   setError(problems);
   applyView();
   renderTree();
-  renderCharts();
+  // Drawn to the width the layout gives them, once there is one (measuring now would force a layout).
+  requestAnimationFrame(() => generation === state.generation && renderCharts());
   renderContainers();
   updateExtractButtons();
   const looseOnly = loaded.containers.length === 0;

@@ -54,17 +54,22 @@ export function applyView(): void {
   }
   $('scroller').setAttribute('aria-rowcount', String(keep.length + 1));
   $('spacer').style.height = `${keep.length * ROW_H}px`;
-  room = -1;
   renderRows(true);
 }
 
 let room = -1;
 /**
- * The Container column's room for text, less the cell's padding: it depends on the layout, so it is measured once
- * after each resize (measuring on every scroll would force a layout per frame).
+ * The Container column's room for text, less the cell's padding. It depends on the layout, so it is measured after
+ * each resize, in the next frame: measuring while the table is being built would force a layout of the whole page.
  */
 function containerRoom(): number {
-  if (room < 0) room = Math.max(40, ($('thead').querySelector('.c-cont') as HTMLElement).clientWidth - 10);
+  if (room === -1) {
+    room = -2;
+    requestAnimationFrame(() => {
+      room = Math.max(40, ($('thead').querySelector('.c-cont') as HTMLElement).clientWidth - 10);
+      renderRows(true);
+    });
+  }
   return room;
 }
 
@@ -92,7 +97,7 @@ export function renderRows(force = false): void {
       h('span', { class: 'c-num c-size', role: 'gridcell' }, fmtBytes(r.size)),
       h('span', { class: 'c-num c-stored', role: 'gridcell' }, fmtBytes(r.stored)),
       h('span', { class: 'c-comp', role: 'gridcell' }, r.compression),
-      h('span', { class: 'c-cont', role: 'gridcell', title: c.path }, fitText(c.short, room, TABLE_FONT)),
+      h('span', { class: 'c-cont', role: 'gridcell', title: c.path }, room > 0 ? fitText(c.short, room, TABLE_FONT) : c.short),
     );
     frag.append(tr);
   }
