@@ -22,11 +22,11 @@ interface ToLegacyArgs extends KeyArgs {
 
 export const toLegacyCommand: Command<ToLegacyArgs> = {
   command: 'to-legacy <paths..>',
-  describe: 'Convert zen packages (containers, a Paks folder or .uzenasset files) to legacy .uasset/.uexp, and shader libraries to their legacy .ushaderbytecode form',
+  describe: 'Convert zen packages (containers, a Paks folder, a folder written by unpack or .uzenasset files) to legacy .uasset/.uexp, and shader libraries to their legacy .ushaderbytecode form',
   builder: (y) =>
     withKeyOptions(y)
       .usage(
-        "$0 to-legacy <input..> <outdir>\n\nInputs are .utoc files, folders (e.g. a game's Paks folder; patches apply as in unpack) and zen package files (.uzenasset, or a zen .uasset/.umap as unpack writes it, with its .ubulk beside it). Each package is written as X.uasset (or .umap) + X.uexp at the path unpack uses; bulk data and other chunks as unpack writes them.",
+        "$0 to-legacy <input..> <outdir>\n\nInputs are .utoc files, folders (a game's Paks folder, patches applied as in unpack; or a folder unpack wrote, whose files are converted where they lie, with its _chunks/ScriptObjects chunk naming script imports) and zen package files (.uzenasset, or a zen .uasset/.umap as unpack writes it, with its .ubulk beside it). Each package is written as X.uasset (or .umap) + X.uexp at the path unpack uses; bulk data and other chunks as unpack writes them.",
       )
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'input(s) then the output folder' })
       .option('global', { type: 'string', describe: 'global.utoc whose script objects name /Script/... imports (default: found among or beside the inputs)' })
@@ -37,6 +37,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
       .option('threads', { type: 'number', describe: '1 or more: files written by a writer thread beside the conversion (for many files on more than one core); 0 (default): all on the main thread' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 to-legacy Game/Content/Paks legacy/', 'every package of a game, imports named from the whole folder and its global.utoc')
+      .example('$0 to-legacy game/ legacy/', 'the folder `iostore unpack` wrote: its zen packages converted, its other files copied')
       .example('$0 to-legacy T_Test.uzenasset out/ --version UE5_5 --global global.utoc', 'one package file') as never,
   async run(args, io) {
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
