@@ -1,4 +1,4 @@
-import type { Argv } from './args.js';
+import type { Argv, OptionSpec } from './args.js';
 import { statSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { parseAesKey } from '../crypto/aes.js';
@@ -12,16 +12,21 @@ export interface ContainerArgs {
   verbose?: boolean;
 }
 
+/**
+ * `--engine`, the one name of the engine release across commands (`--version` answers too: the converters and pack
+ * had called it that; `iostore --version` alone still prints the tool's version).
+ */
+export function engineOption(describe: string): OptionSpec {
+  return { type: 'string', aliases: ['version'], describe };
+}
+
 export function withContainerOptions(y: Argv): Argv {
   return y
     .option('aes-key', {
       type: 'string',
       describe: 'AES-256 key of an encrypted container: 64 hex digits (0x optional) or base64',
     })
-    .option('engine', {
-      type: 'string',
-      describe: 'engine version, e.g. UE4_27 or UE5_3; overrides what the TOC version implies (chunk-type numbering)',
-    });
+    .option('engine', engineOption('engine release, e.g. UE4_27 or UE5_3; overrides what the TOC version implies (chunk-type numbering)'));
 }
 
 export function tocOptions(args: ContainerArgs): ReadTocOptions {

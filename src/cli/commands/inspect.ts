@@ -20,6 +20,7 @@ import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { inspectLegacy } from './inspect-legacy.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
+import { engineOption } from '../options.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -39,7 +40,7 @@ export const inspectCommand: Command<InspectArgs> = {
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
-      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell' })
+      .option('engine', engineOption('engine release of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell'))
       .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')

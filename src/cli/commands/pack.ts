@@ -3,7 +3,7 @@ import { IoStoreError } from '../../errors.js';
 import { escapeControl, quote } from '../../util/quote.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
 import { packPak, type PakPackOptions } from '../../pack/pak-pack.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
@@ -16,7 +16,7 @@ interface PackArgs {
   container?: string;
   like?: string;
   'container-header-version'?: string;
-  version?: string;
+  engine?: string;
   'mount-point'?: string;
   compression?: string;
   'block-size'?: number;
@@ -44,7 +44,7 @@ export const packCommand: Command<PackArgs> = {
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
       .option('like', { type: 'string', describe: 'a .utoc of the target game: pack a plain mod folder with its version, block size, mount point and compression, and build the container header from the packages (for a .pak output: a .pak of the game, whose version, mount point, compression and key GUID are copied)' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from (e.g. SoftPackageReferences)' })
-      .option('version', { type: 'string', describe: 'target: an engine release (UE4_27, UE5_4, UE6_0 ...: TOC, container-header and pak versions) or a TOC version number (default: the original container\'s or the --like one\'s)' })
+      .option('engine', engineOption('target: an engine release (UE4_27, UE5_4, UE6_0 ...: TOC, container-header and pak versions) or a TOC version number (default: the original container\'s or the --like one\'s)'))
       .option('mount-point', { type: 'string', describe: 'mount point of a plain folder packed without --like (default ../../../)' })
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (.pak: also gzip; default: the original method when this build can encode it)' })
       .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
@@ -69,9 +69,9 @@ export const packCommand: Command<PackArgs> = {
     if (args.container !== undefined) o.container = args.container;
     if (args.like !== undefined) o.like = args.like;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
-    if (args.version !== undefined) {
-      if (/^\d+$/.test(args.version)) o.version = Number(args.version);
-      else o.engine = args.version;
+    if (args.engine !== undefined) {
+      if (/^\d+$/.test(args.engine)) o.version = Number(args.engine);
+      else o.engine = args.engine;
     }
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.compression !== undefined) o.compression = args.compression;
@@ -114,9 +114,9 @@ function parseContainerIdArg(s: string): bigint | 'name' {
 /** `pack <folder> <out.pak>`. */
 async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']>[1]): Promise<number> {
   const o: PakPackOptions = {};
-  if (args.version !== undefined) {
-    if (/^\d+$/.test(args.version)) o.pakVersion = Number(args.version);
-    else o.engine = args.version;
+  if (args.engine !== undefined) {
+    if (/^\d+$/.test(args.engine)) o.pakVersion = Number(args.engine);
+    else o.engine = args.engine;
   }
   if (args['pak-version'] !== undefined) o.pakVersion = args['pak-version'];
   if (args.like !== undefined) o.like = args.like;

@@ -5,13 +5,13 @@ import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
 
 interface ToLegacyArgs extends KeyArgs {
   paths: string[];
   global?: string;
-  version?: string;
+  engine?: string;
   filter?: string;
   'dry-run'?: boolean;
   jobs?: number;
@@ -30,7 +30,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
       )
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'input(s) then the output folder' })
       .option('global', { type: 'string', describe: 'global.utoc whose script objects name /Script/... imports (default: found among or beside the inputs)' })
-      .option('version', { type: 'string', describe: 'engine release (e.g. UE5_6) for unversioned packages whose container does not settle it' })
+      .option('engine', engineOption('engine release (e.g. UE5_6) for unversioned packages whose container does not settle it'))
       .option('filter', { type: 'string', describe: 'only outputs whose path matches this glob (packages: their .uasset/.umap path)' })
       .option('dry-run', { type: 'boolean', describe: 'convert in memory and report, write nothing' })
       .option('jobs', { type: 'number', default: 8, describe: 'accepted for symmetry with unpack; packages are converted in order' })
@@ -45,7 +45,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
     const threads = threadsArg(args.threads);
     if (threads !== undefined) options.threads = threads;
     if (args.global !== undefined) options.global = args.global;
-    if (args.version !== undefined) options.engine = parseEngineVersion(args.version);
+    if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
     if (args.filter !== undefined) options.filter = args.filter;
     if (args['dry-run']) options.dryRun = true;
     const bar = new ProgressBar(io, 'to-legacy', !args.quiet && !args.json && io.isTTY);

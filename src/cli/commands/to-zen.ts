@@ -4,13 +4,13 @@ import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
 
 interface ToZenArgs {
   inputs: string[];
   like?: string;
-  version?: string;
+  engine?: string;
   'container-header-version'?: string;
   'mount-point'?: string;
   project?: string;
@@ -28,7 +28,7 @@ export const toZenCommand: Command<ToZenArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'legacy .uasset/.umap files (with .uexp and bulk files beside them), .ushaderbytecode shader libraries, folders laid out below the mount point, or legacy .pak files; the last one is the .utoc to write' })
-      .option('version', { type: 'string', describe: 'target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)' })
+      .option('engine', engineOption('target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)'))
       .option('like', { type: 'string', describe: 'a .utoc of the target game: copy its TOC and container-header versions, block size, mount point, compression and alignment' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from' })
       .option('mount-point', { type: 'string', describe: 'mount point of the new container (default: the --like one, else ../../../)' })
@@ -50,7 +50,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     }
     const o: ToZenOptions = {};
     if (args.like !== undefined) o.like = args.like;
-    if (args.version !== undefined) o.engine = args.version;
+    if (args.engine !== undefined) o.engine = args.engine;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.project !== undefined) o.projectName = args.project;

@@ -7,7 +7,7 @@ import { ExitCode } from '../io.js';
 import { escapeControl } from '../../util/quote.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -35,7 +35,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
       .option('jobs', { type: 'number', default: 8, describe: 'pak files written in parallel on the main thread (when no worker threads are used)' })
       .option('threads', { type: 'number', describe: 'worker threads beside the main one, each reading, decoding and writing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 1,024 chunks or more)' })
-      .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
+      .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '')

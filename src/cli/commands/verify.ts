@@ -10,7 +10,7 @@ import { formatBytes, renderJson } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
-import { singleFile, threadsArg } from '../options.js';
+import { engineOption, singleFile, threadsArg } from '../options.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -36,7 +36,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       .usage('$0 verify <input..>\n\nInputs are .utoc files (their .ucas partitions beside them), .pak files and/or folders searched for\nthem, e.g. a game\'s Paks folder. One file gives one result; several give one per container and a\ntotal. A .pak is checked entry by entry (SHA-1 of the stored bytes, no key needed) and index part by\nindex part; an encrypted index needs its key.')
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc/.pak file(s) or folder(s)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
-      .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27)' })
+      .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('threads', { type: 'number', describe: 'worker threads beside the main one, hashing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding)' })
       .option('json', { type: 'boolean', describe: 'print the result as JSON (several containers: { containers: [...], ok })' })
       .example('$0 verify pakchunk0-Windows.utoc', '')
