@@ -29,6 +29,10 @@ import { isLooseFolder, readFilePrefix, readWholeFile, scanFolder, type FolderFi
 import { decodeChunkId } from '../toc/chunk-id.js';
 import { fromHex } from '../util/bytes.js';
 import { isLegacyPackage } from '../legacy/package.js';
+import { settledEngine, unversionedError, zenEngineCandidates, type UnversionedHints } from './unversioned.js';
+import type { ContainerHeaderVersionName } from '../zen/container-header.js';
+import { readTocBytes } from '../toc/read-file.js';
+import { parseTocHeader } from '../toc/header.js';
 
 export interface ToLegacyOptions {
   /**
@@ -276,6 +280,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     result.bytesWritten += n;
     result.filesWritten += files;
   };
+  // Unversioned packages whose engine release the options do not give, settled together once every header is read.
+  type Unversioned = { z: ZenPackage; path: string; where: string; hints: UnversionedHints; settle: (e: EngineVersion) => void };
+  const unversioned: Unversioned[] = [];
+  const noteVersions = (u: Unversioned, engine: EngineVersion | undefined) => {
+    if (!u.z.versioningInfo && o.engine === undefined && engine === undefined) unversioned.push(u);
+  };
 
   // Zen package files given one by one (with their bulk files beside them).
   for (const f of files) {
@@ -294,7 +304,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (match && !match(out.uasset)) continue;
     result.packages++;
     result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: async () => convertOne(bytes, z, f, out, undefined, z) });
+    let engine: EngineVersion | undefined;
+    noteVersions({ z, path: f, where: f, hints: {}, settle: (e) => (engine = e) }, undefined);
+    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: async () => convertOne(bytes, z, f, out, engine, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
@@ -387,12 +399,14 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   let looseKept = 0;
   async function planFolder(input: FolderInput, claimed: Set<string>): Promise<void> {
     let headerEngine: EngineVersion | undefined;
+    let headerVersion: ContainerHeaderVersionName | undefined;
     for (const f of input.files) {
       if (f.kind !== 'container-header') continue;
       try {
         const header = parseContainerHeader(readWholeFile(f.file), { source: f.file });
         for (const [id, p] of packagesById(header)) stores.set(id, p);
         if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine = 'UE5_0';
+        headerVersion = header.version;
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
         result.warnings.push(`${f.file}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -417,7 +431,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     const converted = new Set<string>();
     for (const f of input.files) {
       if (f.kind !== 'package' || done.has(f)) continue;
-      const out = await planFolderPackage(f, headerEngine);
+      const out = await planFolderPackage(f, headerEngine, input.root, headerVersion);
       if (!out) continue;
       done.add(f);
       converted.add(out.uasset.toLowerCase()).add(out.uexp.toLowerCase());
@@ -442,11 +456,11 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
    * A zen package file of a folder: its header read now, its conversion a job; returns its legacy output paths.
    * Undefined for a legacy package (copied as it is).
    */
-  async function planFolderPackage(f: FolderFile, headerEngine: EngineVersion | undefined): Promise<{ uasset: string; uexp: string } | undefined> {
+  async function planFolderPackage(f: FolderFile, headerEngine: EngineVersion | undefined, folder: string, headerVersion: ContainerHeaderVersionName | undefined): Promise<{ uasset: string; uexp: string } | undefined> {
     const out = legacyPaths(f.path.replace(/\.uzenasset$/i, '.uasset'));
     const probe = readFilePrefix(f.file, Math.min(f.size, HEADER_PROBE));
     if (isLegacyPackage(probe)) return undefined;
-    const engine = (f.tocVersion !== undefined ? engineFromToc(f.tocVersion) : undefined) ?? headerEngine;
+    let engine = (f.tocVersion !== undefined ? engineFromToc(f.tocVersion) : undefined) ?? headerEngine;
     const hints = { source: f.file, ...((o.engine ?? engine) ? { engine: (o.engine ?? engine)! } : {}) };
     const whole = probe.length === f.size;
     // Small packages are kept from this read for their conversion, within the same budget as a container's.
@@ -468,6 +482,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     addHeader(f.id !== undefined ? decodeChunkId(fromHex(f.id), 0, 'UE5').id : packageIdFromName(z.packageName), z);
     if (match && !match(out.uasset)) return out;
+    const known: UnversionedHints = { ...(f.tocVersion !== undefined ? { tocVersion: f.tocVersion } : {}), ...(headerVersion ? { containerHeaderVersion: headerVersion } : {}) };
+    noteVersions({ z, path: f.path, where: folder, hints: known, settle: (e) => (engine = e) }, engine);
     result.packages++;
     result.planned.push({ path: out.uasset, kind: 'package', size: f.size });
     jobs.push({ path: out.uasset, kind: 'package', size: f.size, run: async () => {
@@ -476,6 +492,34 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       return convertOne(bytes, z, f.file, out, engine);
     } });
     return out;
+  }
+
+  /**
+   * Unversioned packages convert with the engine release their layout and what is at hand settle (the container's
+   * TOC version, else the global container's; the container header's layout). Where none settles a layout that
+   * the releases lay out differently, the run stops here, before anything is written, with one error.
+   */
+  async function settleUnversioned(): Promise<void> {
+    if (unversioned.length === 0) return;
+    let globalToc: number | undefined;
+    if (globalPath && /\.utoc$/i.test(globalPath)) {
+      try {
+        globalToc = parseTocHeader(await readTocBytes(globalPath), globalPath).version;
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+      }
+    }
+    const open: Array<{ u: Unversioned; candidates: EngineVersion[] }> = [];
+    for (const u of unversioned) {
+      const hints = u.hints.tocVersion === undefined && globalToc !== undefined ? { ...u.hints, tocVersion: globalToc } : u.hints;
+      const candidates = zenEngineCandidates(u.z.layout, hints);
+      const e = settledEngine(candidates);
+      if (e) u.settle(e);
+      // Other layouts keep the conversion's own choice (legacyVersionsFor): their releases lay them out alike.
+      else if (u.z.layout.cellMaps) open.push({ u, candidates });
+    }
+    unversioned.length = 0;
+    if (open.length > 0) throw unversionedError(open[0]!.u.where, open.length, open[0]!.candidates, open[0]!.u.path);
   }
 
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
@@ -499,6 +543,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
     result.threads = writer?.threaded ? 1 : 0;
     const headerEngine = new Map<ContainerReader, EngineVersion>();
+    const headerVersions = new Map<ContainerReader, ContainerHeaderVersionName>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
     opened.forEach(({ reader }, c) => {
@@ -539,6 +584,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
           for (const [id, p] of packagesById(header)) stores.set(id, p);
           // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
           if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
+          headerVersions.set(reader, header.version);
         } catch (e) {
           if (!(e instanceof IoStoreError)) throw e;
           result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -593,6 +639,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     for (const p of packageChunks) {
       const out = legacyPaths(p.path);
       if (match && !match(out.uasset)) continue;
+      const toc = p.reader.toc;
+      const hv = headerVersions.get(p.reader);
+      noteVersions({ z: p.z, path: p.path, where: toc.source, hints: { tocVersion: toc.version, ...(hv ? { containerHeaderVersion: hv } : {}) }, settle: (e) => (p.engine = e) }, p.engine);
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
       result.planned.push({ path: out.uasset, kind: 'package', size });
@@ -606,6 +655,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     }
 
     for (const f of folders) await planFolder(f, claimed);
+    await settleUnversioned();
 
     // Pass 2: convert and write.
     const script = await scriptLoad;

@@ -73,7 +73,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
         for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${l.shaders} shaders from ${l.groups} ShaderCode chunk(s), ${l.rawShaders} stored uncompressed\n`);
       }
       for (const w of result.warnings) io.err(`warning: ${w}\n`);
-      for (const f of result.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
+      for (const f of result.failures) io.err(`error: ${f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
       if (partial) io.err(`${result.failures.length} failure(s); the other packages were converted\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
