@@ -1,10 +1,10 @@
-/** `1 package`, `2 packages`, `1 entry`, `3 entries`: a count with its noun in the right number. */
-export function plural(count: number, noun: string, nouns = pluralOf(noun)): string {
-  return `${count} ${count === 1 ? noun : nouns}`;
-}
+import { plural } from '../util/plural.js';
 
-function pluralOf(noun: string): string {
-  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
-  if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
-  return `${noun}s`;
+export { plural };
+
+/** `2 containers and 3 paks` of a list of names (a pak's ends with `.pak`), each counted apart. */
+export function sources(names: readonly string[]): string {
+  const paks = names.filter((n) => /\.pak$/i.test(n)).length;
+  const containers = names.length - paks;
+  return [containers > 0 || paks === 0 ? plural(containers, 'container') : '', paks > 0 ? plural(paks, 'pak') : ''].filter(Boolean).join(' and ');
 }

@@ -36,6 +36,7 @@ import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
+import { plural } from '../util/plural.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -171,7 +172,7 @@ async function packPlanned(
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
   if (p.pakFiles && pak) pak = { ...pak, mountPoint: p.pakFiles.mountPoint };
-  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${p.pakFiles.files.length} file(s) that only a .pak holds were left out`);
+  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${plural(p.pakFiles.files.length, 'file')} that only a .pak holds ${p.pakFiles.files.length === 1 ? 'was' : 'were'} left out`);
   const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files);
   const { id, from } = p.containerId;
   return {
@@ -535,7 +536,7 @@ async function writeContainer(
     const writePak = pak !== undefined && (pakFiles.length > 0 || !existsSync(pakPath));
     if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
     if (writePak && pakFiles.length > 0) {
-      if (existsSync(pakPath)) warnings.push(`replaced ${pakPath} with a pak of the folder's ${pakFiles.length} non-package file(s)`);
+      if (existsSync(pakPath)) warnings.push(`replaced ${pakPath} with a pak of the folder's ${plural(pakFiles.length, 'non-package file')}`);
       await writeCompanionFiles(tmp(pakPath), pak!, pakFiles);
     } else if (writePak) {
       await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));

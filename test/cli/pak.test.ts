@@ -58,7 +58,7 @@ describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
     const r = await cli('verify', corpusPath('ue6.0-cue4parse/paks'), '--aes-key', `0x${CORPUS_AES_KEY_HEX}`);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/OK: CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted\.pak: 11\/11 entries match their SHA-1 .*3\/3 index parts/);
-    expect(r.out.trim().split('\n').at(-1)).toBe('OK: 9/9 containers verified');
+    expect(r.out.trim().split('\n').at(-1)).toBe('OK: 9/9 paks verified');
     const by = JSON.parse((await cli('list', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-Zlib.pak'), '--by-type', '--json')).out);
     expect(by.byCompression.reduce((a: number, x: { count: number }) => a + x.count, 0)).toBe(11);
   });

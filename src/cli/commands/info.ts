@@ -7,6 +7,7 @@ import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js'
 import { escapeControl } from '../../util/quote.js';
 import type { PakInfo } from '../../pak/listing.js';
 import { ExitCode, type CliIO } from '../io.js';
+import { plural } from '../plural.js';
 import { isPakPath, singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
@@ -98,7 +99,7 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
     rows.push([i.name, `pak ${i.version}`, '-', String(i.entryCount), formatBytes(i.rawSize), formatBytes(i.storedSize), i.compressionUsed.filter((m) => m !== 'None').join(', ') || 'none', enc ? `${i.encryptionMethod} (${enc})` : '', '-']);
   }
   io.out(renderTable(['container', 'toc', 'chunks', 'files', 'raw', 'stored', 'compression', 'encryption', 'partitions'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right']));
-  io.out(`${infos.length} containers, ${infos.reduce((a, i) => a + i.chunkCount, 0)} chunks${pakInfos.length > 0 ? `, ${pakInfos.length} paks of ${pakInfos.reduce((a, i) => a + i.entryCount, 0)} files` : ''}, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
+  io.out(`${plural(infos.length, 'container')}, ${plural(infos.reduce((a, i) => a + i.chunkCount, 0), 'chunk')}${pakInfos.length > 0 ? `, ${plural(pakInfos.length, 'pak')} of ${plural(pakInfos.reduce((a, i) => a + i.entryCount, 0), 'file')}` : ''}, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
   return ExitCode.Ok;
 }
 

@@ -4,7 +4,7 @@ import { isClassicPackage } from '../../classic/index.js';
 import { IoStoreError } from '../../errors.js';
 import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
 import { findPackageChunk, loadScriptObjects, looksLikeScriptObjects, packageNamesFromToc, readContainerHeader, scriptObjectsFromReader } from '../../inspect/context.js';
-import { ioError } from '../../toc/read-file.js';
+import { ioError, ucasGiven } from '../../toc/read-file.js';
 import { mountEntry } from '../../mount/mount.js';
 import { openContainer } from '../../mount/open.js';
 import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeaderVersionName } from '../../zen/container-header.js';
@@ -57,6 +57,7 @@ export const inspectCommand: Command<InspectArgs> = {
     if (args.engine !== undefined) hints.engine = parseEngineVersion(args.engine);
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
+    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
     if (/\.pak$/i.test(args.file)) {
       const showZen = async (source: string, bytes: Uint8Array) => {
         const view = describePackage(parseZenPackage(bytes, { source, ...hints }), {});

@@ -4,9 +4,11 @@ import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
+import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
 import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { hintFilter } from '../filter-hint.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -50,10 +52,12 @@ export const listCommand: Command<ListArgs> = {
       // The table reads the TOC directly: no row objects for thousands of chunks.
       const order = selectChunks(toc, query);
       chunkTable(tocColumns(toc, order), (text) => io.out(text));
-      io.out(`${order.length} of ${toc.chunkCount} chunks\n`);
+      io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+      hintFilter(io, args.filter, order.length);
       return ExitCode.Ok;
     }
     const rows = listChunks(toc, query);
+    hintFilter(io, args.filter, rows.length);
     if (args['by-type']) return printByType(args, io, rows, { file: toc.source });
 
     if (args.json) {
@@ -110,12 +114,13 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
     for (const r of listPakFiles(a.pak, pakQuery(args))) pakRows.push({ container: `${p.name}.pak`, ...r });
   }
   const files = [...entries.map((e) => e.utoc), ...paks.map((p) => p.pak)];
+  hintFilter(io, args.filter, rows.length + pakRows.length);
   if (args['by-type']) return printByType(args, io, rows, { files });
   if (entries.length === 0) {
     // Paks only: the pak rows alone, each naming its pak.
     if (args.json) io.out(renderJson({ files, count: pakRows.length, pakFiles: pakRows }));
     else printPakRows(args, io, pakRows, true);
-    if (!args.json && !args.csv) io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+    if (!args.json && !args.csv) io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     return ExitCode.Ok;
   }
   if (args.json) {
@@ -124,11 +129,11 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
     io.out(renderCsv(['container', ...COLUMNS], rows.map((r) => [r.container, ...COLUMNS.map((c) => r[c])])));
   } else {
     io.out(renderTable(['container', '#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], rows.map((r) => [r.container, ...humanRow(r)]), ['left', 'right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']));
-    io.out(`${rows.length} of ${total} chunks in ${entries.length} containers\n`);
+    io.out(`${rows.length} of ${plural(total, 'chunk')} in ${plural(entries.length, 'container')}\n`);
     if (paks.length > 0 && !args.csv) {
       io.out('\n');
       printPakRows(args, io, pakRows, true);
-      io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+      io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     }
   }
   return ExitCode.Ok;
@@ -146,6 +151,7 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
   const a = await openPakForCli(file, args);
   await a.close();
   const rows = listPakFiles(a.pak, pakQuery(args));
+  hintFilter(io, args.filter, rows.length);
   if (args['by-type']) {
     // A pak's files have no chunk type: they are summarised by compression method.
     const by = new Map<string, { type: string; count: number; size: number; storedSize: number }>();
@@ -166,7 +172,7 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
     io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
   } else {
     printPakRows(args, io, rows, false);
-    if (!args.csv) io.out(`${rows.length} of ${a.pak.entries.length} files, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
+    if (!args.csv) io.out(`${rows.length} of ${plural(a.pak.entries.length, 'file')}, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
   }
   return ExitCode.Ok;
 }

@@ -8,6 +8,7 @@ import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
+import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
 
 interface PackArgs {
@@ -97,13 +98,21 @@ export const packCommand: Command<PackArgs> = {
     }
     if (args.json) io.out(renderJson(r));
     else if (!args.quiet) {
-      io.out(`wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(r.packages.length === 0 ? 'container header lists no packages\n' : `container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
+      io.out(`wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(headerPackages(r.packages));
     }
     for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };
+
+/** The packages a new container header lists: one per line, the first few of them (--json lists them all). */
+export function headerPackages(packages: readonly string[]): string {
+  if (packages.length === 0) return 'container header lists no packages\n';
+  const shown = packages.slice(0, SHOWN_PACKAGES).map((p) => `  ${p}\n`).join('');
+  return `container header lists ${plural(packages.length, 'package')}:\n${shown}${packages.length > SHOWN_PACKAGES ? `  ... and ${packages.length - SHOWN_PACKAGES} more (--json lists them all)\n` : ''}`;
+}
+const SHOWN_PACKAGES = 10;
 
 function parseContainerIdArg(s: string): bigint | 'name' {
   if (s.toLowerCase() === 'name') return 'name';
@@ -142,7 +151,7 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   if (args.json) io.out(renderJson(r));
   else if (!args.quiet) {
     const enc = [r.encryptedEntries ? 'file data' : '', r.encryptedIndex ? 'index' : ''].filter(Boolean).join(' and ');
-    io.out(`wrote ${r.pak}: ${r.entries} files, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);
+    io.out(`wrote ${r.pak}: ${plural(r.entries, 'file')}, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);
   }
   for (const w of r.warnings) io.err(`warning: ${w}\n`);
   return ExitCode.Ok;

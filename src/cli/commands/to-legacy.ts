@@ -4,9 +4,11 @@ import { parseEngineVersion } from '../../toc/engine.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
+import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { engineOption, threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
+import { hintFilter } from '../filter-hint.js';
 
 interface ToLegacyArgs extends KeyArgs {
   paths: string[];
@@ -61,20 +63,21 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
     }
     const seconds = (performance.now() - started) / 1000;
     const partial = result.failures.length > 0;
+    hintFilter(io, args.filter, result.planned.length);
     if (args.json) {
       io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, seconds }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['kind', 'size', 'path'], result.planned.map((p) => [p.kind, String(p.size), p.path]), ['left', 'right', 'left']));
-        io.out(`${result.packages} packages and ${result.otherChunks} other chunks would be written to ${outdir}\n`);
+        io.out(`${plural(result.packages, 'package')} and ${plural(result.otherChunks, 'other chunk')} would be written to ${outdir}\n`);
       } else if (!args.quiet) {
-        io.out(`converted ${result.packages} packages and wrote ${result.otherChunks} other chunks (${result.filesWritten} files, ${formatBytes(result.bytesWritten)}) to ${outdir} in ${seconds.toFixed(2)} s\n`);
+        io.out(`converted ${plural(result.packages, 'package')} and wrote ${plural(result.otherChunks, 'other chunk')} (${plural(result.filesWritten, 'file')}, ${formatBytes(result.bytesWritten)}) to ${outdir} in ${seconds.toFixed(2)} s\n`);
         io.out(result.global ? `  script imports named from ${result.global}\n` : '  no global container: script imports stay unnamed (--global)\n');
-        for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${l.shaders} shaders from ${l.groups} ShaderCode chunk(s), ${l.rawShaders} stored uncompressed\n`);
+        for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${plural(l.shaders, 'shader')} from ${plural(l.groups, 'ShaderCode chunk')}, ${l.rawShaders} stored uncompressed\n`);
       }
       for (const w of result.warnings) io.err(`warning: ${w}\n`);
       for (const f of result.failures) io.err(`error: ${f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
-      if (partial) io.err(`${result.failures.length} failure(s); the other packages were converted\n`);
+      if (partial) io.err(`${plural(result.failures.length, 'failure')}; the other packages were converted\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
   },

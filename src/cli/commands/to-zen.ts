@@ -4,8 +4,10 @@ import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
+import { plural } from '../plural.js';
 import { engineOption, threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
+import { headerPackages } from './pack.js';
 
 interface ToZenArgs {
   inputs: string[];
@@ -69,9 +71,9 @@ export const toZenCommand: Command<ToZenArgs> = {
     }
     if (args.json) io.out(renderJson(r));
     else if (!args.quiet) {
-      io.out(`converted ${r.converted} legacy package(s); wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
-      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
+      io.out(`converted ${plural(r.converted, 'legacy package')}; wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(headerPackages(r.packages));
+      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${plural(l.shaders, 'shader')} in ${plural(l.groups, 'ShaderCode chunk')}, ${l.rawGroups} stored uncompressed\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
     return ExitCode.Ok;

@@ -4,10 +4,12 @@ import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { ExitCode } from '../io.js';
+import { plural, sources } from '../plural.js';
 import { escapeControl } from '../../util/quote.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, threadsArg } from '../options.js';
+import { hintFilter } from '../filter-hint.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -61,21 +63,22 @@ export const unpackCommand: Command<UnpackArgs> = {
       bar.done();
     }
     const partial = result.failures.length > 0;
+    hintFilter(io, args.filter, result.planned.length + result.chunksWritten);
     if (args.json) {
       io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['container', '#', 'type', 'size', 'path'], result.planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));
-        io.out(`${result.planned.length} chunks, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
+        io.out(`${plural(result.planned.length, 'chunk')}, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
       } else if (!args.quiet) {
-        io.out(`wrote ${result.chunksWritten} chunks (${formatBytes(result.bytesWritten)}) from ${result.containers.length} container(s) to ${outdir}\n`);
+        io.out(`wrote ${plural(result.chunksWritten, 'chunk')} (${formatBytes(result.bytesWritten)}) from ${sources(result.containers.map((c) => c.name))} to ${outdir}\n`);
         for (const c of result.containers) {
           io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by patches` : ''}\n`);
         }
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
       for (const f of result.failures) io.err(`error: ${escapeControl(f.message)}${f.path ? ` (${escapeControl(f.path)})` : ''}\n`);
-      if (partial) io.err(`${result.failures.length} failure(s); the other chunks were written\n`);
+      if (partial) io.err(`${plural(result.failures.length, 'failure')}; the other chunks were written\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
   },

@@ -8,6 +8,7 @@ import { verifyContainer, type VerifyResult } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode, type CliIO } from '../io.js';
+import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
@@ -103,10 +104,16 @@ export const verifyCommand: Command<VerifyArgs> = {
     }
     const ok = results.every((r) => r.ok);
     if (args.json) io.out(renderJson(single ? results[0] : { containers: results, ok }));
-    else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${results.filter((r) => r.ok).length}/${results.length} containers verified\n`);
+    else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${verifiedCount(results.slice(0, entries.length), results.slice(entries.length))} verified\n`);
     return ok ? ExitCode.Ok : ExitCode.Partial;
   },
 };
+
+/** `3/3 containers and 1/2 paks`: containers and paks counted apart. */
+function verifiedCount(containers: ReadonlyArray<{ ok: boolean }>, paks: ReadonlyArray<{ ok: boolean }>): string {
+  const count = (list: ReadonlyArray<{ ok: boolean }>, noun: string) => `${list.filter((r) => r.ok).length}/${plural(list.length, noun)}`;
+  return [containers.length > 0 || paks.length === 0 ? count(containers, 'container') : '', paks.length > 0 ? count(paks, 'pak') : ''].filter(Boolean).join(' and ');
+}
 
 function reportPak(io: CliIO, r: PakVerifyResult, prefix: string, quiet: boolean): void {
   for (const x of r.index) if (!x.ok) io.out(`MISMATCH ${prefix}${x.part} at ${x.offset}: expected ${x.expected}, got ${x.actual}\n`);
@@ -122,6 +129,6 @@ function report(io: CliIO, result: VerifyResult, prefix: string, quiet: boolean)
   for (const e of result.errors) io.out(`ERROR    ${prefix}${e.path || e.id} (chunk ${e.index}): ${e.message}\n`);
   for (const b of result.blockSignatureMismatches) io.out(`BAD BLOCK SIGNATURE ${prefix}block ${b}\n`);
   if (!quiet || !result.ok) {
-    io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${result.blockSignatureMismatches.length} bad block signatures` : ''}\n`);
+    io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${plural(result.blockSignatureMismatches.length, 'bad block signature')}` : ''}\n`);
   }
 }
