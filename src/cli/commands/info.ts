@@ -8,6 +8,8 @@ import type { PakInfo } from '../../pak/listing.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import { isPakPath, openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
+import { infoJson } from '../json-shapes.js';
+import { basename } from 'node:path';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
 const pakModules = () => Promise.all([import('../pak-open.js'), import('../../pak/listing.js')]);
@@ -43,13 +45,13 @@ export const infoCommand: Command<InfoArgs> = {
       }
       await a.close();
       const info = pakInfo(a.pak, a.size);
-      io.out(args.json ? renderJson(info) : renderPakInfo(info));
+      io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
       return ExitCode.Ok;
     }
     const toc = await openTocWithKeys(file, args);
     const info = containerInfo(toc);
     if (args.json) {
-      io.out(renderJson(info));
+      io.out(renderJson(infoJson([{ name: basename(file).replace(/\.utoc$/i, ''), ...info }], [], info)));
     } else {
       io.out(renderInfo(info));
       if (toc.directoryIndexError) io.err(`warning: ${toc.directoryIndexError.message}\n`);
@@ -76,7 +78,7 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
     infos.push({ name: entry.name, ...containerInfo(toc) });
   }
   if (args.json) {
-    io.out(renderJson({ containers: infos, ...(paks.length > 0 ? { paks: pakInfos } : {}) }));
+    io.out(renderJson(infoJson(infos, pakInfos)));
     return ExitCode.Ok;
   }
   const raw = infos.reduce((a, i) => a + i.rawSize, 0) + pakInfos.reduce((a, i) => a + i.rawSize, 0);
@@ -177,7 +179,7 @@ async function footerOnly(file: string, args: InfoArgs, io: CliIO): Promise<numb
     indexSize: f.indexSize,
     indexHash: toHex(f.indexHash),
   };
-  if (args.json) io.out(renderJson(info));
+  if (args.json) io.out(renderJson(infoJson([], [{ name: basename(file), ...info }], info)));
   else {
     const rows: Array<[string, string]> = [
       ['File', file],

@@ -8,6 +8,8 @@ import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
+import { listJson } from '../json-shapes.js';
+import { basename } from 'node:path';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -68,7 +70,9 @@ export const listCommand: Command<ListArgs> = {
     if (args['by-type']) return printByType(args, io, rows, { file: toc.source });
 
     if (args.json) {
-      io.out(renderJson({ file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null, count: rows.length, chunks: rows }));
+      const container = basename(file).replace(/\.utoc$/i, '');
+      for (const r of rows) (r as ChunkRow & { container: string }).container = container;
+      io.out(renderJson(listJson({ inputs: [file], chunks: rows, pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false })));
     } else {
       // renderCsv's text, a row at a time from one template (the hot path of a script's `list --csv`).
       let out = `${COLUMNS.join(',')}\n`;
@@ -81,7 +85,7 @@ export const listCommand: Command<ListArgs> = {
 
 function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where: { file: string } | { files: string[] }): number {
   const summary = summarizeByType(rows);
-  if (args.json) io.out(renderJson({ ...where, byType: summary }));
+  if (args.json) io.out(renderJson({ ...where, inputs: 'file' in where ? [where.file] : where.files, byType: summary, byCompression: [] }));
   else if (args.csv) io.out(renderCsv(['type', 'count', 'size', 'storedSize'], summary.map((s) => [s.type, s.count, s.size, s.storedSize])));
   else {
     io.out(
@@ -125,13 +129,13 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
   if (args['by-type']) return printByType(args, io, rows, { files });
   if (entries.length === 0) {
     // Paks only: the pak rows alone, each naming its pak.
-    if (args.json) io.out(renderJson({ files, count: pakRows.length, pakFiles: pakRows }));
+    if (args.json) io.out(renderJson(listJson({ inputs: files, chunks: [], pakFiles: pakRows, several: true })));
     else printPakRows(args, io, pakRows, true);
     if (!args.json && !args.csv) io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     return ExitCode.Ok;
   }
   if (args.json) {
-    io.out(renderJson({ files, count: rows.length, chunks: rows, ...(paks.length > 0 ? { pakFiles: pakRows } : {}) }));
+    io.out(renderJson(listJson({ inputs: files, chunks: rows, pakFiles: pakRows, several: true })));
   } else if (args.csv) {
     io.out(renderCsv(['container', ...COLUMNS], rows.map((r) => [r.container, ...COLUMNS.map((c) => r[c])])));
   } else {
@@ -171,13 +175,14 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
       by.set(r.compression, x);
     }
     const summary = [...by.values()];
-    if (args.json) io.out(renderJson({ file, byCompression: summary }));
+    if (args.json) io.out(renderJson({ file, inputs: [file], byType: [], byCompression: summary }));
     else if (args.csv) io.out(renderCsv(['compression', 'count', 'size', 'storedSize'], summary.map((x) => [x.type, x.count, x.size, x.storedSize])));
     else io.out(renderTable(['compression', 'count', 'raw', 'stored', 'ratio'], summary.map((x) => [x.type, String(x.count), formatBytes(x.size), formatBytes(x.storedSize), formatRatio(x.storedSize, x.size)]), ['left', 'right', 'right', 'right', 'right']));
     return ExitCode.Ok;
   }
   if (args.json) {
-    io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
+    const pakFiles = rows.map((r) => ({ container: basename(file), ...r }));
+    io.out(renderJson(listJson({ inputs: [file], chunks: [], pakFiles, single: { file, mountPoint: a.pak.mountPoint, version: a.pak.version, files: pakFiles }, several: false })));
   } else {
     printPakRows(args, io, rows, false);
     if (!args.csv) io.out(`${rows.length} of ${plural(a.pak.entries.length, 'file')}, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);

@@ -96,7 +96,7 @@ export const packCommand: Command<PackArgs> = {
     } finally {
       bar.done();
     }
-    if (args.json) io.out(renderJson(r));
+    if (args.json) io.out(renderJson({ ...r, files: 1 + r.ucas.length + (r.pak ? 1 : 0), ok: true }));
     else if (!args.quiet) {
       io.out(`wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
       if (r.packages) io.out(headerPackages(r.packages));
@@ -148,7 +148,7 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   } finally {
     bar.done();
   }
-  if (args.json) io.out(renderJson(r));
+  if (args.json) io.out(renderJson({ ...r, files: r.entries, bytes: r.rawBytes, ok: true }));
   else if (!args.quiet) {
     const enc = [r.encryptedEntries ? 'file data' : '', r.encryptedIndex ? 'index' : ''].filter(Boolean).join(' and ');
     io.out(`wrote ${r.pak}: ${plural(r.entries, 'file')}, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);

@@ -65,7 +65,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
     const partial = result.failures.length > 0;
     hintFilter(io, args.filter, result.planned.length);
     if (args.json) {
-      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, seconds }));
+      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined, seconds, files: result.filesWritten, bytes: result.bytesWritten, ok: !partial }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['kind', 'size', 'path'], result.planned.map((p) => [p.kind, String(p.size), p.path]), ['left', 'right', 'left']));

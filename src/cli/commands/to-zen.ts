@@ -69,7 +69,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     } finally {
       bar.done();
     }
-    if (args.json) io.out(renderJson(r));
+    if (args.json) io.out(renderJson({ ...r, files: 1 + r.ucas.length + (r.pak ? 1 : 0), ok: true }));
     else if (!args.quiet) {
       io.out(`converted ${plural(r.converted, 'legacy package')}; wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
       if (r.packages) io.out(headerPackages(r.packages));

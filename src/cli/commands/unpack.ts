@@ -65,7 +65,8 @@ export const unpackCommand: Command<UnpackArgs> = {
     const partial = result.failures.length > 0;
     hintFilter(io, args.filter, result.planned.length + result.chunksWritten);
     if (args.json) {
-      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined }));
+      const containers = result.containers.map((c) => ({ ...c, kind: /\.pak$/i.test(c.name) ? 'pak' : 'container' }));
+      io.out(renderJson({ ...result, containers, planned: args['dry-run'] ? result.planned : undefined, chunks: result.chunksWritten, bytes: result.bytesWritten, ok: !partial }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['container', '#', 'type', 'size', 'path'], result.planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));

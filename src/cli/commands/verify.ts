@@ -12,6 +12,7 @@ import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
+import { verifyJson } from '../json-shapes.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -103,7 +104,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       if (!args.json) reportPak(io, result, single ? '' : `${p.name}.pak: `, !!args.quiet);
     }
     const ok = results.every((r) => r.ok);
-    if (args.json) io.out(renderJson(single ? results[0] : { containers: results, ok }));
+    if (args.json) io.out(renderJson(verifyJson(results.slice(0, entries.length), results.slice(entries.length), single)));
     else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${verifiedCount(results.slice(0, entries.length), results.slice(entries.length))} verified\n`);
     return ok ? ExitCode.Ok : ExitCode.Partial;
   },
