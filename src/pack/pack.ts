@@ -17,6 +17,7 @@ import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
+import { withLikeEngine } from './target-engine.js';
 import type { ManifestContainer } from '../layout/manifest.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName, type ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
@@ -131,9 +132,12 @@ interface PlannedChunk {
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
   const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
-  return packPlanned(outUtoc, o, plain, (outBase, outName, choice, warnings) =>
-    plain ? planModFiles(() => listModFolder(folder), folder, outBase, choice!.id, o, warnings) : planManifest(folder, outBase, outName, choice, o, warnings),
-  );
+  return packPlanned(outUtoc, o, plain, async (outBase, outName, choice, warnings) => {
+    if (!plain) return planManifest(folder, outBase, outName, choice, o, warnings);
+    // Unversioned legacy packages are read with the release --like and they settle (or the run stops here).
+    const files = await listModFolder(folder);
+    return planModFiles(async () => files, folder, outBase, choice!.id, await withLikeEngine(files, o, folder, warnings), warnings);
+  });
 }
 
 /**

@@ -4,6 +4,8 @@ import { isVersionedLegacyPackage, legacyEngineCandidates } from '../legacy/unve
 import { ENGINE_VERSIONS, engineListText, enginesWritingTocVersion, parseEngineVersion, type EngineVersion } from '../toc/engine.js';
 import { objectVersionsOfEngine } from '../legacy/versions.js';
 import type { ModFile } from './mod-folder.js';
+import { parseTocHeader } from '../toc/header.js';
+import { readTocBytes } from '../toc/read-file.js';
 
 /** Releases that write the same object versions read an unversioned package alike. */
 function sameLayout(engines: readonly EngineVersion[]): boolean {
@@ -63,8 +65,24 @@ export async function settleTargetEngine(files: readonly ModFile[], o: { engine?
     throw new IoStoreError('USAGE', 'to-zen needs --engine <release, e.g. UE5_4> or --like <game .utoc>: no legacy package among the inputs tells the release', { file: label });
   }
   if (common.length === 1) return { engine: common[0]!, from: o.likeTocVersion !== undefined ? 'the --like container and the packages' : "the packages' own versions" };
-  if (o.likeTocVersion !== undefined && (unversioned === 0 || sameLayout(common))) return {};
+  if (o.likeTocVersion !== undefined && unversioned === 0) return {};
+  // Releases of the same object versions read an unversioned package alike: the newest of them.
+  if (o.likeTocVersion !== undefined && sameLayout(common)) return { engine: common[common.length - 1]!, from: 'the --like container and the packages' };
   if (unversioned === 1) throw new IoStoreError('USAGE', `unversioned package: give --engine (${engineListText(common)} fit)`, { file: example! });
   const why = unversioned > 0 ? `unversioned packages: give --engine (${engineListText(common)} fit): ${unversioned} packages store no engine version (e.g. ${example})` : `give --engine or --like: the packages' versions are written by ${engineListText(common)}`;
   throw new IoStoreError('USAGE', why, { file: label });
+}
+
+/**
+ * The options of a pack `--like` a game container, with the engine release its TOC version and the folder's legacy
+ * packages settle (unchanged when `engine` is given or nothing settles it; an unversioned package that no release
+ * of the game's reads stops the run).
+ */
+export async function withLikeEngine<O extends { engine?: string; like?: string; aesKey?: Uint8Array }>(files: readonly ModFile[], o: O, label: string, warnings: string[]): Promise<O> {
+  if (o.engine !== undefined || o.like === undefined) return o;
+  const likeTocVersion = parseTocHeader(await readTocBytes(o.like), o.like).version;
+  const target = await settleTargetEngine(files, { likeTocVersion }, label);
+  if (!target.engine) return o;
+  warnings.push(`legacy packages read as ${engineListText([target.engine])}, from ${target.from}`);
+  return { ...o, engine: target.engine };
 }

@@ -76,6 +76,14 @@ describe.skipIf(!hasCorpus)('unversioned packages', () => {
     expect(r.packages).toBe(3);
   }, 30_000);
 
+  it('pack --like of their legacy form reads them with the release the game container settles', async () => {
+    const legacy = join(root, 'legacy-for-pack');
+    await toLegacy([utoc], legacy, { engine: 'UE5_8' });
+    const r = await packFolder(legacy, join(root, 'mod', 'Mod_P.utoc'), { like: utoc });
+    expect(r.packages).toHaveLength(3);
+    expect(r.warnings).toContain('legacy packages read as UE 5.8, from the --like container and the packages');
+  }, 30_000);
+
   it('candidates: layout and TOC version', () => {
     const z = parseZenPackage(new Uint8Array(readFileSync(join(folder, 'CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasset'))));
     expect(zenEngineCandidates(z.layout)).toEqual(['UE5_6', 'UE5_7', 'UE5_8', 'UE6_0']);
