@@ -82,7 +82,7 @@ describe('iostore completion', () => {
 
   it('every command that takes an engine release takes it as --engine and as --version', () => {
     const withEngine = [...bash.stdout.matchAll(/^ {4}([a-z-]+)\) opts='([^']*)'/gm)].filter(([, , opts]) => / --engine --version /.test(` ${opts} `)).map(([, name]) => name);
-    expect(withEngine).toEqual(['info', 'list', 'unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy']);
+    expect(withEngine).toEqual(['info', 'list', 'unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'props']);
     // Nowhere else a --version of another meaning: the option-value list and the tool's own at the top level.
     expect(bash.stdout.match(/--version\b/g)!.length).toBe(withEngine.length + 2);
   });

@@ -74,7 +74,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       } else if (!args.quiet) {
         io.out(`wrote ${plural(result.chunksWritten, 'chunk')} (${formatBytes(result.bytesWritten)}) from ${sources(result.containers.map((c) => c.name))} to ${outdir}\n`);
         for (const c of result.containers) {
-          io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by patches` : ''}\n`);
+          io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by ${c.overriddenBy.join(', ')}` : ''}\n`);
         }
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
