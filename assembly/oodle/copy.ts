@@ -15,6 +15,13 @@ export function copyMatch(to: usize, from: usize, len: i32): void {
   }
 }
 
+/** A match of at most 16 bytes (the short commands' matches). */
+@inline
+export function copyShortMatch(to: usize, from: usize, len: i32): void {
+  if (to - from >= 16) v128.store(to, v128.load(from));
+  else copyNear(to, from, len);
+}
+
 function copyFarRest(to: usize, from: usize, len: i32): void {
   for (let i = 16; i < len; i += 16) v128.store(to + i, v128.load(from + i));
 }
@@ -73,4 +80,14 @@ function addNear(to: usize, from: usize, len: i32, back: usize): void {
     return;
   }
   for (; i < len; i++) store<u8>(to + i, load<u8>(from + i) + load<u8>(to + i - back));
+}
+
+/** Literal modes as type arguments, so that a loop's instance for each mode is compiled with the mode fixed. */
+export class Delta {}
+export class Raw {}
+
+/** Whether mode M codes literals as differences (a compile-time constant). */
+@inline
+export function isDelta<M>(): bool {
+  return idof<M>() == idof<Delta>();
 }

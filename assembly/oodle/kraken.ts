@@ -1,4 +1,4 @@
-import { addLiterals, copyLiterals, copyMatch } from './copy';
+import { addLiterals, copyLiterals, copyMatch, Delta, isDelta, Raw } from './copy';
 import { cur, decodeBytes, setCur } from './entropy';
 import { corrupt, corruptWith } from './errors';
 import { unpackOffsets } from './offsets';
@@ -44,9 +44,8 @@ export function decodeKrakenChunk(pos: usize, end: usize, base: usize, dst: usiz
   const lenCount = decodeBytes(end, PACKED_LENS, PACKED_LENS + MAX_ARRAY_SIZE, count >> 2, 0);
   unpackOffsets(cur, end, PACKED_OFFS, PACKED_OFFS_LOW, offCount, scale, PACKED_LENS, lenCount, OFFS, LENS);
 
-  // Each call is inlined with its mode fixed, so neither loop tests the mode per command.
-  if (mode == 0) runCommands(litCount, cmdCount, offCount, lenCount, base, dst, dstEnd, pos, true);
-  else runCommands(litCount, cmdCount, offCount, lenCount, base, dst, dstEnd, pos, false);
+  if (mode == 0) runCommands<Delta>(litCount, cmdCount, offCount, lenCount, base, dst, dstEnd, pos);
+  else runCommands<Raw>(litCount, cmdCount, offCount, lenCount, base, dst, dstEnd, pos);
 }
 
 /**
@@ -54,8 +53,8 @@ export function decodeKrakenChunk(pos: usize, end: usize, base: usize, dst: usiz
  * inside their buffers: each index grows by at most one or two per command, and the buffers hold twice the commands
  * a chunk can have; running past an array's end is caught after the loop.
  */
-@inline
-function runCommands(litCount: i32, cmdCount: i32, offCount: i32, lenCount: i32, base: usize, dst: usize, dstEnd: usize, where: usize, delta: bool): void {
+function runCommands<M>(litCount: i32, cmdCount: i32, offCount: i32, lenCount: i32, base: usize, dst: usize, dstEnd: usize, where: usize): void {
+  const delta = isDelta<M>();
   let lp: usize = LITS;
   let op: usize = OFFS;
   let np: usize = LENS;
