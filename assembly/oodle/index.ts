@@ -31,16 +31,49 @@ export function slack(): i32 {
   return SLACK;
 }
 
-/** Decodes the stream at `src` (`srcLen` bytes) into exactly `size` bytes at `out`. */
-export function decode(src: usize, srcLen: i32, out: usize, size: i32): i32 {
+// The stream being decoded, kept between calls of decodeUntil.
+let sSrcEnd: usize = 0;
+let sOut: usize = 0;
+let sSize: i32 = 0;
+let sSp: usize = 0;
+let sOp: i32 = 0;
+let sType: i32 = 0;
+let sStored: bool = false;
+let sChecksums: bool = false;
+
+/** Starts decoding the stream at `src` (`srcLen` bytes) into exactly `size` bytes at `out`. */
+export function begin(src: usize, srcLen: i32, out: usize, size: i32): void {
   setSource(src, out);
+  sSrcEnd = src + srcLen;
+  sOut = out;
+  sSize = size;
+  sSp = src;
+  sOp = 0;
+  sType = 0;
+  sStored = false;
+  sChecksums = false;
+}
+
+/** Decodes the whole stream: 0, or UNSUPPORTED. */
+export function decode(src: usize, srcLen: i32, out: usize, size: i32): i32 {
+  begin(src, srcLen, out, size);
+  return decodeUntil(size);
+}
+
+/**
+ * Goes on decoding the stream `begin` started up to output byte `limit` (a multiple of 256 KiB, or the size), so
+ * that the caller can copy out each piece while it is still in the cache. Returns 0, or UNSUPPORTED.
+ */
+export function decodeUntil(limit: i32): i32 {
+  const srcEnd = sSrcEnd;
+  const out = sOut;
+  const size = min(sSize, limit);
+  let sp = sSp;
+  let op = sOp;
+  let type = sType;
+  let stored = sStored;
+  let checksums = sChecksums;
   resetArenaTo(ARENA);
-  const srcEnd = src + srcLen;
-  let sp = src;
-  let op = 0;
-  let type = 0;
-  let stored = false;
-  let checksums = false;
   while (op < size) {
     if (op % BLOCK_SIZE == 0) {
       if (<i32>(srcEnd - sp) < 2) corrupt('stream ends before a block header', sp);
@@ -53,7 +86,7 @@ export function decode(src: usize, srcLen: i32, out: usize, size: i32): i32 {
       sp += 2;
     }
     if (type != KRAKEN && type != MERMAID && type != LEVIATHAN) return UNSUPPORTED;
-    const n = min(size - op, BLOCK_SIZE);
+    const n = min(sSize - op, BLOCK_SIZE);
 
     if (stored) {
       if (<i32>(srcEnd - sp) < n) corrupt('stored block truncated', sp);
@@ -84,6 +117,11 @@ export function decode(src: usize, srcLen: i32, out: usize, size: i32): i32 {
     sp += packed;
     op += n;
   }
+  sSp = sp;
+  sOp = op;
+  sType = type;
+  sStored = stored;
+  sChecksums = checksums;
   return 0;
 }
 

@@ -74,29 +74,16 @@ function runCommands<M>(litCount: i32, cmdCount: i32, offCount: i32, lenCount: i
     dst += litLen;
     lp += litLen;
 
-    let off: i32;
-    switch (f >>> 6) {
-      case 0:
-        off = r0;
-        break;
-      case 1:
-        off = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      case 2:
-        off = r2;
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      default:
-        off = load<i32>(op);
-        op += 4;
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-    }
+    // The offset: recent 0-2 or the next new one (which then moves to the front), chosen without branches (the
+    // four are mixed without a pattern). Reading the next new offset when it is not used is harmless: it stays
+    // inside its buffer, and using too many is caught after the loop.
+    const idx = f >>> 6;
+    const fresh = load<i32>(op);
+    op += <usize>(idx == 3) << 2;
+    const off = select<i32>(select<i32>(r0, r1, idx == 0), select<i32>(r2, fresh, idx == 2), idx < 2);
+    r2 = select<i32>(r1, r2, idx >= 2);
+    r1 = select<i32>(r0, r1, idx >= 1);
+    r0 = off;
     // One unsigned test for both off < 0 and dst + off >= base.
     if (<u32>(dst - base) + <u32>off >= <u32>(dst - base)) corrupt('Kraken match offset out of range', where);
 

@@ -1,4 +1,3 @@
-import { BackwardBits, BW, ForwardBits, FW } from './bits';
 import { corrupt } from './errors';
 
 /**
@@ -27,49 +26,95 @@ export function unpackOffsets(
   offs: usize,
   lens: usize,
 ): void {
-  const fw = FW.init(pos, end);
-  const bw = BW.init(end, pos);
+  // Bits taken so far from the front (forward) and from the back (backward) of [pos, end).
+  let fb: u32 = 0;
+  let bb: u32 = 0;
 
-  if (bw.peek32() < 0x2000) corrupt('bad long-length count', end);
-  const lz = bw.leadingZeros();
-  bw.skip(lz);
-  const longCount = <i32>bw.read(lz + 1) - 1;
+  let top = backWindow(pos, end, bb);
+  if (<u32>(top >>> 32) < 0x2000) corrupt('bad long-length count', end);
+  let lz = <i32>clz<u64>(top);
+  bb += <u32>lz;
+  top = backWindow(pos, end, bb);
+  const longCount = <i32>bitsOf(top, lz + 1) - 1;
+  bb += <u32>(lz + 1);
   if (longCount > MAX_LONG_LENGTHS) corrupt('too many long lengths', end);
 
   if (scale == 0) {
     let i = 0;
     for (; i + 2 <= offCount; i += 2) {
       let c = <i32>load<u8>(packedOffs + i);
-      store<i32>(offs + (<usize>i << 2), c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos));
+      let w = frontWindow(pos, end, fb);
+      let d: i32;
+      if (c < 0xf0) {
+        const n = (c >>> 4) + 4;
+        d = nearDistance(c, <u32>bitsOf(w, n));
+        fb += <u32>n;
+      } else {
+        const n = c - 0xec;
+        const hi = <u32>bitsOf(w, n);
+        const lo = <u32>bitsOf(w << <u64>n, 12);
+        fb += <u32>(n + 12);
+        d = farDistance(c, hi, lo, pos);
+      }
+      store<i32>(offs + (<usize>i << 2), -d);
       c = <i32>load<u8>(packedOffs + i + 1);
-      store<i32>(offs + (<usize>(i + 1) << 2), c < 0xf0 ? -nearDistance(c, bw.read((c >>> 4) + 4)) : -farDistance(c, bw.read(c - 0xec), bw.read(12), pos));
+      w = backWindow(pos, end, bb);
+      if (c < 0xf0) {
+        const n = (c >>> 4) + 4;
+        d = nearDistance(c, <u32>bitsOf(w, n));
+        bb += <u32>n;
+      } else {
+        const n = c - 0xec;
+        const hi = <u32>bitsOf(w, n);
+        const lo = <u32>bitsOf(w << <u64>n, 12);
+        bb += <u32>(n + 12);
+        d = farDistance(c, hi, lo, pos);
+      }
+      store<i32>(offs + (<usize>(i + 1) << 2), -d);
     }
     if (i < offCount) {
       const c = <i32>load<u8>(packedOffs + i);
-      store<i32>(offs + (<usize>i << 2), c < 0xf0 ? -nearDistance(c, fw.read((c >>> 4) + 4)) : -farDistance(c, fw.read(c - 0xec), fw.read(12), pos));
+      const w = frontWindow(pos, end, fb);
+      let d: i32;
+      if (c < 0xf0) {
+        const n = (c >>> 4) + 4;
+        d = nearDistance(c, <u32>bitsOf(w, n));
+        fb += <u32>n;
+      } else {
+        const n = c - 0xec;
+        const hi = <u32>bitsOf(w, n);
+        const lo = <u32>bitsOf(w << <u64>n, 12);
+        fb += <u32>(n + 12);
+        d = farDistance(c, hi, lo, pos);
+      }
+      store<i32>(offs + (<usize>i << 2), -d);
     }
   } else {
-    let i = 0;
-    for (; i + 2 <= offCount; i += 2) {
-      let c = <i32>load<u8>(packedOffs + i);
-      store<i32>(offs + (<usize>i << 2), -scaledDistance(c, fw.readLong(bucketWidth(c, pos)), scale, <i32>load<u8>(lowParts + i), pos));
-      c = <i32>load<u8>(packedOffs + i + 1);
-      store<i32>(offs + (<usize>(i + 1) << 2), -scaledDistance(c, bw.readLong(bucketWidth(c, pos)), scale, <i32>load<u8>(lowParts + i + 1), pos));
-    }
-    if (i < offCount) {
+    for (let i = 0; i < offCount; i++) {
       const c = <i32>load<u8>(packedOffs + i);
-      store<i32>(offs + (<usize>i << 2), -scaledDistance(c, fw.readLong(bucketWidth(c, pos)), scale, <i32>load<u8>(lowParts + i), pos));
+      const n = bucketWidth(c, pos);
+      const forward = (i & 1) == 0;
+      const w = forward ? frontWindow(pos, end, fb) : backWindow(pos, end, bb);
+      const raw = <u32>bitsOf(w, n);
+      if (forward) fb += <u32>n;
+      else bb += <u32>n;
+      store<i32>(offs + (<usize>i << 2), -scaledDistance(c, raw, scale, <i32>load<u8>(lowParts + i), pos));
     }
   }
 
-  let i = 0;
-  for (; i + 2 <= longCount; i += 2) {
-    store<i32>(LONG_LENS + (<usize>i << 2), readLongLengthF(fw));
-    store<i32>(LONG_LENS + (<usize>(i + 1) << 2), readLongLengthB(bw));
+  for (let i = 0; i < longCount; i++) {
+    const forward = (i & 1) == 0;
+    const w = forward ? frontWindow(pos, end, fb) : backWindow(pos, end, bb);
+    const z = <i32>clz<u64>(w);
+    if (z > 12) corrupt('long length too long', forward ? pos + ((fb + 7) >>> 3) : end - ((bb + 7) >>> 3));
+    const v = <i32>bitsOf(w << <u64>z, z + 7) - 64;
+    if (forward) fb += <u32>(2 * z + 7);
+    else bb += <u32>(2 * z + 7);
+    store<i32>(LONG_LENS + (<usize>i << 2), v);
   }
-  if (i < longCount) store<i32>(LONG_LENS + (<usize>i << 2), readLongLengthF(fw));
 
-  if (fw.bytePos() != bw.bytePos()) corrupt('offset bit streams do not meet', pos);
+  // Each side's position is the byte just past its last bit taken; the two must meet.
+  if (pos + ((fb + 7) >>> 3) != end - ((bb + 7) >>> 3)) corrupt('offset bit streams do not meet', pos);
 
   let next = 0;
   for (let k = 0; k < lenCount; k++) {
@@ -81,6 +126,43 @@ export function unpackOffsets(
     store<i32>(lens + (<usize>k << 2), v + 3);
   }
   if (next != longCount) corrupt('long lengths left unused', pos);
+}
+
+/**
+ * The next 57 or more bits of the forward stream at bit `bit` of [start, end), most significant first (bytes at
+ * or past `end` read as zero). One 8-byte load away from the end.
+ */
+@inline
+function frontWindow(start: usize, end: usize, bit: u32): u64 {
+  const p = start + (bit >>> 3);
+  if (p + 8 <= end) return bswap<u64>(load<u64>(p)) << <u64>(bit & 7);
+  return frontEdge(p, end) << <u64>(bit & 7);
+}
+
+function frontEdge(p: usize, end: usize): u64 {
+  let w: u64 = 0;
+  for (let k: usize = 0; k < 8; k++) w = (w << 8) | (p + k < end ? <u64>load<u8>(p + k) : 0);
+  return w;
+}
+
+/** The same for the backward stream, `bit` bits below `end` (bytes below `start` read as zero). */
+@inline
+function backWindow(start: usize, end: usize, bit: u32): u64 {
+  const p = end - (bit >>> 3);
+  if (p >= start + 8) return load<u64>(p - 8) << <u64>(bit & 7);
+  return backEdge(start, p) << <u64>(bit & 7);
+}
+
+function backEdge(start: usize, p: usize): u64 {
+  let w: u64 = 0;
+  for (let k: usize = 1; k <= 8; k++) w = (w << 8) | (p >= start + k ? <u64>load<u8>(p - k) : 0);
+  return w;
+}
+
+/** The top `n` (0-32) bits of a window. */
+@inline
+function bitsOf(w: u64, n: i32): u64 {
+  return (w >>> 1) >>> <u64>(63 - n);
 }
 
 @inline function nearDistance(c: i32, raw: u32): i32 {
@@ -106,16 +188,3 @@ function scaledDistance(c: i32, raw: u32, scale: i32, low: i32, where: usize): i
   return width;
 }
 
-function readLongLengthF(br: ForwardBits): i32 {
-  const lz = br.leadingZeros();
-  if (lz > 12) corrupt('long length too long', br.bytePos());
-  br.skip(lz);
-  return <i32>br.read(lz + 7) - 64;
-}
-
-function readLongLengthB(br: BackwardBits): i32 {
-  const lz = br.leadingZeros();
-  if (lz > 12) corrupt('long length too long', br.bytePos());
-  br.skip(lz);
-  return <i32>br.read(lz + 7) - 64;
-}

@@ -24,7 +24,8 @@ interface OodleWasm {
   memory: WasmMemory;
   ioBase(): number;
   slack(): number;
-  decode(src: number, srcLen: number, out: number, size: number): number;
+  begin(src: number, srcLen: number, out: number, size: number): void;
+  decodeUntil(limit: number): number;
   errorMessage: { value: number };
   errorValue: { value: number };
   errorAt: { value: number };
@@ -38,6 +39,9 @@ const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
  * to hold both and never shrinks, so this bounds what a process keeps (IoStore blocks are 64 KiB).
  */
 const MAX_IO = 64 << 20;
+
+/** Output decoded per call (a multiple of Oodle's 256 KiB blocks): small enough to be in the cache when copied out. */
+const COPY_PIECE = 0x40000;
 
 let module: OodleWasm | null | undefined;
 
@@ -67,8 +71,8 @@ export function oodleWasmAvailable(): boolean {
 }
 
 /**
- * Decodes `src` into `out` (its length is the uncompressed size) with the WebAssembly decoder. Returns false, with
- * `out` untouched, when the stream is one for the TypeScript decoder; throws the TypeScript decoder's CODEC error
+ * Decodes `src` into `out` (its length is the uncompressed size) with the WebAssembly decoder. Returns false when
+ * the stream is one for the TypeScript decoder (which then writes all of `out`); throws the TypeScript decoder's CODEC error
  * for a corrupt stream.
  */
 export function wasmDecodeInto(src: Uint8Array, out: Uint8Array): boolean {
@@ -85,19 +89,26 @@ export function wasmDecodeInto(src: Uint8Array, out: Uint8Array): boolean {
   bytes.set(src, at);
   // Bytes past the stream read as zero, as they do in the TypeScript decoder.
   bytes.fill(0, at + src.length, outAt);
-  let status: number;
-  try {
-    status = x.decode(at, src.length, outAt, size);
-  } catch (e) {
-    const message = x.errorMessage.value;
-    // A trap the decoder did not ask for (it never should) leaves the stream to the TypeScript decoder.
-    if (!(e instanceof wasmApi!.RuntimeError) || message === 0) return false;
-    const value = x.errorValue.value;
-    const at = x.errorAt.value;
-    corrupt(readString(mem, message) + (value >= 0 ? ` ${value}` : ''), x.errorInOutput.value ? `output byte ${at}` : at);
+  x.begin(at, src.length, outAt, size);
+  // A piece at a time, each copied out while it is still in the cache (a large output copied at the end is not).
+  for (let done = 0; done < size; ) {
+    const next = Math.min(size, done + COPY_PIECE);
+    let status: number;
+    try {
+      status = x.decodeUntil(next);
+    } catch (e) {
+      const message = x.errorMessage.value;
+      // A trap the decoder did not ask for (it never should) leaves the stream to the TypeScript decoder.
+      if (!(e instanceof wasmApi!.RuntimeError) || message === 0) return false;
+      const value = x.errorValue.value;
+      const where = x.errorAt.value;
+      corrupt(readString(mem, message) + (value >= 0 ? ` ${value}` : ''), x.errorInOutput.value ? `output byte ${where}` : where);
+    }
+    // The TypeScript decoder does the whole stream again: the pieces copied so far are the same bytes.
+    if (status !== 0) return false;
+    out.set(new Uint8Array(mem.buffer, outAt + done, next - done), done);
+    done = next;
   }
-  if (status !== 0) return false;
-  out.set(new Uint8Array(mem.buffer, outAt, size));
   return true;
 }
 
