@@ -275,7 +275,7 @@ function decodeStreams(aStart: usize, mid: usize, end: usize, o: usize, oEnd: us
 }
 
 /** Writes the `n` bytes below `end` to `to` in reverse order (the byte at end - 1 first), 16 at a time. */
-function reverseBytes(to: usize, end: usize, n: u32): void {
+export function reverseBytes(to: usize, end: usize, n: u32): void {
   let i: u32 = 0;
   for (; i + 16 <= n; i += 16) {
     const v = v128.load(end - i - 16);

@@ -1,4 +1,5 @@
 import { corrupt } from './errors';
+import { reverseBytes } from './huffman';
 
 /**
  * Kraken and Leviathan offsets and long lengths, as src/codecs/oodle/offsets.ts: one entropy-coded byte per value
@@ -26,6 +27,8 @@ export function unpackOffsets(
   offs: usize,
   lens: usize,
 ): void {
+  if (<i32>(end - pos) > 0x20000) corrupt('offset bits run past the chunk', pos);
+  reverseBytes(REVERSED, end, <u32>(end - pos));
   // Bits taken so far from the front (forward) and from the back (backward) of [pos, end).
   let fb: u32 = 0;
   let bb: u32 = 0;
@@ -135,9 +138,13 @@ export function unpackOffsets(
 @inline
 function frontWindow(start: usize, end: usize, bit: u32): u64 {
   const p = start + (bit >>> 3);
-  if (p + 8 <= end) return bswap<u64>(load<u64>(p)) << <u64>(bit & 7);
+  // The forward stream's bytes reversed (see unpackOffsets) read as one little-endian load, without a byte swap.
+  if (p + 8 <= end) return load<u64>(REVERSED + (end - p) - 8) << <u64>(bit & 7);
   return frontEdge(p, end) << <u64>(bit & 7);
 }
+
+/** The chunk's offset and length bits in reverse order: REVERSED + k holds the byte k + 1 below the end. */
+const REVERSED: usize = memory.data(0x20000 + 64, 16);
 
 function frontEdge(p: usize, end: usize): u64 {
   let w: u64 = 0;
