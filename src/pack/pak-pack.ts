@@ -13,6 +13,7 @@ import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manife
 import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
 import { walkFiles } from './mod-folder.js';
+import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
   /** Pak version number (wins over `engine` and `like`). */
@@ -233,7 +234,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
   } finally {
     tempFilesInFlight.delete(tmp);
   }
-  if (r.storedRaw > 0) warnings.push(`${r.storedRaw} file(s) did not shrink with ${r.compression} and are stored as they are`);
+  if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
   return { ...r, pak: outPak, from, warnings };
 }
 

@@ -1,4 +1,5 @@
 import { decodeStream } from '../quantum.js';
+import { wasmDecodeInto } from '../wasm.js';
 import { encodeOodleStream, type OodleEncodeOptions } from './stream-encode.js';
 
 export type { OodleEncodeOptions, OodleEncoderName } from './stream-encode.js';
@@ -32,7 +33,8 @@ function verifies(stream: Uint8Array, src: Uint8Array): boolean {
   if (check.buf.length < src.length) check.buf = new Uint8Array(Math.max(src.length, 2 * check.buf.length));
   const out = check.buf.subarray(0, src.length);
   try {
-    decodeStream(stream, src.length, out);
+    // The decoder unpack and verify use: the WebAssembly build where it runs, else the TypeScript one.
+    if (!wasmDecodeInto(stream, out)) decodeStream(stream, src.length, out);
   } catch {
     return false;
   }
