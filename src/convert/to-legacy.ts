@@ -369,14 +369,18 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const raw = new RawRangeReader();
   let complete = false;
   try {
+    let openError: IoStoreError | undefined;
     for (const entry of entries) {
       try {
         opened.push({ entry, reader: await openSyncReader(entry, o) });
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
+        openError ??= e;
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    // Nothing at hand could be read: the one error, as unpack gives it, rather than a failure among no successes.
+    if (openError && opened.length === 0 && jobs.length === 0) throw openError;
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
     if (!o.dryRun) {
       stage = StagedFolder.open(outdir);
