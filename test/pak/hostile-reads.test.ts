@@ -61,6 +61,19 @@ describe('a compression block that declares far more than it holds (issue #24 it
     expect(existsSync(join(dir, 'out', 'Game', 'bomb.bin'))).toBe(false);
   });
 
+  it('to-zen refuses the same block as a package of a legacy pak, in one line (was: 2.1 GB, then an error)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bomb.pak');
+    writeFileSync(file, await pakDeclaringBlock('Game/Content/Bomb.uasset', 1 << 30, { mountPoint: '../../../' }));
+    const before = process.memoryUsage().rss;
+    const r = await cli('to-zen', file, join(dir, 'out', 'Bomb.utoc'), '--version', 'UE5_4');
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 << 20);
+    expect(r.code).toBe(2);
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/bomb\.pak at offset 0x0: "Game\/Content\/Bomb\.uasset": a compression block declares 1073741824 bytes/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
   it('a block count that cannot give the declared size is refused before any block is decoded', async () => {
     const dir = tempDir();
     const file = join(dir, 'short.pak');

@@ -3,6 +3,7 @@ import type { IoStoreToc } from '../../toc/toc.js';
 import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode, type CliIO } from '../io.js';
 import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
@@ -166,7 +167,7 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
     io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
   } else {
     printPakRows(args, io, rows, false);
-    if (!args.csv) io.out(`${rows.length} of ${a.pak.entries.length} files, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
+    if (!args.csv) io.out(`${rows.length} of ${a.pak.entries.length} files, mount point ${escapeControl(a.pak.mountPoint)}, pak v${a.pak.version} (${a.pak.versionName})\n`);
   }
   return ExitCode.Ok;
 }
@@ -205,7 +206,7 @@ export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
     index: (k) => rows[k]!.index,
     id: (k) => rows[k]!.id,
     type: (k) => rows[k]!.type,
-    path: (k) => rows[k]!.path,
+    path: (k) => escapeControl(rows[k]!.path),
     size: (k) => rows[k]!.size,
     storedSize: (k) => rows[k]!.storedSize,
     blocks: (k) => rows[k]!.blocks,
@@ -220,7 +221,8 @@ export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColu
     index: (k) => order[k]!,
     id: (k) => toc.chunkIdHex(order[k]!),
     type: (k) => toc.chunkTypeName(order[k]!),
-    path: (k) => toc.chunkPath(order[k]!) ?? '',
+    // Names from the file: control characters shown escaped, never sent to the terminal.
+    path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
     size: (k) => toc.chunkSize(order[k]!),
     storedSize: (k) => toc.chunkStoredSize(order[k]!),
     blocks: (k) => toc.chunkBlockCount(order[k]!),

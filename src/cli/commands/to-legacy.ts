@@ -3,6 +3,7 @@ import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { threadsArg } from '../options.js';
@@ -71,8 +72,8 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
         io.out(result.global ? `  script imports named from ${result.global}\n` : '  no global container: script imports stay unnamed (--global)\n');
         for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${l.shaders} shaders from ${l.groups} ShaderCode chunk(s), ${l.rawShaders} stored uncompressed\n`);
       }
-      for (const w of result.warnings) io.err(`warning: ${w}\n`);
-      for (const f of result.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
+      for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
+      for (const f of result.failures) io.err(`error: ${escapeControl(f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`)}\n`);
       if (partial) io.err(`${result.failures.length} failure(s); the other packages were converted\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;

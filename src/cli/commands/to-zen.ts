@@ -3,6 +3,7 @@ import { toZen, type ToZenOptions } from '../../pack/to-zen.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
 import { threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -73,7 +74,7 @@ export const toZenCommand: Command<ToZenArgs> = {
       if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
       for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
     }
-    for (const w of r.warnings) io.err(`warning: ${w}\n`);
+    for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };
