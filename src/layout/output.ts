@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -16,22 +16,81 @@ export { openForWriteSync, writePieces, writePiecesSync };
  * the file name is one checked component, which cannot leave it).
  */
 export function safeOutputPath(outdir: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
+  return safePath(outdir, relPath, platform, true);
+}
+
+/**
+ * safeOutputPath for reading a file of a folder (pack's input): the same checks of the names, but a link in the
+ * folder is followed (reading through it writes nothing).
+ */
+export function safeInputPath(folder: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
+  return safePath(folder, relPath, platform, false);
+}
+
+function safePath(outdir: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   const cut = relPath.lastIndexOf('/');
   const name = relPath.slice(cut + 1);
   // Unpack asks for thousands of files in a few dozen folders: each folder is checked and resolved once.
-  if (lastRoot.outdir !== outdir || lastRoot.platform !== platform) lastRoot = { outdir, platform, dirs: new Map() };
+  if (lastRoot.outdir !== outdir || lastRoot.platform !== platform || lastRoot.writing !== writing) lastRoot = { outdir, platform, writing, dirs: new Map(), checked: new Set() };
   const dirPath = cut < 0 ? '' : relPath.slice(0, cut);
   let dir = lastRoot.dirs.get(dirPath);
   if (dir === undefined) {
     dir = safeFolder(outdir, dirPath, relPath, platform);
+    if (writing) refuseLinks(resolve(outdir), dirPath, lastRoot.checked);
     lastRoot.dirs.set(dirPath, dir);
   }
   checkComponent(relPath, name, platform);
   return `${dir}${sep}${name}`;
 }
 
-/** The folders safeOutputPath resolved under the last output folder it was asked for. */
-let lastRoot: { outdir: string; platform: NodeJS.Platform; dirs: Map<string, string> } = { outdir: '', platform: process.platform, dirs: new Map() };
+/** The folders safeOutputPath resolved under the last output folder it was asked for, and those found real. */
+let lastRoot: { outdir: string; platform: NodeJS.Platform; writing: boolean; dirs: Map<string, string>; checked: Set<string> } = {
+  outdir: '',
+  platform: process.platform,
+  writing: true,
+  dirs: new Map(),
+  checked: new Set(),
+};
+
+/**
+ * Forgets the folders checked so far: a run starts with what is on disk now (a link made since an earlier run in this
+ * process is found). StagedFolder.open calls it for each run.
+ */
+export function forgetCheckedFolders(): void {
+  lastRoot = { ...lastRoot, outdir: '', dirs: new Map(), checked: new Set() };
+}
+
+/**
+ * Refuses a folder of `dirPath` under `root` that is a link (or a junction) or not a folder at all: a link already in
+ * the output folder would take the files written through it anywhere (`out/Game -> /home/victim`). The output folder
+ * itself may be a link: the user named it. Folders that do not exist yet are made by the run, as real folders.
+ */
+function refuseLinks(root: string, dirPath: string, checked: Set<string>): void {
+  if (dirPath === '') return;
+  let dir = root;
+  for (const part of dirPath.split('/')) {
+    dir = `${dir}${sep}${part}`;
+    if (checked.has(dir)) continue;
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw ioError(e, dir);
+    }
+    if (st.isSymbolicLink()) {
+      let to = '';
+      try {
+        to = ` (to ${quote(readlinkSync(dir))})`;
+      } catch {
+        // unreadable: named without its target
+      }
+      throw new IoStoreError('UNSAFE_PATH', `is a link${to} in the output folder: nothing is written through it (remove it, or unpack elsewhere)`, { file: dir });
+    }
+    if (!st.isDirectory()) throw new IoStoreError('USAGE', 'is a file where the output needs a folder', { file: dir });
+    checked.add(dir);
+  }
+}
 
 function checkComponent(relPath: string, p: string, platform: NodeJS.Platform): void {
   const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);

@@ -1,8 +1,9 @@
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
-import { abortCleanups, isAborting } from './output.js';
+import { abortCleanups, forgetCheckedFolders, isAborting } from './output.js';
 
 let stageCounter = 0;
 
@@ -32,6 +33,7 @@ export class StagedFolder {
    * files, a link, a mount point, a parent that cannot take the staged folder) writes go to it directly.
    */
   static open(outdir: string): StagedFolder {
+    forgetCheckedFolders();
     const state = folderState(outdir);
     if (state === 'in place') return new StagedFolder(outdir, outdir, false);
     const parent = dirname(outdir);
@@ -71,7 +73,7 @@ export class StagedFolder {
       mergeInto(this.root, this.outdir);
       rmSync(this.root, { recursive: true, force: true });
     } catch (e) {
-      throw ioError(e, this.outdir);
+      throw e instanceof IoStoreError ? e : ioError(e, this.outdir);
     }
   }
 
@@ -107,10 +109,20 @@ function mergeInto(from: string, to: string): void {
     const src = join(from, e.name);
     const dst = join(to, e.name);
     if (e.isDirectory()) {
+      // A folder made a link meanwhile is not merged through (see refuseLinks in output.ts).
+      if (isLink(dst)) throw new IoStoreError('UNSAFE_PATH', 'is a link in the output folder: nothing is written through it', { file: dst });
       mergeInto(src, dst);
       rmdirSync(src);
     } else {
       renameSync(src, dst);
     }
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }

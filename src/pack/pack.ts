@@ -13,7 +13,7 @@ import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { openTempFile, safeOutputPath, tempFilesInFlight, writeTempFile } from '../layout/output.js';
+import { openTempFile, safeInputPath, tempFilesInFlight, writeTempFile } from '../layout/output.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
@@ -221,7 +221,7 @@ async function planManifest(folder: string, outBase: string, outName: string, ch
   // Packages whose bytes differ from the manifest's hash: their store entries are rebuilt in the header.
   const edited = new Map<bigint, string>();
   for (const ch of sorted) {
-    const file = safeOutputPath(folder, ch.path);
+    const file = safeInputPath(folder, ch.path);
     // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
     const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
     if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
