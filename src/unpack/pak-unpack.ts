@@ -11,6 +11,7 @@ import type { ManifestPak, ManifestPakFile } from '../layout/manifest.js';
 import type { PakMountEntry } from '../mount/mount.js';
 import { safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
 import { PakPool } from './pak-pool.js';
+import type { OutputNames } from '../layout/names.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */
 export interface PakUnpackRun {
@@ -28,6 +29,8 @@ export interface PakUnpackRun {
   threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: ReadonlyMap<string, string>;
+  /** The run's output names: a pak file that would replace another file of the run is written under a free name. */
+  names?: OutputNames;
 }
 
 export interface PakPlanned {
@@ -61,7 +64,10 @@ export function pakKeyLookup(keys: KeyRing | undefined): ((guid: string) => Uint
  */
 export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpackRun): Promise<PakUnpackOutcome> {
   const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [], warnings: [], archives: [] };
-  const byPath = new Map<string, { planned: PakPlanned; file: ManifestPakFile }>();
+  // By lower-case path (the engine finds pak files case-insensitively): the files a later pak overrides or deletes.
+  // One pak listing a path twice overrides nothing: both are kept (and named apart by `run.names`).
+  const byPath = new Map<string, Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }>>();
+  const all: Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }> = [];
   for (const mount of entries) {
     // Rows name the file with its extension: a container and its companion pak share the base name.
     const m = { ...mount, name: `${mount.name}.pak` };
@@ -101,11 +107,11 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
     };
     const summary = { name: m.name, priority: m.priority, chunks: 0, written: 0, overridden: 0 };
     for (const d of pak.deleted) {
-      const prev = byPath.get((prefix + d).toLowerCase());
-      if (prev) {
+      for (const prev of byPath.get((prefix + d).toLowerCase()) ?? []) {
         prev.file.overriddenBy = `${m.name} (deleted)`;
-        byPath.delete((prefix + d).toLowerCase());
+        prev.dropped = true;
       }
+      byPath.delete((prefix + d).toLowerCase());
     }
     pak.entries.forEach((e, index) => {
       const why = unsafePakPathReason(e.path);
@@ -139,18 +145,31 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
         out.warnings.push(`${path}: kept ${owner}'s package, not ${m.name}'s file`);
         return;
       }
-      const prev = byPath.get(key);
-      if (prev) {
+      const prevs = byPath.get(key)?.filter((x) => x.planned.archive !== archive) ?? [];
+      for (const prev of prevs) {
         prev.file.overriddenBy = m.name;
+        prev.dropped = true;
         const s = out.summary.find((x) => x.name === prev.planned.container);
         if (s) s.overridden++;
       }
-      byPath.set(key, { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file });
+      const item = { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file };
+      byPath.set(key, [...(byPath.get(key)?.filter((x) => !x.dropped) ?? []), item]);
+      all.push(item);
     });
     out.manifests.push(mp);
     out.summary.push(summary);
   }
-  out.planned = [...byPath.values()].map((x) => x.planned);
+  out.planned = all.filter((x) => !x.dropped).map((x) => x.planned);
+  if (run.names) {
+    // Files that would replace another file of the run are written under a free name, which the manifest records
+    // (`path`; `pakPath` keeps the name in the pak).
+    for (const x of all) {
+      if (x.dropped) continue;
+      const written = run.names.claim(x.planned.path);
+      x.planned.path = written;
+      x.file.path = written;
+    }
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@ import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mo
 import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
+import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
@@ -128,6 +129,11 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
     const root = stage?.root ?? outdir;
+    // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
+    // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system.
+    const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin');
+    /** By container: the chunks written under another name than their own. */
+    const renamedAt = opened.map(() => new Map<number, string>());
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
     // (a container alone owns all its chunks: no table of its ids).
     const owner = new Map<string, number>();
@@ -169,7 +175,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
         } else {
           const clash = byPath.get(path);
-          if (clash !== undefined) {
+          // The same path in one container is no override: both chunks are written (the later under a free name).
+          if (clash !== undefined && plannedFrom[clash] !== c) {
             warnings.push(`${path}: written from ${entry.name} (chunk ${id}) over ${planned[clash]!.container}'s chunk ${planned[clash]!.id}`);
             planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) };
             plannedFrom[clash] = c;
@@ -186,7 +193,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         ...manifestContainer(toc, entry.name, entry.priority),
         chunks: new JsonLazyArray(chunks.length, (k) => {
           const i = chunks[k]!;
-          const chunk = manifestChunk(toc, i, outputPathOf(toc, i));
+          const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? outputPathOf(toc, i));
           const by = overriddenBy.get(i);
           if (by !== undefined) chunk.overriddenBy = by;
           return chunk;
@@ -198,12 +205,19 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden });
     });
 
+    planned.forEach((p, k) => {
+      const written = names.claim(p.path);
+      if (written === p.path) return;
+      p.path = written;
+      renamedAt[plannedFrom[k]!]!.set(p.index, written);
+    });
+
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
     // --type selects chunk types, which pak files do not have.
     if (paks.length > 0 && o.type === undefined) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       const { planPaks } = await import('./pak-unpack.js');
-      pakPlan = await planPaks(paks, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
+      pakPlan = await planPaks(paks, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, names });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -211,6 +225,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       summary.push(...pakPlan.summary);
       if (pakPlan.manifests.length > 0) manifest.paks = pakPlan.manifests;
     }
+    warnings.push(...names.renamed.map(renamedWarning));
     const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
 
     const result: UnpackResult = {
