@@ -1,7 +1,7 @@
 // Crafted hostile inputs for the tests of issue #24, built in the test from the project's own writers and patched
 // where no writer would go (no binary is committed).
 import { createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { readPak, writeCompanionPak } from '../src/pak/index.js';
 import { writePakBytes, type PakWriterOptions } from '../src/pak/pak-writer.js';
@@ -90,4 +90,15 @@ export function runBin(args: string[], o: { timeoutMs?: number; cwd?: string } =
       res({ code, signal, stdout, stderr, ms: performance.now() - t0 });
     });
   });
+}
+
+/**
+ * A fresh tmpfs of `size` bytes mounted at `dir` (read-only with `ro`), or undefined where this process may not mount
+ * one (not root, no mount command): tests of a full disk and a read-only file system skip then. Unmount it after.
+ */
+export function mountTmpfs(dir: string, o: { size: number; ro?: boolean }): { unmount(): void } | undefined {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return undefined;
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `${o.ro ? 'ro,' : ''}size=${o.size}`, 'tmpfs', dir], { stdio: 'ignore' });
+  if (r.status !== 0) return undefined;
+  return { unmount: () => void spawnSync('umount', ['-l', dir], { stdio: 'ignore' }) };
 }

@@ -2,6 +2,19 @@ import { escapeControl } from '../util/quote.js';
 
 export { formatBytes } from '../util/format-bytes.js';
 
+/** Error lines a command prints one by one; past them it gives a count (`--json` lists every failure). */
+export const ERROR_LINES_SHOWN = 20;
+
+/**
+ * The lines to print for a run's failures: each one up to ERROR_LINES_SHOWN, then how many more. A full disk fails
+ * every file after the first: 5,000 lines would bury the first, which says why.
+ */
+export function limitedLines(lines: readonly string[], prefix: string): string[] {
+  if (lines.length <= ERROR_LINES_SHOWN) return lines.map((l) => `${prefix}${l}\n`);
+  const more = lines.length - ERROR_LINES_SHOWN;
+  return [...lines.slice(0, ERROR_LINES_SHOWN).map((l) => `${prefix}${l}\n`), `${prefix}... and ${more} more (--json lists them all)\n`];
+}
+
 export function formatRatio(stored: number, raw: number): string {
   return raw === 0 ? '-' : `${((stored / raw) * 100).toFixed(1)}%`;
 }

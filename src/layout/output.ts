@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { tempName } from '../util/temp-names.js';
 import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
@@ -140,7 +140,6 @@ export function isAborting(): boolean {
 
 /** Temporary files in flight, so an interrupted process can remove them (see `abortWrites`). */
 export const tempFilesInFlight = new Set<string>();
-let tempCounter = 0;
 /** Opens of temporary files running on the thread pool: a file opened after cleanup would outlive it. */
 let opening = 0;
 let aborting = false;
@@ -149,26 +148,28 @@ let aborting = false;
  * Creates a temporary file, registered for cleanup. Refused once `abortWrites` has begun, so no new temporary file
  * appears after an interrupted run cleaned up.
  */
-export async function openTempFile(path: string): Promise<FileHandle> {
-  if (aborting) throw new IoStoreError('IO', 'interrupted', { file: path });
+export async function openTempFile(path: string, shownAs = path): Promise<FileHandle> {
+  if (aborting) throw new IoStoreError('IO', 'interrupted', { file: shownAs });
   tempFilesInFlight.add(path);
   opening++;
   try {
     return await open(path, 'w');
   } catch (e) {
     tempFilesInFlight.delete(path);
-    throw ioError(e, path);
+    throw ioError(e, shownAs);
   } finally {
     opening--;
   }
 }
 
-/** Writes a whole temporary file (see openTempFile). */
-export async function writeTempFile(path: string, data: Uint8Array): Promise<void> {
-  const fh = await openTempFile(path);
+/** Writes a whole temporary file (see openTempFile); its errors name `shownAs` (the file it becomes). */
+export async function writeTempFile(path: string, data: Uint8Array, shownAs = path): Promise<void> {
+  const fh = await openTempFile(path, shownAs);
   try {
     let o = 0;
     while (o < data.length) o += (await fh.write(data, o, data.length - o)).bytesWritten;
+  } catch (e) {
+    throw ioError(e, shownAs);
   } finally {
     await fh.close();
   }
@@ -202,9 +203,9 @@ export const abortCleanups = new Set<() => void>();
  */
 export const abortHooks = new Set<() => Promise<void>>();
 
-/** A fresh temporary name beside `path`, unique across this process's threads. */
+/** A fresh temporary name beside `path`, unique across this process's threads (see tempName). */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${process.pid}-${threadId}-${tempCounter++}.iostore-tmp`);
+  return join(dirname(path), tempName());
 }
 
 /**
@@ -231,12 +232,12 @@ export async function writeFileAtomic(
   let written = 0;
   try {
     // The folder may have gone since this process made it (a second run into a deleted output folder).
-    const file = await ops.create(tmp).catch(async (e: unknown) => {
+    const file = await ops.create(tmp, path).catch(async (e: unknown) => {
       if (!(e instanceof IoStoreError && e.code === 'NOT_FOUND')) throw e;
       await ops.mkdir(dir).catch((m) => {
         throw ioError(m, dir);
       });
-      return ops.create(tmp);
+      return ops.create(tmp, path);
     });
     try {
       // Pieces are gathered into one writev of up to WRITE_BATCH bytes: a syscall per 64 KiB block costs more
@@ -291,15 +292,16 @@ export interface AtomicWriteOptions {
 /** The file calls an atomic write makes, in a blocking and a non-blocking flavour. */
 interface FileOps {
   mkdir(dir: string): Promise<unknown>;
-  create(tmp: string): Promise<{ writeAll(pieces: Uint8Array[], total: number): Promise<void>; close(): Promise<void> }>;
+  /** Creates the temporary file `tmp`; its errors name `shownAs` (the file it becomes). */
+  create(tmp: string, shownAs: string): Promise<{ writeAll(pieces: Uint8Array[], total: number): Promise<void>; close(): Promise<void> }>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
 }
 
 const asyncOps: FileOps = {
   mkdir: (dir) => mkdir(dir, { recursive: true }),
-  async create(tmp) {
-    const fh = await openTempFile(tmp);
+  async create(tmp, shownAs) {
+    const fh = await openTempFile(tmp, shownAs);
     return {
       async writeAll(pieces) {
         await writePieces(fh, pieces);
@@ -313,15 +315,15 @@ const asyncOps: FileOps = {
 
 const syncOps: FileOps = {
   mkdir: async (dir) => mkdirSync(dir, { recursive: true }),
-  async create(tmp) {
-    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: tmp });
+  async create(tmp, shownAs) {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: shownAs });
     tempFilesInFlight.add(tmp);
     let fd: number;
     try {
       fd = openSync(tmp, 'w');
     } catch (e) {
       tempFilesInFlight.delete(tmp);
-      throw ioError(e, tmp);
+      throw ioError(e, shownAs);
     }
     return {
       async writeAll(pieces) {

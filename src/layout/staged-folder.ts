@@ -1,11 +1,9 @@
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { tempName } from '../util/temp-names.js';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
 import { abortCleanups, forgetCheckedFolders, isAborting } from './output.js';
-
-let stageCounter = 0;
 
 /**
  * An output folder that does not exist yet (or is empty) is made whole under a temporary name beside it and renamed
@@ -37,7 +35,7 @@ export class StagedFolder {
     const state = folderState(outdir);
     if (state === 'in place') return new StagedFolder(outdir, outdir, false);
     const parent = dirname(outdir);
-    const root = join(parent, `.${basename(outdir)}.${process.pid}-${threadId}-${stageCounter++}.iostore-tmp`);
+    const root = join(parent, tempName(basename(outdir)));
     try {
       mkdirSync(root, { recursive: true });
     } catch (e) {

@@ -316,9 +316,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       yield* jsonPieces(manifest);
       yield '\n';
     };
-    await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+    try {
+      await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+      result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
+    } catch (e) {
+      // A failure among the others (a full disk fails the files before it too): each is reported, not only this one.
+      if (!(e instanceof IoStoreError)) throw e;
+      failures.push({ container: '', index: -1, path: MANIFEST_NAME, code: e.code, message: e.message });
+      // Nothing written at all: no output folder either.
+      if (result.chunksWritten === 0) return result;
+    }
     stage?.commit();
-    result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
     return result;
   } finally {
     await loopWorkers?.terminate();

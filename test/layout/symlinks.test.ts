@@ -25,7 +25,7 @@ function nothingThrough(r: { code: number; err: string }, victim: string, out: s
   expect(readdirSync(victim)).toEqual(['precious.txt']);
   expect(readlinkSync(join(out, ...link.split('/')))).toBe(victim);
   expect(r.code).toBe(1);
-  const errors = r.err.split('\n').filter((l) => l.startsWith('error: '));
+  const errors = r.err.split('\n').filter((l) => l.startsWith('error: ') && !l.startsWith('error: ... and '));
   expect(errors.length).toBeGreaterThan(0);
   for (const e of errors) expect(e).toMatch(new RegExp(`${link.split('/').pop()}: is a link \\(to ".*victim"\\) in the output folder: nothing is written through it`));
 }

@@ -2,7 +2,7 @@ import { toLegacy, type ToLegacyOptions } from '../../convert/to-legacy.js';
 import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import type { Command } from '../command.js';
-import { formatBytes, renderJson, renderTable } from '../format.js';
+import { formatBytes, limitedLines, renderJson, renderTable } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
@@ -73,7 +73,7 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
         for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${l.shaders} shaders from ${l.groups} ShaderCode chunk(s), ${l.rawShaders} stored uncompressed\n`);
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
-      for (const f of result.failures) io.err(`error: ${escapeControl(f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`)}\n`);
+      for (const l of limitedLines(result.failures.map((f) => escapeControl(f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`)), 'error: ')) io.err(l);
       if (partial) io.err(`${result.failures.length} failure(s); the other packages were converted\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
