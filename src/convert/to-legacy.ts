@@ -12,6 +12,7 @@ import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { leftoversWarning } from '../layout/leftovers.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
@@ -394,6 +395,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
     if (!o.dryRun) {
       stage = StagedFolder.open(outdir);
+      if (stage.leftovers.length > 0) result.warnings.push(leftoversWarning(stage.leftovers));
       root = stage.root;
       writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads), stage.staged);
     }

@@ -15,6 +15,7 @@ import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
 import { openTempFile, safeInputPath, writeTempFile } from '../layout/output.js';
 import { FileSet, removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { companionChoice, stalePartitions } from './stale-outputs.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
@@ -516,6 +517,9 @@ async function writeContainer(
   const made = await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
     throw ioError(e, dirname(outBase));
   });
+  // What a killed pack left beside its outputs (temporary .ucas files of hundreds of MB) goes first.
+  const leftovers = removeLeftovers(dirname(outBase));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
   const files = new FileSet();
   const tmp = (p: string) => files.temp(p);

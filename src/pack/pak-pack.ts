@@ -11,6 +11,8 @@ import { ioError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
 import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
+import { removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
 
 export interface PakPackOptions {
@@ -60,12 +62,16 @@ function fileInput(path: string, file: string, size: number): PakInputFile {
 }
 
 /** A file path as a PakSink: positioned writes to a temporary file the caller renames. */
-async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void> }> {
-  const fh = await openTempFile(tmp);
+async function tempSink(tmp: string, shownAs: string): Promise<PakSink & { close(): Promise<void> }> {
+  const fh = await openTempFile(tmp, shownAs);
   return {
     async write(data, position) {
       let o = 0;
-      while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      try {
+        while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      } catch (e) {
+        throw ioError(e, shownAs);
+      }
     },
     truncate: (n) => fh.truncate(n),
     close: () => fh.close(),
@@ -197,13 +203,16 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       o.onProgress?.({ ...total });
     },
   };
-  await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
+  // Folders made here go again if the run fails; what a killed run left beside the output goes first.
+  const made = await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
     throw ioError(e, dirname(outAbs));
   });
+  const leftovers = removeLeftovers(dirname(outAbs));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   const tmp = tempPathFor(outAbs);
-  const sink = await tempSink(tmp);
   let r: PakWriteResult;
   try {
+    const sink = await tempSink(tmp, outPak);
     try {
       r = await writePak(sink, files, w);
     } finally {
@@ -214,6 +223,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     });
   } catch (e) {
     await unlink(tmp).catch(() => {});
+    removeMadeFolders(dirname(outAbs), made);
     throw e;
   } finally {
     tempFilesInFlight.delete(tmp);

@@ -12,6 +12,7 @@ import type { PakUnpackOutcome } from './pak-unpack.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { leftoversWarning } from '../layout/leftovers.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
@@ -128,6 +129,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   let stage: StagedFolder | undefined;
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
+    if (stage && stage.leftovers.length > 0) warnings.push(leftoversWarning(stage.leftovers));
     const root = stage?.root ?? outdir;
     // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
     // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system.
