@@ -9,7 +9,8 @@ import { packageIdFromName } from '../hash/names.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../mount/keys.js';
 import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.js';
-import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { isAborting, safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { eventLoopTurns } from '../util/turns.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { leftoversWarning } from '../layout/leftovers.js';
@@ -379,6 +380,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   const raw = new RawRangeReader();
   let complete = false;
+  // Conversion is synchronous work between promises already resolved: the event loop gets a turn now and then, so
+  // an interrupt is heard, and once one began no further file is started (see abortWrites).
+  const turn = eventLoopTurns();
+  const stopIfInterrupted = () => {
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outdir });
+  };
   try {
     let openError: IoStoreError | undefined;
     for (const entry of entries) {
@@ -455,6 +462,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const toc = reader.toc;
       const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
       for (let i = 0; i < toc.chunkCount; i++) {
+        await turn();
+        stopIfInterrupted();
         const idHex = toc.chunkIdHex(i);
         if (owner.get(idHex) !== c) continue;
         const type = toc.chunkTypeName(i);
@@ -536,6 +545,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     };
     const written: Promise<void>[] = [];
     for (const j of jobs) {
+      await turn();
+      stopIfInterrupted();
       // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
       if (o.dryRun && j.kind !== 'package') {
         finish(j);

@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from 'node:fs';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { tempName } from '../util/temp-names.js';
 import { IoStoreError } from '../errors.js';
@@ -299,7 +299,12 @@ interface FileOps {
 }
 
 const asyncOps: FileOps = {
-  mkdir: (dir) => mkdir(dir, { recursive: true }),
+  // Blocking, and refused once an interrupt began: a folder made after its cleanup would outlive the run (one call
+  // per folder: `createdDirs`).
+  mkdir: async (dir) => {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: dir });
+    return mkdirSync(dir, { recursive: true });
+  },
   async create(tmp, shownAs) {
     const fh = await openTempFile(tmp, shownAs);
     return {
@@ -314,7 +319,10 @@ const asyncOps: FileOps = {
 };
 
 const syncOps: FileOps = {
-  mkdir: async (dir) => mkdirSync(dir, { recursive: true }),
+  mkdir: async (dir) => {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: dir });
+    return mkdirSync(dir, { recursive: true });
+  },
   async create(tmp, shownAs) {
     if (aborting) throw new IoStoreError('IO', 'interrupted', { file: shownAs });
     tempFilesInFlight.add(tmp);

@@ -1,5 +1,5 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import type { Codec } from '../codecs/codec.js';
@@ -10,10 +10,10 @@ import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
-import { ioError, readTocBytes } from '../toc/read-file.js';
+import { ioError, readTocBytes, withIoError } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
-import { openTempFile, safeInputPath, writeTempFile } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, safeInputPath, writeTempFile } from '../layout/output.js';
 import { FileSet, removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { companionChoice, stalePartitions } from './stale-outputs.js';
@@ -39,6 +39,7 @@ import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
+import { eventLoopTurns } from '../util/turns.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -342,8 +343,13 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     loose.splice(k, 1);
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
+  // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
+  // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
+  const turn = eventLoopTurns();
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
+    await turn();
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: m.file });
     let bytes = await m.src.read();
     let legacy = false;
     let convertedHeader: ZenPackage | undefined;
@@ -513,13 +519,16 @@ async function writeContainer(
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
-  // The folders made here go again if the run fails: no empty output folder is left behind.
-  const made = await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outBase));
-  });
+  // The folders made here go again if the run fails: no empty output folder is left behind. Made with a blocking
+  // call after a check for an interrupt: one made after the interrupt's cleanup would outlive the run.
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: `${outBase}.utoc` });
+  const made = withIoError(dirname(outBase), () => mkdirSync(dirname(outBase), { recursive: true }));
   // What a killed pack left beside its outputs (temporary .ucas files of hundreds of MB) goes first.
   const leftovers = removeLeftovers(dirname(outBase));
   if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
+  // An interrupt removes them too, once the temporary files are gone.
+  const unmake = () => removeMadeFolders(dirname(outBase), made);
+  abortCleanups.add(unmake);
   // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
   const files = new FileSet();
   const tmp = (p: string) => files.temp(p);
@@ -565,6 +574,8 @@ async function writeContainer(
     files.discard();
     removeMadeFolders(dirname(outBase), made);
     throw e;
+  } finally {
+    abortCleanups.delete(unmake);
   }
 }
 

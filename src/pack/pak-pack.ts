@@ -1,5 +1,5 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
@@ -7,9 +7,9 @@ import { openPakFile } from '../pak/pak-file.js';
 import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
-import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
 import { removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
@@ -204,9 +204,10 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     },
   };
   // Folders made here go again if the run fails; what a killed run left beside the output goes first.
-  const made = await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outAbs));
-  });
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outPak });
+  const made = withIoError(dirname(outAbs), () => mkdirSync(dirname(outAbs), { recursive: true }));
+  const unmake = () => removeMadeFolders(dirname(outAbs), made);
+  abortCleanups.add(unmake);
   const leftovers = removeLeftovers(dirname(outAbs));
   if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   const tmp = tempPathFor(outAbs);
@@ -227,6 +228,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     throw e;
   } finally {
     tempFilesInFlight.delete(tmp);
+    abortCleanups.delete(unmake);
   }
   if (r.storedRaw > 0) warnings.push(`${r.storedRaw} file(s) did not shrink with ${r.compression} and are stored as they are`);
   return { ...r, pak: outPak, from, warnings };
