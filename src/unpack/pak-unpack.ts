@@ -11,6 +11,7 @@ import type { ManifestPak, ManifestPakFile } from '../layout/manifest.js';
 import type { PakMountEntry } from '../mount/mount.js';
 import { safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
 import { PakPool } from './pak-pool.js';
+import { packageKey } from '../layout/package-files.js';
 import type { OutputNames } from '../layout/names.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */
@@ -29,6 +30,11 @@ export interface PakUnpackRun {
   threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: ReadonlyMap<string, string>;
+  /**
+   * The container that supplies the package `key` (see packageKey) in zen form, when the mount-order winner of the
+   * package as a whole is one; else undefined. A package never mixes the zen and legacy forms.
+   */
+  packageWinner?: (key: string, pak: string, path: string) => string | undefined;
   /** The run's output names: a pak file that would replace another file of the run is written under a free name. */
   names?: OutputNames;
 }
@@ -44,7 +50,7 @@ export interface PakPlanned {
 export interface PakUnpackOutcome {
   manifests: ManifestPak[];
   planned: PakPlanned[];
-  summary: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number }>;
+  summary: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number; overriddenBy: string[] }>;
   failures: Array<{ container: string; index: number; path?: string; code: string; message: string }>;
   warnings: string[];
   archives: PakArchive[];
@@ -57,24 +63,32 @@ export function pakKeyLookup(keys: KeyRing | undefined): ((guid: string) => Uint
   return keys ? (guid) => keys.get(guid) : undefined;
 }
 
-/**
- * Opens the paks in mount order and decides which entry writes each output path: a higher-priority pak's file (a
- * patch) replaces a lower one's, a patch's delete record removes it, and a path a container already writes stays
- * the container's. Entries that cannot be read (unsafe path, data past the end, unnamed method) become failures.
- */
-export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpackRun): Promise<PakUnpackOutcome> {
-  const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [], warnings: [], archives: [] };
-  // By lower-case path (the engine finds pak files case-insensitively): the files a later pak overrides or deletes.
-  // One pak listing a path twice overrides nothing: both are kept (and named apart by `run.names`).
-  const byPath = new Map<string, Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }>>();
-  const all: Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }> = [];
+/** A pak opened for an unpack, with the folder its mount point gives (relative to the output folder). */
+export interface OpenedPak {
+  /** The mount entry, named with its extension (a container and its companion pak share the base name). */
+  mount: PakMountEntry;
+  archive: PakArchive;
+  prefix: string;
+}
+
+export interface OpenedPaks {
+  paks: OpenedPak[];
+  /** Every archive opened (to close), including those whose mount point was refused. */
+  archives: PakArchive[];
+  failures: PakUnpackOutcome['failures'];
+  /** The first pak that could not be opened at all, as thrown (with its offset). */
+  openError?: IoStoreError;
+}
+
+/** Opens the paks (in mount order) and reads their indexes; one that cannot be opened is a failure. */
+export async function openPaks(entries: readonly PakMountEntry[], keys: KeyRing | undefined): Promise<OpenedPaks> {
+  const out: OpenedPaks = { paks: [], archives: [], failures: [] };
   for (const mount of entries) {
     // Rows name the file with its extension: a container and its companion pak share the base name.
     const m = { ...mount, name: `${mount.name}.pak` };
     let archive: PakArchive;
-    let prefix: string;
     try {
-      archive = await openPakFile(m.pak, { ...(run.keys ? { keyFor: pakKeyLookup(run.keys)! } : {}) });
+      archive = await openPakFile(m.pak, { ...(keys ? { keyFor: pakKeyLookup(keys)! } : {}) });
     } catch (e) {
       if (!(e instanceof IoStoreError)) throw e;
       out.openError ??= e;
@@ -82,14 +96,30 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
       continue;
     }
     out.archives.push(archive);
-    const pak = archive.pak;
     try {
-      prefix = pakMountRelative(pak.mountPoint, m.pak);
+      out.paks.push({ mount: m, archive, prefix: pakMountRelative(archive.pak.mountPoint, m.pak) });
     } catch (e) {
       if (!(e instanceof IoStoreError)) throw e;
       out.failures.push({ container: m.name, index: -1, code: e.code, message: e.message });
-      continue;
     }
+  }
+  return out;
+}
+
+/**
+ * Decides which entry of the opened paks writes each output path: a higher-priority pak's file (a patch) replaces a
+ * lower one's, a patch's delete record removes it, and a path a container already writes stays the container's.
+ * A file of a package (see packageKey) is left out when `packageWinner` names a container, whose zen form wins.
+ * Entries that cannot be read (unsafe path, data past the end, unnamed method) become failures.
+ */
+export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcome {
+  const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [...opened.failures], warnings: [], archives: opened.archives, ...(opened.openError ? { openError: opened.openError } : {}) };
+  // By lower-case path (the engine finds pak files case-insensitively): the files a later pak overrides or deletes.
+  // One pak listing a path twice overrides nothing: both are kept (and named apart by `run.names`).
+  const byPath = new Map<string, Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }>>();
+  const all: Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }> = [];
+  for (const { mount: m, archive, prefix } of opened.paks) {
+    const pak = archive.pak;
     const mp: ManifestPak = {
       name: m.name,
       pak: m.pak,
@@ -105,7 +135,11 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
       deleted: pak.deleted,
       files: [],
     };
-    const summary = { name: m.name, priority: m.priority, chunks: 0, written: 0, overridden: 0 };
+    const summary: PakUnpackOutcome['summary'][number] = { name: m.name, priority: m.priority, chunks: 0, written: 0, overridden: 0, overriddenBy: [] };
+    const overriddenBy = (s: PakUnpackOutcome['summary'][number], by: string) => {
+      s.overridden++;
+      if (!s.overriddenBy.includes(by)) s.overriddenBy.push(by);
+    };
     for (const d of pak.deleted) {
       for (const prev of byPath.get((prefix + d).toLowerCase()) ?? []) {
         prev.file.overriddenBy = `${m.name} (deleted)`;
@@ -137,12 +171,20 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
         out.failures.push({ container: m.name, index, path: e.path, code: e.problem.code, message: `${m.pak} at offset 0x${e.problem.offset.toString(16)}: ${e.problem.message}` });
         return;
       }
+      // A package never mixes forms: its legacy files are left out when a container (zen) wins it.
+      const pkg = packageKey(path);
+      const winner = pkg === undefined ? undefined : run.packageWinner?.(pkg, m.name, path);
+      if (winner !== undefined) {
+        file.overriddenBy = winner;
+        overriddenBy(summary, winner);
+        return;
+      }
       const key = path.toLowerCase();
       const owner = run.claimed.get(key);
       if (owner !== undefined) {
         file.overriddenBy = owner;
-        summary.overridden++;
-        out.warnings.push(`${path}: kept ${owner}'s package, not ${m.name}'s file`);
+        overriddenBy(summary, owner);
+        out.warnings.push(`${path}: kept ${owner}'s file, not ${m.name}'s`);
         return;
       }
       const prevs = byPath.get(key)?.filter((x) => x.planned.archive !== archive) ?? [];
@@ -150,7 +192,7 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
         prev.file.overriddenBy = m.name;
         prev.dropped = true;
         const s = out.summary.find((x) => x.name === prev.planned.container);
-        if (s) s.overridden++;
+        if (s) overriddenBy(s, m.name);
       }
       const item = { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file };
       byPath.set(key, [...(byPath.get(key)?.filter((x) => !x.dropped) ?? []), item]);
