@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeCompanionPak, readPak } from '../../src/pak/index.js';
@@ -64,9 +64,13 @@ describe.skipIf(!hasCorpus)('pack: the container\'s files are committed together
     expect(first.code, first.err).toBe(0);
     const parts = readdirSync(dir).filter((f) => /_s\d+\.ucas$/.test(f));
     expect(parts.length).toBeGreaterThan(1);
+    // verify names a partition the container does not have (a copy as another tool would have left it).
+    copyFileSync(join(dir, parts[0]!), join(dir, 'Mod_s9.ucas'));
+    const stale = await cli('verify', out);
+    expect(stale.err).toMatch(/warning: .*Mod_s9\.ucas is not one of the \d+ partition\(s\) of .*Mod\.utoc/);
     const again = await cli('pack', minimal, out);
     expect(again.code, again.err).toBe(0);
-    expect(again.err).toContain(`warning: removed ${parts.length} .ucas partition(s) of an earlier container of this name`);
+    expect(again.err).toContain(`warning: removed ${parts.length + 1} .ucas partition(s) of an earlier container of this name`);
     expect(readdirSync(dir).sort()).toEqual(['Mod.pak', 'Mod.ucas', 'Mod.utoc']);
     expect((await cli('verify', out)).code).toBe(0);
   });

@@ -8,6 +8,7 @@ import { verifyContainer, type VerifyResult } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
+import { stalePartitions } from '../../pack/stale-outputs.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
@@ -78,6 +79,10 @@ export const verifyCommand: Command<VerifyArgs> = {
       }
       results.push(result);
       if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
+      // Partitions the container does not have (an earlier, more partitioned one of the name left them): the engine
+      // ignores them, but a folder that holds them is not what it seems.
+      const stale = stalePartitions(entry.utoc.replace(/\.utoc$/i, ''), reader.toc.partitionCount);
+      for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.
     for (const p of paks) {
