@@ -14,7 +14,7 @@ import { prng } from './mutate.js';
 // IOSTORE_FUZZ_HOSTILE_SECONDS (15) and adds a pak that shrinks while it is unpacked.
 const SECONDS = Number(process.env.IOSTORE_FUZZ_HOSTILE_SECONDS ?? 0);
 const FULL = SECONDS > 0;
-const SUITE_CASES = 3;
+const SUITE_CASES = 2;
 const HANG_MS = 20_000;
 const RSS_LIMIT_KB = 300 * 1024;
 const SEED = Number(process.env.IOSTORE_FUZZ_SEED ?? 0);
