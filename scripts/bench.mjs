@@ -12,6 +12,7 @@ import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 import { sideBySide } from './bench-side.mjs';
 import { benchOodle } from './bench-oodle.mjs';
+import { benchScale } from './bench-scale.mjs';
 import { benchProps } from './bench-props.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,6 +58,15 @@ if (process.argv.includes('--props')) {
 }
 if (process.argv.includes('--side')) {
   await benchSideBySide();
+  process.exit(0);
+}
+if (process.argv.includes('--scale')) {
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-scale-'));
+  try {
+    benchScale({ root, corpus, tmp });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   process.exit(0);
 }
 

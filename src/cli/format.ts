@@ -93,3 +93,42 @@ export function renderJson(value: unknown): string {
 export function hex64(v: bigint): string {
   return `0x${v.toString(16).padStart(16, '0')}`;
 }
+
+/**
+ * How a table for a terminal fits its width: the `drop` columns go first, in order, while it is too wide (wide ones a
+ * person rarely reads on a terminal: hashes, chunk ids), then the `shrink` column (a path) is shortened in the middle.
+ */
+export interface TableFit {
+  width: number;
+  shrink: number;
+  drop?: readonly number[];
+}
+
+/** `Game/Content/Very/Long/…/Path.uasset`: the start and the end of a text of more than `width` characters. */
+export function shortenMiddle(text: string, width: number): string {
+  if (text.length <= width) return text;
+  if (width <= 1) return '…'.slice(0, width);
+  const tail = Math.floor((width - 1) / 2);
+  return `${text.slice(0, width - 1 - tail)}…${tail > 0 ? text.slice(-tail) : ''}`;
+}
+
+/** renderTable, fitted to a terminal's width when `fit` is given (see TableFit). */
+export function renderTableFit(headers: string[], rows: string[][], align: Align[], fit?: TableFit): string {
+  if (!fit) return renderTable(headers, rows, align);
+  let keep = headers.map((_, i) => i);
+  const widths = headers.map((h, c) => {
+    let w = h.length;
+    for (const r of rows) if (r[c]!.length > w) w = r[c]!.length;
+    return w;
+  });
+  const total = () => keep.reduce((a, c) => a + widths[c]!, 0) + 2 * (keep.length - 1);
+  for (const d of fit.drop ?? []) {
+    if (total() <= fit.width) break;
+    keep = keep.filter((c) => c !== d);
+  }
+  // The path gives up what is still too wide, down to a few characters (a wider table wraps every line).
+  const room = Math.max(Math.min(12, widths[fit.shrink]!), widths[fit.shrink]! - Math.max(0, total() - fit.width));
+  const pick = <T>(a: readonly T[]) => keep.map((c) => a[c]!);
+  const cells = rows.map((r) => keep.map((c) => (c === fit.shrink ? shortenMiddle(r[c]!, room) : r[c]!)));
+  return renderTable(pick(headers), cells, pick(align));
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
@@ -28,9 +28,21 @@ import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-
 import { toHex } from '../util/bytes.js';
 import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
 import { zenToLegacy } from './zen-to-legacy.js';
+import { isLooseFolder, readFilePrefix, readWholeFile, scanFolder, type FolderFile, type FolderInput } from './folder-input.js';
+import { decodeChunkId } from '../toc/chunk-id.js';
+import { fromHex } from '../util/bytes.js';
+import { isLegacyPackage } from '../legacy/package.js';
+import { settledEngine, unversionedError, zenEngineCandidates, type UnversionedHints } from './unversioned.js';
+import type { ContainerHeaderVersionName } from '../zen/container-header.js';
+import { readTocBytes } from '../toc/read-file.js';
+import { parseTocHeader } from '../toc/header.js';
 
 export interface ToLegacyOptions {
-  /** The global container (`global.utoc`) whose script objects name `/Script/...` imports. Default: found among or beside the inputs. */
+  /**
+   * The global container (`global.utoc`), or its ScriptObjects chunk as `unpack` writes it
+   * (`_chunks/ScriptObjects/<id>.bin`), whose script objects name `/Script/...` imports. Default: found among, inside
+   * or beside the inputs.
+   */
   global?: string;
   /** Engine release for unversioned packages whose container does not settle it. */
   engine?: EngineVersion;
@@ -99,10 +111,12 @@ function engineFromToc(tocVersion: number): EngineVersion | undefined {
   return undefined;
 }
 
-function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], explicit?: string): string | undefined {
+function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], folders: readonly FolderInput[], explicit?: string): string | undefined {
   if (explicit) return explicit;
   const among = entries.find((e) => e.isGlobal);
   if (among) return among.utoc;
+  const unpacked = folders.flatMap((f) => f.files).find((f) => f.kind === 'script-objects');
+  if (unpacked) return unpacked.file;
   for (const p of inputs) {
     const dir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
     for (const cand of [join(dir, 'global.utoc'), join(dirname(dir), 'global', 'global.utoc'), join(dirname(dir), 'global.utoc')]) {
@@ -113,6 +127,8 @@ function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], e
 }
 
 async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
+  // The ScriptObjects chunk on its own, as unpack writes it.
+  if (!/\.utoc$/i.test(utoc)) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
   const reader = await openSyncReader(mountEntry(utoc), o);
   try {
     const byType = (t: string) => {
@@ -194,9 +210,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
   const files = inputs.filter((p) => ZEN_FILE.test(p) && isFile(p));
   const shaderFiles = inputs.filter((p) => SHADER_FILE.test(p) && isFile(p));
-  const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p));
+  // Folders of loose chunk files (an unpack's output) rather than of containers.
+  const looseInputs = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p) && existsSync(p) && statSync(p).isDirectory() && isLooseFolder(p));
+  const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p) && !looseInputs.includes(p));
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
-  const globalPath = findGlobal(inputs, entries, o.global);
+  const folders = looseInputs.map(scanFolder);
+  const globalPath = findGlobal(inputs, entries, folders, o.global);
   // Where files go: `outdir`, or its staged copy once the writer starts (see StagedFolder).
   let root = outdir;
   let stage: StagedFolder | undefined;
@@ -273,6 +292,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     result.bytesWritten += n;
     result.filesWritten += files;
   };
+  // Unversioned packages whose engine release the options do not give, settled together once every header is read.
+  type Unversioned = { z: ZenPackage; path: string; where: string; hints: UnversionedHints; settle: (e: EngineVersion) => void };
+  const unversioned: Unversioned[] = [];
+  const noteVersions = (u: Unversioned, engine: EngineVersion | undefined) => {
+    if (!u.z.versioningInfo && o.engine === undefined && engine === undefined) unversioned.push(u);
+  };
 
   // Zen package files given one by one (with their bulk files beside them).
   for (const f of files) {
@@ -291,7 +316,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (match && !match(out.uasset)) continue;
     result.packages++;
     const pair = [out.uasset, out.uexp];
-    addJob({ path: out.uasset, kind: 'package', size: bytes.length, outputs: pair, run: async () => convertOne(bytes, z, f, { uasset: pair[0]!, uexp: pair[1]! }, undefined, z) });
+    let engine: EngineVersion | undefined;
+    noteVersions({ z, path: f, where: f, hints: {}, settle: (e) => (engine = e) }, undefined);
+    addJob({ path: out.uasset, kind: 'package', size: bytes.length, outputs: pair, run: async () => convertOne(bytes, z, f, { uasset: pair[0]!, uexp: pair[1]! }, engine, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
@@ -377,6 +404,136 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     return { written: writer!.write([{ path: uasset, pieces: [r.uasset] }, { path: uexp, pieces: [r.uexp] }]).then(wrote(2)) };
   }
 
+  /**
+   * A folder of loose chunk files: its container headers and shader libraries first (as for containers), then every
+   * package's header (pass 1) and a job per package and per other file. Legacy packages in it are copied as they are.
+   */
+  let looseKept = 0;
+  async function planFolder(input: FolderInput, claimed: Set<string>): Promise<void> {
+    let headerEngine: EngineVersion | undefined;
+    let headerVersion: ContainerHeaderVersionName | undefined;
+    for (const f of input.files) {
+      if (f.kind !== 'container-header') continue;
+      try {
+        const header = parseContainerHeader(readWholeFile(f.file), { source: f.file });
+        for (const [id, p] of packagesById(header)) stores.set(id, p);
+        if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine = 'UE5_0';
+        headerVersion = header.version;
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.warnings.push(`${f.file}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
+      }
+    }
+    for (const f of input.files) if (f.kind === 'shader-code' && f.id !== undefined) codeChunks.set(f.id, { read: async () => readWholeFile(f.file) });
+    const done = new Set<FolderFile>();
+    for (const f of input.files) {
+      if (f.kind !== 'shader-library' || (match && !match(f.path))) continue;
+      try {
+        const lib = readZenShaderLibrary(readWholeFile(f.file), f.path, f.file);
+        if (!lib) continue; // the legacy form already: copied as it is
+        for (const id of lib.groupIds) claimed.add(id);
+        shaderJob(lib, f.size);
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.failures.push({ path: f.path, code: e.code, message: e.message });
+      }
+      done.add(f);
+    }
+    // Packages first: a converted package's .uexp replaces a stray one beside it (a zen .uasset never has one).
+    const converted = new Set<string>();
+    for (const f of input.files) {
+      if (f.kind !== 'package' || done.has(f)) continue;
+      const out = await planFolderPackage(f, headerEngine, input.root, headerVersion);
+      if (!out) continue;
+      done.add(f);
+      converted.add(out.uasset.toLowerCase()).add(out.uexp.toLowerCase());
+    }
+    for (const f of input.files) {
+      if (done.has(f) || converted.has(f.path.toLowerCase()) || (f.kind === 'shader-code' && f.id !== undefined && claimed.has(f.id))) continue;
+      if (match && !match(f.path)) continue;
+      result.otherChunks++;
+      const outputs = [f.path];
+      addJob({ path: f.path, kind: 'chunk', size: f.size, outputs, run: async () => {
+        const target = safeOutputPath(root, outputs[0]!);
+        if (f.size > WHOLE_CHUNK_MAX) {
+          wrote(1)(await writeFileAtomic(target, createReadStream(f.file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>));
+          return {};
+        }
+        return { written: writer!.write([{ path: target, pieces: [readWholeFile(f.file)] }]).then(wrote(1)) };
+      } });
+    }
+  }
+
+  /**
+   * A zen package file of a folder: its header read now, its conversion a job; returns its legacy output paths.
+   * Undefined for a legacy package (copied as it is).
+   */
+  async function planFolderPackage(f: FolderFile, headerEngine: EngineVersion | undefined, folder: string, headerVersion: ContainerHeaderVersionName | undefined): Promise<{ uasset: string; uexp: string } | undefined> {
+    const out = legacyPaths(f.path.replace(/\.uzenasset$/i, '.uasset'));
+    const probe = readFilePrefix(f.file, Math.min(f.size, HEADER_PROBE));
+    if (isLegacyPackage(probe)) return undefined;
+    let engine = (f.tocVersion !== undefined ? engineFromToc(f.tocVersion) : undefined) ?? headerEngine;
+    const hints = { source: f.file, ...((o.engine ?? engine) ? { engine: (o.engine ?? engine)! } : {}) };
+    const whole = probe.length === f.size;
+    // Small packages are kept from this read for their conversion, within the same budget as a container's.
+    const keep = whole && looseKept + f.size <= KEEP_BUDGET;
+    if (keep) looseKept += f.size;
+    let kept: Uint8Array | undefined = keep ? probe : undefined;
+    let z: ZenPackage;
+    try {
+      try {
+        z = parseZenPackage(probe, hints);
+      } catch (e) {
+        if (whole || !(e instanceof IoStoreError) || e.code !== 'TRUNCATED') throw e;
+        z = parseZenPackage(readWholeFile(f.file), hints);
+      }
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      result.failures.push({ path: f.path, code: e.code, message: e.message });
+      return out;
+    }
+    addHeader(f.id !== undefined ? decodeChunkId(fromHex(f.id), 0, 'UE5').id : packageIdFromName(z.packageName), z);
+    if (match && !match(out.uasset)) return out;
+    const known: UnversionedHints = { ...(f.tocVersion !== undefined ? { tocVersion: f.tocVersion } : {}), ...(headerVersion ? { containerHeaderVersion: headerVersion } : {}) };
+    noteVersions({ z, path: f.path, where: folder, hints: known, settle: (e) => (engine = e) }, engine);
+    result.packages++;
+    const pair = [out.uasset, out.uexp];
+    addJob({ path: out.uasset, kind: 'package', size: f.size, outputs: pair, run: async () => {
+      const bytes = kept ?? readWholeFile(f.file);
+      kept = undefined;
+      return convertOne(bytes, z, f.file, { uasset: pair[0]!, uexp: pair[1]! }, engine);
+    } });
+    return out;
+  }
+
+  /**
+   * Unversioned packages convert with the engine release their layout and what is at hand settle (the container's
+   * TOC version, else the global container's; the container header's layout). Where none settles a layout that
+   * the releases lay out differently, the run stops here, before anything is written, with one error.
+   */
+  async function settleUnversioned(): Promise<void> {
+    if (unversioned.length === 0) return;
+    let globalToc: number | undefined;
+    if (globalPath && /\.utoc$/i.test(globalPath)) {
+      try {
+        globalToc = parseTocHeader(await readTocBytes(globalPath), globalPath).version;
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+      }
+    }
+    const open: Array<{ u: Unversioned; candidates: EngineVersion[] }> = [];
+    for (const u of unversioned) {
+      const hints = u.hints.tocVersion === undefined && globalToc !== undefined ? { ...u.hints, tocVersion: globalToc } : u.hints;
+      const candidates = zenEngineCandidates(u.z.layout, hints);
+      const e = settledEngine(candidates);
+      if (e) u.settle(e);
+      // Other layouts keep the conversion's own choice (legacyVersionsFor): their releases lay them out alike.
+      else if (u.z.layout.cellMaps) open.push({ u, candidates });
+    }
+    unversioned.length = 0;
+    if (open.length > 0) throw unversionedError(open[0]!.u.where, open.length, open[0]!.candidates, open[0]!.u.path);
+  }
+
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   const raw = new RawRangeReader();
   let complete = false;
@@ -404,10 +561,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       stage = StagedFolder.open(outdir);
       if (stage.leftovers.length > 0) result.warnings.push(leftoversWarning(stage.leftovers));
       root = stage.root;
-      writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads), stage.staged);
+      const looseFiles = folders.reduce((n, f) => n + f.files.length, 0);
+      writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * (jobs.length + looseFiles)), o.threads), stage.staged);
     }
     result.threads = writer?.threaded ? 1 : 0;
     const headerEngine = new Map<ContainerReader, EngineVersion>();
+    const headerVersions = new Map<ContainerReader, ContainerHeaderVersionName>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
     opened.forEach(({ reader }, c) => {
@@ -448,6 +607,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
           for (const [id, p] of packagesById(header)) stores.set(id, p);
           // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
           if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
+          headerVersions.set(reader, header.version);
         } catch (e) {
           if (!(e instanceof IoStoreError)) throw e;
           result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -504,6 +664,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     for (const p of packageChunks) {
       const out = legacyPaths(p.path);
       if (match && !match(out.uasset)) continue;
+      const toc = p.reader.toc;
+      const hv = headerVersions.get(p.reader);
+      noteVersions({ z: p.z, path: p.path, where: toc.source, hints: { tocVersion: toc.version, ...(hv ? { containerHeaderVersion: hv } : {}) }, settle: (e) => (p.engine = e) }, p.engine);
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
       const pair = [out.uasset, out.uexp];
@@ -515,6 +678,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, { uasset: pair[0]!, uexp: pair[1]! }, p.engine, full);
       } });
     }
+
+    for (const f of folders) await planFolder(f, claimed);
+    await settleUnversioned();
 
     // Files that would be one file in the output (a .uasset and a .umap of one stem share their .uexp; a chunk named
     // like a package's .uexp; names that differ only in case where case is ignored) are all kept, later ones under

@@ -27,6 +27,7 @@ import { checkVersion, chooseCodec, encryption, headerVersionForToc, partitionin
 import { mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { engineTarget } from './targets.js';
+import { plural } from '../util/plural.js';
 
 /** The manifest's container id, unless the caller chose one. */
 function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
@@ -259,7 +260,7 @@ async function planExtraFiles(
   let read: ModPackages | undefined;
   if (survey.extra.length > 0) {
     const names = survey.extra.map((f) => f.path);
-    warnings.push(`packed ${names.length} file(s) the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
+    warnings.push(`packed ${plural(names.length, 'file')} the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
   }
   return {
     packageIds: mod.filter((m) => m.type === 'ExportBundleData').map((m) => m.packageId!),
@@ -269,10 +270,10 @@ async function planExtraFiles(
         placeByOwnNames(mod, read.ownNames, knownRoots(c, read.ownNames.values()), warnings);
       }
       const left = survey.unknownChunks.filter((rel) => !(rel.startsWith(codePrefix) && used.has(rel.slice(codePrefix.length, -4).toLowerCase())));
-      if (left.length > 0) warnings.push(`left out ${left.length} file(s) under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
+      if (left.length > 0) warnings.push(`left out ${plural(left.length, 'file')} under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
       if (survey.absent.length > 0) {
         const a = survey.absent;
-        warnings.push(`left out ${a.length} chunk(s) the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
+        warnings.push(`left out ${plural(a.length, 'chunk')} the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
       }
     },
     /** Paths of the chunks (below the engine root), once read. */

@@ -17,6 +17,7 @@ import { companionChoice, stalePartitions } from './stale-outputs.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
+import { withLikeEngine } from './target-engine.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
@@ -30,6 +31,7 @@ import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
+import { plural } from '../util/plural.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
@@ -116,9 +118,12 @@ export interface PackResult {
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
   const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
-  return packPlanned(outUtoc, o, plain, (outBase, outName, choice, warnings) =>
-    plain ? planModFiles(() => listModFolder(folder), folder, outBase, choice!.id, o, warnings) : planManifest(folder, outBase, outName, choice, o, warnings),
-  );
+  return packPlanned(outUtoc, o, plain, async (outBase, outName, choice, warnings) => {
+    if (!plain) return planManifest(folder, outBase, outName, choice, o, warnings);
+    // Unversioned legacy packages are read with the release --like and they settle (or the run stops here).
+    const files = await listModFolder(folder);
+    return planModFiles(async () => files, folder, outBase, choice!.id, await withLikeEngine(files, o, folder, warnings), warnings);
+  });
 }
 
 /**
@@ -158,7 +163,7 @@ async function packPlanned(
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
   if (p.pakFiles && pak) pak = { ...pak, mountPoint: p.pakFiles.mountPoint };
-  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${p.pakFiles.files.length} file(s) that only a .pak holds were left out`);
+  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${plural(p.pakFiles.files.length, 'file')} that only a .pak holds ${p.pakFiles.files.length === 1 ? 'was' : 'were'} left out`);
   const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files, p.source);
   const { id, from } = p.containerId;
   return {
@@ -344,7 +349,7 @@ async function writeContainer(
     if (companion.remove) files.remove(pakPath);
     const stale = stalePartitions(outBase, partitions);
     for (const p of stale) files.remove(p);
-    if (stale.length > 0) warnings.push(`removed ${stale.length} .ucas partition(s) of an earlier container of this name: ${stale.map((p) => basename(p)).join(', ')}`);
+    if (stale.length > 0) warnings.push(`removed ${plural(stale.length, '.ucas partition')} of an earlier container of this name: ${stale.map((p) => basename(p)).join(', ')}`);
     await pool?.close();
     files.commit();
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };

@@ -14,6 +14,7 @@ import { readManifest } from './manifest-input.js';
 import { removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
+import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
   /** Pak version number (wins over `engine` and `like`). */
@@ -239,7 +240,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     tempFilesInFlight.delete(tmp);
     abortCleanups.delete(unmake);
   }
-  if (r.storedRaw > 0) warnings.push(`${r.storedRaw} file(s) did not shrink with ${r.compression} and are stored as they are`);
+  if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
   return { ...r, pak: outPak, from, warnings };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { plural } from '../util/plural.js';
 import { quote } from '../util/quote.js';
 
 /**
@@ -40,7 +41,7 @@ export function companionChoice(outBase: string, o: { pak: boolean; files: numbe
   const pakPath = `${outBase}.pak`;
   const had = existsSync(pakPath);
   const replaces = existsSync(`${outBase}.utoc`) && !(o.source !== undefined && resolve(o.source).replace(/\.utoc$/i, '') === resolve(outBase));
-  if (o.pak && o.files > 0) return { write: true, remove: false, ...(had ? { warning: `replaced ${pakPath} with a pak of the folder's ${o.files} non-package file(s)` } : {}) };
+  if (o.pak && o.files > 0) return { write: true, remove: false, ...(had ? { warning: `replaced ${pakPath} with a pak of the folder's ${plural(o.files, 'non-package file')}` } : {}) };
   if (o.pak) {
     if (!had) return { write: true, remove: false };
     if (replaces) return { write: true, remove: false, warning: `replaced ${quote(pakPath)}, the companion of the container this one replaces, with an empty companion .pak` };

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
@@ -19,6 +19,7 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
  * reads themselves.
  */
 export async function readTocBytes(path: string): Promise<Uint8Array> {
+  if (UCAS.test(path)) throw ucasGiven(path);
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -46,6 +47,21 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
   } finally {
     closeSync(fd);
   }
+}
+
+const UCAS = /\.ucas$/i;
+
+/**
+ * A `.ucas` given where its `.utoc` belongs: the `.utoc` indexes it (its partitions `X_s1.ucas` ... too), and reading
+ * the data file as a table of contents would only report a wrong magic number.
+ */
+export function ucasGiven(path: string): IoStoreError {
+  const utoc = path.replace(/(_s\d+)?\.ucas$/i, '.utoc');
+  const name = utoc.slice(Math.max(utoc.lastIndexOf('/'), utoc.lastIndexOf('\\')) + 1);
+  const message = existsSync(utoc)
+    ? `this is a .ucas data file: pass its .utoc (${name} beside it), which indexes it`
+    : `this is a .ucas data file, and its .utoc (${name}), which indexes it, is missing: a container needs both`;
+  return new IoStoreError('USAGE', message, { file: path });
 }
 
 export async function openForRead(path: string) {

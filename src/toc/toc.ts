@@ -1,9 +1,10 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, latin1, readU40BE, toHex } from '../util/bytes.js';
+import { ByteReader, fromHex, latin1, readU40BE, toHex } from '../util/bytes.js';
 import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
+  ChunkPaths,
   directoryIndexFiles,
   mountPointRelative,
   parseDirectoryIndex,
@@ -48,7 +49,7 @@ export const ChunkMetaFlags = { Compressed: 0x01, MemoryMapped: 0x02 } as const;
  */
 export class IoStoreToc {
   directoryIndexError: IoStoreError | undefined;
-  private pathCache: Array<string | undefined> | undefined;
+  private pathCache: ChunkPaths | null | undefined;
   private fileCache: DirectoryFile[] | undefined;
   private idMap: Map<string, number> | undefined;
   private ucasOrder: Int32Array | undefined;
@@ -209,13 +210,10 @@ export class IoStoreToc {
 
   /** Path of chunk i (mount point without its `../` hops, then the file's path), or undefined if unnamed. */
   chunkPath(i: number): string | undefined {
-    if (!this.pathCache) {
-      const prefix = mountPointRelative(this.mountPoint);
-      const paths = new Array<string | undefined>(this.chunkCount);
-      for (const f of this.files()) paths[f.tocIndex] = prefix + f.path;
-      this.pathCache = paths;
+    if (this.pathCache === undefined) {
+      this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
     }
-    return this.pathCache[i];
+    return this.pathCache?.get(i);
   }
 
   /**
@@ -223,7 +221,8 @@ export class IoStoreToc {
    * container has seeds, a map otherwise.
    */
   findChunk(id: Uint8Array | string): number {
-    const bytes = typeof id === 'string' ? Uint8Array.from(Buffer.from(id, 'hex')) : id;
+    if (typeof id === 'string' && !/^[0-9a-fA-F]{24}$/.test(id)) return -1;
+    const bytes = typeof id === 'string' ? fromHex(id) : id;
     if (bytes.length !== CHUNK_ID_SIZE) return -1;
     const hit = perfectHashLookup({ chunkIds: this.chunkIds, seeds: this.perfectHashSeeds, overflow: this.chunksWithoutPerfectHash }, bytes);
     if (hit !== undefined) return hit;

@@ -21,6 +21,7 @@ import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/
 import { JsonLazyArray, jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
+import { plural } from '../util/plural.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -231,7 +232,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         }),
       });
       for (const [method, n] of skipped) {
-        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
+        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
       }
       summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
     });

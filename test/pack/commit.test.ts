@@ -70,7 +70,7 @@ describe.skipIf(!hasCorpus)('pack: the container\'s files are committed together
     expect(stale.err).toMatch(/warning: .*Mod_s9\.ucas is not one of the \d+ partition\(s\) of .*Mod\.utoc/);
     const again = await cli('pack', minimal, out);
     expect(again.code, again.err).toBe(0);
-    expect(again.err).toContain(`warning: removed ${parts.length + 1} .ucas partition(s) of an earlier container of this name`);
+    expect(again.err).toContain(`warning: removed ${parts.length + 1} .ucas partitions of an earlier container of this name`);
     expect(readdirSync(dir).sort()).toEqual(['Mod.pak', 'Mod.ucas', 'Mod.utoc']);
     expect((await cli('verify', out)).code).toBe(0);
   });

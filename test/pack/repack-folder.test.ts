@@ -140,7 +140,7 @@ describe('files added to an unpacked folder (issue 23, item 3)', () => {
     const r = await cli('pack', dir, out, '--json');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j.warnings.find((w: string) => w.startsWith('packed 3 file(s) the manifest does not list'))).toContain(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    expect(j.warnings.find((w: string) => w.startsWith('packed 3 files the manifest does not list'))).toContain(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
     const c = await openChecked(out);
     try {
       const id = packageIdFromName('/Game/Fixtures/DataTables/DT_AllProperties');

@@ -3,11 +3,12 @@ import { IoStoreError } from '../../errors.js';
 import { escapeControl, quote } from '../../util/quote.js';
 import { packFolder, type PackOptions } from '../../pack/pack.js';
 import { packPak, type PakPackOptions } from '../../pack/pak-pack.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
+import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
 
 interface PackArgs {
@@ -16,7 +17,7 @@ interface PackArgs {
   container?: string;
   like?: string;
   'container-header-version'?: string;
-  version?: string;
+  engine?: string;
   'mount-point'?: string;
   compression?: string;
   'block-size'?: number;
@@ -45,7 +46,7 @@ export const packCommand: Command<PackArgs> = {
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
       .option('like', { type: 'string', describe: 'a .utoc of the target game: pack a plain mod folder with its version, block size, mount point and compression, and build the container header from the packages (for a .pak output: a .pak of the game, whose version, mount point, compression and key GUID are copied)' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from (e.g. SoftPackageReferences)' })
-      .option('version', { type: 'string', describe: 'target: an engine release (UE4_27, UE5_4, UE6_0 ...: TOC, container-header and pak versions) or a TOC version number (default: the original container\'s or the --like one\'s)' })
+      .option('engine', engineOption('target: an engine release (UE4_27, UE5_4, UE6_0 ...: TOC, container-header and pak versions) or a TOC version number (default: the original container\'s or the --like one\'s)'))
       .option('mount-point', { type: 'string', describe: 'mount point of a plain folder packed without --like (default ../../../)' })
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (.pak: also gzip; default: the original method when this build can encode it)' })
       .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
@@ -71,9 +72,9 @@ export const packCommand: Command<PackArgs> = {
     if (args.container !== undefined) o.container = args.container;
     if (args.like !== undefined) o.like = args.like;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
-    if (args.version !== undefined) {
-      if (/^\d+$/.test(args.version)) o.version = Number(args.version);
-      else o.engine = args.version;
+    if (args.engine !== undefined) {
+      if (/^\d+$/.test(args.engine)) o.version = Number(args.engine);
+      else o.engine = args.engine;
     }
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.compression !== undefined) o.compression = args.compression;
@@ -98,15 +99,23 @@ export const packCommand: Command<PackArgs> = {
     } finally {
       bar.done();
     }
-    if (args.json) io.out(renderJson(r));
+    if (args.json) io.out(renderJson({ ...r, files: 1 + r.ucas.length + (r.pak ? 1 : 0), ok: true }));
     else if (!args.quiet) {
-      io.out(`wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(r.packages.length === 0 ? 'container header lists no packages\n' : `container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
+      io.out(`wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(headerPackages(r.packages));
     }
     for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };
+
+/** The packages a new container header lists: one per line, the first few of them (--json lists them all). */
+export function headerPackages(packages: readonly string[]): string {
+  if (packages.length === 0) return 'container header lists no packages\n';
+  const shown = packages.slice(0, SHOWN_PACKAGES).map((p) => `  ${p}\n`).join('');
+  return `container header lists ${plural(packages.length, 'package')}:\n${shown}${packages.length > SHOWN_PACKAGES ? `  ... and ${packages.length - SHOWN_PACKAGES} more (--json lists them all)\n` : ''}`;
+}
+const SHOWN_PACKAGES = 10;
 
 function parseContainerIdArg(s: string): bigint | 'name' {
   if (s.toLowerCase() === 'name') return 'name';
@@ -117,9 +126,9 @@ function parseContainerIdArg(s: string): bigint | 'name' {
 /** `pack <folder> <out.pak>`. */
 async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']>[1]): Promise<number> {
   const o: PakPackOptions = {};
-  if (args.version !== undefined) {
-    if (/^\d+$/.test(args.version)) o.pakVersion = Number(args.version);
-    else o.engine = args.version;
+  if (args.engine !== undefined) {
+    if (/^\d+$/.test(args.engine)) o.pakVersion = Number(args.engine);
+    else o.engine = args.engine;
   }
   if (args['pak-version'] !== undefined) o.pakVersion = args['pak-version'];
   if (args.like !== undefined) o.like = args.like;
@@ -143,10 +152,10 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   } finally {
     bar.done();
   }
-  if (args.json) io.out(renderJson(r));
+  if (args.json) io.out(renderJson({ ...r, files: r.entries, bytes: r.rawBytes, ok: true }));
   else if (!args.quiet) {
     const enc = [r.encryptedEntries ? 'file data' : '', r.encryptedIndex ? 'index' : ''].filter(Boolean).join(' and ');
-    io.out(`wrote ${r.pak}: ${r.entries} files, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);
+    io.out(`wrote ${r.pak}: ${plural(r.entries, 'file')}, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);
   }
   for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
   return ExitCode.Ok;

@@ -5,13 +5,15 @@ import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
-import { threadsArg } from '../options.js';
+import { plural } from '../plural.js';
+import { engineOption, threadsArg } from '../options.js';
 import { ProgressBar } from '../progress.js';
+import { headerPackages } from './pack.js';
 
 interface ToZenArgs {
   inputs: string[];
   like?: string;
-  version?: string;
+  engine?: string;
   'container-header-version'?: string;
   'mount-point'?: string;
   project?: string;
@@ -29,7 +31,7 @@ export const toZenCommand: Command<ToZenArgs> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'legacy .uasset/.umap files (with .uexp and bulk files beside them), .ushaderbytecode shader libraries, folders laid out below the mount point, or legacy .pak files; the last one is the .utoc to write' })
-      .option('version', { type: 'string', describe: 'target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)' })
+      .option('engine', engineOption('target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)'))
       .option('like', { type: 'string', describe: 'a .utoc of the target game: copy its TOC and container-header versions, block size, mount point, compression and alignment' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from' })
       .option('mount-point', { type: 'string', describe: 'mount point of the new container (default: the --like one, else ../../../)' })
@@ -51,7 +53,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     }
     const o: ToZenOptions = {};
     if (args.like !== undefined) o.like = args.like;
-    if (args.version !== undefined) o.engine = args.version;
+    if (args.engine !== undefined) o.engine = args.engine;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.project !== undefined) o.projectName = args.project;
@@ -68,11 +70,11 @@ export const toZenCommand: Command<ToZenArgs> = {
     } finally {
       bar.done();
     }
-    if (args.json) io.out(renderJson(r));
+    if (args.json) io.out(renderJson({ ...r, files: 1 + r.ucas.length + (r.pak ? 1 : 0), ok: true }));
     else if (!args.quiet) {
-      io.out(`converted ${r.converted} legacy package(s); wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
-      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
+      io.out(`converted ${plural(r.converted, 'legacy package')}; wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(headerPackages(r.packages));
+      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${plural(l.shaders, 'shader')} in ${plural(l.groups, 'ShaderCode chunk')}, ${l.rawGroups} stored uncompressed\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
