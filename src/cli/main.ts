@@ -71,6 +71,9 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     const parsed = parseArgs(command.command, spec, [...args.slice(0, found.at), ...args.slice(found.at + 1)]);
     return await command.run(parsed, io, { loadCommands: () => Promise.all(COMMANDS.map((c) => c.load())) });
   } catch (e) {
+    // An interrupt ends the run: its handler says so, and what the run then fails with (its workers stopped, its
+    // files refused) is no news. Loaded on this path only: list and info load no output module.
+    if (!verbose && (await import('../layout/output.js')).isAborting()) return ExitCode.BadInput;
     return reportError(e, io, verbose);
   }
 }

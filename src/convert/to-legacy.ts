@@ -9,8 +9,11 @@ import { packageIdFromName } from '../hash/names.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../mount/keys.js';
 import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.js';
-import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { isAborting, safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { eventLoopTurns } from '../util/turns.js';
 import { StagedFolder } from '../layout/staged-folder.js';
+import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { leftoversWarning } from '../layout/leftovers.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
@@ -273,8 +276,17 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
   let resolver = new ZenResolver(undefined, directory);
   // A job converts or reads on this thread and hands its files to the writer; `written` settles once they are on disk.
-  type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<{ written?: Promise<void> }> };
+  // `outputs`: the files it writes (relative), claimed before pass 2 (see OutputNames); `run` reads them from there.
+  type Job = { path: string; kind: 'package' | 'chunk'; size: number; outputs: string[]; run: () => Promise<{ written?: Promise<void> }> };
   const jobs: Job[] = [];
+  /** Adds a job and its row of `planned` (which follows the job's first output when it is renamed). */
+  const addJob = (job: Job, plannedSize = job.size) => {
+    const row = { path: job.outputs[0]!, kind: job.kind, size: plannedSize };
+    result.planned.push(row);
+    jobs.push(job);
+    plannedRows.set(job, row);
+  };
+  const plannedRows = new Map<Job, { path: string }>();
   let writer: FileWriter | undefined;
   const wrote = (files: number) => (n: number) => {
     result.bytesWritten += n;
@@ -303,17 +315,16 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     const out = legacyPaths(rel);
     if (match && !match(out.uasset)) continue;
     result.packages++;
-    result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
+    const pair = [out.uasset, out.uexp];
     let engine: EngineVersion | undefined;
     noteVersions({ z, path: f, where: f, hints: {}, settle: (e) => (engine = e) }, undefined);
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: async () => convertOne(bytes, z, f, out, engine, z) });
+    addJob({ path: out.uasset, kind: 'package', size: bytes.length, outputs: pair, run: async () => convertOne(bytes, z, f, { uasset: pair[0]!, uexp: pair[1]! }, engine, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
-      const target = basename(stem) + ext;
-      result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
+      const target = [basename(stem) + ext];
       result.otherChunks++;
-      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) });
+      addJob({ path: target[0]!, kind: 'chunk', size: 0, outputs: target, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target[0]!), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) }, statSync(stem + ext).size);
     }
   }
 
@@ -321,8 +332,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const codeChunks = new Map<string, ShaderChunkSource>();
   const shaderJob = (lib: PendingShaderLibrary, size: number, fallback?: (idHex: string) => ShaderChunkSource | undefined) => {
     result.otherChunks++;
-    result.planned.push({ path: lib.path, kind: 'chunk', size });
-    jobs.push({ path: lib.path, kind: 'chunk', size, run: async () => {
+    const target = [lib.path];
+    addJob({ path: lib.path, kind: 'chunk', size, outputs: target, run: async () => {
+      lib.path = target[0]!;
       const { pieces, report } = legacyShaderLibraryPieces(lib, (id) => codeChunks.get(id) ?? fallback?.(id));
       // A library can be large: streamed on this thread rather than held whole for the writer.
       wrote(1)(await writeFileAtomic(safeOutputPath(root, lib.path), pieces()));
@@ -368,8 +380,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (!lib) {
       // Already in the legacy form: written as it is.
       result.otherChunks++;
-      result.planned.push({ path: target, kind: 'chunk', size: bytes.length });
-      jobs.push({ path: target, kind: 'chunk', size: bytes.length, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [bytes] }]).then(wrote(1)) }) });
+      const outputs = [target];
+      addJob({ path: target, kind: 'chunk', size: bytes.length, outputs, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, outputs[0]!), pieces: [bytes] }]).then(wrote(1)) }) });
       continue;
     }
     shaderJob(lib, bytes.length, (id) => unpackedShaderChunk(f, id));
@@ -440,9 +452,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       if (done.has(f) || converted.has(f.path.toLowerCase()) || (f.kind === 'shader-code' && f.id !== undefined && claimed.has(f.id))) continue;
       if (match && !match(f.path)) continue;
       result.otherChunks++;
-      result.planned.push({ path: f.path, kind: 'chunk', size: f.size });
-      jobs.push({ path: f.path, kind: 'chunk', size: f.size, run: async () => {
-        const target = safeOutputPath(root, f.path);
+      const outputs = [f.path];
+      addJob({ path: f.path, kind: 'chunk', size: f.size, outputs, run: async () => {
+        const target = safeOutputPath(root, outputs[0]!);
         if (f.size > WHOLE_CHUNK_MAX) {
           wrote(1)(await writeFileAtomic(target, createReadStream(f.file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>));
           return {};
@@ -485,11 +497,11 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     const known: UnversionedHints = { ...(f.tocVersion !== undefined ? { tocVersion: f.tocVersion } : {}), ...(headerVersion ? { containerHeaderVersion: headerVersion } : {}) };
     noteVersions({ z, path: f.path, where: folder, hints: known, settle: (e) => (engine = e) }, engine);
     result.packages++;
-    result.planned.push({ path: out.uasset, kind: 'package', size: f.size });
-    jobs.push({ path: out.uasset, kind: 'package', size: f.size, run: async () => {
+    const pair = [out.uasset, out.uexp];
+    addJob({ path: out.uasset, kind: 'package', size: f.size, outputs: pair, run: async () => {
       const bytes = kept ?? readWholeFile(f.file);
       kept = undefined;
-      return convertOne(bytes, z, f.file, out, engine);
+      return convertOne(bytes, z, f.file, { uasset: pair[0]!, uexp: pair[1]! }, engine);
     } });
     return out;
   }
@@ -525,18 +537,29 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   const raw = new RawRangeReader();
   let complete = false;
+  // Conversion is synchronous work between promises already resolved: the event loop gets a turn now and then, so
+  // an interrupt is heard, and once one began no further file is started (see abortWrites).
+  const turn = eventLoopTurns();
+  const stopIfInterrupted = () => {
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outdir });
+  };
   try {
+    let openError: IoStoreError | undefined;
     for (const entry of entries) {
       try {
         opened.push({ entry, reader: await openSyncReader(entry, o) });
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
+        openError ??= e;
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    // Nothing at hand could be read: the one error, as unpack gives it, rather than a failure among no successes.
+    if (openError && opened.length === 0 && jobs.length === 0) throw openError;
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
     if (!o.dryRun) {
       stage = StagedFolder.open(outdir);
+      if (stage.leftovers.length > 0) result.warnings.push(leftoversWarning(stage.leftovers));
       root = stage.root;
       const looseFiles = folders.reduce((n, f) => n + f.files.length, 0);
       writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * (jobs.length + looseFiles)), o.threads), stage.staged);
@@ -599,6 +622,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const toc = reader.toc;
       const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
       for (let i = 0; i < toc.chunkCount; i++) {
+        await turn();
+        stopIfInterrupted();
         const idHex = toc.chunkIdHex(i);
         if (owner.get(idHex) !== c) continue;
         const type = toc.chunkTypeName(i);
@@ -624,9 +649,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         if (match && !match(path)) continue;
         const size = toc.chunkSize(i);
         result.otherChunks++;
-        result.planned.push({ path, kind: 'chunk', size });
-        jobs.push({ path, kind: 'chunk', size, run: async () => {
-          const target = safeOutputPath(root, path);
+        const outputs = [path];
+        addJob({ path, kind: 'chunk', size, outputs, run: async () => {
+          const target = safeOutputPath(root, outputs[0]!);
           // Large chunks stream through in spans (bounded memory) rather than whole through the writer.
           if (size > WHOLE_CHUNK_MAX) {
             wrote(1)(await writeChunkFile(reader, i, target));
@@ -644,18 +669,30 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       noteVersions({ z: p.z, path: p.path, where: toc.source, hints: { tocVersion: toc.version, ...(hv ? { containerHeaderVersion: hv } : {}) }, settle: (e) => (p.engine = e) }, p.engine);
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
-      result.planned.push({ path: out.uasset, kind: 'package', size });
-      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
+      const pair = [out.uasset, out.uexp];
+      addJob({ path: out.uasset, kind: 'package', size, outputs: pair, run: async () => {
         const bytes = p.bytes ?? raw.read(p.reader, p.i, 0, size) ?? (await p.reader.readChunk(p.i));
         const full = p.bytes ? p.full : undefined;
         delete p.bytes;
         delete p.full;
-        return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
+        return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, { uasset: pair[0]!, uexp: pair[1]! }, p.engine, full);
       } });
     }
 
     for (const f of folders) await planFolder(f, claimed);
     await settleUnversioned();
+
+    // Files that would be one file in the output (a .uasset and a .umap of one stem share their .uexp; a chunk named
+    // like a package's .uexp; names that differ only in case where case is ignored) are all kept, later ones under
+    // a suffixed name (OutputNames). Packages claim first: their pairs keep their names.
+    const names = new OutputNames(stage ? ignoresCase(stage.root) : process.platform === 'win32' || process.platform === 'darwin', []);
+    for (const j of [...jobs.filter((x) => x.kind === 'package'), ...jobs.filter((x) => x.kind !== 'package')]) {
+      const claimed = names.claimGroup(j.outputs);
+      claimed.forEach((c, k) => (j.outputs[k] = c));
+      j.path = claimed[0]!;
+      plannedRows.get(j)!.path = claimed[0]!;
+    }
+    result.warnings.push(...names.renamed.map(renamedWarning));
 
     // Pass 2: convert and write.
     const script = await scriptLoad;
@@ -674,6 +711,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     };
     const written: Promise<void>[] = [];
     for (const j of jobs) {
+      await turn();
+      stopIfInterrupted();
       // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
       if (o.dryRun && j.kind !== 'package') {
         finish(j);

@@ -13,6 +13,7 @@ import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../layout/output.js';
+import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 
@@ -26,28 +27,34 @@ export interface PartitionSink {
   close(): Promise<void>;
 }
 
-/** A sink writing a new file, registered as temporary so an interrupted process removes it. */
-export async function fileSink(path: string): Promise<PartitionSink> {
-  const fh = await openTempFile(path);
-  return {
-    async write(pieces, position) {
-      let pos = position;
-      for (let i = 0; i < pieces.length; i += 256) {
-        const batch = pieces.slice(i, i + 256);
-        const want = batch.reduce((a, p) => a + p.length, 0);
-        let done = (await fh.writev(batch, pos)).bytesWritten;
-        for (let k = 0, skip = done; done < want && k < batch.length; k++) {
-          const p = batch[k]!;
-          if (skip >= p.length) {
-            skip -= p.length;
-            continue;
-          }
-          done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
-          skip = 0;
+/**
+ * A sink writing a new file, registered as temporary so an interrupted process removes it; its errors (a full disk)
+ * name `shownAs`, the file it becomes.
+ */
+export async function fileSink(path: string, shownAs = path): Promise<PartitionSink> {
+  const fh = await openTempFile(path, shownAs);
+  const write = async (pieces: readonly Uint8Array[], position: number) => {
+    let pos = position;
+    for (let i = 0; i < pieces.length; i += 256) {
+      const batch = pieces.slice(i, i + 256);
+      const want = batch.reduce((a, p) => a + p.length, 0);
+      let done = (await fh.writev(batch, pos)).bytesWritten;
+      for (let k = 0, skip = done; done < want && k < batch.length; k++) {
+        const p = batch[k]!;
+        if (skip >= p.length) {
+          skip -= p.length;
+          continue;
         }
-        pos += want;
+        done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
+        skip = 0;
       }
-    },
+      pos += want;
+    }
+  };
+  return {
+    write: (pieces, position) => write(pieces, position).catch((e: unknown) => {
+      throw ioError(e, shownAs);
+    }),
     close: () => fh.close(),
   };
 }

@@ -27,6 +27,11 @@ export interface EncodeReply {
   length: number;
 }
 
+/** What an encode worker starts with: a flag the pool sets to stop it mid-chunk (an interrupt). */
+export interface EncodeWorkerSetup {
+  stop: Int32Array;
+}
+
 /** Chunks encoded on workers are held whole, from read to write: larger ones stream through the writer instead. */
 export const MAX_WORKER_CHUNK = 16 << 20;
 /** Below this much work for the workers, starting them costs more than they save. */
@@ -40,9 +45,14 @@ export function defaultEncodeThreads(bytes: number): number {
 /** Worker threads that read, hash and compress whole chunk files for `pack`, so compression uses every core. */
 export class EncodePool {
   private readonly pool: WorkerPool<EncodeTask, EncodeReply>;
-  // An interrupt stops the workers between chunks before the process exits: the exit would otherwise end them inside
-  // a zlib call, which aborts Node.
-  private readonly stop = () => this.close();
+  // An interrupt stops the workers before the process exits: the exit would otherwise end them inside a zlib call,
+  // which aborts Node. A chunk under way is given up at its next block (the shared flag), not finished: a 16 MiB
+  // chunk took the workers half a second.
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly stop = () => {
+    Atomics.store(this.stopFlag, 0, 1);
+    return this.close();
+  };
 
   /** Whether workers can encode with `codec` (the built-ins, and encoderFor's codecs: they rebuild it by name). */
   static supports(codec: Pick<Codec, 'name' | 'compress'> | undefined): boolean {
@@ -50,7 +60,7 @@ export class EncodePool {
   }
 
   constructor(threads: number) {
-    this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, null);
+    this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, { stop: this.stopFlag } satisfies EncodeWorkerSetup);
     abortHooks.add(this.stop);
   }
 

@@ -5,7 +5,7 @@ import { ContainerReader } from '../cas/container-reader.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { IoStoreError } from '../errors.js';
 import type { ManifestChunk, ManifestContainer, ManifestPak } from '../layout/manifest.js';
-import { safeOutputPath } from '../layout/output.js';
+import { safeInputPath } from '../layout/output.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
@@ -139,7 +139,7 @@ function manifestMountPoint(c: ManifestContainer, survey: FolderSurvey, extra: {
 function listedChunks(folder: string, survey: FolderSurvey, prefix: string) {
   const sorted = survey.listed.filter((ch) => ch.type !== 'ContainerHeader').sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
   const edited = new Map<bigint, string>();
-  const packageFiles = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[packageIdOf(ch), safeOutputPath(folder, ch.path)] as const] : [])));
+  const packageFiles = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[packageIdOf(ch), safeInputPath(folder, ch.path)] as const] : [])));
   return {
     edited,
     /** The file of each listed package, by package id. */
@@ -149,7 +149,7 @@ function listedChunks(folder: string, survey: FolderSurvey, prefix: string) {
     async chunks(warnings: string[]): Promise<PlannedChunk[]> {
       const out: PlannedChunk[] = [];
       for (const ch of sorted) {
-        const file = safeOutputPath(folder, ch.path);
+        const file = safeInputPath(folder, ch.path);
         // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
         const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
         if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
@@ -200,7 +200,7 @@ async function headerBase(folder: string, c: ManifestContainer, listed: Manifest
   let source = '';
   let file: string | undefined;
   if (listed) {
-    file = safeOutputPath(folder, listed.path);
+    file = safeInputPath(folder, listed.path);
     await requireFile(file, `chunk ${listed.id} (${listed.type}) is listed in the manifest but its file is missing`);
     bytes = new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file!); }));
     source = file;

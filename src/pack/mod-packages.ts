@@ -9,6 +9,8 @@ import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
 import { quote } from '../util/quote.js';
+import { eventLoopTurns } from '../util/turns.js';
+import { isAborting } from '../layout/output.js';
 import { storeEntryFor } from './header-builder.js';
 import { checkDistinctIds, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
@@ -81,8 +83,13 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   const legacyHints = { ...(t.engine ? { engine: t.engine } : {}), containerHeaderVersion: t.headerVersion };
+  // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
+  // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
+  const turn = eventLoopTurns();
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
+    await turn();
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: m.file });
     const bytes = await m.src.read();
     let pkg: ZenPackage;
     let size = bytes.length;

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
 import { encoderSettings } from '../codecs/registry.js';
@@ -10,9 +10,12 @@ import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
-import { ioError, readTocBytes } from '../toc/read-file.js';
+import { ioError, readTocBytes, withIoError } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { openTempFile, tempFilesInFlight, writeTempFile } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, writeTempFile } from '../layout/output.js';
+import { FileSet, removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
+import { companionChoice, stalePartitions } from './stale-outputs.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
@@ -167,7 +170,7 @@ async function packPlanned(
   }
   if (p.pakFiles && pak) pak = { ...pak, mountPoint: p.pakFiles.mountPoint };
   if (p.pakFiles && !pak) warnings.push(`--no-pak: ${plural(p.pakFiles.files.length, 'file')} that only a .pak holds ${p.pakFiles.files.length === 1 ? 'was' : 'were'} left out`);
-  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files);
+  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files, p.source);
   const { id, from } = p.containerId;
   return {
     ...r,
@@ -290,7 +293,11 @@ async function likeHeader(like: IoStoreToc, likePath: string, o: PackOptions): P
   return { headerVersion, entries };
 }
 
-/** Writes the planned chunks under temporary names, then renames every output into place. */
+/**
+ * Writes the planned chunks under temporary names, then puts the container's files in place together (FileSet):
+ * its `.utoc`, `.ucas` partitions and companion `.pak` appear all at once or not at all, and files an earlier output
+ * of the same name left that this one does not have (partitions, its pak) go with the commit.
+ */
 async function writeContainer(
   outBase: string,
   settings: ContainerWriterOptions,
@@ -299,21 +306,32 @@ async function writeContainer(
   pak: CompanionPakSettings | undefined,
   warnings: string[],
   pakFiles: readonly ModLooseFile[] = [],
+  source?: string,
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
-  await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outBase));
-  });
+  // The folders made here go again if the run fails: no empty output folder is left behind. Made with a blocking
+  // call after a check for an interrupt: one made after the interrupt's cleanup would outlive the run.
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: `${outBase}.utoc` });
+  const made = withIoError(dirname(outBase), () => mkdirSync(dirname(outBase), { recursive: true }));
+  // What a killed pack left beside its outputs (temporary .ucas files of hundreds of MB) goes first.
+  const leftovers = removeLeftovers(dirname(outBase));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
+  // An interrupt removes them too, once the temporary files are gone.
+  const unmake = () => removeMadeFolders(dirname(outBase), made);
+  abortCleanups.add(unmake);
   // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
-  const tmp = (p: string) => `${p}.iostore-tmp`;
+  const files = new FileSet();
+  const tmp = (p: string) => files.temp(p);
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
-  const writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i))), settings);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
-  const pool = encodePoolFor(ordered, settings, o.threads);
-  const threads = pool?.size ?? 0;
+  let writer: ContainerWriter | undefined;
+  let pool: EncodePool | undefined;
   try {
+    writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), settings);
+    pool = encodePoolFor(ordered, settings, o.threads);
+    const threads = pool?.size ?? 0;
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
@@ -325,49 +343,51 @@ async function writeContainer(
       o.onProgress?.({ ...progress });
     }
     const { utoc, partitions } = await writer.finish();
-    await writeTempFile(tmp(`${outBase}.utoc`), utoc);
-    // An existing .pak of that name may hold real files (AssetRegistry.bin ...): it is kept, not replaced.
+    await writeTempFile(tmp(`${outBase}.utoc`), utoc, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
-    // With files of its own the companion is (re)written; an empty one never replaces a .pak already there.
-    const writePak = pak !== undefined && (pakFiles.length > 0 || !existsSync(pakPath));
-    if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
-    if (writePak && pakFiles.length > 0) {
-      if (existsSync(pakPath)) warnings.push(`replaced ${pakPath} with a pak of the folder's ${plural(pakFiles.length, 'non-package file')}`);
-      await writeCompanionFiles(tmp(pakPath), pak!, pakFiles);
-    } else if (writePak) {
-      await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));
+    const companion = companionChoice(outBase, { pak: pak !== undefined, files: pakFiles.length, ...(source !== undefined ? { source } : {}) });
+    if (companion.warning) warnings.push(companion.warning);
+    if (companion.write && pakFiles.length > 0) {
+      await writeCompanionFiles(tmp(pakPath), pak!, pakFiles, pakPath);
+    } else if (companion.write) {
+      await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }), pakPath);
     }
+    if (companion.remove) files.remove(pakPath);
+    const stale = stalePartitions(outBase, partitions);
+    for (const p of stale) files.remove(p);
+    if (stale.length > 0) warnings.push(`removed ${plural(stale.length, '.ucas partition')} of an earlier container of this name: ${stale.map((p) => basename(p)).join(', ')}`);
     await pool?.close();
-    for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
-    await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
-    if (writePak) await rename(tmp(pakPath), pakPath);
-    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
+    files.commit();
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };
   } catch (e) {
-    await writer.abort();
+    await writer?.abort();
     await pool?.close();
-    for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
-    await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
-    await unlink(tmp(`${outBase}.pak`)).catch(() => {});
-    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
+    files.discard();
+    removeMadeFolders(dirname(outBase), made);
     throw e;
+  } finally {
+    abortCleanups.delete(unmake);
   }
 }
 
 /** The companion .pak with the folder's non-package files, stored (as UnrealPak stages small files by default). */
-async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, files: readonly ModLooseFile[]): Promise<void> {
+async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, files: readonly ModLooseFile[], shownAs: string): Promise<void> {
   const inputs = [];
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const size = (await stat(f.file).catch((e) => { throw ioError(e, f.file); })).size;
     inputs.push({ path: f.path, size, read: () => readPieces(f.file) });
   }
-  const fh = await openTempFile(tmpPath);
+  const fh = await openTempFile(tmpPath, shownAs);
   try {
     await writePak(
       {
         async write(data, position) {
           let o = 0;
-          while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+          try {
+            while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+          } catch (e) {
+            throw ioError(e, shownAs);
+          }
         },
         truncate: (n) => fh.truncate(n),
       },

@@ -1,5 +1,5 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defaultCodecs, encoderFor, type CodecRegistry } from '../codecs/registry.js';
 import type { OodleEncoderName } from '../codecs/oodle/index.js';
@@ -8,10 +8,12 @@ import { openPakFile } from '../pak/pak-file.js';
 import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
-import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
+import { removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
 import { plural } from '../util/plural.js';
 
@@ -68,12 +70,16 @@ function fileInput(path: string, file: string, size: number): PakInputFile {
 }
 
 /** A file path as a PakSink: positioned writes to a temporary file the caller renames. */
-async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void> }> {
-  const fh = await openTempFile(tmp);
+async function tempSink(tmp: string, shownAs: string): Promise<PakSink & { close(): Promise<void> }> {
+  const fh = await openTempFile(tmp, shownAs);
   return {
     async write(data, position) {
       let o = 0;
-      while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      try {
+        while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      } catch (e) {
+        throw ioError(e, shownAs);
+      }
     },
     truncate: (n) => fh.truncate(n),
     close: () => fh.close(),
@@ -213,13 +219,17 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       o.onProgress?.({ ...total });
     },
   };
-  await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outAbs));
-  });
+  // Folders made here go again if the run fails; what a killed run left beside the output goes first.
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outPak });
+  const made = withIoError(dirname(outAbs), () => mkdirSync(dirname(outAbs), { recursive: true }));
+  const unmake = () => removeMadeFolders(dirname(outAbs), made);
+  abortCleanups.add(unmake);
+  const leftovers = removeLeftovers(dirname(outAbs));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   const tmp = tempPathFor(outAbs);
-  const sink = await tempSink(tmp);
   let r: PakWriteResult;
   try {
+    const sink = await tempSink(tmp, outPak);
     try {
       r = await writePak(sink, files, w);
     } finally {
@@ -230,9 +240,11 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     });
   } catch (e) {
     await unlink(tmp).catch(() => {});
+    removeMadeFolders(dirname(outAbs), made);
     throw e;
   } finally {
     tempFilesInFlight.delete(tmp);
+    abortCleanups.delete(unmake);
   }
   if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
   return { ...r, pak: outPak, from, warnings };

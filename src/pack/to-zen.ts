@@ -4,10 +4,10 @@ import { defaultCodecs } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyPackageName } from '../legacy/paths.js';
-import { readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
+import { pakBlockSize, readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
 import { readPak } from '../pak/read.js';
 import { pakMountRelative } from '../pak/safe-path.js';
-import { mountPointRelative } from '../toc/directory-index.js';
+import { concatBytes, mountPointRelative } from '../toc/directory-index.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { listModFolder, type ModFile } from './mod-folder.js';
@@ -158,16 +158,18 @@ async function pakFiles(file: string, containerMount: string, aesKey: Uint8Array
     const read = async (): Promise<Uint8Array> => {
       if (e.compressionMethodIndex === 0) return readPakEntryData(bytes, pak, e, aesKey ? { aesKey } : {});
       const codec = codecs.require(e.compressionMethod);
-      const data = new Uint8Array(e.uncompressedSize);
+      // Checked before anything is allocated: the declared sizes alone must not set the memory taken.
+      const blockSize = pakBlockSize(e, file);
+      const parts: Uint8Array[] = [];
       let at = 0;
       for (const b of readPakEntryBlocks(bytes, pak, e, aesKey ? { aesKey } : {})) {
-        const n = Math.min(e.compressionBlockSize, e.uncompressedSize - at);
+        const n = Math.min(blockSize, e.uncompressedSize - at);
         if (n <= 0) throw new IoStoreError('BAD_VALUE', 'the entry has more compression blocks than its size needs', { file: where });
-        data.set(codec.decompress(b, n), at);
+        parts.push(codec.decompress(b, n));
         at += n;
       }
       if (at !== e.uncompressedSize) throw new IoStoreError('BAD_VALUE', `the entry's blocks give ${at} of its ${e.uncompressedSize} bytes`, { file: where });
-      return data;
+      return parts.length === 1 ? parts[0]! : concatBytes(parts);
     };
     out.push({ path: full.slice(containerMount.length), file: where, size: e.uncompressedSize, onDisk: false, read });
   }

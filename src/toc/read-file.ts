@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
+import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 
@@ -72,13 +73,14 @@ export async function openForRead(path: string) {
   }
 }
 
-/** Maps an operating-system error to the library's error type. */
+/**
+ * Maps an operating-system error to the library's error type: in plain words, naming the user's path (a temporary
+ * name shown as the name it stands for, a long path shortened; see fsFailure).
+ */
 export function ioError(e: unknown, path: string): IoStoreError {
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'ENOENT') return new IoStoreError('NOT_FOUND', 'no such file', { file: path });
-  if (err?.code === 'EISDIR') return new IoStoreError('USAGE', 'is a directory, expected a file', { file: path });
-  if (err?.code === 'EACCES' || err?.code === 'EPERM') return new IoStoreError('IO', 'permission denied', { file: path });
-  return new IoStoreError('IO', err?.message ?? String(e), { file: path });
+  if (e instanceof IoStoreError) return e;
+  const f = fsFailure(e, path);
+  return new IoStoreError(f.code, f.message, { file: f.file });
 }
 
 /** Runs a file-system call on `path`, its failure turned into the IoStoreError `ioError` makes. */

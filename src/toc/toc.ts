@@ -324,6 +324,11 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   if (badBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
   }
+  // Chunks are cut into blocks of the header's size: a block that decodes to more would overrun the chunk it is in.
+  const bigBlock = blocks.firstOversized(h.compressionBlockSize);
+  if (bigBlock >= 0) {
+    throw new IoStoreError('BAD_VALUE', `compression block ${bigBlock} decodes to ${blocks.uncompressedSize(bigBlock)} bytes, more than the block size ${h.compressionBlockSize}`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + bigBlock * 12 + 8 });
+  }
 
   // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
   const offLenAt = TOC_HEADER_SIZE + n * CHUNK_ID_SIZE;

@@ -193,16 +193,18 @@ describe('companion .pak', () => {
     }
   });
 
-  it('--no-pak skips it; an existing .pak is kept, not replaced; --pak-version picks another', async () => {
+  it('--no-pak skips it; a .pak beside no container is kept, not replaced; --pak-version picks another', async () => {
     const a = fresh('a');
     await unpack([corpusPath('ue5.8-cue4parse/patch/CUE4ParseFixtures-PatchBase.utoc')], a);
     const out = fresh('NoPak.utoc');
     expect((await packFolder(a, out, { noPak: true })).pak).toBeNull();
     expect(existsSync(out.replace(/\.utoc$/, '.pak'))).toBe(false);
-    writeFileSync(out.replace(/\.utoc$/, '.pak'), 'precious');
-    const again = await packFolder(a, out, { pakVersion: 12 });
+    // A .pak of the user's with no container beside it: not a companion this pack replaces.
+    const mine = fresh('Mine.utoc');
+    writeFileSync(mine.replace(/\.utoc$/, '.pak'), 'precious');
+    const again = await packFolder(a, mine, { pakVersion: 12 });
     expect(again.warnings.some((w) => /kept the existing/.test(w))).toBe(true);
-    expect(readFileSync(out.replace(/\.utoc$/, '.pak'), 'utf8')).toBe('precious');
+    expect(readFileSync(mine.replace(/\.utoc$/, '.pak'), 'utf8')).toBe('precious');
     const v12 = fresh('V12.utoc');
     await packFolder(a, v12, { pakVersion: 12 });
     const { readPak } = await import('../../src/index.js');

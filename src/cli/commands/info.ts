@@ -135,7 +135,7 @@ function renderPakInfo(i: PakInfo): string {
   const rows: Array<[string, string]> = [
     ['File', i.file],
     ['Pak version', `${i.version} (${i.versionName})`],
-    ['Mount point', i.mountPoint],
+    ['Mount point', escapeControl(i.mountPoint)],
     ['Entries', `${i.entryCount}${i.deletedCount > 0 ? ` (+${i.deletedCount} delete records)` : ''}`],
     ['Index encryption', i.encryptedIndex ? `yes (${i.encryptionMethod})` : 'no'],
     ['Encrypted entries', `${i.encryptedEntries}${i.encryptedEntries > 0 ? ` (${i.encryptionMethod})` : ''}`],

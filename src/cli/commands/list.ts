@@ -2,6 +2,7 @@ import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../
 import type { IoStoreToc } from '../../toc/toc.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
@@ -185,7 +186,7 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
     io.out(renderJson(listJson({ inputs: [file], chunks: [], pakFiles, single: { file, mountPoint: a.pak.mountPoint, version: a.pak.version, files: pakFiles }, several: false })));
   } else {
     printPakRows(args, io, rows, false);
-    if (!args.csv) io.out(`${rows.length} of ${plural(a.pak.entries.length, 'file')}, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
+    if (!args.csv) io.out(`${rows.length} of ${plural(a.pak.entries.length, 'file')}, mount point ${escapeControl(a.pak.mountPoint)}, pak v${a.pak.version} (${a.pak.versionName})\n`);
   }
   return ExitCode.Ok;
 }
@@ -232,7 +233,7 @@ export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
     index: (k) => rows[k]!.index,
     id: (k) => rows[k]!.id,
     type: (k) => rows[k]!.type,
-    path: (k) => rows[k]!.path,
+    path: (k) => escapeControl(rows[k]!.path),
     size: (k) => rows[k]!.size,
     storedSize: (k) => rows[k]!.storedSize,
     blocks: (k) => rows[k]!.blocks,
@@ -247,7 +248,8 @@ export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColu
     index: (k) => order[k]!,
     id: (k) => toc.chunkIdHex(order[k]!),
     type: (k) => toc.chunkTypeName(order[k]!),
-    path: (k) => toc.chunkPath(order[k]!) ?? '',
+    // Names from the file: control characters shown escaped, never sent to the terminal.
+    path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
     size: (k) => toc.chunkSize(order[k]!),
     storedSize: (k) => toc.chunkStoredSize(order[k]!),
     blocks: (k) => toc.chunkBlockCount(order[k]!),

@@ -160,6 +160,6 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
     const enc = [r.encryptedEntries ? 'file data' : '', r.encryptedIndex ? 'index' : ''].filter(Boolean).join(' and ');
     io.out(`wrote ${r.pak}: ${plural(r.entries, 'file')}, ${formatBytes(r.rawBytes)} -> ${formatBytes(r.size)}, pak v${r.version}, ${r.compression}${enc ? `, ${enc} encrypted` : ''}, mount point ${r.mountPoint}\n`);
   }
-  for (const w of r.warnings) io.err(`warning: ${w}\n`);
+  for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
   return ExitCode.Ok;
 }

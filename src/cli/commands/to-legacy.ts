@@ -2,7 +2,8 @@ import { toLegacy, type ToLegacyOptions } from '../../convert/to-legacy.js';
 import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import type { Command } from '../command.js';
-import { formatBytes, renderJson, renderTable } from '../format.js';
+import { formatBytes, limitedLines, renderJson, renderTable } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
 import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
@@ -75,8 +76,8 @@ export const toLegacyCommand: Command<ToLegacyArgs> = {
         io.out(result.global ? `  script imports named from ${result.global}\n` : '  no global container: script imports stay unnamed (--global)\n');
         for (const l of result.shaderLibraries) io.out(`  shader library ${l.path}: ${plural(l.shaders, 'shader')} from ${plural(l.groups, 'ShaderCode chunk')}, ${l.rawShaders} stored uncompressed\n`);
       }
-      for (const w of result.warnings) io.err(`warning: ${w}\n`);
-      for (const f of result.failures) io.err(`error: ${f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
+      for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
+      for (const l of limitedLines(result.failures.map((f) => escapeControl(f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`)), 'error: ')) io.err(l);
       if (partial) io.err(`${plural(result.failures.length, 'failure')}; the other packages were converted\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;

@@ -3,6 +3,7 @@ import { toZen, type ToZenOptions } from '../../pack/to-zen.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
 import { plural } from '../plural.js';
 import { encoderArgs, engineOption, threadsArg, withEncoderOptions, type EncoderArgs } from '../options.js';
@@ -76,7 +77,7 @@ export const toZenCommand: Command<ToZenArgs> = {
       if (r.packages) io.out(headerPackages(r.packages));
       for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${plural(l.shaders, 'shader')} in ${plural(l.groups, 'ShaderCode chunk')}, ${l.compressedGroups} Oodle-compressed, ${l.rawGroups} stored uncompressed\n`);
     }
-    for (const w of r.warnings) io.err(`warning: ${w}\n`);
+    for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };

@@ -2,7 +2,8 @@ import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
 import type { Command } from '../command.js';
-import { formatBytes, renderJson, renderTable } from '../format.js';
+import { formatBytes, limitedLines, renderJson, renderTable } from '../format.js';
+import { shownPath } from '../../util/temp-names.js';
 import { ExitCode } from '../io.js';
 import { plural, sources } from '../plural.js';
 import { escapeControl } from '../../util/quote.js';
@@ -78,7 +79,7 @@ export const unpackCommand: Command<UnpackArgs> = {
         }
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
-      for (const f of result.failures) io.err(`error: ${escapeControl(f.message)}${f.path ? ` (${escapeControl(f.path)})` : ''}\n`);
+      for (const l of limitedLines(result.failures.map((f) => `${escapeControl(f.message)}${f.path ? ` (${escapeControl(shownPath(f.path))})` : ''}`), 'error: ')) io.err(l);
       if (partial) io.err(`${plural(result.failures.length, 'failure')}; the other chunks were written\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;

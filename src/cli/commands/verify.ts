@@ -7,6 +7,8 @@ import { IoStoreError } from '../../errors.js';
 import { verifyContainer, type VerifyResult } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
+import { stalePartitions } from '../../pack/stale-outputs.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
@@ -79,6 +81,10 @@ export const verifyCommand: Command<VerifyArgs> = {
       }
       results.push(result);
       if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
+      // Partitions the container does not have (an earlier, more partitioned one of the name left them): the engine
+      // ignores them, but a folder that holds them is not what it seems.
+      const stale = stalePartitions(entry.utoc.replace(/\.utoc$/i, ''), reader.toc.partitionCount);
+      for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.
     for (const p of paks) {
@@ -118,16 +124,16 @@ function verifiedCount(containers: ReadonlyArray<{ ok: boolean }>, paks: Readonl
 
 function reportPak(io: CliIO, r: PakVerifyResult, prefix: string, quiet: boolean): void {
   for (const x of r.index) if (!x.ok) io.out(`MISMATCH ${prefix}${x.part} at ${x.offset}: expected ${x.expected}, got ${x.actual}\n`);
-  for (const m of r.mismatches) io.out(`MISMATCH ${prefix}${m.path}: expected ${m.expected}, got ${m.actual}\n`);
-  for (const e of r.errors) io.out(`ERROR    ${prefix}${e.path}: ${e.message}\n`);
+  for (const m of r.mismatches) io.out(`MISMATCH ${prefix}${escapeControl(m.path)}: expected ${m.expected}, got ${m.actual}\n`);
+  for (const e of r.errors) io.out(`ERROR    ${prefix}${escapeControl(`${e.path}: ${e.message}`)}\n`);
   if (!quiet || !r.ok) {
     io.out(`${r.ok ? 'OK' : 'FAILED'}: ${prefix}${r.verified}/${r.entries} entries match their SHA-1 (${formatBytes(r.bytes)}${r.unhashed > 0 ? `, ${r.unhashed} without a recorded hash` : ''}), ${r.index.filter((x) => x.ok).length}/${r.index.length} index parts\n`);
   }
 }
 
 function report(io: CliIO, result: VerifyResult, prefix: string, quiet: boolean): void {
-  for (const m of result.mismatches) io.out(`MISMATCH ${prefix}${m.path || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
-  for (const e of result.errors) io.out(`ERROR    ${prefix}${e.path || e.id} (chunk ${e.index}): ${e.message}\n`);
+  for (const m of result.mismatches) io.out(`MISMATCH ${prefix}${escapeControl(m.path) || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
+  for (const e of result.errors) io.out(`ERROR    ${prefix}${escapeControl(e.path) || e.id} (chunk ${e.index}): ${escapeControl(e.message)}\n`);
   for (const b of result.blockSignatureMismatches) io.out(`BAD BLOCK SIGNATURE ${prefix}block ${b}\n`);
   if (!quiet || !result.ok) {
     io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${plural(result.blockSignatureMismatches.length, 'bad block signature')}` : ''}\n`);
