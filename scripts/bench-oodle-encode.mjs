@@ -18,7 +18,7 @@ const corpus = join(root, '..', 'shared', 'corpus');
 const OOZ = join(corpus, '..', 'tools', 'ooz', 'ooz-decode');
 const PROJECTS = ['ue5.8-cue4parse', 'ue6.0-cue4parse'];
 
-const { readToc, oodleDecompressInto } = await import('../dist/index.js');
+const { readToc, oodleDecompressInto, oodleDecompressReference } = await import('../dist/index.js');
 const { encodeOodleStream, oodleCompress } = await import('../dist/codecs/oodle/encode/index.js');
 
 function container(project, dir, name) {
@@ -57,6 +57,7 @@ function corpusInputs() {
 }
 
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const decodeWith = (f, blocks) => { const t = cpu(); for (const [s, n] of blocks) f(s, n); return cpu() - t; };
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
 /** Seconds of CPU of one pass of `f` over the blocks, and the bytes it wrote (stored blocks count at their size). */
@@ -116,18 +117,23 @@ export async function benchOodleEncode(log = console.log) {
   ];
   const bytes = pairs.reduce((a, [raw]) => a + raw.length, 0);
   const out = new Uint8Array(0x10000);
-  const decode = (blocks) => { const t = cpu(); for (const [s, n] of blocks) oodleDecompressInto(s, out.subarray(0, n)); return cpu() - t; };
-  for (const [, blocks] of sets) for (let i = 0; i < 5; i++) decode(blocks);
-  const dt = sets.map(() => []);
-  const ratio = sets.map(() => []);
-  for (let round = 0; round < 21; round++) {
-    const t = sets.map(([, blocks]) => decode(blocks));
-    t.forEach((x, k) => {
-      dt[k].push(x);
-      ratio[k].push(t[0] / x);
+  // Ours as unpack runs it (the WebAssembly decoder where it runs), and the TypeScript reference decoder.
+  const decoders = [
+    ['ours', (s, n) => oodleDecompressInto(s, out.subarray(0, n))],
+    ['TypeScript', (s, n) => oodleDecompressReference(s, n)],
+  ];
+  const figures = sets.map(() => decoders.map(() => ({ t: [], r: [] })));
+  for (const [, f] of decoders) for (const [, blocks] of sets) for (let i = 0; i < 3; i++) decodeWith(f, blocks);
+  for (let round = 0; round < 15; round++) {
+    decoders.forEach(([, f], d) => {
+      const t = sets.map(([, blocks]) => decodeWith(f, blocks));
+      t.forEach((x, k) => {
+        figures[k][d].t.push(x);
+        figures[k][d].r.push(t[0] / x);
+      });
     });
   }
-  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core, our TypeScript decoder (median of 21 rounds in alternation, speed as a share of the engine streams', median per round) and ooz's native decoder:`);
+  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder:`);
   const dir = mkdtempSync(join(tmpdir(), 'oodle-bench-'));
   try {
     sets.forEach(([name, blocks], k) => {
@@ -145,7 +151,8 @@ export async function benchOodleEncode(log = console.log) {
         native = `; ooz ${r.cpuRate.toFixed(0)} MB/s`;
       }
       const size = blocks.reduce((a, [s]) => a + s.length, 0);
-      log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${(bytes / 1e6 / median(dt[k])).toFixed(0).padStart(5)} MB/s (${median(ratio[k]).toFixed(2)}x the engine's)${native}`);
+      const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
+      log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${native}`);
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
