@@ -7,6 +7,8 @@ import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
 import { openToc, readTocBytes } from '../toc/read-file.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import type { KeyRing } from '../mount/keys.js';
+import { OODLE_ENCODERS } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 
 /** Options every command that opens a container accepts. */
 export interface ContainerArgs {
@@ -88,3 +90,30 @@ export function singleFile(paths: readonly string[]): string | undefined {
 
 /** A path the commands treat as a pak archive rather than a container. */
 export const isPakPath = (p: string): boolean => /\.pak$/i.test(p);
+
+/** Options of the commands that compress (pack, to-zen): the level and, for Oodle, the codec. */
+export interface EncoderArgs {
+  level?: number;
+  'oodle-codec'?: string;
+}
+
+export function withEncoderOptions(y: Argv): Argv {
+  return y
+    .option('level', { type: 'number', describe: 'compression level, 1 (fastest) to 9 (smallest): Oodle (default 4; 6-9 parse optimally), Zlib and Gzip (default 6)' })
+    .option('oodle-codec', { type: 'string', describe: 'with Oodle compression: kraken (default, what the engine writes containers with), mermaid (faster to decode, what it compresses shader code with), selkie or leviathan' });
+}
+
+/** The level and Oodle codec given, checked, as the pack and to-zen options take them. */
+export function encoderArgs(args: EncoderArgs): { compressionLevel?: number; oodleCodec?: OodleEncoderName } {
+  const out: { compressionLevel?: number; oodleCodec?: OodleEncoderName } = {};
+  if (args.level !== undefined) {
+    if (!Number.isInteger(args.level) || args.level < 1 || args.level > 9) throw new IoStoreError('USAGE', `--level must be a whole number from 1 to 9, not ${args.level}`);
+    out.compressionLevel = args.level;
+  }
+  if (args['oodle-codec'] !== undefined) {
+    const c = args['oodle-codec'].toLowerCase();
+    if (!OODLE_ENCODERS.includes(c as OodleEncoderName)) throw new IoStoreError('USAGE', `--oodle-codec must be ${OODLE_ENCODERS.join(', ')}, not ${JSON.stringify(args['oodle-codec'])}`);
+    out.oodleCodec = c as OodleEncoderName;
+  }
+  return out;
+}

@@ -341,7 +341,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.shaderLibraries.push(report);
       await writeAssetInfo(lib);
       if (report.rawShaders > 0) {
-        result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (their groups were Oodle-compressed; this toolkit has no Oodle encoder, and the engine reads shaders whose stored size equals their size as they are)`);
+        result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (Oodle did not shrink them; the engine reads shaders whose stored size equals their size as they are)`);
       }
       return {};
     } });

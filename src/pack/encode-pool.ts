@@ -1,4 +1,5 @@
-import { defaultCodecs } from '../codecs/registry.js';
+import { defaultCodecs, encoderSettings, type EncoderSettings } from '../codecs/registry.js';
+import type { Codec } from '../codecs/codec.js';
 import type { ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
@@ -10,6 +11,8 @@ export interface EncodeTask {
   blockSize: number;
   /** A built-in codec by name, or null to store blocks raw. */
   codec: string | null;
+  /** How the codec encodes (a level, an Oodle codec), when not as the built-in does. */
+  settings?: EncoderSettings;
   memoryMapped: boolean;
   algorithm: ChunkHashAlgorithm;
 }
@@ -51,9 +54,9 @@ export class EncodePool {
     return this.close();
   };
 
-  /** Whether workers can encode with `codec` (the built-ins; they rebuild it by name). */
-  static supports(codec: { name: string } | undefined): boolean {
-    return codec === undefined || defaultCodecs().get(codec.name) === codec;
+  /** Whether workers can encode with `codec` (the built-ins, and encoderFor's codecs: they rebuild it by name). */
+  static supports(codec: Pick<Codec, 'name' | 'compress'> | undefined): boolean {
+    return codec === undefined || defaultCodecs().get(codec.name) === codec || encoderSettings(codec) !== undefined;
   }
 
   constructor(threads: number) {

@@ -1,7 +1,8 @@
 // An encode worker (see encode-pool.ts): reads a chunk's file, hashes it and compresses its blocks.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
-import { defaultCodecs } from '../codecs/registry.js';
+import { defaultCodecs, encoderFor } from '../codecs/registry.js';
+import type { Codec } from '../codecs/codec.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { serveTasks } from '../util/worker-pool.js';
@@ -41,6 +42,17 @@ function readSmallFile(file: string): Uint8Array {
 }
 
 const codecs = defaultCodecs();
+/** Codecs with settings, built once per worker. */
+const configured = new Map<string, Codec>();
+
+function codecOf(task: EncodeTask): Codec | undefined {
+  if (task.codec === null) return undefined;
+  if (!task.settings) return codecs.require(task.codec);
+  const key = `${task.codec}:${JSON.stringify(task.settings)}`;
+  let c = configured.get(key);
+  if (!c) configured.set(key, (c = encoderFor(task.codec, task.settings)));
+  return c;
+}
 const hashers = new Map<ChunkHashAlgorithm, Promise<ChunkHasher>>();
 const stopFlag = (workerData as EncodeWorkerSetup | null)?.stop;
 /** Checked between blocks: an interrupt gives the chunk up (see EncodePool). */
@@ -52,7 +64,7 @@ serveTasks<EncodeTask, EncodeReply>(async (task) => {
   const bytes = readSmallFile(task.file);
   let hasher = hashers.get(task.algorithm);
   if (!hasher) hashers.set(task.algorithm, (hasher = createChunkHasher(task.algorithm)));
-  const codec = task.codec === null ? undefined : codecs.require(task.codec);
+  const codec = codecOf(task);
   const chunk = encodeChunk(bytes, task.blockSize, codec, task.memoryMapped, await hasher, stopped);
   // One buffer for all payloads, handed over rather than copied.
   const total = chunk.blocks.reduce((a, b) => a + b.payload.length, 0);

@@ -57,7 +57,7 @@ export async function planManifest(folder: string, outBase: string, outName: str
   const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
   const gen = generationFromTocVersion(version);
   const encrypt = keptEncryption(c, o, folder);
-  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
+  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings, o);
   const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
   const survey = await surveyFolder(folder, manifest, c, companion);
   const header = await headerPlan(folder, c, survey, gen, version, target?.containerHeaderVersion, o, warnings);

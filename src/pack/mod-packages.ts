@@ -15,6 +15,7 @@ import { storeEntryFor } from './header-builder.js';
 import { checkDistinctIds, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
+import type { ShaderCompression } from '../shaders/convert.js';
 
 /** What turning a mod's files into chunks needs to know of the target. */
 export interface ModPackagesTarget {
@@ -27,6 +28,8 @@ export interface ModPackagesTarget {
   /** ShaderCode chunks as unpack writes them, by chunk id (hex, lower case). */
   unpackedCode: ReadonlyMap<string, ModFile>;
   onConvert?: (path: string) => void;
+  /** How shader code is compressed (Oodle Mermaid; the level). */
+  shaderCompression?: ShaderCompression;
 }
 
 /** The packages of a mod, read: each package chunk with the name its own header gives. */
@@ -56,7 +59,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   const knownShaderMaps = new Set<string>();
   for (const m of mod) {
     if (m.type !== 'ShaderCodeLibrary') continue;
-    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => t.unpackedCode.get(id), warnings);
+    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => t.unpackedCode.get(id), warnings, t.shaderCompression);
     out.shaderLibraries.push(r.report);
     for (const h of r.shaderMaps) knownShaderMaps.add(h);
     for (const c of r.chunks) {

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
+import { encoderSettings } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
@@ -57,8 +59,12 @@ export interface PackOptions {
   containerHeaderVersion?: ContainerHeaderVersionName;
   /** TOC version to write (default: the manifest's or the `like` container's). */
   version?: number;
-  /** `none`, `zlib`, `lz4`, ... (default: the source's method when this build can encode it, else none). */
+  /** `none`, `zlib`, `lz4`, `oodle`, ... (default: the source's method when this build can encode it, else none). */
   compression?: string;
+  /** 1 (fastest) to 9 (smallest), for Oodle (default 4), Zlib and Gzip (default 6). */
+  compressionLevel?: number;
+  /** Which Oodle codec writes Oodle blocks (default Kraken, which the engine uses for containers). */
+  oodleCodec?: OodleEncoderName;
   blockSize?: number;
   aesKey?: Uint8Array;
   partitionSize?: number;
@@ -218,7 +224,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}) }, warnings);
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
   const shaderLibraries = read.shaderLibraries;
   const packages = read.packages;
   const names = [...read.ownNames.values()];
@@ -243,7 +249,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
 
   const likeMethod = like?.compressionMethods.find((m) => m !== 'None');
-  const codec = chooseCodec(o.compression, likeMethod, warnings);
+  const codec = chooseCodec(o.compression, likeMethod, warnings, o);
   const alignment = like ? inferBlockAlignment(like) : undefined;
   const settings: ContainerWriterOptions = {
     version,
@@ -420,7 +426,8 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
     while (next < chunks.length && jobs.size < pool.size * 4 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * 64) {
       const c = chunks[next]!;
       if (onWorker(c)) {
-        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
+        const made = settings.codec ? encoderSettings(settings.codec) : undefined;
+        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, ...(made ? { settings: made.settings } : {}), memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
         // Awaited in order later; until then a failure must not count as unhandled.
         job.catch(() => {});
         jobs.set(next, job);

@@ -1,7 +1,8 @@
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { CodecRegistry } from '../codecs/registry.js';
+import { defaultCodecs, encoderFor, type CodecRegistry } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
 import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
@@ -25,8 +26,12 @@ export interface PakPackOptions {
   like?: string;
   /** Mount point; default the manifest's, the --like pak's, else `../../../`. */
   mountPoint?: string;
-  /** none, zlib, gzip, lz4 (default: the manifest's or --like pak's method, else none). */
+  /** none, zlib, gzip, lz4, oodle (default: the manifest's or --like pak's method, else none). */
   compression?: string;
+  /** 1 (fastest) to 9 (smallest), for Oodle (default 4), Zlib and Gzip (default 6). */
+  compressionLevel?: number;
+  /** Which Oodle codec writes Oodle entries (default Kraken). */
+  oodleCodec?: OodleEncoderName;
   blockSize?: number;
   aesKey?: Uint8Array;
   /** Encrypt file data (default: when a key is given). */
@@ -200,11 +205,12 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
 
   const total = { chunksDone: 0, chunksTotal: files.length, bytesDone: 0, bytesTotal: files.reduce((a, f) => a + f.size, 0) };
   const sizes = new Map(files.map((f) => [f.path, f.size]));
+  const codecs = withEncoderSettings(o, settings.compression);
   const w: PakWriterOptions = {
     ...settings,
     version,
     mountPoint: mountPoint ?? '../../../',
-    ...(o.codecs ? { codecs: o.codecs } : {}),
+    ...(codecs ? { codecs } : {}),
     ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
     ...(o.encryptIndex ? { encryptIndex: true } : {}),
     onFile: (path) => {
@@ -244,3 +250,15 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
   return { ...r, pak: outPak, from, warnings };
 }
 
+
+/**
+ * The registry to write with: the given one (or the built-ins) with the compression method set up for the level and
+ * Oodle codec asked for; undefined when neither was asked for.
+ */
+function withEncoderSettings(o: PakPackOptions, method: string | undefined): CodecRegistry | undefined {
+  if (o.compressionLevel === undefined && o.oodleCodec === undefined) return o.codecs;
+  if (method === undefined || /^none$/i.test(method)) throw new IoStoreError('USAGE', 'a compression level or Oodle codec needs a compression method (pass --compression oodle, zlib or gzip)');
+  const registry = (o.codecs ?? defaultCodecs()).clone();
+  registry.register(encoderFor(method, { ...(o.compressionLevel !== undefined ? { level: o.compressionLevel } : {}), ...(o.oodleCodec !== undefined ? { oodleCodec: o.oodleCodec } : {}) }));
+  return registry;
+}

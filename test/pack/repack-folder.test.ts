@@ -31,7 +31,8 @@ async function openChecked(utoc: string, aesKey?: Uint8Array) {
     const hi = Array.from({ length: toc.chunkCount }, (_, i) => i).find((i) => toc.chunkTypeName(i) === 'ContainerHeader');
     const header = hi === undefined ? undefined : parseContainerHeader(await r.readChunk(hi));
     const chunks = Array.from({ length: toc.chunkCount }, (_, i) => ({ type: toc.chunkTypeName(i), path: toc.chunkPath(i), id: toc.chunkId(i).id, i }));
-    if (existsSync(RETOC)) {
+    // retoc (built here without Oodle) cannot open a container with Oodle blocks.
+    if (existsSync(RETOC) && !toc.compressionMethods.some((m) => /oodle/i.test(m))) {
       const out = execFileSync(RETOC, [...(aesKey ? ['--aes-key', `0x${Buffer.from(aesKey).toString('hex')}`] : []), 'verify', utoc], { encoding: 'utf8', stdio: 'pipe' });
       expect(out).toMatch(/verified/i);
     }
