@@ -332,3 +332,33 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * TOC index of the file at `relPath` (below the mount point, `/`-separated, compared case-insensitively as the
+ * engine's file system does), or -1. Walks down one directory per component: no table over every file is built,
+ * and a corrupt index that loops ends after as many steps as it has entries.
+ */
+export function findDirectoryIndexFile(index: DirectoryIndex, relPath: string): number {
+  const { directories, files, strings } = index;
+  const parts = relPath.split('/').filter((p) => p !== '');
+  if (parts.length === 0 || directories.length === 0) return -1;
+  let budget = directories.length / 4 + files.length / 3;
+  const same = (s: number, want: string) => s < strings.length && strings[s]!.toLowerCase() === want;
+  let dir = 0;
+  for (let k = 0; k < parts.length - 1; k++) {
+    const want = parts[k]!.toLowerCase();
+    let c = directories[dir * 4 + 1]!;
+    while (c !== NONE && c * 4 < directories.length && !same(directories[c * 4]!, want)) {
+      if (--budget < 0) return -1;
+      c = directories[c * 4 + 2]!;
+    }
+    if (c === NONE || c * 4 >= directories.length) return -1;
+    dir = c;
+  }
+  const want = parts[parts.length - 1]!.toLowerCase();
+  for (let f = directories[dir * 4 + 3]!; f !== NONE && f * 3 < files.length; f = files[f * 3 + 1]!) {
+    if (same(files[f * 3]!, want)) return files[f * 3 + 2]!;
+    if (--budget < 0) return -1;
+  }
+  return -1;
+}

@@ -5,6 +5,7 @@ import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
   ChunkPaths,
+  findDirectoryIndexFile,
   directoryIndexFiles,
   mountPointRelative,
   parseDirectoryIndex,
@@ -214,6 +215,21 @@ export class IoStoreToc {
       this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
     }
     return this.pathCache?.get(i);
+  }
+
+  /**
+   * TOC index of the file at `path`, or -1: the path as `chunkPath` gives it (`Game/Content/Maps/Level.umap`) or
+   * below the mount point, `\\` or `/`, compared case-insensitively as the engine does.
+   */
+  findPath(path: string): number {
+    if (!this.directoryIndex) return -1;
+    const p = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const prefix = mountPointRelative(this.mountPoint);
+    if (prefix !== '' && p.toLowerCase().startsWith(prefix.toLowerCase())) {
+      const hit = findDirectoryIndexFile(this.directoryIndex, p.slice(prefix.length));
+      if (hit >= 0) return hit;
+    }
+    return findDirectoryIndexFile(this.directoryIndex, p);
   }
 
   /**
