@@ -205,5 +205,9 @@ function renderHeader(v: ContainerHeaderView): string {
     `Soft references:  ${v.softPackageReferences}`,
     '',
   ].join('\n');
+  // UE 5.3+ store entries hold no export counts (the package's own header does): no column that would stay empty.
+  if (v.packages.every((p) => p.exportCount === undefined)) {
+    return `${head}\n${renderTable(['package id', 'name', 'imports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right'])}`;
+  }
   return `${head}\n${renderTable(['package id', 'name', 'imports', 'exports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), p.exportCount === undefined ? '' : String(p.exportCount), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right', 'right'])}`;
 }
