@@ -11,7 +11,14 @@ export interface DirectoryIndex {
   directories: Uint32Array;
   /** 3 u32 per file: name, next file, user data (the chunk's TOC index). */
   files: Uint32Array;
-  strings: string[];
+  /** The string table (names of directories and files): a `string[]`, or, parsed, the bytes it was read from. */
+  strings: DirectoryNames;
+}
+
+/** The string table of an index: a name by its number (a `string[]` is one). */
+export interface DirectoryNames {
+  readonly length: number;
+  at(i: number): string | undefined;
 }
 
 /** A file of the directory index with its path relative to the mount point. */
@@ -32,20 +39,19 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   const stringCount = r.u32('string table count');
   // Each FString takes at least 4 bytes, which bounds the count before the array is built.
   r.needArray(stringCount, 4, 'string table');
-  const strings: string[] = new Array(stringCount);
-  // The rest of the index decoded at once: 8-bit names are cut from it rather than built a character at a time.
-  const tableAt = r.pos;
-  const table = latin1(r.bytes.subarray(tableAt));
+  // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
+  // bytes each, in every thread that opened the container.
+  const starts = new Int32Array(stringCount);
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
-    const s = readName(r, i, table, tableAt);
-    if (s === undefined) {
+    if (!stepOverName(r, i)) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
       r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
-    strings[i] = s;
+    starts[i] = at;
   }
+  const strings = new StoredNames(r.bytes, starts);
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
   // The mount point only prefixes file paths. The engine writes `/` (or nothing) in the index of a container that
@@ -70,17 +76,16 @@ function readU32s(r: ByteReader, count: number): Uint32Array {
 }
 
 /**
- * Reads one string-table entry, checking its bytes for characters that could escape a folder while decoding it:
- * a directory index of a big container holds thousands of names, and this is the hot loop of opening one.
- * Returns undefined for an unsafe name (the caller re-reads it to say why).
+ * Steps over one string-table entry, checking its bytes for characters that could escape a folder: a directory
+ * index of a big container holds thousands of names, and this is the hot loop of opening one. Returns false for an
+ * unsafe name (the caller re-reads it to say why).
  */
-function readName(r: ByteReader, i: number, table: string, tableAt: number): string | undefined {
+function stepOverName(r: ByteReader, i: number): boolean {
   const at = r.pos;
   const len = r.i32('string length');
   if (len <= 0) {
     r.pos = at;
-    const s = r.fstring(`directory index string ${i}`);
-    return unsafeComponent(s) ? undefined : s;
+    return unsafeComponent(r.fstring(`directory index string ${i}`)) === undefined;
   }
   if (len > r.remaining) r.fail('TRUNCATED', `directory index string ${i}: length ${len} exceeds the ${r.remaining} bytes that remain`, at);
   const b = r.bytes;
@@ -90,12 +95,37 @@ function readName(r: ByteReader, i: number, table: string, tableAt: number): str
   for (let k = start; k < end; k++) {
     const c = b[k]!;
     // '/', '\', ':' and control characters never belong in one path component.
-    if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return undefined;
+    if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return false;
   }
-  const s = table.substring(start - tableAt, end - tableAt);
   r.pos = end + 1;
-  if (s === '.' || s === '..' || s === '') return undefined;
-  return s;
+  // '', '.' and '..'
+  return !(len === 1 || (b[start] === 0x2e && (len === 2 || (len === 3 && b[start + 1] === 0x2e))));
+}
+
+/**
+ * A parsed string table: the FStrings as stored (already checked by parseDirectoryIndex) and where each starts.
+ * A name is decoded each time it is asked for.
+ */
+class StoredNames implements DirectoryNames {
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly starts: Int32Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  at(i: number): string | undefined {
+    if (i < 0 || i >= this.starts.length) return undefined;
+    const b = this.bytes;
+    const at = this.starts[i]!;
+    const len = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+    if (len > 0) return latin1(b.subarray(at + 4, at + 3 + len));
+    const r = new ByteReader(b, 'directory index');
+    r.pos = at;
+    return r.fstring();
+  }
 }
 
 /** Why a single path component is unsafe to join into an output path, or undefined when it is fine. */
@@ -152,9 +182,12 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
   const bad = (what: string): never => {
     throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
   };
-  const name = (i: number, what: string): string => {
+  const checkName = (i: number, what: string): void => {
     if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
-    return strings[i]!;
+  };
+  const name = (i: number, what: string): string => {
+    checkName(i, what);
+    return strings.at(i)!;
   };
   // Directories are marked when first reached, so a sibling chain that loops back fails at once.
   const stack: Array<[number, number]> = [[0, 0]];
@@ -168,7 +201,7 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
       seenFiles[f] = 1;
       const tocIndex = files[f * 3 + 2]!;
       if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
-      name(files[f * 3]!, `file entry ${f}`);
+      checkName(files[f * 3]!, `file entry ${f}`);
       onFile(f, prefixes[prefix]!, tocIndex, prefix);
     }
     for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
@@ -188,7 +221,7 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
 export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
   const out: DirectoryFile[] = [];
   walkDirectoryIndex(index, chunkCount, source, (f, prefix, tocIndex) => {
-    out.push({ path: prefix + index.strings[index.files[f * 3]!]!, tocIndex });
+    out.push({ path: prefix + index.strings.at(index.files[f * 3]!)!, tocIndex });
   });
   return out;
 }
@@ -227,7 +260,7 @@ export class ChunkPaths {
   /** Path of chunk i, or undefined if no file entry names it. */
   get(i: number): string | undefined {
     const p = this.prefixOf[i]!;
-    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings[this.nameOf[i]!]!;
+    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings.at(this.nameOf[i]!)!;
   }
 }
 
@@ -299,7 +332,7 @@ export function serializeDirectoryIndex(index: DirectoryIndex): Uint8Array {
   u32(index.files.length / 3);
   parts.push(new Uint8Array(index.files.buffer, index.files.byteOffset, index.files.byteLength).slice());
   u32(index.strings.length);
-  for (const s of index.strings) fstr(s);
+  for (let i = 0; i < index.strings.length; i++) fstr(index.strings.at(i)!);
   return concatBytes(parts);
 }
 
@@ -343,7 +376,7 @@ export function findDirectoryIndexFile(index: DirectoryIndex, relPath: string): 
   const parts = relPath.split('/').filter((p) => p !== '');
   if (parts.length === 0 || directories.length === 0) return -1;
   let budget = directories.length / 4 + files.length / 3;
-  const same = (s: number, want: string) => s < strings.length && strings[s]!.toLowerCase() === want;
+  const same = (s: number, want: string) => s < strings.length && strings.at(s)!.toLowerCase() === want;
   let dir = 0;
   for (let k = 0; k < parts.length - 1; k++) {
     const want = parts[k]!.toLowerCase();
