@@ -62,7 +62,7 @@ export const WRITE_FILES_MIN = 1024;
  */
 export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let files = 0;
-  for (let t = 0; t < tasks.length; t++) if (tasks.target(t) !== undefined) files++;
+  for (let t = 0; t < tasks.length; t++) if (tasks.writes(t)) files++;
   return threadsFor(decodeBytes(readers, tasks), files);
 }
 
@@ -261,8 +261,8 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
     const result: ChunkRunResult = { ...mine, threads: pool?.size ?? 0 };
     for (const s of settled) {
       const x = (s as PromiseFulfilledResult<LoopOutcome>).value;
-      result.ok.push(...x.ok);
-      result.bytes.push(...x.bytes);
+      x.done.forEach((n, c) => (result.done[c]! += n));
+      result.bytes += x.bytes;
       result.failures.push(...x.failures);
       result.mismatches.push(...x.mismatches);
     }
