@@ -132,10 +132,24 @@ export class OutputNames {
   private place(path: string): { path: string; clash?: Clash } {
     const cut = path.lastIndexOf('/');
     if (cut < 0) return { path };
+    // A folder's place, once made, never changes: the files of a folder (thousands of them) take it from here.
+    const dir = path.slice(0, cut);
+    let placed = this.placedDirs.get(dir);
+    if (placed === undefined) {
+      placed = this.placeFolder(dir);
+      this.placedDirs.set(dir, placed);
+    }
+    return { path: placed.folder === dir ? path : `${placed.folder}/${path.slice(cut + 1)}`, ...(placed.clash ? { clash: placed.clash } : {}) };
+  }
+
+  /** Each folder (`/`-separated, relative) as written, with the first clash met on the way. */
+  private readonly placedDirs = new Map<string, { folder: string; clash?: Clash }>();
+
+  private placeFolder(dir: string): { folder: string; clash?: Clash } {
     let asked = '';
     let written = '';
     let clash: Clash | undefined;
-    for (const part of path.slice(0, cut).split('/')) {
+    for (const part of dir.split('/')) {
       asked = asked === '' ? part : `${asked}/${part}`;
       const k = this.key(asked);
       let f = this.folderOf.get(k);
@@ -159,7 +173,7 @@ export class OutputNames {
       clash ??= f.clash;
       written = f.folder;
     }
-    return { path: `${written}/${path.slice(cut + 1)}`, ...(clash ? { clash } : {}) };
+    return clash ? { folder: written, clash } : { folder: written };
   }
 }
 

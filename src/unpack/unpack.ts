@@ -7,7 +7,7 @@ import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
 import { readManifestFile, keptManifestEntries } from '../layout/manifest-read.js';
-import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestChunkJson, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { OpenedPaks, PakClaims, PakUnpackOutcome } from './pak-unpack.js';
 import { packageKey } from '../layout/package-files.js';
@@ -209,13 +209,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const chunks = listed.toInt32Array();
       manifest.containers.push({
         ...manifestContainer(toc, entry.name, entry.priority),
-        chunks: new JsonLazyArray(chunks.length, (k) => {
-          const i = chunks[k]!;
-          const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? chunkOutputPath(toc, i));
-          const by = overriddenBy.get(i);
-          if (by !== undefined) chunk.overriddenBy = by;
-          return chunk;
-        }),
+        chunks: new JsonLazyArray(
+          chunks.length,
+          (k) => {
+            const i = chunks[k]!;
+            const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? chunkOutputPath(toc, i));
+            const by = overriddenBy.get(i);
+            if (by !== undefined) chunk.overriddenBy = by;
+            return chunk;
+          },
+          (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!) ?? chunkOutputPath(toc, chunks[k]!), overriddenBy.get(chunks[k]!), indent),
+        ),
       });
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });

@@ -36,6 +36,11 @@ export class JsonLazyArray<T> {
   constructor(
     readonly length: number,
     readonly at: (i: number) => T,
+    /**
+     * Element i's text as `JSON.stringify(at(i), null, 1)` makes it, each line after the first led by `indent`: when
+     * given, jsonPieces takes it instead of making the element (for long lists of a known shape).
+     */
+    readonly text?: (i: number, indent: string) => string,
   ) {}
 
   slice(start: number, end: number): T[] {
@@ -56,6 +61,12 @@ function* arrayPieces(list: { length: number; slice(start: number, end: number):
     return;
   }
   const pad = ' '.repeat(depth);
+  const text = list instanceof JsonLazyArray ? list.text : undefined;
+  if (text && depth + 1 >= splitDepth) {
+    for (let i = 0; i < list.length; i++) yield `${i === 0 ? '[' : ','}\n${pad} ${text(i, `${pad} `)}`;
+    yield `\n${pad}]`;
+    return;
+  }
   for (let i = 0; i < list.length; i += BATCH) {
     const batch = list.slice(i, i + BATCH);
     if (depth + 1 >= splitDepth) {
