@@ -34,7 +34,7 @@ import { companionPakSettings, type CompanionPakSettings } from './companion.js'
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
 import { plural } from '../util/plural.js';
-import { readPieces, type PlannedChunk } from './planned-chunk.js';
+import { ChunkFileReader, readPieces, WHOLE_FILE_MAX, type PlannedChunk } from './planned-chunk.js';
 import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 import { planManifest } from './manifest-plan.js';
@@ -333,10 +333,15 @@ async function writeContainer(
     pool = encodePoolFor(ordered, settings, o.threads);
     const threads = pool?.size ?? 0;
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
+    // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
+    const reader = new ChunkFileReader();
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
       const encoded = ahead?.take(k);
-      const hash = encoded ? await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped) : await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+      let hash: Uint8Array;
+      if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
+      else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file), c.path, c.memoryMapped);
+      else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
       progress.chunksDone++;
       progress.bytesDone += c.size;

@@ -1,6 +1,8 @@
 import { IoStoreError } from '../errors.js';
 import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
+import { ByteList, IntList } from '../util/int-list.js';
+import { KeyTable } from '../util/key-table.js';
 
 const NONE = 0xffffffff;
 
@@ -42,6 +44,7 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
   // bytes each, in every thread that opened the container.
   const starts = new Int32Array(stringCount);
+  const tableAt = r.pos;
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
     if (!stepOverName(r, i)) {
@@ -49,9 +52,9 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
       const bad = r.fstring(`directory index string ${i}`);
       r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
-    starts[i] = at;
+    starts[i] = at - tableAt;
   }
-  const strings = new StoredNames(r.bytes, starts);
+  const strings = new StoredNames(r.bytes.subarray(tableAt, r.pos), starts);
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
   // The mount point only prefixes file paths. The engine writes `/` (or nothing) in the index of a container that
@@ -108,7 +111,8 @@ function stepOverName(r: ByteReader, i: number): boolean {
  */
 class StoredNames implements DirectoryNames {
   constructor(
-    private readonly bytes: Uint8Array,
+    /** The string table as stored: its FStrings back to back (serializeDirectoryIndex copies them as they are). */
+    readonly bytes: Uint8Array,
     private readonly starts: Int32Array,
   ) {}
 
@@ -118,14 +122,17 @@ class StoredNames implements DirectoryNames {
 
   at(i: number): string | undefined {
     if (i < 0 || i >= this.starts.length) return undefined;
-    const b = this.bytes;
-    const at = this.starts[i]!;
-    const len = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
-    if (len > 0) return latin1(b.subarray(at + 4, at + 3 + len));
-    const r = new ByteReader(b, 'directory index');
-    r.pos = at;
-    return r.fstring();
+    return decodeFString(this.bytes, this.starts[i]!);
   }
+}
+
+/** The FString at `bytes[at]` (one already checked: see stepOverName). */
+function decodeFString(b: Uint8Array, at: number): string {
+  const len = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+  if (len > 0) return latin1(b.subarray(at + 4, at + 3 + len));
+  const r = new ByteReader(b, 'directory index');
+  r.pos = at;
+  return r.fstring();
 }
 
 /** Why a single path component is unsafe to join into an output path, or undefined when it is fine. */
@@ -264,76 +271,94 @@ export class ChunkPaths {
   }
 }
 
-/** Builds an index from paths relative to the mount point, deduplicating names as the engine does. */
-export function buildDirectoryIndex(mountPoint: string, entries: readonly DirectoryFile[]): DirectoryIndex {
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
+/**
+ * Builds an index from paths relative to the mount point, deduplicating names as the engine does. The names are kept
+ * as the FStrings the index stores (StoredNames), entries in growing integer arrays: an index of a game's 500,000
+ * files is built without an object or string per file.
+ */
+export function buildDirectoryIndex(mountPoint: string, entries: Iterable<DirectoryFile>): DirectoryIndex {
+  const names = new ByteList(1 << 12);
+  const starts = new IntList();
+  const ids = new KeyTable((id) => decodeFString(names.view(), starts.get(id)));
   const intern = (s: string): number => {
-    let id = stringIds.get(s);
-    if (id === undefined) {
-      id = strings.length;
-      strings.push(s);
-      stringIds.set(s, id);
+    let id = ids.find(s);
+    if (id < 0) {
+      id = starts.push(names.length);
+      names.append(encodeFString(s));
+      ids.set(s, id);
     }
     return id;
   };
-  const dirs: number[][] = [[NONE, NONE, NONE, NONE]];
+  // Per directory: name, first child, next sibling, first file; per file: name, next file, TOC index.
+  const dirs = new IntList(64);
+  dirs.push(-1), dirs.push(-1), dirs.push(-1), dirs.push(-1);
+  const files = new IntList(1024);
   const dirByPath = new Map<string, number>([['', 0]]);
-  const fileRows: number[][] = [];
-  const dirFor = (parts: string[]): number => {
+  const dirFor = (dirPath: string, path: string): number => {
+    const known = dirByPath.get(dirPath);
+    if (known !== undefined) return known;
     let cur = 0;
-    let path = '';
-    for (const p of parts) {
-      path += `${p}/`;
-      let d = dirByPath.get(path);
+    let at = '';
+    for (const p of dirPath.split('/')) {
+      checkComponent(path, p);
+      at = at === '' ? p : `${at}/${p}`;
+      let d = dirByPath.get(at);
       if (d === undefined) {
-        d = dirs.length;
+        d = dirs.length / 4;
         // New children go to the front of the sibling list: order is free and this needs no tail pointer.
-        dirs.push([intern(p), NONE, dirs[cur]![1]!, NONE]);
-        dirs[cur]![1] = d;
-        dirByPath.set(path, d);
+        dirs.push(intern(p)), dirs.push(-1), dirs.push(dirs.get(cur * 4 + 1)), dirs.push(-1);
+        dirs.set(cur * 4 + 1, d);
+        dirByPath.set(at, d);
       }
       cur = d;
     }
     return cur;
   };
   for (const e of entries) {
-    const parts = e.path.split('/');
-    const fileName = parts.pop()!;
-    for (const p of [...parts, fileName]) {
-      const why = unsafeComponent(p);
-      if (why) throw new IoStoreError('UNSAFE_PATH', `path ${quote(e.path)}: component ${quote(p)} ${why}`);
-    }
-    const d = dirFor(parts);
-    const f = fileRows.length;
-    fileRows.push([intern(fileName), dirs[d]![3]!, e.tocIndex]);
-    dirs[d]![3] = f;
+    const cut = e.path.lastIndexOf('/');
+    const fileName = e.path.slice(cut + 1);
+    const d = cut < 0 ? 0 : dirFor(e.path.slice(0, cut), e.path);
+    checkComponent(e.path, fileName);
+    const f = files.length / 3;
+    files.push(intern(fileName)), files.push(dirs.get(d * 4 + 3)), files.push(e.tocIndex);
+    dirs.set(d * 4 + 3, f);
   }
-  return {
-    mountPoint,
-    directories: Uint32Array.from(dirs.flat()),
-    files: Uint32Array.from(fileRows.flat()),
-    strings,
-  };
+  const u32 = (l: IntList) => new Uint32Array(l.toInt32Array().buffer);
+  return { mountPoint, directories: u32(dirs), files: u32(files), strings: new StoredNames(names.view().slice(), starts.toInt32Array()) };
 }
 
-/** Serialises an index to its on-disk form (unencrypted, unpadded). */
+function checkComponent(path: string, p: string): void {
+  const why = unsafeComponent(p);
+  if (why) throw new IoStoreError('UNSAFE_PATH', `path ${quote(path)}: component ${quote(p)} ${why}`);
+}
+
+/** Serialises an index to its on-disk form (unencrypted, unpadded), in one buffer. */
 export function serializeDirectoryIndex(index: DirectoryIndex): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const u32 = (v: number) => {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, v, true);
-    parts.push(b);
+  const mount = encodeFString(index.mountPoint);
+  const stored = index.strings instanceof StoredNames ? index.strings.bytes : undefined;
+  const names: Uint8Array[] = [];
+  if (!stored) for (let i = 0; i < index.strings.length; i++) names.push(encodeFString(index.strings.at(i)!));
+  const namesSize = stored ? stored.length : names.reduce((a, n) => a + n.length, 0);
+  const out = new Uint8Array(mount.length + 12 + index.directories.byteLength + index.files.byteLength + namesSize);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  const bytes = (b: Uint8Array) => {
+    out.set(b, at);
+    at += b.length;
   };
-  const fstr = (s: string) => parts.push(encodeFString(s));
-  fstr(index.mountPoint);
-  u32(index.directories.length / 4);
-  parts.push(new Uint8Array(index.directories.buffer, index.directories.byteOffset, index.directories.byteLength).slice());
-  u32(index.files.length / 3);
-  parts.push(new Uint8Array(index.files.buffer, index.files.byteOffset, index.files.byteLength).slice());
-  u32(index.strings.length);
-  for (let i = 0; i < index.strings.length; i++) fstr(index.strings.at(i)!);
-  return concatBytes(parts);
+  const u32s = (a: Uint32Array) => {
+    view.setUint32(at, a.length / (a === index.directories ? 4 : 3), true);
+    at += 4;
+    for (let i = 0; i < a.length; i++, at += 4) view.setUint32(at, a[i]!, true);
+  };
+  bytes(mount);
+  u32s(index.directories);
+  u32s(index.files);
+  view.setUint32(at, index.strings.length, true);
+  at += 4;
+  if (stored) bytes(stored);
+  else for (const n of names) bytes(n);
+  return out;
 }
 
 /** FString encoding as the engine writes it: 8-bit when every char fits, else UTF-16LE; NUL-terminated. */
