@@ -204,51 +204,50 @@ export class ContainerWriter {
    */
   async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<Uint8Array> {
     this.checkOpen(id);
-    const hasher = await this.hasherPromise;
+    const hasher = (this.hasher ??= await this.hasherPromise);
     hasher.reset();
     const bs = this.o.blockSize;
-    const codec = this.o.codec;
     // One block buffer for the writer's life: a block is copied into the staging buffer as soon as it is encoded.
     const pending = (this.pending ??= new Uint8Array(bs));
-    async function* blocks(): AsyncGenerator<EncodedBlock> {
-      let fill = 0;
-      for await (const piece of pieces) {
-        let o = 0;
-        while (o < piece.length) {
-          const n = Math.min(bs - fill, piece.length - o);
-          pending.set(piece.subarray(o, o + n), fill);
-          fill += n;
-          o += n;
-          if (fill === bs) {
-            hasher.update(pending);
-            yield encodeBlock(pending, codec, memoryMapped);
-            fill = 0;
-          }
+    this.beginChunk(memoryMapped);
+    let fill = 0;
+    for await (const piece of pieces) {
+      for (let o = 0; o < piece.length; ) {
+        const n = Math.min(bs - fill, piece.length - o);
+        pending.set(piece.subarray(o, o + n), fill);
+        fill += n;
+        o += n;
+        if (fill === bs) {
+          hasher.update(pending);
+          await this.addBlock(encodeBlock(pending, this.o.codec, memoryMapped), id, path);
+          fill = 0;
         }
       }
-      if (fill > 0) {
-        hasher.update(pending.subarray(0, fill));
-        yield encodeBlock(pending.subarray(0, fill), codec, memoryMapped);
-      }
     }
-    return this.addBlocks(id, blocks(), () => hasher.digest(), path, memoryMapped);
+    if (fill > 0) {
+      hasher.update(pending.subarray(0, fill));
+      await this.addBlock(encodeBlock(pending.subarray(0, fill), this.o.codec, memoryMapped), id, path);
+    }
+    return this.endChunk(id, hasher.digest(), path);
   }
 
   /**
    * Adds one chunk whose bytes are at hand whole (`bytes` may be a reused buffer: nothing is kept of it); returns its
-   * hash.
+   * hash. Nothing is awaited but the writes a full batch starts: a container of many small files is written without
+   * a promise or a closure per chunk.
    */
   async addChunkBytes(id: Uint8Array, bytes: Uint8Array, path?: string, memoryMapped = false): Promise<Uint8Array> {
     this.checkOpen(id);
-    const hasher = await this.hasherPromise;
+    const hasher = (this.hasher ??= await this.hasherPromise);
     hasher.reset();
     hasher.update(bytes);
     const bs = this.o.blockSize;
-    const codec = this.o.codec;
-    function* blocks(): Generator<EncodedBlock> {
-      for (let o = 0; o < bytes.length; o += bs) yield encodeBlock(bytes.subarray(o, o + bs), codec, memoryMapped);
+    this.beginChunk(memoryMapped);
+    for (let o = 0; o < bytes.length; o += bs) {
+      const pending = this.addBlock(encodeBlock(bytes.subarray(o, o + bs), this.o.codec, memoryMapped), id, path);
+      if (pending) await pending;
     }
-    return this.addBlocks(id, blocks(), () => hasher.digest(), path, memoryMapped);
+    return this.endChunk(id, hasher.digest(), path);
   }
 
   /**
@@ -257,7 +256,12 @@ export class ContainerWriter {
    */
   async addEncodedChunk(id: Uint8Array, chunk: EncodedChunk, path?: string, memoryMapped = false): Promise<Uint8Array> {
     this.checkOpen(id);
-    return this.addBlocks(id, chunk.blocks, () => chunk.hash, path, memoryMapped);
+    this.beginChunk(memoryMapped);
+    for (const block of chunk.blocks) {
+      const pending = this.addBlock(block, id, path);
+      if (pending) await pending;
+    }
+    return this.endChunk(id, chunk.hash, path);
   }
 
   private checkOpen(id: Uint8Array): void {
@@ -265,79 +269,107 @@ export class ContainerWriter {
     if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
   }
 
-  /** Pads, encrypts and places a chunk's encoded blocks, streaming them to the current partition. */
-  private async addBlocks(id: Uint8Array, blocks: AsyncIterable<EncodedBlock> | Iterable<EncodedBlock>, digest: () => Uint8Array, path: string | undefined, memoryMapped: boolean): Promise<Uint8Array> {
-    // Per staged block: its table entry (offset filled in when placed) and stored size.
-    const staged: Array<{ compressedSize: number; uncompressedSize: number; method: number; stored: number }> = [];
-    const staging = this.staging;
-    staging.clear();
-    let length = 0;
-    let flags = memoryMapped ? 2 : 0;
-    const store = (block: EncodedBlock) => {
-      length += block.rawSize;
-      let method = 0;
-      if (block.compressed) {
-        method = this.methodIndex(this.o.codec!.name);
-        flags |= 1;
-      }
-      const n = block.payload.length;
-      const size = align(n, 16);
-      const data = staging.extend(size);
-      data.set(block.payload);
-      // Padded with the block's own bytes from its start (the engine's rule, encrypted or not).
-      for (let i = n; i < size; i++) data[i] = data[i - n]!;
-      if (this.encryption === EncryptionMethod.AesEcb) data.set(aesEcbEncrypt(this.o.aesKey!, data));
-      else if (this.encryption === EncryptionMethod.AesCtr) {
-        const iv = new Uint8Array(randomBytes(12));
-        data.set(aesCtrCrypt(this.o.aesKey!, iv, data));
-        this.ivs.append(iv);
-      }
-      staged.push({ compressedSize: n, uncompressedSize: block.rawSize, method, stored: size });
-    };
+  /** The hasher, once created. */
+  private hasher: ChunkHasher | undefined;
+
+  // The chunk being added. Its stored blocks (padded, encrypted) wait in `staging`, each block's sizes and method in
+  // `staged` (4 numbers a block), until the chunk is placed; then they go to the batch as they come.
+  private readonly staged: number[] = [];
+  private chunkLength = 0;
+  private chunkFlags = 0;
+  private placed = false;
+  /** Where the chunk's next stored byte goes in the current partition, once placed. */
+  private at = 0;
+
+  private beginChunk(memoryMapped: boolean): void {
+    this.staging.clear();
+    this.staged.length = 0;
+    this.chunkLength = 0;
+    this.chunkFlags = memoryMapped ? 2 : 0;
+    this.placed = false;
+  }
+
+  /**
+   * Pads and encrypts a block into the staging buffer, then places the chunk or flushes the staged blocks when due;
+   * returns a promise only when that has to wait for a write.
+   */
+  private addBlock(block: EncodedBlock, id: Uint8Array, path: string | undefined): Promise<void> | undefined {
+    this.stage(block);
     // Placement needs a chunk's stored size only as far as the rules look at it: all of it with partitions,
     // whether it crosses the next alignment boundary otherwise (known after at most A bytes). Blocks are held until
     // then and streamed after, so without partitions memory does not grow with the chunk.
     const alignTo = this.o.compressionBlockAlignment ?? 0;
-    let placed = false;
-    let at = 0;
-    const flush = async () => {
-      if (staged.length === 0) return;
-      const sink = this.partitions[this.partitions.length - 1]!;
-      const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
-      const start = at;
-      for (const b of staged) {
-        const e = this.blocks.extend(BLOCK_ENTRY_SIZE);
-        writeBlockEntry(e, 0, partBase + at, b.compressedSize, b.uncompressedSize, b.method);
-        at += b.stored;
-      }
-      await this.queueWrite(sink, staging.view(), start);
-      staged.length = 0;
-      staging.clear();
-    };
-    const place = async () => {
-      await this.placeChunk(staging.length, () => path ?? toHex(id));
-      at = this.partitionOffset;
-      placed = true;
-    };
-    const afterBlock = async () => {
-      if (!placed && this.o.partitionSize === undefined && (alignTo <= 1 || staging.length > alignTo - (this.partitionOffset % alignTo))) await place();
-      if (placed && staging.length >= STREAM_BATCH) await flush();
-    };
-    for await (const block of blocks) {
-      store(block);
-      await afterBlock();
+    const size = this.staging.length;
+    if (!this.placed && this.o.partitionSize === undefined && (alignTo <= 1 || size > alignTo - (this.partitionOffset % alignTo))) {
+      const placing = this.place(id, path);
+      if (placing) return placing.then(() => (this.staging.length >= STREAM_BATCH ? this.flush() : undefined));
     }
-    if (!placed) await place();
-    await flush();
-    this.partitionOffset = at;
-    const hash = digest();
+    return this.placed && this.staging.length >= STREAM_BATCH ? this.flush() : undefined;
+  }
+
+  private stage(block: EncodedBlock): void {
+    this.chunkLength += block.rawSize;
+    let method = 0;
+    if (block.compressed) {
+      method = this.methodIndex(this.o.codec!.name);
+      this.chunkFlags |= 1;
+    }
+    const n = block.payload.length;
+    const size = align(n, 16);
+    const data = this.staging.extend(size);
+    data.set(block.payload);
+    // Padded with the block's own bytes from its start (the engine's rule, encrypted or not).
+    for (let i = n; i < size; i++) data[i] = data[i - n]!;
+    if (this.encryption === EncryptionMethod.AesEcb) data.set(aesEcbEncrypt(this.o.aesKey!, data));
+    else if (this.encryption === EncryptionMethod.AesCtr) {
+      const iv = new Uint8Array(randomBytes(12));
+      data.set(aesCtrCrypt(this.o.aesKey!, iv, data));
+      this.ivs.append(iv);
+    }
+    this.staged.push(n, block.rawSize, method, size);
+  }
+
+  /** Places the chunk (see placeChunk); a promise only when it has to wait (a new partition). */
+  private place(id: Uint8Array, path: string | undefined): Promise<void> | undefined {
+    const done = () => {
+      this.at = this.partitionOffset;
+      this.placed = true;
+    };
+    const moving = this.placeChunk(this.staging.length, () => path ?? toHex(id));
+    if (moving) return moving.then(done);
+    done();
+    return undefined;
+  }
+
+  /** Gives the staged blocks their table entries and their bytes to the batch; a promise when a write must wait. */
+  private flush(): Promise<void> | undefined {
+    const staged = this.staged;
+    if (staged.length === 0) return undefined;
+    const sink = this.partitions[this.partitions.length - 1]!;
+    const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
+    const start = this.at;
+    for (let k = 0; k < staged.length; k += 4) {
+      writeBlockEntry(this.blocks.extend(BLOCK_ENTRY_SIZE), 0, partBase + this.at, staged[k]!, staged[k + 1]!, staged[k + 2]!);
+      this.at += staged[k + 3]!;
+    }
+    staged.length = 0;
+    const writing = this.queueWrite(sink, this.staging.view(), start);
+    if (writing) return writing.then(() => this.staging.clear());
+    this.staging.clear();
+    return undefined;
+  }
+
+  private async endChunk(id: Uint8Array, hash: Uint8Array, path: string | undefined): Promise<Uint8Array> {
+    if (!this.placed) await this.place(id, path);
+    await this.flush();
+    this.partitionOffset = this.at;
     this.ids.append(id);
     this.hashes.append(hash.subarray(0, HASH_SIZE));
-    this.metaFlags.extend(1)[0] = flags;
+    this.metaFlags.extend(1)[0] = this.chunkFlags;
     this.offsets.push(this.virtualOffset);
-    this.lengths.push(length);
+    this.lengths.push(this.chunkLength);
     this.paths.push(path);
-    this.virtualOffset = align(this.virtualOffset + length, this.o.blockSize);
+    this.virtualOffset = align(this.virtualOffset + this.chunkLength, this.o.blockSize);
     return hash;
   }
 
@@ -346,21 +378,30 @@ export class ContainerWriter {
    * partitions, enough of it to tell whether it crosses the next alignment boundary): a chunk that would cross one
    * moves to it, and one that would overflow the partition starts the next partition file.
    */
-  private async placeChunk(size: number, name: () => string): Promise<void> {
+  private placeChunk(size: number, name: () => string): Promise<void> | undefined {
     const a = this.o.compressionBlockAlignment ?? 0;
-    let start = alignedChunkStart(this.partitionOffset, size, a);
+    const start = alignedChunkStart(this.partitionOffset, size, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
-      await this.writeBatch();
-      await this.settleWrite();
-      this.partitions.push(await this.openPartition(this.partitions.length));
-      start = 0;
+      return (async () => {
+        await this.writeBatch();
+        await this.settleWrite();
+        this.partitions.push(await this.openPartition(this.partitions.length));
+        this.checkFits(0, size, name);
+        this.partitionOffset = 0;
+      })();
     }
-    // Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition.
+    this.checkFits(start, size, name);
+    this.partitionOffset = start;
+    return undefined;
+  }
+
+  /** Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition. */
+  private checkFits(start: number, size: number, name: () => string): void {
+    const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps) {
       throw new IoStoreError('USAGE', `chunk ${name()} takes ${size} bytes stored, more than a partition of ${ps}: pass --partition-size ${size} or more, or compress (--compression zlib)`);
     }
-    this.partitionOffset = start;
   }
 
   /**
@@ -368,8 +409,10 @@ export class ContainerWriter {
    * container of many small chunks had made one call through libuv's pool per chunk, each waited for in turn).
    * A batch is written early when the bytes do not follow it (another partition, an alignment gap).
    */
-  private async queueWrite(sink: PartitionSink, bytes: Uint8Array, start: number): Promise<void> {
-    if (this.batchFill > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchFill)) await this.writeBatch();
+  private queueWrite(sink: PartitionSink, bytes: Uint8Array, start: number): Promise<void> | undefined {
+    if (this.batchFill > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchFill)) {
+      return this.writeBatch().then(() => this.queueWrite(sink, bytes, start));
+    }
     for (let o = 0; o < bytes.length; ) {
       if (this.batchFill === 0) {
         this.batchSink = sink;
@@ -379,8 +422,12 @@ export class ContainerWriter {
       this.batch.set(bytes.subarray(o, o + n), this.batchFill);
       this.batchFill += n;
       o += n;
-      if (this.batchFill === this.batch.length) await this.writeBatch();
+      if (this.batchFill === this.batch.length) {
+        const rest = bytes.subarray(o);
+        return this.writeBatch().then(() => this.queueWrite(sink, rest, start + o));
+      }
     }
+    return undefined;
   }
 
   /**
