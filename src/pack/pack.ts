@@ -28,7 +28,7 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
-import { classifyModFiles, listModFolder, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { classifyModFiles, listModFolder, modFileAtPath, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
@@ -220,7 +220,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   // Paths from here on are below the engine root (`../../../`): a folder written by unpack or to-legacy is laid
   // out so, a mod folder below the mount point.
   const layout = o.mountPoint !== undefined ? 'mount' : folderLayout(inFolder.map((f) => f.path), likePrefix, knownIds);
-  const files = layout === 'root' ? inFolder : inFolder.map((f) => ({ ...f, path: likePrefix + f.path }));
+  const files = layout === 'root' ? inFolder : inFolder.map((f) => modFileAtPath(f, likePrefix + f.path));
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
@@ -309,7 +309,11 @@ async function writeContainer(
   source?: string,
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
-  for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
+  // Only a .utoc or .ucas input can be an output: the others are not resolved (a path per file of a big mod).
+  for (const c of chunks) {
+    const input = c.input;
+    if (input && /\.u(toc|cas)$/i.test(input) && outputs.includes(resolve(input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: input });
+  }
   // The folders made here go again if the run fails: no empty output folder is left behind. Made with a blocking
   // call after a check for an interrupt: one made after the interrupt's cleanup would outlive the run.
   if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: `${outBase}.utoc` });
