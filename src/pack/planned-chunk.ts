@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import type { ModFile } from './mod-folder.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
@@ -101,19 +101,25 @@ export class ChunkFileReader {
   private whole = new Uint8Array(0);
   private piece = new Uint8Array(0);
 
-  /** A file's bytes (a view of a reused buffer: valid until the next call). */
-  read(file: string): Uint8Array {
+  /**
+   * A file's bytes (a view of a reused buffer: valid until the next call). `expected`: its size when planned; one
+   * more byte is asked for, so a file of that size takes one read (and no stat) and one that grew is read on.
+   */
+  read(file: string, expected: number): Uint8Array {
     return withFile(file, (fd) => {
-      const size = fstatSync(fd).size;
-      if (this.whole.length < size) this.whole = new Uint8Array(Math.max(size, Math.min(2 * this.whole.length, WHOLE_FILE_MAX)));
-      const out = this.whole.subarray(0, size);
       let done = 0;
-      while (done < size) {
-        const n = readSync(fd, out, done, size - done, done);
-        if (n === 0) return out.subarray(0, done);
+      for (;;) {
+        if (this.whole.length < done + 1 || (done === 0 && this.whole.length < expected + 1)) {
+          const grown = new Uint8Array(Math.max(expected + 1, 2 * this.whole.length, done + PIECE));
+          grown.set(this.whole.subarray(0, done));
+          this.whole = grown;
+        }
+        const want = this.whole.length - done;
+        const n = readSync(fd, this.whole, done, want, done);
         done += n;
+        // A regular file reads short only at its end; a full read (it grew past the plan) reads on.
+        if (n < want) return this.whole.subarray(0, done);
       }
-      return out;
     });
   }
 
