@@ -1,4 +1,4 @@
-import { createInflate, deflateSync, gunzipSync, gzipSync, inflateSync, constants, type ZlibOptions } from 'node:zlib';
+import { createDeflate, createInflate, deflateSync, gunzipSync, gzipSync, inflateSync, constants, type ZlibOptions } from 'node:zlib';
 import type { Codec } from './codec.js';
 import { checkedOutput, codecError } from './errors.js';
 import { IoStoreError } from '../errors.js';
@@ -59,7 +59,53 @@ function reusableInflate(): ((src: Uint8Array, out: Uint8Array, outLen: number) 
 
 let inflateInto: ReturnType<typeof reusableInflate> | null = null;
 
-function nodeCodec(name: string, decode: (src: Uint8Array, o: ZlibOptions) => Buffer, encode: (src: Uint8Array) => Buffer, reuse: boolean): Codec {
+/**
+ * Deflate at `level` through one stream per thread and level, reset between blocks, into a reused output buffer:
+ * deflateSync sets up a stream (~270 KiB of state at level 6) per call and returns a buffer that was copied again,
+ * which for the small files of a mod folder (a block each) cost more than compressing them. Returns a fresh array of
+ * the stream, the same bytes deflateSync makes. Undefined where node:zlib's handle is missing.
+ */
+function reusableDeflate(level: number): ((src: Uint8Array) => Uint8Array) | undefined {
+  let handle: InflateHandle | undefined;
+  let state: Uint32Array | undefined;
+  try {
+    const stream = createDeflate({ level }) as unknown as { _handle?: InflateHandle; _writeState?: Uint32Array };
+    handle = stream._handle;
+    state = stream._writeState;
+  } catch {
+    return undefined;
+  }
+  if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) return undefined;
+  let failure: string | undefined;
+  handle.onerror = (message) => {
+    failure = message;
+  };
+  const h = handle;
+  const st = state;
+  let out = new Uint8Array(0);
+  return (src) => {
+    // zlib's bound for incompressible input (stored blocks and the stream's header and checksum), with room to spare.
+    const room = src.length + (src.length >> 3) + (src.length >> 6) + 64;
+    if (out.length < room) out = new Uint8Array(room);
+    failure = undefined;
+    h.reset();
+    h.writeSync(constants.Z_FINISH, src, 0, src.length, out, 0, room);
+    if (failure !== undefined) throw new Error(failure);
+    if (st[1] !== 0 || st[0] === 0) throw new Error('deflate did not finish the block');
+    return out.slice(0, room - st[0]!);
+  };
+}
+
+/** Deflaters by level (see reusableDeflate); null where node:zlib's handle is missing. */
+const deflaters = new Map<number, ((src: Uint8Array) => Uint8Array) | null>();
+
+function deflateBlock(src: Uint8Array, level: number): Uint8Array {
+  let d = deflaters.get(level);
+  if (d === undefined) deflaters.set(level, (d = reusableDeflate(level) ?? null));
+  return d ? d(src) : new Uint8Array(deflateSync(src, { level }));
+}
+
+function nodeCodec(name: string, decode: (src: Uint8Array, o: ZlibOptions) => Buffer, encode: (src: Uint8Array) => Uint8Array, reuse: boolean): Codec {
   const codec: Codec = {
     name,
     decompressInto(src, size, out) {
@@ -85,16 +131,19 @@ function nodeCodec(name: string, decode: (src: Uint8Array, o: ZlibOptions) => Bu
       }
       return checkedOutput(name, out, size);
     },
-    compress: (src) => new Uint8Array(encode(src)),
+    compress: (src) => encode(src),
   };
   return codec;
 }
 
-export const zlibNode = nodeCodec('Zlib', inflateSync, (s) => deflateSync(s), true);
-export const gzipNode = nodeCodec('Gzip', gunzipSync, (s) => gzipSync(s), false);
+/** node:zlib's default level, which Zlib blocks are written at unless one is given. */
+const DEFAULT_LEVEL = 6;
+
+export const zlibNode = nodeCodec('Zlib', inflateSync, (s) => deflateBlock(s, DEFAULT_LEVEL), true);
+export const gzipNode = nodeCodec('Gzip', gunzipSync, (s) => new Uint8Array(gzipSync(s)), false);
 
 /** Zlib or Gzip encoding at `level` (1-9; the codecs above use node:zlib's default, 6). */
 export function zlibAtLevel(base: Codec, level: number): Codec {
   const gzip = base.name === 'Gzip';
-  return { ...base, compress: (s) => new Uint8Array(gzip ? gzipSync(s, { level }) : deflateSync(s, { level })) };
+  return { ...base, compress: (s) => (gzip ? new Uint8Array(gzipSync(s, { level })) : deflateBlock(s, level)) };
 }

@@ -7,10 +7,12 @@ const out = (o?: Options) => (o?.maxOutputLength ? { out: new Uint8Array(o.maxOu
 
 export const inflateSync = (src: Uint8Array, o?: Options) => unzlibSync(src, out(o));
 export const gunzipSync = (src: Uint8Array, o?: Options) => fGunzip(src, out(o));
-export const deflateSync = (src: Uint8Array) => zlibSync(src);
+export const deflateSync = (src: Uint8Array, o?: { level?: number }) => zlibSync(src, o?.level !== undefined ? { level: o.level as 6 } : {});
 /** Brotli (usmap files) through the `brotli` package's pure-JS decoder: browsers have no synchronous one. */
 export const brotliDecompressSync = (src: Uint8Array, o?: Options) => brotliDecompress(src, o?.maxOutputLength ? o.maxOutputLength - 1 : null);
 export const gzipSync = (src: Uint8Array) => fGzip(src);
 /** No native stream here: the Zlib codec sees no handle and decodes with inflateSync (then copies) instead. */
 export const createInflate = () => ({});
+/** Nor here: the Zlib codec encodes with deflateSync. */
+export const createDeflate = (_o?: { level?: number }) => ({});
 export const constants = { Z_FINISH: 4 };
