@@ -298,15 +298,9 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
 /** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
 function startWorker(url: URL, workerData: LoopWorkerSetup): Worker {
   try {
-    return new Worker(url, { workerData, execArgv: workerExecArgv(), resourceLimits: LOOP_WORKER_LIMITS });
+    return new Worker(url, { workerData, execArgv: workerExecArgv() });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    return new Worker(url, { workerData, execArgv: [], resourceLimits: LOOP_WORKER_LIMITS });
+    return new Worker(url, { workerData, execArgv: [] });
   }
 }
-
-/**
- * A loop worker's young generation stays small: what its loop allocates per chunk dies at once, and V8 otherwise
- * grows the young generation of a long run to its maximum (~48 MB of RSS per thread) as the few survivors add up.
- */
-const LOOP_WORKER_LIMITS = { maxYoungGenerationSizeMb: 6 };

@@ -5,26 +5,24 @@ import { abortHooks } from '../layout/output.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import type { EncodedChunk } from './block-encoder.js';
 
-/** Encode one chunk that is exactly the bytes of `file`. */
+/**
+ * Encode chunks that are each exactly the bytes of a file, in order: several small ones per task, since a message
+ * each way per chunk cost more than compressing a file of a few KiB.
+ */
 export interface EncodeTask {
-  file: string;
+  files: Array<{ file: string; memoryMapped: boolean }>;
   blockSize: number;
   /** A built-in codec by name, or null to store blocks raw. */
   codec: string | null;
   /** How the codec encodes (a level, an Oodle codec), when not as the built-in does. */
   settings?: EncoderSettings;
-  memoryMapped: boolean;
   algorithm: ChunkHashAlgorithm;
 }
 
-/** A chunk's payloads back to back in one transferred buffer, with each block's sizes. */
+/** The chunks' payloads back to back in one transferred buffer, with each chunk's block sizes and hash. */
 export interface EncodeReply {
   data: ArrayBuffer;
-  payloadSizes: number[];
-  rawSizes: number[];
-  compressed: boolean[];
-  hash: Uint8Array;
-  length: number;
+  chunks: Array<{ payloadSizes: number[]; rawSizes: number[]; compressed: boolean[]; hash: Uint8Array; length: number }>;
 }
 
 /** What an encode worker starts with: a flag the pool sets to stop it mid-chunk (an interrupt). */
@@ -59,7 +57,11 @@ export class EncodePool {
     return codec === undefined || defaultCodecs().get(codec.name) === codec || encoderSettings(codec) !== undefined;
   }
 
-  constructor(threads: number) {
+  /**
+   * `mainEncodes`: the calling thread takes every (size + 1)-th batch itself, so that it is one of the threads
+   * compressing rather than one waiting for them.
+   */
+  constructor(threads: number, readonly mainEncodes = false) {
     this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, { stop: this.stopFlag } satisfies EncodeWorkerSetup);
     abortHooks.add(this.stop);
   }
@@ -68,16 +70,19 @@ export class EncodePool {
     return this.pool.size;
   }
 
-  async encode(task: EncodeTask): Promise<EncodedChunk> {
+  /** The task's chunks encoded, in its order. */
+  async encode(task: EncodeTask): Promise<EncodedChunk[]> {
     const r = await this.pool.run(task);
     const data = new Uint8Array(r.data);
     let at = 0;
-    const blocks = r.payloadSizes.map((n, k) => {
-      const block = { payload: data.subarray(at, at + n), rawSize: r.rawSizes[k]!, compressed: r.compressed[k]! };
-      at += n;
-      return block;
+    return r.chunks.map((c) => {
+      const blocks = c.payloadSizes.map((n, k) => {
+        const block = { payload: data.subarray(at, at + n), rawSize: c.rawSizes[k]!, compressed: c.compressed[k]! };
+        at += n;
+        return block;
+      });
+      return { blocks, hash: c.hash, length: c.length };
     });
-    return { blocks, hash: r.hash, length: r.length };
   }
 
   close(): Promise<void> {

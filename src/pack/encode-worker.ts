@@ -9,6 +9,7 @@ import { serveTasks } from '../util/worker-pool.js';
 import { encodeChunk } from './block-encoder.js';
 import { workerData } from 'node:worker_threads';
 import { MAX_WORKER_CHUNK, type EncodeReply, type EncodeTask, type EncodeWorkerSetup } from './encode-pool.js';
+import { ByteList } from '../util/int-list.js';
 
 // Every chunk is read into this one buffer: its blocks are copied out before the next read. Fresh buffers per chunk
 // left tens of megabytes of garbage per worker between collections.
@@ -60,27 +61,30 @@ const stopped = () => {
   if (stopFlag && Atomics.load(stopFlag, 0) !== 0) throw new IoStoreError('IO', 'interrupted');
 };
 
+/** The payloads of a task's chunks, reused from task to task. */
+const out = new ByteList(1 << 20);
+
 serveTasks<EncodeTask, EncodeReply>(async (task) => {
-  const bytes = readSmallFile(task.file);
   let hasher = hashers.get(task.algorithm);
   if (!hasher) hashers.set(task.algorithm, (hasher = createChunkHasher(task.algorithm)));
+  const h = await hasher;
   const codec = codecOf(task);
-  const chunk = encodeChunk(bytes, task.blockSize, codec, task.memoryMapped, await hasher, stopped);
-  // One buffer for all payloads, handed over rather than copied.
-  const total = chunk.blocks.reduce((a, b) => a + b.payload.length, 0);
-  const data = new Uint8Array(total);
-  let at = 0;
-  for (const b of chunk.blocks) {
-    data.set(b.payload, at);
-    at += b.payload.length;
+  // Every chunk's payloads gathered in one buffer (each before the next file is read into the scratch buffer its
+  // stored blocks point into), then handed over in one array of their size.
+  out.clear();
+  const chunks: EncodeReply['chunks'] = [];
+  for (const f of task.files) {
+    stopped();
+    const chunk = encodeChunk(readSmallFile(f.file), task.blockSize, codec, f.memoryMapped, h, stopped);
+    for (const b of chunk.blocks) out.append(b.payload);
+    chunks.push({
+      payloadSizes: chunk.blocks.map((b) => b.payload.length),
+      rawSizes: chunk.blocks.map((b) => b.rawSize),
+      compressed: chunk.blocks.map((b) => b.compressed),
+      hash: chunk.hash,
+      length: chunk.length,
+    });
   }
-  const result: EncodeReply = {
-    data: data.buffer,
-    payloadSizes: chunk.blocks.map((b) => b.payload.length),
-    rawSizes: chunk.blocks.map((b) => b.rawSize),
-    compressed: chunk.blocks.map((b) => b.compressed),
-    hash: chunk.hash,
-    length: chunk.length,
-  };
-  return { result, transfer: [data.buffer] };
+  const data = out.view().slice().buffer;
+  return { result: { data, chunks }, transfer: [data] };
 });

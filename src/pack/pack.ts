@@ -417,8 +417,10 @@ async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, f
 function encodePoolFor(chunks: readonly PlannedChunk[], settings: ContainerWriterOptions, threads: number | undefined): EncodePool | undefined {
   if (!EncodePool.supports(settings.codec)) return undefined;
   if (threads === undefined && settings.codec === undefined) return undefined;
-  const n = threads ?? defaultEncodeThreads(chunks.reduce((a, c) => a + (onWorker(c) ? c.size : 0), 0));
-  return n > 0 ? new EncodePool(n) : undefined;
+  // By default the main thread encodes its share too (see encodeAhead): one worker fewer than the pool's default,
+  // each worker being ~25 MB.
+  const n = threads ?? Math.max(0, defaultEncodeThreads(chunks.reduce((a, c) => a + (onWorker(c) ? c.size : 0), 0)) - 1);
+  return n > 0 ? new EncodePool(n, threads === undefined) : undefined;
 }
 
 function onWorker(c: PlannedChunk): boolean {
@@ -427,28 +429,51 @@ function onWorker(c: PlannedChunk): boolean {
 
 /** Chunks encoded ahead of the writer: bounds both the chunks and the bytes in flight. */
 const AHEAD_BYTES = 64 << 20;
+/** A worker task takes consecutive chunks up to this many bytes (and BATCH_CHUNKS chunks): one message per batch. */
+const BATCH_BYTES = 1 << 20;
+const BATCH_CHUNKS = 256;
 
 /**
  * Starts encoding the worker-eligible chunks a little ahead of the writer, which takes them in order: the output
- * is the same as encoding on this thread. `take(k)` returns chunk k's encoding, or undefined for one the writer
- * encodes itself.
+ * is the same as encoding on this thread. Consecutive small chunks go to a worker together (a message each way per
+ * chunk had cost more than compressing a small file). `take(k)` returns chunk k's encoding, or undefined for one the
+ * writer encodes itself.
  */
 function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings: ContainerWriterOptions) {
   const jobs = new Map<number, Promise<EncodedChunk>>();
   let next = 0;
   let bytes = 0;
+  let batches = 0;
+  let turn = 0;
+  const made = settings.codec ? encoderSettings(settings.codec) : undefined;
   const fill = (from: number) => {
-    while (next < chunks.length && jobs.size < pool.size * 4 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * 64) {
-      const c = chunks[next]!;
-      if (onWorker(c)) {
-        const made = settings.codec ? encoderSettings(settings.codec) : undefined;
-        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, ...(made ? { settings: made.settings } : {}), memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
-        // Awaited in order later; until then a failure must not count as unhandled.
-        job.catch(() => {});
-        jobs.set(next, job);
-        bytes += c.size;
+    while (next < chunks.length && batches < pool.size * 3 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * BATCH_CHUNKS * 3) {
+      if (!onWorker(chunks[next]!)) {
+        next++;
+        continue;
       }
-      next++;
+      const members: number[] = [];
+      let size = 0;
+      while (next < chunks.length && onWorker(chunks[next]!) && members.length < BATCH_CHUNKS && (size < BATCH_BYTES || members.length === 0)) {
+        const c = chunks[next]!;
+        if (members.length > 0 && size + c.size > BATCH_BYTES) break;
+        members.push(next);
+        size += c.size;
+        next++;
+      }
+      // The main thread's turn: it encodes these itself when the writer takes them (it waits otherwise).
+      if (pool.mainEncodes && turn++ % (pool.size + 1) === pool.size) continue;
+      const task = pool.encode({ files: members.map((k) => ({ file: chunks[k]!.file!, memoryMapped: chunks[k]!.memoryMapped })), blockSize: settings.blockSize, codec: settings.codec?.name ?? null, ...(made ? { settings: made.settings } : {}), algorithm: settings.hashAlgorithm });
+      batches++;
+      const settled = task.finally(() => batches--);
+      // Awaited in order later; until then a failure must not count as unhandled.
+      settled.catch(() => {});
+      members.forEach((k, j) => {
+        const job = settled.then((r) => r[j]!);
+        job.catch(() => {});
+        jobs.set(k, job);
+      });
+      bytes += size;
     }
   };
   return {

@@ -54,25 +54,33 @@ describe('pack on worker threads', () => {
     for (const [f, bytes] of a) expect(b.get(f)!.equals(bytes), f).toBe(true);
   });
 
-  it('a worker encodes a file exactly as the writer would, and refuses missing or oversized files by name', async () => {
+  it('a worker encodes files exactly as the writer would, several per task, and refuses missing or oversized files by name', async () => {
     const pool = new EncodePool(1);
     try {
       const data = new Uint8Array(200_000).map((_, i) => (i * 7) % 251);
       const file = fresh('chunk.bin');
       writeFileSync(file, data);
-      const got = await pool.encode({ file, blockSize: 65536, codec: 'Zlib', memoryMapped: false, algorithm: 'blake3' });
-      const want = encodeChunk(data, 65536, zlibNode, false, await createChunkHasher('blake3'));
-      expect(got.hash).toEqual(want.hash);
-      expect(got.length).toBe(200_000);
-      expect(got.blocks.map((b) => [b.rawSize, b.compressed, Buffer.from(b.payload).toString('hex')])).toEqual(want.blocks.map((b) => [b.rawSize, b.compressed, Buffer.from(b.payload).toString('hex')]));
+      const small = fresh('small.bin');
+      writeFileSync(small, data.subarray(0, 3000));
+      // Three chunks in one task: each read into the worker's one buffer, each copied out before the next is read.
+      const got = await pool.encode({ files: [{ file, memoryMapped: false }, { file: small, memoryMapped: false }, { file, memoryMapped: true }], blockSize: 65536, codec: 'Zlib', algorithm: 'blake3' });
+      const hasher = await createChunkHasher('blake3');
+      const want = [encodeChunk(data, 65536, zlibNode, false, hasher), encodeChunk(data.subarray(0, 3000), 65536, zlibNode, false, hasher), encodeChunk(data, 65536, zlibNode, true, hasher)];
+      expect(got).toHaveLength(3);
+      got.forEach((g, k) => {
+        expect(g.hash).toEqual(want[k]!.hash);
+        expect(g.length).toBe(want[k]!.length);
+        expect(g.blocks.map((b) => [b.rawSize, b.compressed, Buffer.from(b.payload).toString('hex')])).toEqual(want[k]!.blocks.map((b) => [b.rawSize, b.compressed, Buffer.from(b.payload).toString('hex')]));
+      });
 
       const missing = join(tmp, 'nope.bin');
-      await expect(pool.encode({ file: missing, blockSize: 65536, codec: null, memoryMapped: false, algorithm: 'blake3' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: `${missing}: no such file` });
+      const task = (f: string, algorithm: 'blake3' | 'sha1' = 'blake3') => ({ files: [{ file: f, memoryMapped: false }], blockSize: 65536, codec: null, algorithm });
+      await expect(pool.encode(task(missing))).rejects.toMatchObject({ code: 'NOT_FOUND', message: `${missing}: no such file` });
       const big = fresh('big.bin');
       writeFileSync(big, new Uint8Array((16 << 20) + 1));
-      await expect(pool.encode({ file: big, blockSize: 65536, codec: null, memoryMapped: false, algorithm: 'blake3' })).rejects.toMatchObject({ code: 'IO' });
+      await expect(pool.encode(task(big))).rejects.toMatchObject({ code: 'IO' });
       // The pool is still usable after a failed task.
-      expect((await pool.encode({ file, blockSize: 65536, codec: null, memoryMapped: false, algorithm: 'sha1' })).blocks).toHaveLength(4);
+      expect((await pool.encode(task(file, 'sha1')))[0]!.blocks).toHaveLength(4);
     } finally {
       await pool.close();
     }
