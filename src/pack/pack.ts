@@ -73,6 +73,11 @@ export interface PackOptions {
   pakVersion?: number;
   /** Called for each legacy package converted to zen on the way in. */
   onConvert?: (path: string) => void;
+  /**
+   * When set, a legacy package that cannot be converted is reported here and left out, with its bulk files; the
+   * others still convert. Without it, the first such package stops the pack.
+   */
+  onPackageError?: (file: string, error: IoStoreError) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -302,7 +307,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   for (const f of all) if (f.path.startsWith(codePrefix) && f.path.endsWith('.bin')) unpackedCode.set(f.path.slice(codePrefix.length, -4).toLowerCase(), f);
   const shaderLibraries: PackedShaderLibrary[] = [];
   const loose: ModLooseFile[] = [];
-  const mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
+  let mod = classifyModFiles(files, mountPointRelative(mountPoint), gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
 
   const chunks: PlannedChunk[] = [];
@@ -339,6 +344,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     loose.splice(k, 1);
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
+  const failed = new Set<bigint>();
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
     let bytes = await m.src.read();
@@ -348,9 +354,18 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     let convertedPieces: Uint8Array[] | undefined;
     let size = bytes.length;
     if (isLegacyPackage(bytes)) {
-      if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
-      const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
-      const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+      let converted;
+      try {
+        if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
+        const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
+        converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+      } catch (e) {
+        if (!(e instanceof IoStoreError) || !o.onPackageError) throw e;
+        o.onPackageError(m.file, e);
+        failed.add(m.packageId!);
+        continue;
+      }
+      if (converted.warning) warnings.push(converted.warning);
       // Kept in pieces (header, .uexp): the writer takes them as they are.
       convertedPieces = converted.pieces;
       size = converted.size;
@@ -380,6 +395,9 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     // Converted headers are the big allocation; the chunk keeps the bytes, zen packages are read again when written.
     if (!legacy) pkgChunks.set(m, { legacy });
   }
+  // A package left out takes its bulk files with it.
+  if (failed.size > 0) mod = mod.filter((m) => m.packageId === undefined || !failed.has(m.packageId));
+  if (failed.size > 0 && mod.length === 0 && loose.length === 0) throw new IoStoreError('BAD_VALUE', 'no package of the input converted', { file: folder });
   checkDistinctIds(mod);
   for (const m of mod) {
     if (m.type === 'ShaderCodeLibrary') continue;

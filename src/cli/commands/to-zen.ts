@@ -14,6 +14,7 @@ interface ToZenArgs {
   'container-header-version'?: string;
   'mount-point'?: string;
   project?: string;
+  mount?: string;
   compression?: string;
   'aes-key'?: string;
   pak?: boolean;
@@ -33,6 +34,7 @@ export const toZenCommand: Command<ToZenArgs> = {
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from' })
       .option('mount-point', { type: 'string', describe: 'mount point of the new container (default: the --like one, else ../../../)' })
       .option('project', { type: 'string', describe: 'project folder for /Game/ packages given as single files (default: the --like container\'s, else Game)' })
+      .option('mount', { type: 'string', describe: 'long package path (e.g. /Game/Weapons) of loose UE4 packages, which name no package and lie below no Content folder' })
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (default: the --like container\'s method when this build can encode it, else none)' })
       .option('aes-key', { type: 'string', describe: 'AES-256 key: decrypts encrypted input .pak files and encrypts the output' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
@@ -40,7 +42,8 @@ export const toZenCommand: Command<ToZenArgs> = {
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 to-zen Saved/Cooked/Windows/MyGame/Content/Mod ~mods/Mod_P.utoc --like Paks/pakchunk0-Windows.utoc', 'a cooked mod folder as a patch container')
       .example('$0 to-zen MyMod.pak ~mods/MyMod_P.utoc --version UE5_4', 'an editor-made legacy .pak')
-      .example('$0 to-zen Hero.uasset Hero_P.utoc --version UE5_5 --compression zlib', '') as never,
+      .example('$0 to-zen Hero.uasset Hero_P.utoc --version UE5_5 --compression zlib', '')
+      .example('$0 to-zen Edited/ Mod_P.utoc --version UE4_27 --mount /Game/Weapons', 'loose UE4 packages: their folder stands for /Game/Weapons') as never,
   async run(args, io) {
     const all = [...args.inputs];
     const output = all.pop();
@@ -54,6 +57,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.project !== undefined) o.projectName = args.project;
+    if (args.mount !== undefined) o.mount = args.mount;
     if (args.compression !== undefined) o.compression = args.compression;
     if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
     if (args.pak === false) o.noPak = true;
@@ -74,6 +78,8 @@ export const toZenCommand: Command<ToZenArgs> = {
       for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
-    return ExitCode.Ok;
+    for (const f of r.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
+    if (r.failures.length > 0 && !args.json) io.err(`${r.failures.length} package(s) not converted; the others were\n`);
+    return r.failures.length > 0 ? ExitCode.Partial : ExitCode.Ok;
   },
 };
