@@ -43,6 +43,6 @@ export type { LegacyPackageSpec } from './write.js';
 export { legacyPackageSpec } from './spec.js';
 export { legacyRegionSpans, WRITTEN_TABLES } from './regions.js';
 export type { LegacyRegion, LegacyRegionSpan, LegacyTable } from './regions.js';
-export { describeLegacyPackage } from './describe.js';
+export { describeLegacyPackage, legacySummaryFields } from './describe.js';
 export type { LegacyPackageView } from './describe.js';
 export { taggedPropertiesEnd } from './tagged-properties.js';

@@ -124,6 +124,8 @@ export interface LegacyPackage {
   packageNameHint?: string;
   /** The bytes the package was read from (the tables this reader does not decode are kept from them). */
   uasset: Uint8Array;
+  /** The engine release the package was read as, when the caller gave one. */
+  engine?: LegacyEngineRelease;
 }
 
 export interface ParseLegacyOptions {
@@ -330,6 +332,7 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
   }
   const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources, dataResourceVersion, uasset };
   if (options.packageName !== undefined) pkg.packageNameHint = options.packageName;
+  if (options.engine !== undefined) pkg.engine = options.engine;
   checkReferences(pkg);
   return pkg;
 }

@@ -345,6 +345,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   const failed = new Set<bigint>();
+  let firstFailure: IoStoreError | undefined;
+  const pendingFailures: Array<[string, IoStoreError]> = [];
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
     let bytes = await m.src.read();
@@ -361,7 +363,9 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
         converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
       } catch (e) {
         if (!(e instanceof IoStoreError) || !o.onPackageError) throw e;
-        o.onPackageError(m.file, e);
+        // Reported once the pack goes ahead: a pack of nothing but bad packages is that package's error.
+        firstFailure ??= e;
+        pendingFailures.push([m.file, e]);
         failed.add(m.packageId!);
         continue;
       }
@@ -397,7 +401,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   }
   // A package left out takes its bulk files with it.
   if (failed.size > 0) mod = mod.filter((m) => m.packageId === undefined || !failed.has(m.packageId));
-  if (failed.size > 0 && mod.length === 0 && loose.length === 0) throw new IoStoreError('BAD_VALUE', 'no package of the input converted', { file: folder });
+  if (firstFailure && !mod.some((m) => m.type === 'ExportBundleData' || m.type === 'ShaderCodeLibrary')) throw firstFailure;
+  for (const [file, e] of pendingFailures) o.onPackageError!(file, e);
   checkDistinctIds(mod);
   for (const m of mod) {
     if (m.type === 'ShaderCodeLibrary') continue;

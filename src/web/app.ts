@@ -467,7 +467,8 @@ function packageNodes(v: AnyPackageView): Node[] {
 
 function legacyNodes(v: LegacyPackageView): Node[] {
   const ver = v.versioning;
-  const uexp = v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset';
+  const inline = v.exportData.in === 'uasset' ? `none needed: the export data is in the .uasset, ${fmtInt(v.exportData.size)} bytes after the header${v.exportData.ok ? ', every export inside it' : `: ${v.exportData.error}`}` : undefined;
+  const uexp = inline ?? (v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset');
   return [
     h('h3', { class: 'pkg-name' }, v.packageName),
     table(['', ''], [

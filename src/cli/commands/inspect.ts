@@ -18,6 +18,7 @@ import { parseEngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
+import { parseLegacyEngineRelease } from '../../legacy/versions.js';
 import { inspectLegacy } from './inspect-legacy.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
 
@@ -27,6 +28,8 @@ interface InspectArgs extends KeyArgs {
   json?: boolean;
   'container-header-version'?: string;
   engine?: string;
+  version?: string;
+  mount?: string;
   global?: string;
 }
 
@@ -39,19 +42,27 @@ export const inspectCommand: Command<InspectArgs> = {
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
-      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell' })
+      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3; legacy packages UE4_0 on) when its bytes cannot tell' })
+      .option('version', { type: 'string', describe: 'the same as --engine' })
+      .option('mount', { type: 'string', describe: 'long package path (e.g. /Game/Maps) of a UE4 legacy package\'s folder, which its summary does not name' })
       .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
+      .example('$0 inspect Maps/Level.umap --version UE4_18', 'an unversioned UE 4.18 package (export data in the .umap)')
       .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
-    if (args.engine !== undefined) hints.engine = parseEngineVersion(args.engine);
+    const engineName = args.version ?? args.engine;
+    // Legacy packages go back to UE 4.0; zen ones and containers start at 4.25: parsed once the file's kind is known.
+    const zenEngine = () => {
+      if (engineName !== undefined) hints.engine = parseEngineVersion(engineName);
+    };
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
     if (/\.utoc$/i.test(args.file)) {
+      zenEngine();
       const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
       try {
         const names = packageNamesFromToc(reader.toc);
@@ -86,9 +97,10 @@ export const inspectCommand: Command<InspectArgs> = {
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
-      io.out(inspectLegacy(args.file, bytes, !!args.json, hints.engine));
+      io.out(inspectLegacy(args.file, bytes, !!args.json, engineName === undefined ? undefined : parseLegacyEngineRelease(engineName), args.mount));
       return ExitCode.Ok;
     }
+    zenEngine();
     if (SHADER_LIBRARY.test(args.file)) {
       io.out(inspectShaderLibrary(args.file, bytes, !!args.json));
       return ExitCode.Ok;
