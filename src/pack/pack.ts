@@ -30,6 +30,7 @@ import { pickContainer, readManifest } from './manifest-input.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
 import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
 import { checkDistinctIds, classifyModFiles, listModFolder, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { hasInlineExportData } from '../legacy/export-data.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { writePak } from '../pak/pak-writer.js';
@@ -358,9 +359,11 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
     if (isLegacyPackage(bytes)) {
       let converted;
       try {
-        if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
         const lp = parseLegacyPackage(bytes, { source: m.file, ...(target ? { engine: target.engine } : {}), packageName: m.packageName! });
-        converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+        // Without a .uexp the export data follows the header in the .uasset (cooks that do not split packages).
+        const inline = !m.uexp && hasInlineExportData(lp) ? bytes.subarray(lp.summary.totalHeaderSize) : undefined;
+        if (!m.uexp && !inline) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
+        converted = legacyToZen(lp, bytes, inline ?? (await m.uexp!.read()), legacyHints);
       } catch (e) {
         if (!(e instanceof IoStoreError) || !o.onPackageError) throw e;
         // Reported once the pack goes ahead: a pack of nothing but bad packages is that package's error.

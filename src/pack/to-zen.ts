@@ -120,7 +120,6 @@ async function packageFiles(file: string, containerMount: string, project: strin
   if (!isLegacyPackage(bytes)) throw new IoStoreError('BAD_MAGIC', 'not a legacy package (no package tag and negative file version at its start); pass zen packages in a folder', { file, offset: 0 });
   const ext = file.slice(file.lastIndexOf('.'));
   const stem = file.slice(0, -ext.length);
-  if (!(await exists(`${stem}.uexp`))) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${basename(stem)}.uexp beside it)`, { file, offset: 0 });
   const name = ownPackageName(bytes, file, o) ?? packageNameFromContentPath(file) ?? mountedName(basename(stem), file, o);
   const full = contentPath(name, project);
   if (!full.startsWith(containerMount)) throw new IoStoreError('USAGE', `${name} lies at ${full}, outside the mount point ${containerMount}`, { file });

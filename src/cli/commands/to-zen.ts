@@ -79,7 +79,7 @@ export const toZenCommand: Command<ToZenArgs> = {
     }
     for (const w of r.warnings) io.err(`warning: ${w}\n`);
     for (const f of r.failures) io.err(`error: ${f.message.startsWith(f.path) ? f.message : `${f.path}: ${f.message}`}\n`);
-    if (r.failures.length > 0 && !args.json) io.err(`${r.failures.length} package(s) not converted; the others were\n`);
+    if (r.failures.length > 0 && !args.json) io.err(`${r.failures.length} failure(s); the other packages were converted\n`);
     return r.failures.length > 0 ? ExitCode.Partial : ExitCode.Ok;
   },
 };
