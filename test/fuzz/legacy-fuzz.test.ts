@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
@@ -60,7 +60,10 @@ describe.skipIf(!hasCorpus)('CLI fuzz: mutated legacy packages of every release'
     for (let i = 0; i < CASES; i++) {
       const src = list[i % list.length]!;
       const op = MUTATIONS[rand(MUTATIONS.length)]!;
-      const dir = join(tmp, `case${i}`, 'Game', 'Content');
+      // One folder, emptied for each case (a thousand left for the end take longer to remove than a hook may).
+      const root = join(tmp, 'case');
+      rmSync(root, { recursive: true, force: true });
+      const dir = join(root, 'Game', 'Content');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, src.name);
       // Mostly the header (summary, tables); a quarter of the cases mutate the .uexp instead.
@@ -71,8 +74,9 @@ describe.skipIf(!hasCorpus)('CLI fuzz: mutated legacy packages of every release'
       const a = await cli(['inspect', file, '--json', ...hint]);
       inspect.add(a.code, a.err, a.ms, `case ${i} (${src.name}, ${op}${inUexp ? ' .uexp' : ''}) inspect`);
       if (a.code === 0) expect(() => JSON.parse(a.out), `case ${i}: inspect --json prints JSON`).not.toThrow();
-      const out = join(tmp, `case${i}`, 'out', 'Mod_P.utoc');
-      const b = await cli(['to-zen', join(tmp, `case${i}`), out, '--version', zenRelease(src.release), '--json']);
+      const out = join(tmp, 'out', 'Mod_P.utoc');
+      rmSync(join(tmp, 'out'), { recursive: true, force: true });
+      const b = await cli(['to-zen', root, out, '--version', zenRelease(src.release), '--json']);
       toZen.add(b.code, b.err, b.ms, `case ${i} (${src.name}, ${op}${inUexp ? ' .uexp' : ''}) to-zen`);
       // Refused: no container; written: a whole one.
       if (b.code === 2) expect(existsSync(out), `case ${i}: no .utoc after an error`).toBe(false);
