@@ -137,8 +137,8 @@ export type LegacyEngineRelease = (typeof LEGACY_ENGINE_RELEASES)[number];
 
 /**
  * The object versions each release writes (EUnrealEngineObjectUE4Version's last value when the release branched;
- * the public readers agree on these), used for unversioned packages, which store zeros. UE 5.7 is 1018: its
- * cooked summaries carry the import type hierarchies table (checked on the corpus).
+ * the public readers agree on these, and a UE 5.3.2 save game stores 1009), used for unversioned packages, which
+ * store zeros. UE 5.7 is 1018: its cooked summaries carry the import type hierarchies table (checked on the corpus).
  */
 const ENGINE_OBJECT_VERSIONS: Record<LegacyEngineRelease, LegacyObjectVersions> = {
   UE4_0: ue4(342), UE4_1: ue4(352), UE4_2: ue4(363), UE4_3: ue4(382), UE4_4: ue4(385), UE4_5: ue4(401),
@@ -149,7 +149,7 @@ const ENGINE_OBJECT_VERSIONS: Record<LegacyEngineRelease, LegacyObjectVersions> 
   UE5_0: ue5(1004),
   UE5_1: ue5(1008),
   UE5_2: ue5(1009),
-  UE5_3: ue5(1011),
+  UE5_3: ue5(1009),
   UE5_4: ue5(1012),
   UE5_5: ue5(1013),
   UE5_6: ue5(1017),
