@@ -261,8 +261,11 @@ function cookedRegions(p: LegacyPackageSpec): LegacyRegion[] {
 }
 const EMPTY = new Uint8Array(0);
 
+/** The summary's numeric fields (its offsets among them). */
+type NumberField = { [K in keyof LegacyPackageSummary]-?: LegacyPackageSummary[K] extends number ? K : never }[keyof LegacyPackageSummary];
+
 /** The summary field each table's place is written to. */
-const OFFSET_FIELD: Partial<Record<LegacyTable, keyof LegacyPackageSummary>> = {
+const OFFSET_FIELD: Partial<Record<LegacyTable, NumberField>> = {
   names: 'nameOffset',
   softObjectPaths: 'softObjectPathsOffset',
   gatherableText: 'gatherableTextDataOffset',
@@ -364,10 +367,13 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
     writeRegion(body, region, p, placed);
   }
   const end = summarySize + body.length;
+  for (const [table, n] of [['names', p.names.length], ['imports', p.imports.length], ['exports', p.exports.length], ['cellImports', s.cellImportCount], ['cellExports', s.cellExportCount], ['preloadDependencies', p.preloadDependencies.length]] as const) {
+    if (n > 0 && !starts.has(table)) throw new IoStoreError('USAGE', `the regions have no place for the ${n} entries of ${table}`);
+  }
   const oldHeader = p.summary?.totalHeaderSize;
-  for (const [table, field] of Object.entries(OFFSET_FIELD) as Array<[LegacyTable, keyof LegacyPackageSummary]>) {
-    const at = starts.get(table);
-    if (at !== undefined) (s as unknown as Record<string, number>)[field] = at;
+  for (const [table, at] of starts) {
+    const field = OFFSET_FIELD[table];
+    if (field !== undefined) s[field] = at;
   }
   const headerSize = starts.get('exportData') ?? end;
   s.totalHeaderSize = headerSize;
