@@ -151,7 +151,7 @@ function writeExport(w: ByteWriter, e: LegacyExport, f: ExportEntryShape, script
   w.i32(e.forcedExport ? 1 : 0);
   w.i32(e.notForClient ? 1 : 0);
   w.i32(e.notForServer ? 1 : 0);
-  if (f.packageGuid) w.bytes(e.packageGuid ? fromHex(e.packageGuid) : ZERO_GUID);
+  if (f.packageGuid) w.bytes(e.packageGuid && e.packageGuid !== ZERO_GUID_HEX ? fromHex(e.packageGuid) : ZERO_GUID);
   if (f.inheritedInstance) w.i32(e.isInheritedInstance ? 1 : 0);
   w.u32(e.packageFlags);
   if (f.notAlwaysLoadedForEditorGame) w.i32(e.notAlwaysLoadedForEditorGame ? 1 : 0);
@@ -171,6 +171,8 @@ function writeExport(w: ByteWriter, e: LegacyExport, f: ExportEntryShape, script
   return serialOffsetAt;
 }
 const ZERO_GUID = new Uint8Array(16);
+/** Cooked exports' package GUIDs are zeros: spared the hex parse. */
+const ZERO_GUID_HEX = '0'.repeat(32);
 
 /** The summary the spec describes, counts and offsets still to be set. */
 function baseSummary(p: LegacyPackageSpec): LegacyPackageSummary {
