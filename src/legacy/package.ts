@@ -1,6 +1,7 @@
 import { IoStoreError } from '../errors.js';
 import { ByteReader } from '../util/bytes.js';
 import { readDataResources, type LegacyDataResource } from './data-resources.js';
+import { readLegacyEditorTables, type LegacyEditorTables } from './editor-tables/index.js';
 import { isWideLegacyName } from './name-hash.js';
 import { readLegacySummary, type LegacyPackageSummary } from './summary.js';
 import { exportEntryShape, readExport, readImport, readName, tableLayout, type LegacyTableLayout } from './tables.js';
@@ -120,6 +121,12 @@ export interface LegacyPackage {
   dataResources: LegacyDataResource[];
   /** The data resource table's version (1 or 2), 0 when absent. */
   dataResourceVersion: number;
+  /**
+   * The other tables the summary points at (thumbnails, gatherable text, soft object paths, metadata, searchable
+   * names, asset registry data, world tile info, the trailer, the depends map ...), each read on its own: one that
+   * does not parse is in `editorTables.errors` with its offset.
+   */
+  editorTables: LegacyEditorTables;
   /** The package name when the summary does not hold it (UE4 stores `None`), e.g. from the file's path. */
   packageNameHint?: string;
   /** The bytes the package was read from (the tables this reader does not decode are kept from them). */
@@ -330,7 +337,8 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
     dataResources.push(...table.entries);
     dataResourceVersion = table.version;
   }
-  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources, dataResourceVersion, uasset };
+  const editorTables = readLegacyEditorTables({ source, summary: s, exports, uasset, ...(options.engine ? { engine: options.engine } : {}) });
+  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources, dataResourceVersion, editorTables, uasset };
   if (options.packageName !== undefined) pkg.packageNameHint = options.packageName;
   if (options.engine !== undefined) pkg.engine = options.engine;
   checkReferences(pkg);

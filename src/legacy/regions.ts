@@ -1,4 +1,5 @@
 import { dataResourceEntrySize } from './data-resources.js';
+import { EDITOR_TABLES, exactEditorTables } from './editor-tables/index.js';
 import { isWideLegacyName } from './name-hash.js';
 import type { LegacyPackage } from './package.js';
 import { summaryShape, type LegacyPackageSummary } from './summary.js';
@@ -6,15 +7,15 @@ import { summaryShape, type LegacyPackageSummary } from './summary.js';
 /**
  * The parts of a legacy `.uasset` after its summary, by what the summary calls them (`gap`: bytes no table claims;
  * `exportData`, `bulkData`, `payloadToc`: what follows the header in editor packages, whose export data stays in
- * the `.uasset`).
+ * the `.uasset`; `thumbnailImages`: the images the thumbnail index, after them, points at).
  */
 export type LegacyTable =
   | 'names' | 'softObjectPaths' | 'gatherableText' | 'imports' | 'exports' | 'cellImports' | 'cellExports'
-  | 'metaData' | 'depends' | 'softPackageReferences' | 'searchableNames' | 'thumbnails' | 'importTypeHierarchies'
+  | 'metaData' | 'depends' | 'softPackageReferences' | 'searchableNames' | 'thumbnailImages' | 'thumbnails' | 'importTypeHierarchies'
   | 'assetRegistryData' | 'worldTileInfo' | 'preloadDependencies' | 'dataResources'
   | 'exportData' | 'bulkData' | 'payloadToc' | 'gap';
 
-/** The tables the writer makes from a spec; the others it keeps as bytes. */
+/** The tables the writer always makes from a spec; of the others, it makes those editorTables reads exactly (see isWritten). */
 export const WRITTEN_TABLES: ReadonlySet<LegacyTable> = new Set<LegacyTable>(['names', 'imports', 'exports', 'cellImports', 'cellExports', 'preloadDependencies', 'dataResources']);
 
 /** A part of a legacy package for the writer: made from the spec (no bytes), or kept as these bytes. */
@@ -28,7 +29,7 @@ export interface LegacyRegionSpan {
   table: LegacyTable;
   offset: number;
   size: number;
-  /** True for the tables the writer makes again from the parsed entries (the others are kept as bytes). */
+  /** True for the tables the writer makes again from the parsed entries and editor tables (the others are kept as bytes). */
   written: boolean;
 }
 
@@ -42,7 +43,7 @@ interface Anchor {
 /** Order of tables that share an offset: the engine's write order (only empty tables share a place in its files). */
 const ORDER: readonly LegacyTable[] = [
   'names', 'softObjectPaths', 'gatherableText', 'imports', 'exports', 'cellImports', 'cellExports', 'metaData', 'depends',
-  'softPackageReferences', 'searchableNames', 'thumbnails', 'importTypeHierarchies', 'assetRegistryData', 'worldTileInfo',
+  'softPackageReferences', 'searchableNames', 'thumbnailImages', 'thumbnails', 'importTypeHierarchies', 'assetRegistryData', 'worldTileInfo',
   'preloadDependencies', 'dataResources', 'exportData', 'bulkData', 'payloadToc',
 ];
 
@@ -64,6 +65,8 @@ function anchors(pkg: LegacyPackage, size: number): Anchor[] {
   add(true, 'depends', s.dependsOffset);
   add(shape.softPackageReferences, 'softPackageReferences', s.softPackageReferencesOffset, s.softPackageReferencesCount);
   add(shape.searchableNames, 'searchableNames', s.searchableNamesOffset);
+  const images = pkg.editorTables.places.find((p) => p.table === 'thumbnailImages');
+  if (images) add(true, 'thumbnailImages', images.offset);
   add(true, 'thumbnails', s.thumbnailTableOffset);
   add(shape.importTypeHierarchies, 'importTypeHierarchies', s.importTypeHierarchiesOffset, s.importTypeHierarchiesCount);
   add(true, 'assetRegistryData', s.assetRegistryDataOffset);
@@ -76,9 +79,15 @@ function anchors(pkg: LegacyPackage, size: number): Anchor[] {
   return out;
 }
 
+/** Whether the writer makes this table of the package from its values (else it keeps the bytes read). */
+function isWritten(pkg: LegacyPackage, table: LegacyTable): boolean {
+  return WRITTEN_TABLES.has(table) || (EDITOR_TABLES.has(table) && exactEditorTables(pkg).has(table));
+}
+
 /** The size of a table the writer makes, as it will write it from the parsed entries. */
 function writtenSize(pkg: LegacyPackage, table: LegacyTable): number {
   const utf8 = (t: string) => new TextEncoder().encode(t).length;
+  if (EDITOR_TABLES.has(table)) return pkg.editorTables.places.find((p) => p.table === table)?.size ?? 0;
   switch (table) {
     case 'names': {
       let n = 0;
@@ -114,7 +123,7 @@ export function legacyRegionSpans(pkg: LegacyPackage): LegacyRegionSpan[] {
     if (a.offset > at) out.push({ table: 'gap', offset: at, size: a.offset - at, written: false });
     at = Math.max(at, a.offset);
     const next = list[i + 1]?.offset ?? size;
-    const written = WRITTEN_TABLES.has(a.table);
+    const written = isWritten(pkg, a.table);
     if (next === a.offset && i + 1 < list.length) {
       // Another part starts here too: this one is empty (or, in a damaged file, overlaps; written ones keep theirs).
       const n = written ? writtenSize(pkg, a.table) : 0;

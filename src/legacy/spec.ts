@@ -1,12 +1,14 @@
+import { EDITOR_TABLES } from './editor-tables/index.js';
 import type { LegacyPackage } from './package.js';
 import { legacyPackageName } from './paths.js';
 import { legacyRegionSpans, type LegacyRegion } from './regions.js';
 import type { LegacyPackageSpec } from './write.js';
 
 /**
- * The spec that writes a parsed package back: its tables, every summary field, and the parts this reader does not
- * decode (thumbnails, gatherable text, asset registry data, an editor package's export data and trailer ...) kept
- * as their bytes. `writeLegacyPackage(legacyPackageSpec(parseLegacyPackage(x))).uasset` is `x`, byte for byte, for
+ * The spec that writes a parsed package back: its tables (the editor tables among them: thumbnails, gatherable
+ * text, asset registry data, the trailer ..., wherever their values give back their bytes), every summary field,
+ * and the parts this reader does not decode (an editor package's export data, bulk data, a table that did not
+ * parse) kept as their bytes. `writeLegacyPackage(legacyPackageSpec(parseLegacyPackage(x))).uasset` is `x`, byte for byte, for
  * every package the engine wrote; edit the spec's tables to write a changed package (the kept parts are copied as
  * they are, so offsets inside them are not updated).
  */
@@ -37,6 +39,7 @@ export function legacyPackageSpec(pkg: LegacyPackage): LegacyPackageSpec {
     summary: s,
     regions,
   };
+  if (regions.some((r) => !r.bytes && EDITOR_TABLES.has(r.table))) spec.editorTables = pkg.editorTables;
   if (pkg.dataResourceVersion > 0) spec.dataResourceVersion = pkg.dataResourceVersion;
   if (s.guid !== undefined) spec.guid = s.guid;
   if (s.savedHash !== undefined) spec.savedHash = s.savedHash;

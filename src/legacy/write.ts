@@ -2,6 +2,8 @@ import { IoStoreError } from '../errors.js';
 import { fromHex } from '../util/bytes.js';
 import { ByteWriter } from '../zen/byte-writer.js';
 import { DATA_RESOURCE_VERSION, writeDataResources, type LegacyDataResource } from './data-resources.js';
+import { EDITOR_TABLES, writeEditorTable, type EditorTableWriteContext, type LegacyEditorTables } from './editor-tables/index.js';
+import { editorTableFormat, fortniteMainOf, type EditorTableFormat } from './editor-tables/format.js';
 import { casePreservingNameHash, nonCasePreservingNameHash } from './name-hash.js';
 import type { LegacyCellExport, LegacyCellImport, LegacyExport, LegacyImport, LegacyName, LegacyNameEntry } from './package.js';
 import type { LegacyRegion, LegacyTable } from './regions.js';
@@ -61,6 +63,13 @@ export interface LegacyPackageSpec {
    * generations, both engine versions, chunk ids, counts of the tables kept as bytes ...) is written from it.
    */
   summary?: LegacyPackageSummary;
+  /**
+   * The editor tables (thumbnails, gatherable text, soft object paths, metadata, searchable names, asset registry
+   * data, world tile info, the trailer, the depends map ...) for the regions that name one and give no bytes. The
+   * writer sets their counts in the summary and the offsets inside them (thumbnail index, asset registry dependency
+   * data) from where it puts them.
+   */
+  editorTables?: LegacyEditorTables;
   /**
    * What follows the summary, in file order: the tables the writer makes from this spec, and the others as bytes
    * kept as read (an editor package's export data, bulk data and trailer among them). Each summary offset takes
@@ -294,6 +303,30 @@ const OFFSET_FIELD: Partial<Record<LegacyTable, NumberField>> = {
 interface Placed {
   serialOffsetsAt: number[];
   cellExportsAt: number;
+  /** For the editor tables: the layout, and where `body` starts in the file (the summary's size). */
+  editor: EditorTableWriteContext;
+}
+
+/**
+ * The layout the editor tables are written with: the summary's versions and flags; the custom version the summary
+ * stores, else the one they were read with (an unversioned package stores none); soft object paths by index when
+ * the list written is not empty.
+ */
+function editorWriteFormat(s: LegacyPackageSummary, p: LegacyPackageSpec): EditorTableFormat {
+  const f = editorTableFormat(s);
+  f.fortniteMain = fortniteMainOf(s.customVersions) ?? p.editorTables?.format.fortniteMain ?? f.fortniteMain;
+  const typedPaths = p.regions?.some((r) => r.table === 'softObjectPaths' && !r.bytes) && p.editorTables?.softObjectPaths;
+  f.softObjectPathIndices = s.fileVersionUE5 >= V5.AddSoftObjectPathList && (typedPaths ? typedPaths.length : s.softObjectPathsCount) > 0;
+  return f;
+}
+
+/** The summary counts of the editor tables written from values. */
+function setEditorCounts(s: LegacyPackageSummary, p: LegacyPackageSpec, written: ReadonlySet<LegacyTable>): void {
+  const t = p.editorTables;
+  if (!t) return;
+  if (written.has('softObjectPaths') && t.softObjectPaths) s.softObjectPathsCount = t.softObjectPaths.length;
+  if (written.has('gatherableText') && t.gatherableText) s.gatherableTextDataCount = t.gatherableText.length;
+  if (written.has('softPackageReferences') && t.softPackageReferences) s.softPackageReferencesCount = t.softPackageReferences.length;
 }
 
 /** Writes one region's bytes: a table made from the spec, or bytes kept as read. */
@@ -338,7 +371,8 @@ function writeRegion(body: ByteWriter, region: LegacyRegion, p: LegacyPackageSpe
       return;
     }
     default:
-      throw new IoStoreError('USAGE', `the writer makes no "${region.table}" table: give its bytes`);
+      if (!EDITOR_TABLES.has(region.table) || !p.editorTables) throw new IoStoreError('USAGE', `the writer makes no "${region.table}" table: give its bytes`);
+      writeEditorTable(body, region.table, p.editorTables, placed.editor);
   }
 }
 
@@ -362,12 +396,15 @@ export function writeLegacyPackage(p: LegacyPackageSpec): { uasset: Uint8Array; 
   // The summary is written twice: first for its size (the offsets depend on it), then with the offsets.
   writeLegacySummary(head, s);
   const summarySize = head.length;
-  const placed: Placed = { serialOffsetsAt: [], cellExportsAt: -1 };
+  const placed: Placed = { serialOffsetsAt: [], cellExportsAt: -1, editor: { format: editorWriteFormat(s, p), base: summarySize, exportCount: p.exports.length } };
   const starts = new Map<LegacyTable, number>();
+  const fromValues = new Set<LegacyTable>();
   for (const region of p.regions ?? cookedRegions(p)) {
     if (!starts.has(region.table)) starts.set(region.table, summarySize + body.length);
+    if (!region.bytes) fromValues.add(region.table);
     writeRegion(body, region, p, placed);
   }
+  setEditorCounts(s, p, fromValues);
   const end = summarySize + body.length;
   for (const [table, n] of [['names', p.names.length], ['imports', p.imports.length], ['exports', p.exports.length], ['cellImports', s.cellImportCount], ['cellExports', s.cellExportCount], ['preloadDependencies', p.preloadDependencies.length]] as const) {
     if (n > 0 && !starts.has(table)) throw new IoStoreError('USAGE', `the regions have no place for the ${n} entries of ${table}`);

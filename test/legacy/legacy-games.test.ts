@@ -115,7 +115,7 @@ describe.skipIf(!hasCorpus)('legacy-games: every package reads with its folder\'
     expect(text.code).toBe(0);
     expect(text.out).toContain('unversioned, read as UE4_18: UE4 514');
     expect(text.out).toContain('Export data:      in the .uasset, 38450 bytes after the header, exports inside');
-    expect(text.out).toMatch(/worldTileInfo\s+28026\s+92\s+bytes/);
+    expect(text.out).toMatch(/worldTileInfo\s+28026\s+92\s+read/);
     expect(text.out).toContain('--mount');
     const mounted = await cli('inspect', rel, '--version', 'UE4_18', '--mount', '/Game/Maps/');
     expect(mounted.out).toContain('/Game/Maps/m02VIL_004_Gimmick.m02VIL_004_Gimmick:PersistentLevel.LevelBounds_1.BoxComponent0');
