@@ -1,11 +1,15 @@
+import { describeLegacyEditorTables, type LegacyEditorTablesView } from './describe-editor.js';
 import { checkUexpTag, hasInlineExportData, legacyExportSpans, legacyInlineExportSpans } from './export-data.js';
 import type { LegacyPackage } from './package.js';
 import { legacyNameText, legacyObjectPath, legacyPackageName } from './paths.js';
 import { legacyRegionSpans, type LegacyTable } from './regions.js';
 import { summaryShape, type LegacyPackageSummary } from './summary.js';
 
-/** A readable view of a legacy package: the summary and the tables with object paths resolved. */
-export interface LegacyPackageView {
+/**
+ * A readable view of a legacy package: the summary and the tables with object paths resolved (the editor tables:
+ * thumbnails, gatherable text, asset registry data, the trailer ..., where the package has them).
+ */
+export interface LegacyPackageView extends LegacyEditorTablesView {
   packageName: string;
   format: 'legacy';
   legacyFileVersion: number;
@@ -168,6 +172,7 @@ export function describeLegacyPackage(pkg: LegacyPackage, uexp?: Uint8Array): Le
     preloadDependencies: pkg.preloadDependencies.length,
     dataResources: pkg.dataResources.length,
     exportData: exportDataOf(pkg, uexp),
+    ...describeLegacyEditorTables(pkg),
   };
   if (uexp) {
     const { in: _in, ...u } = view.exportData;

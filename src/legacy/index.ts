@@ -46,3 +46,33 @@ export type { LegacyRegion, LegacyRegionSpan, LegacyTable } from './regions.js';
 export { describeLegacyPackage, legacySummaryFields } from './describe.js';
 export type { LegacyPackageView } from './describe.js';
 export { taggedPropertiesEnd } from './tagged-properties.js';
+export { readLegacyEditorTables, writeEditorTable, exactEditorTables, EDITOR_TABLES, thumbnailFileNames, thumbnailImageType, readImageHeader, imageType, readCompressedBufferHeader, trailerPayloadSpan } from './editor-tables/index.js';
+export type {
+  LegacyEditorTables,
+  LegacyTableError,
+  LegacyTablePlace,
+  EditorTableFormat,
+  EditorTableWriteContext,
+  LegacyThumbnail,
+  LegacyGatherableText,
+  LegacyTextSourceSite,
+  LegacyLocMetadata,
+  LegacyLocMetadataValue,
+  LegacySoftObjectPath,
+  LegacySoftObjectPathRef,
+  LegacyPackageMetaData,
+  LegacyMetaDataValue,
+  LegacySearchableNames,
+  LegacyAssetRegistryData,
+  LegacyAssetRegistryObject,
+  LegacyAssetRegistryDependencies,
+  LegacyWorldTileInfo,
+  LegacyWorldTileLod,
+  LegacyPackageTrailer,
+  LegacyTrailerPayload,
+  LegacyPayloadAccessMode,
+  CompressedBufferHeader,
+  ImageHeader,
+} from './editor-tables/index.js';
+export { describeLegacyEditorTables, legacySoftObjectPathText } from './describe-editor.js';
+export type { LegacyEditorTablesView, LegacyThumbnailView } from './describe-editor.js';

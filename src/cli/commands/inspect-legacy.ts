@@ -6,9 +6,15 @@ import { parseLegacyPackage } from '../../legacy/package.js';
 import { packageNameFromContentPath } from '../../legacy/paths.js';
 import type { LegacyEngineRelease } from '../../legacy/versions.js';
 import { renderJson, renderTable } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
+import { renderLegacyEditorTables } from './inspect-legacy-tables.js';
+import { writeLegacyThumbnails, type ThumbnailFile } from './inspect-thumbnails.js';
 
-/** `inspect` of a legacy .uasset/.umap: the package and, when it is beside it, its .uexp. */
-export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, engine?: LegacyEngineRelease, mount?: string): string {
+/**
+ * `inspect` of a legacy .uasset/.umap: the package and, when it is beside it, its .uexp; with `thumbnails`, each
+ * thumbnail written as an image file into that folder (listed in the output).
+ */
+export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, engine?: LegacyEngineRelease, mount?: string, thumbnails?: string): string {
   // UE4 summaries store `None` for the package name: a path under a Content folder gives it (`/Game/...`), or the
   // folder's long package path.
   const stem = basename(file).replace(/\.[^.]+$/, '');
@@ -16,8 +22,16 @@ export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, en
   const pkg = parseLegacyPackage(bytes, { source: file, ...(engine ? { engine } : {}), ...(packageName ? { packageName } : {}) });
   const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
   const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;
-  const view = describeLegacyPackage(pkg, uexp);
-  return json ? renderJson(view) : renderLegacy(view);
+  const view: LegacyPackageView & { thumbnailFiles?: ThumbnailFile[] } = describeLegacyPackage(pkg, uexp);
+  if (thumbnails !== undefined) view.thumbnailFiles = writeLegacyThumbnails(pkg, thumbnails);
+  return json ? renderJson(view) : renderLegacy(view) + (view.thumbnailFiles ? thumbnailLines(view.thumbnailFiles, thumbnails!) : '');
+}
+
+function thumbnailLines(files: ThumbnailFile[], dir: string): string {
+  const written = files.filter((f) => f.file !== undefined);
+  const lines = [`\nThumbnails written to ${escapeControl(dir)}: ${written.length} of ${files.length}`];
+  for (const f of files) lines.push(`  ${escapeControl(f.objectPath)}: ${f.file === undefined ? '' : escapeControl(f.file)}${f.skipped ? `${f.file === undefined ? '' : ' '}(${f.skipped})` : ''}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function exportDataLine(v: LegacyPackageView): string {
@@ -52,6 +66,7 @@ function renderLegacy(v: LegacyPackageView): string {
   out.push(renderTable(['#', 'class', 'path'], v.imports.map((i) => [String(i.index), `${i.classPackage}.${i.class}`, i.path]), ['right', 'left', 'left']));
   out.push(`\nExports (${v.exports.length}):\n`);
   out.push(renderTable(['#', 'class', 'path', 'flags', 'offset', 'size'], v.exports.map((e) => [String(e.index), e.class, e.path, e.objectFlags, String(e.serialOffset), String(e.serialSize)]), ['right', 'left', 'left', 'left', 'right', 'right']));
+  out.push(renderLegacyEditorTables(v));
   out.push(`\nNames (${v.nameCount}):\n${v.names.map((n, i) => `  ${i}  ${n}`).join('\n')}\n`);
   return out.join('');
 }

@@ -31,6 +31,7 @@ interface InspectArgs extends KeyArgs {
   version?: string;
   mount?: string;
   global?: string;
+  thumbnails?: string;
 }
 
 export const inspectCommand: Command<InspectArgs> = {
@@ -46,11 +47,13 @@ export const inspectCommand: Command<InspectArgs> = {
       .option('version', { type: 'string', describe: 'the same as --engine' })
       .option('mount', { type: 'string', describe: 'long package path (e.g. /Game/Maps) of a UE4 legacy package\'s folder, which its summary does not name' })
       .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
+      .option('thumbnails', { type: 'string', describe: 'with a legacy .uasset/.umap: write each thumbnail as the image file it is (<object>.png/.jpg) into this folder' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
       .example('$0 inspect Maps/Level.umap --version UE4_18', 'an unversioned UE 4.18 package (export data in the .umap)')
-      .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports') as never,
+      .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports')
+      .example('$0 inspect Content/Hero.uasset --thumbnails thumbs', 'an editor package: its tables, and its thumbnails as thumbs/Hero.png') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
@@ -62,6 +65,7 @@ export const inspectCommand: Command<InspectArgs> = {
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
     if (/\.utoc$/i.test(args.file)) {
+      if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; containers hold cooked ones, which have none)', { file: args.file });
       zenEngine();
       const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
       try {
@@ -97,9 +101,10 @@ export const inspectCommand: Command<InspectArgs> = {
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
-      io.out(inspectLegacy(args.file, bytes, !!args.json, engineName === undefined ? undefined : parseLegacyEngineRelease(engineName), args.mount));
+      io.out(inspectLegacy(args.file, bytes, !!args.json, engineName === undefined ? undefined : parseLegacyEngineRelease(engineName), args.mount, args.thumbnails));
       return ExitCode.Ok;
     }
+    if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: args.file });
     zenEngine();
     if (SHADER_LIBRARY.test(args.file)) {
       io.out(inspectShaderLibrary(args.file, bytes, !!args.json));
