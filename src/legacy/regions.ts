@@ -80,8 +80,8 @@ function anchors(pkg: LegacyPackage, size: number): Anchor[] {
 }
 
 /** Whether the writer makes this table of the package from its values (else it keeps the bytes read). */
-function isWritten(pkg: LegacyPackage, table: LegacyTable): boolean {
-  return WRITTEN_TABLES.has(table) || (EDITOR_TABLES.has(table) && exactEditorTables(pkg).has(table));
+function isWritten(table: LegacyTable, editor: ReadonlySet<LegacyTable>): boolean {
+  return WRITTEN_TABLES.has(table) || editor.has(table);
 }
 
 /** The size of a table the writer makes, as it will write it from the parsed entries. */
@@ -113,6 +113,22 @@ function writtenSize(pkg: LegacyPackage, table: LegacyTable): number {
  * up to the next part, is a `gap`); tables that share a place with a non-empty one are empty.
  */
 export function legacyRegionSpans(pkg: LegacyPackage): LegacyRegionSpan[] {
+  // The editor tables the writer gives back exactly are made from their values where each has its own place: one
+  // that a damaged file makes overlap another keeps its bytes (and the thumbnail images go with their index).
+  const editor = new Set(exactEditorTables(pkg));
+  for (;;) {
+    const spans = tile(pkg, editor);
+    const misplaced = spans.filter((r) => r.written && editor.has(r.table) && !pkg.editorTables.places.some((p) => p.table === r.table && p.offset === r.offset && p.size === r.size));
+    if (misplaced.length === 0) return spans;
+    for (const r of misplaced) editor.delete(r.table);
+    if (!editor.has('thumbnails') || !editor.has('thumbnailImages')) {
+      editor.delete('thumbnails');
+      editor.delete('thumbnailImages');
+    }
+  }
+}
+
+function tile(pkg: LegacyPackage, editor: ReadonlySet<LegacyTable>): LegacyRegionSpan[] {
   const size = pkg.uasset.length;
   const s: LegacyPackageSummary = pkg.summary;
   const list = anchors(pkg, size).sort((a, b) => a.offset - b.offset || emptyFirst(a) - emptyFirst(b) || ORDER.indexOf(a.table) - ORDER.indexOf(b.table));
@@ -123,7 +139,7 @@ export function legacyRegionSpans(pkg: LegacyPackage): LegacyRegionSpan[] {
     if (a.offset > at) out.push({ table: 'gap', offset: at, size: a.offset - at, written: false });
     at = Math.max(at, a.offset);
     const next = list[i + 1]?.offset ?? size;
-    const written = isWritten(pkg, a.table);
+    const written = isWritten(a.table, editor);
     if (next === a.offset && i + 1 < list.length) {
       // Another part starts here too: this one is empty (or, in a damaged file, overlaps; written ones keep theirs).
       const n = written ? writtenSize(pkg, a.table) : 0;

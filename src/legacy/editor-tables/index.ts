@@ -205,7 +205,8 @@ const exactCache = new WeakMap<LegacyEditorTables, Set<LegacyTable>>();
 
 /**
  * The tables of a parsed package that the writer gives back byte for byte from their values (written where they
- * were read). Any other table stays as its bytes when the package is written again: identity comes first.
+ * were read). Any other table stays as its bytes when the package is written again: identity comes first (and
+ * legacyRegionSpans keeps the bytes of one whose place overlaps another's).
  */
 export function exactEditorTables(pkg: Pick<LegacyPackage, 'uasset' | 'exports'> & { editorTables: LegacyEditorTables }): ReadonlySet<LegacyTable> {
   const tables = pkg.editorTables;
