@@ -12,6 +12,7 @@ import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 import { sideBySide } from './bench-side.mjs';
 import { benchOodle } from './bench-oodle.mjs';
+import { benchProps } from './bench-props.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = join(root, '..', 'shared', 'corpus');
@@ -48,6 +49,10 @@ if (process.argv.includes('--oodle')) {
 }
 if (process.argv.includes('--legacy')) {
   await benchToLegacy();
+  process.exit(0);
+}
+if (process.argv.includes('--props')) {
+  await benchProps(corpus);
   process.exit(0);
 }
 if (process.argv.includes('--side')) {
@@ -231,6 +236,7 @@ to-legacy vs unpack (${name}/uncompressed: ${tl.packages} packages, ${(tl.packag
   }
 }
 await benchToLegacy();
+await benchProps(corpus);
 
 /** Compiles the C floor program (scripts/floor-copy.c) when a C compiler is at hand; null otherwise. */
 function buildFloor(dir) {

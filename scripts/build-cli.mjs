@@ -125,7 +125,7 @@ const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output' };
 
 /** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
 const LAZY = {
-  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'decompress', 'web'].map((c) => [c, [`cli/commands/${c}.js`]])),
+  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'props', 'decompress', 'web'].map((c) => [c, [`cli/commands/${c}.js`]])),
   help: ['cli/help.js'],
   // list and info of a .pak or a folder
   pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],

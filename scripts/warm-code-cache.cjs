@@ -34,6 +34,7 @@ async function main() {
     ['list', zlib, '--csv'],
     ['list', stored, '--by-type'],
     ['inspect', zlib, 'Demo/Noise.uasset'],
+    ['props', zlib, 'Demo/Noise.uasset', '--json'],
     ['unpack', zlib, join(work, 'unpacked'), '--quiet'],
     ['unpack', stored, join(work, 'dry'), '--dry-run', '--quiet'],
     ['verify', zlib, '--quiet'],

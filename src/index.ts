@@ -33,3 +33,5 @@ export * from './classic/index.js';
 export * from './legacy/index.js';
 export * from './convert/index.js';
 export * from './shaders/index.js';
+export * from './usmap/index.js';
+export * from './props/index.js';

@@ -23,6 +23,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'inspect', load: async () => (await import('./commands/inspect.js')).inspectCommand },
   { name: 'to-zen', load: async () => (await import('./commands/to-zen.js')).toZenCommand },
   { name: 'to-legacy', load: async () => (await import('./commands/to-legacy.js')).toLegacyCommand },
+  { name: 'props', load: async () => (await import('./commands/props.js')).propsCommand },
   { name: 'decompress', load: async () => (await import('./commands/decompress.js')).decompressCommand },
   { name: 'web', load: async () => (await import('./commands/web.js')).webCommand },
 ];

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
 
@@ -53,7 +53,29 @@ const byMountOrder = (a: { priority: number; name: string }, b: { priority: numb
 export async function discoverContainers(inputs: readonly string[]): Promise<MountEntry[]> {
   const { containers } = await discoverMounts(inputs, { paks: false });
   if (containers.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc files in ${inputs.join(', ')}`);
+  checkDistinctNames(containers, []);
   return containers;
+}
+
+/**
+ * Mounting merges what the inputs hold, and a container's name is its identity there (its id is the hash of the
+ * name, and only a `_N_P` name makes a patch): two containers (or two paks) of one name from different folders
+ * are not a base and its patch but two things the engine would not mount together. They are refused, naming both.
+ */
+export function checkDistinctNames(containers: readonly MountEntry[], paks: readonly PakMountEntry[]): void {
+  const clash = (files: readonly string[], ext: string) => {
+    const seen = new Map<string, string>();
+    for (const f of files) {
+      const key = basename(f).toLowerCase();
+      const other = seen.get(key);
+      if (other !== undefined) {
+        throw new IoStoreError('USAGE', `two ${ext} files named ${basename(f)} in different folders: ${other} and ${f}; only a _N_P name makes a patch of a base: give one of them (or the folder holding one)`);
+      }
+      seen.set(key, f);
+    }
+  };
+  clash(containers.map((c) => c.utoc), '.utoc');
+  clash(paks.map((p) => p.pak), '.pak');
 }
 
 /**
@@ -75,7 +97,10 @@ export async function discoverMounts(inputs: readonly string[], o: { paks?: bool
     else if (/\.utoc$/i.test(input) || (withPaks && /\.pak$/i.test(input))) found.push(input);
     else throw new IoStoreError('USAGE', `expected a .utoc${withPaks ? ' or .pak' : ''} file or a folder of containers`, { file: input });
   }
-  const unique = [...new Set(found)];
+  // One file given twice (`a/x.utoc` and `./a/x.utoc`, or a file and its folder) mounts once.
+  const byPath = new Map<string, string>();
+  for (const f of found) if (!byPath.has(resolve(f))) byPath.set(resolve(f), f);
+  const unique = [...byPath.values()];
   const containers = unique.filter((f) => /\.utoc$/i.test(f)).map(mountEntry).sort(byMountOrder);
   const paks = unique.filter((f) => /\.pak$/i.test(f)).map(pakMountEntry).sort(byMountOrder);
   if (containers.length + paks.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc${withPaks ? ' or .pak' : ''} files in ${inputs.join(', ')}`);

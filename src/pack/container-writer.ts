@@ -116,6 +116,21 @@ interface ChunkRecord {
 }
 
 /**
+ * Whether a recorded TOC order places exactly these chunks: every id has a slot, and the slots are 0..n-1 (a
+ * subset of the original chunks, as a partial unpack holds, has slots beyond its count).
+ */
+function reusable(order: ReadonlyMap<string, number>, ids: readonly string[]): boolean {
+  if (order.size !== ids.length) return false;
+  const seen = new Uint8Array(ids.length);
+  for (const id of ids) {
+    const slot = order.get(id);
+    if (slot === undefined || !Number.isInteger(slot) || slot < 0 || slot >= ids.length || seen[slot]) return false;
+    seen[slot] = 1;
+  }
+  return true;
+}
+
+/**
  * Writes a container chunk by chunk: each chunk's blocks are compressed, padded to 16 bytes by repeating their own
  * bytes, encrypted and appended to the current .ucas partition; the TOC is written at the end. One chunk's stored
  * blocks are held at a time (placement rules need the chunk's stored size before it is written), never the container.
@@ -324,7 +339,7 @@ export class ContainerWriter {
     let overflow: Int32Array = new Int32Array(0);
     const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
     const reuse = this.o.reuseLayout;
-    if (reuse && reuse.order.size === n && this.chunks.every((c) => reuse.order.has(hex(c.id)))) {
+    if (reuse && reusable(reuse.order, this.chunks.map((c) => hex(c.id)))) {
       order = new Array(n);
       this.chunks.forEach((c, i) => (order[reuse.order.get(hex(c.id))!] = i));
       seeds = reuse.seeds;

@@ -69,17 +69,17 @@ export interface ModLooseFile {
 export async function listModFolder(folder: string): Promise<ModFile[]> {
   const files: string[] = [];
   await walkFiles(folder, files);
-  const out: ModFile[] = [];
-  for (const file of files.sort()) {
-    const path = relative(folder, file).split(sep).join('/');
-    // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
-    const size = withIoError(file, () => statSync(file)).size;
-    const read = size <= SMALL_FILE
-      ? async () => new Uint8Array(withIoError(file, () => readFileSync(file)))
-      : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
-    out.push({ path, file, size, onDisk: true, read });
-  }
-  return out;
+  return files.sort().map((file) => modFileAt(file, relative(folder, file).split(sep).join('/')));
+}
+
+/** The file `file` of a folder, at `path` (`/`-separated, relative to the folder). */
+export function modFileAt(file: string, path: string): ModFile {
+  // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
+  const size = withIoError(file, () => statSync(file)).size;
+  const read = size <= SMALL_FILE
+    ? async () => new Uint8Array(withIoError(file, () => readFileSync(file)))
+    : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
+  return { path, file, size, onDisk: true, read };
 }
 
 /** Files up to this size are stat'ed and read with blocking calls. */

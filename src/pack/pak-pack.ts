@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
@@ -32,6 +32,8 @@ export interface PakPackOptions {
   /** Which pak of an unpacked folder to rebuild, when it holds several. */
   container?: string;
   /** Allow overwriting the pak the folder was unpacked from. */
+  /** Write plain a pak the manifest says was encrypted (without it and without `aesKey` that rebuild is refused). */
+  noEncrypt?: boolean;
   force?: boolean;
   codecs?: CodecRegistry;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -73,16 +75,19 @@ async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void>
 }
 
 /** The pak of an unpacked folder's manifest to rebuild: the one named, or the only one. */
-function pickPak(m: Manifest, name: string | undefined, source: string): ManifestPak | undefined {
+function pickPak(m: Manifest, name: string | undefined, source: string, outName: string): ManifestPak | undefined {
   const paks = m.paks ?? [];
   if (paks.length === 0) return undefined;
+  const byName = (n: string) => paks.find((x) => x.name.toLowerCase() === n.toLowerCase() || x.name.toLowerCase() === `${n.toLowerCase()}.pak`);
   if (name !== undefined) {
-    const p = paks.find((x) => x.name.toLowerCase() === name.toLowerCase() || x.name.toLowerCase() === `${name.toLowerCase()}.pak`);
+    const p = byName(name);
     if (!p) throw new IoStoreError('USAGE', `no pak "${name}" in the manifest (it has ${paks.map((x) => x.name).join(', ')})`, { file: source });
     return p;
   }
-  if (paks.length !== 1) throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container`, { file: source });
-  return paks[0];
+  if (paks.length === 1) return paks[0];
+  const named = byName(outName);
+  if (named) return named;
+  throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container <name>, or name the output after it`, { file: source });
 }
 
 /**
@@ -116,7 +121,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
 
   const manifestPath = join(folder, MANIFEST_NAME);
   const manifest = existsSync(manifestPath) ? await readManifest(folder) : undefined;
-  const picked = manifest ? pickPak(manifest, o.container, folder) : undefined;
+  const picked = manifest ? pickPak(manifest, o.container, folder, basename(outPak)) : undefined;
   if (picked) {
     from = 'manifest';
     if (!o.force && resolve(picked.pak) === outAbs) throw new IoStoreError('USAGE', 'the output would overwrite the pak this folder was unpacked from (pass --force to allow)', { file: outPak });
@@ -133,7 +138,11 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       const sizes = picked.files.filter((f) => f.compression === common[0] && f.size > f.blockSize).map((f) => f.blockSize);
       settings.blockSize = sizes.length > 0 ? Math.max(...sizes) : 65536;
     }
-    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey) warnings.push(`${picked.name} was encrypted; without --aes-key the new pak is not`);
+    if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
+    // An encrypted pak is rebuilt encrypted, or plain only when asked: never without a word.
+    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey && !o.noEncrypt) {
+      throw new IoStoreError('USAGE', `the pak was encrypted (key GUID ${picked.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
+    }
     const known = new Set<string>();
     for (const p of manifest!.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
     for (const c of manifest!.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());

@@ -11,6 +11,7 @@ import type { ManifestPak, ManifestPakFile } from '../layout/manifest.js';
 import type { PakMountEntry } from '../mount/mount.js';
 import { safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
 import { PakPool } from './pak-pool.js';
+import { packageKey } from '../layout/package-files.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */
 export interface PakUnpackRun {
@@ -28,6 +29,11 @@ export interface PakUnpackRun {
   threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: ReadonlyMap<string, string>;
+  /**
+   * The container that supplies the package `key` (see packageKey) in zen form, when the mount-order winner of the
+   * package as a whole is one; else undefined. A package never mixes the zen and legacy forms.
+   */
+  packageWinner?: (key: string, pak: string, path: string) => string | undefined;
 }
 
 export interface PakPlanned {
@@ -41,7 +47,7 @@ export interface PakPlanned {
 export interface PakUnpackOutcome {
   manifests: ManifestPak[];
   planned: PakPlanned[];
-  summary: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number }>;
+  summary: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number; overriddenBy: string[] }>;
   failures: Array<{ container: string; index: number; path?: string; code: string; message: string }>;
   warnings: string[];
   archives: PakArchive[];
@@ -54,21 +60,32 @@ export function pakKeyLookup(keys: KeyRing | undefined): ((guid: string) => Uint
   return keys ? (guid) => keys.get(guid) : undefined;
 }
 
-/**
- * Opens the paks in mount order and decides which entry writes each output path: a higher-priority pak's file (a
- * patch) replaces a lower one's, a patch's delete record removes it, and a path a container already writes stays
- * the container's. Entries that cannot be read (unsafe path, data past the end, unnamed method) become failures.
- */
-export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpackRun): Promise<PakUnpackOutcome> {
-  const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [], warnings: [], archives: [] };
-  const byPath = new Map<string, { planned: PakPlanned; file: ManifestPakFile }>();
+/** A pak opened for an unpack, with the folder its mount point gives (relative to the output folder). */
+export interface OpenedPak {
+  /** The mount entry, named with its extension (a container and its companion pak share the base name). */
+  mount: PakMountEntry;
+  archive: PakArchive;
+  prefix: string;
+}
+
+export interface OpenedPaks {
+  paks: OpenedPak[];
+  /** Every archive opened (to close), including those whose mount point was refused. */
+  archives: PakArchive[];
+  failures: PakUnpackOutcome['failures'];
+  /** The first pak that could not be opened at all, as thrown (with its offset). */
+  openError?: IoStoreError;
+}
+
+/** Opens the paks (in mount order) and reads their indexes; one that cannot be opened is a failure. */
+export async function openPaks(entries: readonly PakMountEntry[], keys: KeyRing | undefined): Promise<OpenedPaks> {
+  const out: OpenedPaks = { paks: [], archives: [], failures: [] };
   for (const mount of entries) {
     // Rows name the file with its extension: a container and its companion pak share the base name.
     const m = { ...mount, name: `${mount.name}.pak` };
     let archive: PakArchive;
-    let prefix: string;
     try {
-      archive = await openPakFile(m.pak, { ...(run.keys ? { keyFor: pakKeyLookup(run.keys)! } : {}) });
+      archive = await openPakFile(m.pak, { ...(keys ? { keyFor: pakKeyLookup(keys)! } : {}) });
     } catch (e) {
       if (!(e instanceof IoStoreError)) throw e;
       out.openError ??= e;
@@ -76,14 +93,27 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
       continue;
     }
     out.archives.push(archive);
-    const pak = archive.pak;
     try {
-      prefix = pakMountRelative(pak.mountPoint, m.pak);
+      out.paks.push({ mount: m, archive, prefix: pakMountRelative(archive.pak.mountPoint, m.pak) });
     } catch (e) {
       if (!(e instanceof IoStoreError)) throw e;
       out.failures.push({ container: m.name, index: -1, code: e.code, message: e.message });
-      continue;
     }
+  }
+  return out;
+}
+
+/**
+ * Decides which entry of the opened paks writes each output path: a higher-priority pak's file (a patch) replaces a
+ * lower one's, a patch's delete record removes it, and a path a container already writes stays the container's.
+ * A file of a package (see packageKey) is left out when `packageWinner` names a container, whose zen form wins.
+ * Entries that cannot be read (unsafe path, data past the end, unnamed method) become failures.
+ */
+export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcome {
+  const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [...opened.failures], warnings: [], archives: opened.archives, ...(opened.openError ? { openError: opened.openError } : {}) };
+  const byPath = new Map<string, { planned: PakPlanned; file: ManifestPakFile }>();
+  for (const { mount: m, archive, prefix } of opened.paks) {
+    const pak = archive.pak;
     const mp: ManifestPak = {
       name: m.name,
       pak: m.pak,
@@ -99,7 +129,11 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
       deleted: pak.deleted,
       files: [],
     };
-    const summary = { name: m.name, priority: m.priority, chunks: 0, written: 0, overridden: 0 };
+    const summary: PakUnpackOutcome['summary'][number] = { name: m.name, priority: m.priority, chunks: 0, written: 0, overridden: 0, overriddenBy: [] };
+    const overriddenBy = (s: PakUnpackOutcome['summary'][number], by: string) => {
+      s.overridden++;
+      if (!s.overriddenBy.includes(by)) s.overriddenBy.push(by);
+    };
     for (const d of pak.deleted) {
       const prev = byPath.get((prefix + d).toLowerCase());
       if (prev) {
@@ -131,19 +165,27 @@ export async function planPaks(entries: readonly PakMountEntry[], run: PakUnpack
         out.failures.push({ container: m.name, index, path: e.path, code: e.problem.code, message: `${m.pak} at offset 0x${e.problem.offset.toString(16)}: ${e.problem.message}` });
         return;
       }
+      // A package never mixes forms: its legacy files are left out when a container (zen) wins it.
+      const pkg = packageKey(path);
+      const winner = pkg === undefined ? undefined : run.packageWinner?.(pkg, m.name, path);
+      if (winner !== undefined) {
+        file.overriddenBy = winner;
+        overriddenBy(summary, winner);
+        return;
+      }
       const key = path.toLowerCase();
       const owner = run.claimed.get(key);
       if (owner !== undefined) {
         file.overriddenBy = owner;
-        summary.overridden++;
-        out.warnings.push(`${path}: kept ${owner}'s package, not ${m.name}'s file`);
+        overriddenBy(summary, owner);
+        out.warnings.push(`${path}: kept ${owner}'s file, not ${m.name}'s`);
         return;
       }
       const prev = byPath.get(key);
       if (prev) {
         prev.file.overriddenBy = m.name;
         const s = out.summary.find((x) => x.name === prev.planned.container);
-        if (s) s.overridden++;
+        if (s) overriddenBy(s, m.name);
       }
       byPath.set(key, { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file });
     });

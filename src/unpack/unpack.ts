@@ -6,9 +6,11 @@ import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
+import { readManifestFile, keptManifestEntries } from '../layout/manifest-read.js';
 import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
-import { discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
-import type { PakUnpackOutcome } from './pak-unpack.js';
+import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
+import type { OpenedPaks, PakUnpackOutcome } from './pak-unpack.js';
+import { packageKey } from '../layout/package-files.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
@@ -75,7 +77,11 @@ export interface PlannedChunk {
 
 export interface UnpackResult {
   outdir: string;
-  containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number }>;
+  /**
+   * Per container and pak: chunks (files) it lists, how many were written, and how many were left to another
+   * source, named in `overriddenBy` (a patch, or the mount-order winner of a package held in both forms).
+   */
+  containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number; overriddenBy: string[] }>;
   chunksWritten: number;
   bytesWritten: number;
   planned: PlannedChunk[];
@@ -94,6 +100,7 @@ export interface UnpackResult {
  */
 export async function unpack(inputs: readonly string[], outdir: string, o: UnpackOptions = {}): Promise<UnpackResult> {
   const { containers, paks } = await discoverMounts(inputs);
+  checkDistinctNames(containers, paks);
   if (existsSync(outdir) && !statSync(outdir).isDirectory()) throw new IoStoreError('USAGE', 'the output exists and is not a folder', { file: outdir });
   return unpackWith(containers, outdir, o, paks);
 }
@@ -112,6 +119,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   }
   if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
 
+  // The manifest of an earlier unpack into the folder: read (and checked) before anything is written.
+  const previous = o.dryRun ? undefined : previousManifest(outdir);
   let pakPlan: PakUnpackOutcome | undefined;
   const codecs = o.codecs ?? defaultCodecs();
   // Workers start now, from the containers alone, and open them while this thread plans.
@@ -128,6 +137,19 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
     const root = stage?.root ?? outdir;
+    // Paks are opened first: a package held by a pak (legacy) and by a container (zen) comes out in one form.
+    const withPaks = paks.length > 0 && o.type === undefined;
+    const pakOpen: OpenedPaks | undefined = withPaks ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
+    const winners = packageWinners(opened, pakOpen);
+    const crossForm = new Set<string>();
+    // A package's files of the other form left out: said once per package and source (a zen package over legacy
+    // files, or the reverse, is what a modder must know; a patch over its base is the normal case and says nothing).
+    const leftOut = (key: string, path: string, loser: string, loserForm: string, winner: number) => {
+      const w = winners!.sources[winner]!;
+      if (w.form === loserForm || crossForm.has(`${key}\0${loser}`)) return;
+      crossForm.add(`${key}\0${loser}`);
+      warnings.push(`${path.replace(/(\.m)?\.[^./]+$/, '')}: the package comes from ${w.name} (${w.form}); ${loser}'s ${loserForm} files are left out`);
+    };
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
     // (a container alone owns all its chunks: no table of its ids).
     const owner = new Map<string, number>();
@@ -154,16 +176,23 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const skipped = new Map<string, number>();
       const listed: number[] = [];
       const overriddenBy = new Map<number, string>();
-      let overridden = 0;
+      const by = new Set<string>();
       for (let i = 0; i < toc.chunkCount; i++) {
         if (type !== undefined && toc.chunkType(i) !== type) continue;
         const id = toc.chunkIdHex(i);
         const path = outputPathOf(toc, i);
         if (match && !match(path)) continue;
+        const key = winners ? packageKey(path) : undefined;
+        const packageWinner = key === undefined ? undefined : winners!.byPackage.get(key);
         const winner = owner.get(id) ?? c;
-        if (winner !== c) {
+        if (packageWinner !== undefined && winners!.sources[packageWinner]!.form !== 'zen') {
+          const name = winners!.sources[packageWinner]!.name;
+          overriddenBy.set(i, name);
+          by.add(name);
+          leftOut(key!, path, entry.name, 'zen', packageWinner);
+        } else if (winner !== c) {
           overriddenBy.set(i, opened[winner]!.entry.name);
-          overridden++;
+          by.add(opened[winner]!.entry.name);
         } else if (needsMissingCodec(toc, i, missing)) {
           const m = firstMissingMethod(toc, i, missing);
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
@@ -195,15 +224,23 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
       }
-      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden });
+      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
     });
 
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
     // --type selects chunk types, which pak files do not have.
-    if (paks.length > 0 && o.type === undefined) {
+    if (pakOpen) {
       const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       const { planPaks } = await import('./pak-unpack.js');
-      pakPlan = await planPaks(paks, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed });
+      const packageWinner = winners
+        ? (key: string, pak: string, path: string) => {
+            const w = winners.byPackage.get(key);
+            if (w === undefined || winners.sources[w]!.form === 'legacy') return undefined;
+            leftOut(key, path, pak, 'legacy', w);
+            return winners.sources[w]!.name;
+          }
+        : undefined;
+      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, ...(packageWinner ? { packageWinner } : {}) });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -296,6 +333,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       });
       result.threads = Math.max(result.threads, pakThreads);
     }
+    if (previous) {
+      // One manifest per folder: the earlier unpack's entries stay, their files written over marked as such.
+      const failed = new Set(failures.map((f) => f.path?.toLowerCase()));
+      const written = new Map<string, string>();
+      for (const p of [...planned, ...pakPlanned]) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
+      const kept = keptManifestEntries(previous, manifest, written);
+      manifest.containers = [...kept.containers, ...manifest.containers];
+      const allPaks = [...kept.paks, ...(manifest.paks ?? [])];
+      if (allPaks.length > 0) manifest.paks = allPaks;
+      warnings.push(...kept.warnings);
+    }
     // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
     const text = function* () {
       yield* jsonPieces(manifest);
@@ -314,8 +362,72 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   }
 }
 
-/** The manifest as unpack writes it: each container's chunk entries made when written. */
-type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> }> };
+/** Which source each package comes from when containers and paks both hold packages: see packageWinners. */
+interface PackageWinners {
+  /** Containers and paks in mount order for whole packages, with the form their packages take. */
+  sources: Array<{ name: string; form: 'zen' | 'legacy' }>;
+  /** Package (see packageKey) -> index in `sources` of its mount-order winner. */
+  byPackage: Map<string, number>;
+}
+
+/**
+ * The mount-order winner of each package held by containers (zen form) and paks (legacy form): the highest in mount
+ * order of the sources holding any of its files. A package never mixes the two forms (a zen `.uasset` beside a
+ * legacy `.uexp` is a broken package): the files of the other form are left to the winner. Within the winner's form
+ * the engine's own rule stays: containers override chunk by chunk (a patch container may hold only the chunks that
+ * changed), paks file by file. Mount order is the priority (`_N_P`); at equal priority a container wins over a pak
+ * (the zen loader looks in the containers' package store first), then the later name as in byMountOrder.
+ */
+function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: ContainerReader }>, pakOpen: OpenedPaks | undefined): PackageWinners | undefined {
+  const pakList = pakOpen?.paks ?? [];
+  // Only where both forms are at hand: a game's companion paks hold no packages.
+  const pakPackages = pakList.some(({ archive, prefix }) => archive.pak.entries.some((e) => packageKey(prefix + e.path) !== undefined));
+  if (opened.length === 0 || !pakPackages) return undefined;
+  type Source = { name: string; form: 'zen' | 'legacy'; priority: number; kind: number; sortName: string; container?: number; pak?: number };
+  const list: Source[] = [
+    ...opened.map(({ entry }, c): Source => ({ name: entry.name, form: 'zen', priority: entry.priority, kind: 1, sortName: entry.name, container: c })),
+    ...pakList.map(({ mount }, k): Source => ({ name: mount.name, form: 'legacy', priority: mount.priority, kind: 0, sortName: mount.name.replace(/\.pak$/i, ''), pak: k })),
+  ];
+  list.sort((a, b) => a.priority - b.priority || a.kind - b.kind || (a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : 0));
+  const byPackage = new Map<string, number>();
+  list.forEach((src, s) => {
+    if (src.container !== undefined) {
+      const toc = opened[src.container]!.reader.toc;
+      for (let i = 0; i < toc.chunkCount; i++) {
+        const path = toc.chunkPath(i);
+        const key = path === undefined ? undefined : packageKey(path);
+        if (key !== undefined) byPackage.set(key, s);
+      }
+      return;
+    }
+    const { archive, prefix } = pakList[src.pak!]!;
+    // A patch pak's delete record takes a lower pak's package away.
+    for (const d of archive.pak.deleted) {
+      const key = packageKey(prefix + d);
+      const w = key === undefined ? undefined : byPackage.get(key);
+      if (w !== undefined && list[w]!.pak !== undefined) byPackage.delete(key!);
+    }
+    for (const e of archive.pak.entries) {
+      const key = packageKey(prefix + e.path);
+      if (key !== undefined) byPackage.set(key, s);
+    }
+  });
+  return { sources: list.map(({ name, form }) => ({ name, form })), byPackage };
+}
+
+/** The manifest as unpack writes it: each new container's chunk entries made when written. */
+type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> | ManifestChunk[] }> };
+
+/** The manifest already in the output folder, if any; one that is not a manifest of this tool stops the run. */
+function previousManifest(outdir: string): Manifest | undefined {
+  if (!existsSync(outdir)) return undefined;
+  try {
+    return readManifestFile(outdir);
+  } catch (e) {
+    if (!(e instanceof IoStoreError) || e.code !== 'BAD_VALUE') throw e;
+    throw new IoStoreError('BAD_VALUE', `${e.message}; unpack adds to the manifest of the folder it writes into: remove it or unpack into another folder`);
+  }
+}
 
 function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {
   return firstMissingMethod(toc, i, missing) !== '';

@@ -11,7 +11,7 @@ import { FuzzTally, MUTATIONS, mutate, prng } from './mutate.js';
 // Mutated legacy packages of every release folder (UE 4.14 to 5.7, cooked and editor) through `inspect --json` and
 // `to-zen`. The suite runs a sample; `npm run fuzz` runs IOSTORE_FUZZ_LEGACY cases (1,000). Fixed seeds: a failing
 // case number reproduces (IOSTORE_FUZZ_SEED picks another series).
-const CASES = Number(process.env.IOSTORE_FUZZ_LEGACY ?? 24);
+const CASES = Number(process.env.IOSTORE_FUZZ_LEGACY ?? 16);
 const SEED = Number(process.env.IOSTORE_FUZZ_SEED ?? 0);
 const RSS_LIMIT = 300 * 2 ** 20;
 

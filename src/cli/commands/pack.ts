@@ -31,6 +31,7 @@ interface PackArgs {
   threads?: number;
   'encrypt-index'?: boolean;
   'encrypt-entries'?: boolean;
+  encrypt?: boolean;
 }
 
 export const packCommand: Command<PackArgs> = {
@@ -38,7 +39,7 @@ export const packCommand: Command<PackArgs> = {
   describe: 'Build a container (.utoc + .ucas + .pak) or a .pak from a folder written by unpack, or from a mod folder',
   builder: (y) =>
     y
-      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json), or with --like a folder of zen packages and bulk files laid out below the mount point (e.g. Game/Content/Hero.uasset)' })
+      .positional('folder', { type: 'string', demandOption: true, describe: 'folder written by unpack (with iostore-manifest.json), or with --like a folder of zen or legacy packages and bulk files laid out below the mount point (e.g. Game/Content/Hero.uasset) or as unpack and to-legacy write them; each package is filed by its own name' })
       .usage('$0 pack <folder> <output>\n\nA .utoc output builds a container (its .ucas and companion .pak beside it). A .pak output builds a pak\narchive: from a folder written by unpack (its manifest gives paths, version, mount point, compression)\nor from a folder laid out below the mount point; pak versions 1 to 15 (--version UE4_27, --pak-version 11\nor --like <game .pak>), --compression none|zlib|gzip|lz4, --aes-key (file data) and --encrypt-index.')
       .positional('output', { type: 'string', demandOption: true, describe: 'the .utoc to write (.ucas and .pak go beside it), or a .pak' })
       .option('container', { type: 'string', describe: 'which container to rebuild when the folder holds several' })
@@ -49,6 +50,7 @@ export const packCommand: Command<PackArgs> = {
       .option('compression', { type: 'string', describe: 'none, zlib or lz4 (.pak: also gzip; default: the original method when this build can encode it)' })
       .option('block-size', { type: 'number', describe: 'compression block size in bytes (default: the original, usually 65536)' })
       .option('aes-key', { type: 'string', describe: 'encrypt with this AES-256 key (ECB before TOC v10, CTR from v10; .pak: AES-ECB of the file data)' })
+      .option('encrypt', { type: 'boolean', describe: 'keep the encryption of an unpacked container or pak (the default: it needs --aes-key); --no-encrypt writes it plain' })
       .option('encrypt-index', { type: 'boolean', describe: '.pak output: encrypt the index too (needs --aes-key)' })
       .option('encrypt-entries', { type: 'boolean', describe: '.pak output: encrypt file data (default with --aes-key; --no-encrypt-entries for the index only)' })
       .option('partition-size', { type: 'number', describe: 'split the .ucas into _sN files of at most this many bytes' })
@@ -77,6 +79,7 @@ export const packCommand: Command<PackArgs> = {
     if (args.compression !== undefined) o.compression = args.compression;
     if (args['block-size'] !== undefined) o.blockSize = args['block-size'];
     if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
+    if (args.encrypt === false) o.noEncrypt = true;
     if (args['partition-size'] !== undefined) {
       if (!(args['partition-size'] > 0)) throw new IoStoreError('USAGE', '--partition-size must be a positive byte count');
       o.partitionSize = args['partition-size'];
@@ -126,6 +129,7 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   if (args['block-size'] !== undefined) o.blockSize = args['block-size'];
   if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
   if (args['encrypt-index']) o.encryptIndex = true;
+  if (args.encrypt === false) o.noEncrypt = true;
   if (args['encrypt-entries'] !== undefined) o.encryptEntries = args['encrypt-entries'];
   if (args.force) o.force = true;
   for (const opt of ['partition-size', 'container-header-version'] as const) {

@@ -70,7 +70,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       } else if (!args.quiet) {
         io.out(`wrote ${result.chunksWritten} chunks (${formatBytes(result.bytesWritten)}) from ${result.containers.length} container(s) to ${outdir}\n`);
         for (const c of result.containers) {
-          io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by patches` : ''}\n`);
+          io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by ${c.overriddenBy.join(', ')}` : ''}\n`);
         }
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);

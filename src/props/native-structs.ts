@@ -1,0 +1,287 @@
+import { PropsReadError, type Rd, type Wr } from './io.js';
+import {
+  isObject,
+  jsonBigInt,
+  jsonInt,
+  readBool32,
+  readF32,
+  readF64,
+  readGuid,
+  readName,
+  readReal,
+  readSoftPath,
+  writeF32,
+  writeF64,
+  writeFail,
+  writeGuid,
+  writeName,
+  writeReal,
+  writeSoftPath,
+  type Json,
+  type JsonObject,
+  type Session,
+} from './prims.js';
+
+/**
+ * Structs the engine serializes with their own code instead of as properties (in tagged and unversioned data
+ * alike): math types, colours, GUIDs, date/time, soft object paths, gameplay tag containers, curve keys... Each is
+ * a JSON object of its members (GUIDs, ticks and soft paths a string). A struct not listed here is read as
+ * properties; in tagged data one the engine wrote natively keeps its bytes.
+ */
+export interface NativeStruct {
+  read(rd: Rd, S: Session): Json;
+  write(w: Wr, S: Session, v: Json | undefined): void;
+  zero(S: Session): Json;
+}
+
+type Kind = 'u8' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'real' | readonly Field[];
+type Field = readonly [string, Kind];
+
+function readKind(rd: Rd, S: Session, k: Kind, what: string): Json {
+  switch (k) {
+    case 'u8':
+      return rd.u8(what);
+    case 'i32':
+      return rd.i32(what);
+    case 'u32':
+      return rd.u32(what);
+    case 'i64':
+      return rd.i64(what).toString();
+    case 'u64':
+      return rd.u64(what).toString();
+    case 'f32':
+      return readF32(rd, what);
+    case 'f64':
+      return readF64(rd, what);
+    case 'real':
+      return readReal(rd, S, what);
+  }
+  const o: JsonObject = {};
+  for (const [key, kind] of k) o[key] = readKind(rd, S, kind, `${what}.${key}`);
+  return o;
+}
+
+function writeKind(w: Wr, S: Session, k: Kind, v: Json | undefined, what: string): void {
+  switch (k) {
+    case 'u8':
+      return w.u8(jsonInt(v, what, 0, 255));
+    case 'i32':
+      return w.i32(jsonInt(v, what, -0x80000000, 0x7fffffff));
+    case 'u32':
+      return w.u32(jsonInt(v, what, 0, 0xffffffff));
+    case 'i64':
+      return w.i64(jsonBigInt(v, what));
+    case 'u64':
+      return w.u64(jsonBigInt(v, what));
+    case 'f32':
+      return writeF32(w, v, what);
+    case 'f64':
+      return writeF64(w, v, what);
+    case 'real':
+      return writeReal(w, S, v, what);
+  }
+  if (!isObject(v)) return writeFail(`${what} is not an object`, v);
+  for (const [key, kind] of k) writeKind(w, S, kind, v[key], `${what}.${key}`);
+}
+
+function zeroKind(k: Kind): Json {
+  if (typeof k === 'string') return k === 'i64' || k === 'u64' ? '0' : 0;
+  const o: JsonObject = {};
+  for (const [key, kind] of k) o[key] = zeroKind(kind);
+  return o;
+}
+
+function fields(name: string, f: readonly Field[]): NativeStruct {
+  return {
+    read: (rd, S) => readKind(rd, S, f, name),
+    write: (w, S, v) => writeKind(w, S, f, v, name),
+    zero: () => zeroKind(f),
+  };
+}
+
+const xyz = (k: Kind): Field[] => [['X', k], ['Y', k], ['Z', k]];
+const xy = (k: Kind): Field[] => [['X', k], ['Y', k]];
+const xyzw = (k: Kind): Field[] => [['X', k], ['Y', k], ['Z', k], ['W', k]];
+const rot = (k: Kind): Field[] => [['Pitch', k], ['Yaw', k], ['Roll', k]];
+const box = (v: Field[], valid: string): Field[] => [['Min', v], ['Max', v], [valid, 'u8']];
+
+const ticks: NativeStruct = {
+  read: (rd) => rd.i64('ticks').toString(),
+  write: (w, _S, v) => w.i64(jsonBigInt(v, 'ticks')),
+  zero: () => '0',
+};
+
+const guid: NativeStruct = {
+  read: (rd) => readGuid(rd),
+  write: (w, _S, v) => writeGuid(w, v),
+  zero: () => '00000000000000000000000000000000',
+};
+
+const softPath: NativeStruct = {
+  read: (rd, S) => readSoftPath(rd, S),
+  write: (w, S, v) => writeSoftPath(w, S, v),
+  zero: () => '',
+};
+
+const tagContainer: NativeStruct = {
+  read(rd, S) {
+    const n = rd.count('gameplay tag count', 8);
+    const out: Json[] = [];
+    for (let i = 0; i < n; i++) out.push(readName(rd, S, 'gameplay tag'));
+    return out;
+  },
+  write(w, S, v) {
+    if (!Array.isArray(v)) return writeFail('gameplay tag container is not an array', v);
+    w.i32(v.length);
+    for (const t of v) writeName(w, S, t, 'gameplay tag');
+  },
+  zero: () => [],
+};
+
+/** FPerPlatform*: a cooked flag, the default, and (when not cooked) a value per platform. */
+function perPlatform(k: 'f32' | 'i32' | 'bool'): NativeStruct {
+  const readV = (rd: Rd, S: Session): Json => (k === 'bool' ? readBool32(rd, 'value') : readKind(rd, S, k, 'value'));
+  const writeV = (w: Wr, S: Session, v: Json | undefined) => (k === 'bool' ? w.u32(v === true ? 1 : 0) : writeKind(w, S, k, v, 'value'));
+  const hasMap = (S: Session, cooked: boolean) => !cooked && (S.ue5 >= 1018 || S.P.cooked);
+  return {
+    read(rd, S) {
+      const cooked = readBool32(rd, 'cooked flag');
+      const o: JsonObject = { Cooked: cooked, Default: readV(rd, S) };
+      if (hasMap(S, cooked)) {
+        const n = rd.count('per-platform values', 9);
+        const m: Json[] = [];
+        for (let i = 0; i < n; i++) m.push([readName(rd, S, 'platform'), readV(rd, S)]);
+        o.PerPlatform = m;
+      }
+      return o;
+    },
+    write(w, S, v) {
+      if (!isObject(v)) return writeFail('per-platform value is not an object', v);
+      const cooked = v.Cooked === true;
+      w.u32(cooked ? 1 : 0);
+      writeV(w, S, v.Default);
+      if (hasMap(S, cooked)) {
+        const m = Array.isArray(v.PerPlatform) ? v.PerPlatform : [];
+        w.i32(m.length);
+        for (const e of m) {
+          if (!Array.isArray(e)) return writeFail('per-platform entry is not a [platform, value] pair', e);
+          writeName(w, S, e[0], 'platform');
+          writeV(w, S, e[1]);
+        }
+      }
+    },
+    zero(S) {
+      const o: JsonObject = { Cooked: false, Default: k === 'bool' ? false : 0 };
+      if (hasMap(S, false)) o.PerPlatform = [];
+      return o;
+    },
+  };
+}
+
+const netId: NativeStruct = {
+  read(rd, S) {
+    const at = rd.pos;
+    const size = rd.i32('net id size');
+    if (size <= 0) return size === 0 ? null : (() => { throw new PropsReadError(`net id size ${size} is negative`, at); })();
+    return { Type: readName(rd, S, 'net id type'), Contents: readStrSimple(rd) };
+  },
+  write(w, S, v) {
+    if (v === null) return w.i32(0);
+    if (!isObject(v)) return writeFail('net id is not an object', v);
+    const slot = w.slot();
+    const start = w.len;
+    writeName(w, S, v.Type, 'net id type');
+    w.fstring(typeof v.Contents === 'string' ? v.Contents : '');
+    w.patchI32(slot, w.len - start);
+  },
+  zero: () => null,
+};
+
+function readStrSimple(rd: Rd): string {
+  return rd.fstring('net id contents').text;
+}
+
+const real = 'real' as const;
+const v3: Field[] = xyz(real);
+const v2: Field[] = xy(real);
+const bound: Field[] = [['Type', 'u8'], ['Value', 'i32']];
+
+export const NATIVE_STRUCTS: ReadonlyMap<string, NativeStruct> = new Map<string, NativeStruct>([
+  ['Vector', fields('Vector', v3)],
+  ['Vector_NetQuantize', fields('Vector', v3)],
+  ['Vector_NetQuantize10', fields('Vector', v3)],
+  ['Vector_NetQuantize100', fields('Vector', v3)],
+  ['Vector_NetQuantizeNormal', fields('Vector', v3)],
+  ['Vector2D', fields('Vector2D', v2)],
+  ['Vector4', fields('Vector4', xyzw(real))],
+  ['Vector2f', fields('Vector2f', xy('f32'))],
+  ['Vector3f', fields('Vector3f', xyz('f32'))],
+  ['Vector4f', fields('Vector4f', xyzw('f32'))],
+  ['Vector3d', fields('Vector3d', xyz('f64'))],
+  ['Vector4d', fields('Vector4d', xyzw('f64'))],
+  ['Rotator', fields('Rotator', rot(real))],
+  ['Rotator3f', fields('Rotator3f', rot('f32'))],
+  ['Rotator3d', fields('Rotator3d', rot('f64'))],
+  ['Quat', fields('Quat', xyzw(real))],
+  ['Quat4f', fields('Quat4f', xyzw('f32'))],
+  ['Quat4d', fields('Quat4d', xyzw('f64'))],
+  ['Plane', fields('Plane', xyzw(real))],
+  ['Plane4f', fields('Plane4f', xyzw('f32'))],
+  ['Plane4d', fields('Plane4d', xyzw('f64'))],
+  ['Sphere', fields('Sphere', [['Center', v3], ['W', real]])],
+  ['Sphere3f', fields('Sphere3f', [['Center', xyz('f32')], ['W', 'f32']])],
+  ['Sphere3d', fields('Sphere3d', [['Center', xyz('f64')], ['W', 'f64']])],
+  ['Box', fields('Box', box(v3, 'IsValid'))],
+  ['Box3f', fields('Box3f', box(xyz('f32'), 'IsValid'))],
+  ['Box3d', fields('Box3d', box(xyz('f64'), 'IsValid'))],
+  ['Box2D', fields('Box2D', box(v2, 'bIsValid'))],
+  ['Box2f', fields('Box2f', box(xy('f32'), 'bIsValid'))],
+  ['TwoVectors', fields('TwoVectors', [['v1', v3], ['v2', v3]])],
+  ['Matrix', fields('Matrix', [['XPlane', xyzw(real)], ['YPlane', xyzw(real)], ['ZPlane', xyzw(real)], ['WPlane', xyzw(real)]])],
+  ['Matrix44f', fields('Matrix44f', [['XPlane', xyzw('f32')], ['YPlane', xyzw('f32')], ['ZPlane', xyzw('f32')], ['WPlane', xyzw('f32')]])],
+  ['Matrix44d', fields('Matrix44d', [['XPlane', xyzw('f64')], ['YPlane', xyzw('f64')], ['ZPlane', xyzw('f64')], ['WPlane', xyzw('f64')]])],
+  ['Color', fields('Color', [['B', 'u8'], ['G', 'u8'], ['R', 'u8'], ['A', 'u8']])],
+  ['LinearColor', fields('LinearColor', [['R', 'f32'], ['G', 'f32'], ['B', 'f32'], ['A', 'f32']])],
+  ['IntPoint', fields('IntPoint', xy('i32'))],
+  ['Int32Point', fields('IntPoint', xy('i32'))],
+  ['IntVector2', fields('IntVector2', xy('i32'))],
+  ['Int32Vector2', fields('IntVector2', xy('i32'))],
+  ['IntVector', fields('IntVector', xyz('i32'))],
+  ['IntVector4', fields('IntVector4', xyzw('i32'))],
+  ['UintVector2', fields('UintVector2', xy('u32'))],
+  ['Uint32Point', fields('UintVector2', xy('u32'))],
+  ['UintVector', fields('UintVector', xyz('u32'))],
+  ['UintVector4', fields('UintVector4', xyzw('u32'))],
+  ['Int64Point', fields('Int64Point', xy('i64'))],
+  ['Int64Vector2', fields('Int64Vector2', xy('i64'))],
+  ['Int64Vector', fields('Int64Vector', xyz('i64'))],
+  ['Int64Vector4', fields('Int64Vector4', xyzw('i64'))],
+  ['UInt64Point', fields('UInt64Point', xy('u64'))],
+  ['UInt64Vector2', fields('UInt64Vector2', xy('u64'))],
+  ['UInt64Vector', fields('UInt64Vector', xyz('u64'))],
+  ['UInt64Vector4', fields('UInt64Vector4', xyzw('u64'))],
+  ['Guid', guid],
+  ['DateTime', ticks],
+  ['Timespan', ticks],
+  ['FrameNumber', fields('FrameNumber', [['Value', 'i32']])],
+  ['MovieSceneFrameRange', fields('MovieSceneFrameRange', [['LowerBound', bound], ['UpperBound', bound]])],
+  ['SoftObjectPath', softPath],
+  ['SoftClassPath', softPath],
+  ['StringAssetReference', softPath],
+  ['StringClassReference', softPath],
+  ['GameplayTagContainer', tagContainer],
+  ['RichCurveKey', fields('RichCurveKey', [['InterpMode', 'u8'], ['TangentMode', 'u8'], ['TangentWeightMode', 'u8'], ['Time', 'f32'], ['Value', 'f32'], ['ArriveTangent', 'f32'], ['ArriveTangentWeight', 'f32'], ['LeaveTangent', 'f32'], ['LeaveTangentWeight', 'f32']])],
+  ['SimpleCurveKey', fields('SimpleCurveKey', [['Time', 'f32'], ['Value', 'f32']])],
+  ['NavAgentSelector', fields('NavAgentSelector', [['PackedBits', 'u32']])],
+  ['PerPlatformFloat', perPlatform('f32')],
+  ['PerPlatformInt', perPlatform('i32')],
+  ['PerPlatformBool', perPlatform('bool')],
+  ['UniqueNetIdRepl', netId],
+]);
+
+/** The native struct of a name (case as the engine's names compare: without case). */
+export function nativeStruct(name: string | undefined): NativeStruct | undefined {
+  if (name === undefined) return undefined;
+  return NATIVE_STRUCTS.get(name) ?? NATIVE_BY_LOWER.get(name.toLowerCase());
+}
+const NATIVE_BY_LOWER = new Map([...NATIVE_STRUCTS].map(([k, v]) => [k.toLowerCase(), v]));
