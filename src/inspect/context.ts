@@ -6,6 +6,8 @@ import { packageIdFromName } from '../hash/names.js';
 import { packageNameCandidates } from '../toc/package-path.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { parseContainerHeader, type ContainerHeader, type ContainerHeaderVersionName } from '../zen/container-header.js';
+import type { StoreEntry } from '../zen/store-entry.js';
+import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects, scriptObjectPaths } from '../zen/script-objects.js';
 
 /** The container's header chunk, parsed; null when it has none (global containers). */
@@ -31,6 +33,27 @@ export function packageNamesFromToc(toc: IoStoreToc): Map<bigint, string> {
     if (name) out.set(id, name);
   }
   return out;
+}
+
+/**
+ * Reads and parses the packages of one container by package id (each its ExportBundleData chunk, with its store
+ * entry); undefined for a package the container does not hold.
+ */
+export function containerPackageLoader(reader: ContainerReader, header: ContainerHeader | null): (packageId: bigint) => Promise<ZenPackage | undefined> {
+  const toc = reader.toc;
+  let chunks: Map<bigint, number> | undefined;
+  let entries: Map<bigint, StoreEntry> | undefined;
+  return async (packageId) => {
+    if (!chunks) {
+      chunks = new Map();
+      for (let i = 0; i < toc.chunkCount; i++) if (toc.chunkTypeName(i) === 'ExportBundleData') chunks.set(toc.chunkId(i).id, i);
+      entries = new Map(header?.packages.map((p) => [p.packageId, p]));
+    }
+    const i = chunks.get(packageId);
+    if (i === undefined) return undefined;
+    const entry = entries!.get(packageId);
+    return parseZenPackage(await reader.readChunk(i), { source: `${toc.source}: ${toc.chunkPath(i) ?? toc.chunkIdHex(i)}`, ...(header ? { containerHeaderVersion: header.version } : {}), ...(entry ? { storeEntry: entry } : {}) });
+  };
 }
 
 /** TOC index of a package given by path (or its tail) or by long package name; -1 when absent. */

@@ -1,6 +1,6 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, latin1, readU40BE, toHex } from '../util/bytes.js';
+import { ByteReader, fromHex, latin1, readU40BE, toHex } from '../util/bytes.js';
 import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
@@ -223,7 +223,8 @@ export class IoStoreToc {
    * container has seeds, a map otherwise.
    */
   findChunk(id: Uint8Array | string): number {
-    const bytes = typeof id === 'string' ? Uint8Array.from(Buffer.from(id, 'hex')) : id;
+    if (typeof id === 'string' && !/^[0-9a-fA-F]{24}$/.test(id)) return -1;
+    const bytes = typeof id === 'string' ? fromHex(id) : id;
     if (bytes.length !== CHUNK_ID_SIZE) return -1;
     const hit = perfectHashLookup({ chunkIds: this.chunkIds, seeds: this.perfectHashSeeds, overflow: this.chunksWithoutPerfectHash }, bytes);
     if (hit !== undefined) return hit;

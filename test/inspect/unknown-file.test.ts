@@ -9,10 +9,10 @@ const tmp = tempDir('iostore-inspect-');
 
 describe.skipIf(!hasCorpus)('inspect of a file it does not read', () => {
   it.each([
-    ['README.md', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package or a shader library \(starts with 0x23205265616c2049 "# Real I"\)$/],
+    ['README.md', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package, a shader library or a \.locres \(starts with 0x23205265616c2049 "# Real I"\)$/],
     ['pak-repak/packs/pack_v9.pak', /: this is a \.pak file, not a zen or legacy package/],
     ['pak-repak/root/test.png', /: this is a PNG image, not/],
-    ['zen-assets/UE5.4/BP_Table_Lamp.uexp', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package or a shader library \(starts with 0x/],
+    ['zen-assets/UE5.4/BP_Table_Lamp.uexp', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package, a shader library or a \.locres \(starts with 0x/],
   ])('%s: says what it is or how it starts, not a parse error', async (rel, want) => {
     const r = await cli('inspect', corpusPath(rel), '--json');
     expect(r.code).toBe(2);

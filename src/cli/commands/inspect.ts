@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isClassicPackage } from '../../classic/index.js';
 import { IoStoreError } from '../../errors.js';
-import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
-import { findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
+import { containerHeaderVersionLabel, describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
+import { containerPackageLoader, findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
+import { importedExportPaths } from '../../inspect/imports.js';
 import { ioError } from '../../toc/read-file.js';
 import { mountEntry } from '../../mount/mount.js';
 import { openContainer } from '../../mount/open.js';
@@ -20,6 +21,8 @@ import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { parseLegacyEngineRelease } from '../../legacy/versions.js';
 import { inspectLegacy } from './inspect-legacy.js';
+import { isLocres } from '../../locres/locres.js';
+import { inspectLocres } from './inspect-locres.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
 
 interface InspectArgs extends KeyArgs {
@@ -36,10 +39,10 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen or legacy package (names, imports, exports), a container header, a shader library or a classic UE1/UE2 package',
+  describe: 'Show a zen or legacy package (names, imports, exports), a container header, a shader library, a .locres or a classic UE1/UE2 package',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), or a classic package (.u, .utx, .unr, .uax, .umx)' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), a localization .locres, or a classic package (.u, .utx, .unr, .uax, .umx)' })
       .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
@@ -53,7 +56,8 @@ export const inspectCommand: Command<InspectArgs> = {
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
       .example('$0 inspect Maps/Level.umap --version UE4_18', 'an unversioned UE 4.18 package (export data in the .umap)')
       .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports')
-      .example('$0 inspect Content/Hero.uasset --thumbnails thumbs', 'an editor package: its tables, and its thumbnails as thumbs/Hero.png') as never,
+      .example('$0 inspect Content/Hero.uasset --thumbnails thumbs', 'an editor package: its tables, and its thumbnails as thumbs/Hero.png')
+      .example('$0 inspect Localization/Game/de/Game.locres', 'the German texts by namespace and key') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
@@ -89,7 +93,8 @@ export const inspectCommand: Command<InspectArgs> = {
           ...(entry ? { storeEntry: entry } : {}),
         });
         const scriptObjects = await loadScriptObjects(args.file, args.global);
-        const view = describePackage(pkg, { packageNames: names, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
+        const importedExports = await importedExportPaths(pkg, entry, containerPackageLoader(reader, header));
+        const view = describePackage(pkg, { packageNames: names, importedExports, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
         io.out(args.json ? renderJson(view) : renderPackage(view));
         return ExitCode.Ok;
       } finally {
@@ -98,6 +103,10 @@ export const inspectCommand: Command<InspectArgs> = {
     }
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
+    if (isLocres(bytes) || /\.locres$/i.test(args.file)) {
+      io.out(inspectLocres(args.file, bytes, !!args.json));
+      return ExitCode.Ok;
+    }
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
@@ -142,7 +151,7 @@ export const inspectCommand: Command<InspectArgs> = {
 };
 
 /** What inspect reads, for the message about a file it does not. */
-const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library'];
+const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library', 'a .locres'];
 /** Shader libraries have no magic number (their first u32 is a small version): known by name. */
 const SHADER_LIBRARY = /\.u(zen)?shaderbytecode$/i;
 
@@ -170,7 +179,7 @@ function renderPackage(v: PackageView): string {
 
 function renderHeader(v: ContainerHeaderView): string {
   const head = [
-    `Container header: ${v.version}`,
+    `Container header: ${containerHeaderVersionLabel(v.version)} (${v.version})`,
     `Container id:     ${v.containerId}`,
     `Packages:         ${v.packageCount}`,
     `Optional segment: ${v.optionalSegmentPackages}`,
