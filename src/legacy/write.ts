@@ -316,7 +316,8 @@ function editorWriteFormat(s: LegacyPackageSummary, p: LegacyPackageSpec): Edito
   const f = editorTableFormat(s);
   f.fortniteMain = fortniteMainOf(s.customVersions) ?? p.editorTables?.format.fortniteMain ?? f.fortniteMain;
   const typedPaths = p.regions?.some((r) => r.table === 'softObjectPaths' && !r.bytes) && p.editorTables?.softObjectPaths;
-  f.softObjectPathIndices = s.fileVersionUE5 >= V5.AddSoftObjectPathList && (typedPaths ? typedPaths.length : s.softObjectPathsCount) > 0;
+  // Indices when the list is not empty, unless the tables were read with paths inline (a save with mapping off).
+  f.softObjectPathIndices = s.fileVersionUE5 >= V5.AddSoftObjectPathList && (typedPaths ? typedPaths.length : s.softObjectPathsCount) > 0 && !p.editorTables?.format.softObjectPathsInline;
   return f;
 }
 

@@ -232,6 +232,22 @@ describe.skipIf(!hasCorpus)('editor packages: every table the summary points at'
     expect(back.exports.map((e) => e.serialOffset - after.offset)).toEqual(p.exports.map((e) => e.serialOffset - before.offset));
   });
 
+  it('package metadata with its soft object paths inline (a save with the mapping off) reads by the form that fits', () => {
+    const p = read(rel('BP_FirstPersonGameMode.uasset'));
+    const t = p.editorTables;
+    const spec = legacyPackageSpec(p);
+    const inline = t.metaData!.objects.map((o) => ({ ...o, object: t.softObjectPaths![o.object as number]! }));
+    spec.editorTables = { ...t, metaData: { ...t.metaData!, objects: inline }, format: { ...t.format, softObjectPathsInline: true } };
+    const out = writeLegacyPackage(spec).uasset;
+    const back = parseLegacyPackage(out, { engine: 'UE5_7' });
+    expect(back.editorTables.errors).toEqual([]);
+    expect(back.editorTables.format.softObjectPathsInline).toBe(true);
+    expect(back.editorTables.metaData!.objects).toEqual(inline);
+    expect(describeLegacyPackage(back).metaData).toEqual(describeLegacyPackage(p).metaData);
+    expect(Buffer.from(writeLegacyPackage(legacyPackageSpec(back)).uasset).equals(Buffer.from(out))).toBe(true);
+    expect(legacyRegionSpans(back).find((r) => r.table === 'metaData')!.written).toBe(true);
+  });
+
   it('a table that does not parse is reported with its offset; the others read, and the package writes back as read', () => {
     const p = read(rel('TestMaterial.uasset'));
     const bytes = new Uint8Array(p.uasset);

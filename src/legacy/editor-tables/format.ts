@@ -15,6 +15,8 @@ export interface EditorTableFormat {
   fortniteMain: number | undefined;
   /** Soft object paths are written as indices into the summary's soft object path list (it is not empty). */
   softObjectPathIndices: boolean;
+  /** Set when the package has a list but its metadata holds the paths themselves (a save with the mapping off). */
+  softObjectPathsInline?: boolean;
 }
 
 /** FFortniteMainBranchObjectVersion's GUID 601D1886-AC644F84-AA16D3DE-0DEAC7D6 as the summary stores it. */

@@ -113,7 +113,27 @@ export function readLegacyEditorTables(pkg: Pick<LegacyPackage, 'uasset' | 'summ
   };
   read(shape.softObjectPaths, 'softObjectPaths', s.softObjectPathsOffset, () => (out.softObjectPaths = readSoftObjectPaths(r, s.softObjectPathsCount, format)));
   read(shape.gatherableText, 'gatherableText', s.gatherableTextDataOffset, () => (out.gatherableText = readGatherableText(r, s.gatherableTextDataCount)));
-  read(shape.metaData, 'metaData', s.metaDataOffset, () => (out.metaData = readPackageMetaData(r, format)));
+  read(shape.metaData, 'metaData', s.metaDataOffset, () => {
+    const m = readPackageMetaData(r, format);
+    out.metaData = m;
+    if (!format.softObjectPathIndices || r.pos === nextAfter(s.metaDataOffset)) return;
+    // The engine writes the paths as indices into the list, but a save with the mapping off writes them inline: the
+    // form that ends where the next table starts is the one.
+    const end = r.pos;
+    try {
+      r.pos = s.metaDataOffset;
+      const inline = readPackageMetaData(r, { ...format, softObjectPathIndices: false });
+      if (r.pos === nextAfter(s.metaDataOffset)) {
+        out.metaData = inline;
+        format.softObjectPathIndices = false;
+        format.softObjectPathsInline = true;
+        return;
+      }
+    } catch {
+      // not that form either
+    }
+    r.pos = end;
+  });
   read(true, 'depends', s.dependsOffset, () => (out.depends = readDependsMap(r, pkg.exports.length)));
   read(shape.softPackageReferences, 'softPackageReferences', s.softPackageReferencesOffset, () => (out.softPackageReferences = readNameList(r, s.softPackageReferencesCount, 'soft package reference')));
   read(shape.searchableNames, 'searchableNames', s.searchableNamesOffset, () => (out.searchableNames = readSearchableNames(r)));
