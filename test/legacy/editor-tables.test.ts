@@ -357,6 +357,10 @@ describe.skipIf(!hasCorpus)('editor packages: every table the summary points at'
     const empty = await cli('inspect', corpusPath(rel('TestSoundClass.uasset')), '--thumbnails', dir);
     expect(empty.out).toContain('Thumbnails written to');
     expect(empty.out).toContain(': 0 of 1\n  TestSoundClass: (an empty thumbnail (no image))\n');
+    // A file where the folder would be, or where a thumbnail would go: one line, nothing left behind.
+    const file = join(dir, 'TestMaterial.png');
+    const inTheWay = await cli('inspect', corpusPath(rel('TestMaterial.uasset')), '--thumbnails', file);
+    expect([inTheWay.code, inTheWay.err.trim()]).toEqual([2, `iostore: ${file}: a file is in the way: --thumbnails takes a folder (made when missing)`]);
     // Not for containers or cooked zen packages; one line.
     const zen = await cli('inspect', corpusPath('zen-assets/UE5.4/BP_Pickup.uzenasset'), '--thumbnails', dir);
     expect([zen.code, zen.err.trim().split('\n').length]).toEqual([2, 1]);

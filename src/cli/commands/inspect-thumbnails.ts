@@ -57,6 +57,8 @@ export function writeLegacyThumbnails(pkg: LegacyPackage, dir: string): Thumbnai
   try {
     mkdirSync(root, { recursive: true });
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new IoStoreError('USAGE', 'a file is in the way: --thumbnails takes a folder (made when missing)', { file: dir });
     throw ioError(e, dir);
   }
   const names = thumbnailFileNames(list);
