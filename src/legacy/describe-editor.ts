@@ -70,9 +70,9 @@ function nameOf(pkg: LegacyPackage, n: LegacyName): string {
   }
 }
 
-function objectOf(pkg: LegacyPackage, i: number): string {
+function objectOf(path: (packageIndex: number) => string, i: number): string {
   try {
-    return i === 0 ? '' : legacyObjectPath(pkg, i);
+    return i === 0 ? '' : path(i);
   } catch {
     return `<package index ${i} outside the maps>`;
   }
@@ -138,8 +138,11 @@ function trailer(pkg: LegacyPackage, t: NonNullable<LegacyEditorTables['trailer'
 
 const count = (bits: readonly boolean[]) => bits.reduce((n, b) => n + (b ? 1 : 0), 0);
 
-/** The editor tables of a parsed package as inspect shows them: names and object paths resolved. */
-export function describeLegacyEditorTables(pkg: LegacyPackage): LegacyEditorTablesView {
+/**
+ * The editor tables of a parsed package as inspect shows them: names and object paths resolved (by `objectPath`:
+ * describeLegacyPackage passes its shortened, memoized paths, which keep a long outer chain linear).
+ */
+export function describeLegacyEditorTables(pkg: LegacyPackage, objectPath: (packageIndex: number) => string = (i) => legacyObjectPath(pkg, i)): LegacyEditorTablesView {
   const t = pkg.editorTables;
   const v: LegacyEditorTablesView = {};
   if (t.thumbnails) v.thumbnails = thumbnails(t.thumbnails);
@@ -156,9 +159,9 @@ export function describeLegacyEditorTables(pkg: LegacyPackage): LegacyEditorTabl
     const values = (list: ReadonlyArray<{ key: LegacyName; value: string }>) => Object.fromEntries(list.map((e) => [nameOf(pkg, e.key), e.value]));
     v.metaData = { objects: t.metaData.objects.map((o) => ({ object: softRef(pkg, o.object), values: values(o.values) })), root: values(t.metaData.root) };
   }
-  if (t.searchableNames) v.searchableNames = t.searchableNames.map((s) => ({ object: objectOf(pkg, s.object), names: s.names.map((n) => nameOf(pkg, n)) }));
+  if (t.searchableNames) v.searchableNames = t.searchableNames.map((s) => ({ object: objectOf(objectPath, s.object), names: s.names.map((n) => nameOf(pkg, n)) }));
   if (t.softPackageReferences) v.softPackageReferences = t.softPackageReferences.map((n) => nameOf(pkg, n));
-  if (t.depends) v.depends = t.depends.map((deps, i) => ({ export: objectOf(pkg, i + 1), dependsOn: deps.map((d) => objectOf(pkg, d)) }));
+  if (t.depends) v.depends = t.depends.map((deps, i) => ({ export: objectOf(objectPath, i + 1), dependsOn: deps.map((d) => objectOf(objectPath, d)) }));
   if (t.assetRegistry) {
     const a = t.assetRegistry;
     v.assetRegistry = { objects: a.objects.map((o) => ({ objectPath: o.objectPath, objectClass: o.objectClass, tags: Object.fromEntries(o.tags.map((x) => [x.key, x.value])) })) };

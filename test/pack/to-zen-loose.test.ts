@@ -73,7 +73,14 @@ describe.skipIf(!hasCorpus)('to-zen of loose legacy packages', () => {
     const lines = r.err.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('warning: '))).toEqual([expect.stringMatching(/^warning: .*A_EmptySound_Cue\.uexp: no closing package tag/)]);
     expect(lines.filter((l) => l.startsWith('error: '))).toEqual([expect.stringMatching(/^error: .*A_EmptySound\.uasset at offset 0x[0-9a-f]+: /)]);
-    expect(r.out).toContain('/Game/NanosWorld/Core/A_EmptySound_Cue, /Game/NanosWorld/Core/SStructTest');
+    expect(r.out).toContain('container header lists 2 packages:\n  /Game/NanosWorld/Core/A_EmptySound_Cue\n  /Game/NanosWorld/Core/SStructTest\n');
+    expect(lines[lines.length - 1]).toBe('1 failure; the other packages were converted');
+    // --json: the shared shape, not ok, the failure listed.
+    const j = await cli('to-zen', join(tmp, 'mod'), join(tmp, 'out-json', 'M_P.utoc'), '--version', 'UE5_7', '--json');
+    expect(j.code).toBe(1);
+    const summary = JSON.parse(j.out) as { ok: boolean; files: number; converted: number; failures: Array<{ path: string; message: string }> };
+    expect([summary.ok, summary.files, summary.converted, summary.failures.length]).toEqual([false, 3, 2, 1]);
+    expect(summary.failures[0]!.path).toMatch(/A_EmptySound\.uasset$/);
     // The package without its tag comes back with it (at its path in the container): its .uexp is the engine's.
     const back = await cli('to-legacy', join(tmp, 'out', 'M_P.utoc'), join(tmp, 'legacy'), '--version', 'UE5_7');
     expect(back.code).toBe(0);

@@ -88,7 +88,13 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     expect(await selectedIndex(page)).toBe(2);
     const active = await page.$eval('#scroller', (el) => el.getAttribute('aria-activedescendant'));
     expect(await page.$eval(`#${active}`, (el) => el.getAttribute('aria-selected'))).toBe('true');
-    await page.waitForSelector('#details [data-action="download"]');
+    // The details pane follows the selection after a render: wait until it shows the selected row's file.
+    await page.waitForFunction(() => {
+      const id = document.getElementById('scroller')!.getAttribute('aria-activedescendant');
+      const row = id ? document.getElementById(id) : null;
+      const title = document.querySelector('#details h2')?.textContent;
+      return !!row && !!title && !!document.querySelector('#details [data-action="download"]') && row.textContent!.includes(title);
+    });
     const name = await page.$eval('#details h2', (el) => el.textContent!);
     // Enter goes to the details: the first control is Download.
     await page.keyboard.press('Enter');

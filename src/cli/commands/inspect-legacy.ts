@@ -10,21 +10,35 @@ import { escapeControl } from '../../util/quote.js';
 import { renderLegacyEditorTables } from './inspect-legacy-tables.js';
 import { writeLegacyThumbnails, type ThumbnailFile } from './inspect-thumbnails.js';
 
+/** How a legacy package is read and shown: the release of an unversioned one, its folder, where thumbnails go. */
+export interface LegacyInspectOptions {
+  engine?: LegacyEngineRelease;
+  /** Long package path of the package's folder (UE4 summaries name no package). */
+  mount?: string;
+  /** Folder to write each thumbnail into, as the image file it is. */
+  thumbnails?: string;
+}
+
 /**
  * `inspect` of a legacy .uasset/.umap: the package and, when it is beside it, its .uexp; with `thumbnails`, each
  * thumbnail written as an image file into that folder (listed in the output).
  */
-export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, engine?: LegacyEngineRelease, mount?: string, thumbnails?: string): string {
+export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, o: LegacyInspectOptions = {}): string {
+  const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
+  const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;
+  return inspectLegacyBytes(file, bytes, uexp, json, o);
+}
+
+/** The same for a package read from elsewhere (a .pak): `file` names it and places it (its Content folder). */
+export function inspectLegacyBytes(file: string, bytes: Uint8Array, uexp: Uint8Array | undefined, json: boolean, o: LegacyInspectOptions = {}): string {
   // UE4 summaries store `None` for the package name: a path under a Content folder gives it (`/Game/...`), or the
   // folder's long package path.
   const stem = basename(file).replace(/\.[^.]+$/, '');
-  const packageName = packageNameFromContentPath(file) ?? (mount === undefined ? undefined : `${mount.replace(/\/+$/, '')}/${stem}`);
-  const pkg = parseLegacyPackage(bytes, { source: file, ...(engine ? { engine } : {}), ...(packageName ? { packageName } : {}) });
-  const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
-  const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;
+  const packageName = packageNameFromContentPath(file) ?? (o.mount === undefined ? undefined : `${o.mount.replace(/\/+$/, '')}/${stem}`);
+  const pkg = parseLegacyPackage(bytes, { source: file, ...(o.engine ? { engine: o.engine } : {}), ...(packageName ? { packageName } : {}) });
   const view: LegacyPackageView & { thumbnailFiles?: ThumbnailFile[] } = describeLegacyPackage(pkg, uexp);
-  if (thumbnails !== undefined) view.thumbnailFiles = writeLegacyThumbnails(pkg, thumbnails);
-  return json ? renderJson(view) : renderLegacy(view) + (view.thumbnailFiles ? thumbnailLines(view.thumbnailFiles, thumbnails!) : '');
+  if (o.thumbnails !== undefined) view.thumbnailFiles = writeLegacyThumbnails(pkg, o.thumbnails);
+  return json ? renderJson(view) : renderLegacy(view) + (view.thumbnailFiles ? thumbnailLines(view.thumbnailFiles, o.thumbnails!) : '');
 }
 
 function thumbnailLines(files: ThumbnailFile[], dir: string): string {

@@ -3,9 +3,9 @@ import { extname } from 'node:path';
 import { isClassicPackage } from '../../classic/index.js';
 import { IoStoreError } from '../../errors.js';
 import { containerHeaderVersionLabel, describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
-import { containerPackageLoader, findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
+import { containerPackageLoader, findPackageChunk, loadScriptObjects, looksLikeScriptObjects, packageNamesFromToc, readContainerHeader, scriptObjectsFromReader } from '../../inspect/context.js';
 import { importedExportPaths } from '../../inspect/imports.js';
-import { ioError } from '../../toc/read-file.js';
+import { ioError, ucasGiven } from '../../toc/read-file.js';
 import { mountEntry } from '../../mount/mount.js';
 import { openContainer } from '../../mount/open.js';
 import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeaderVersionName } from '../../zen/container-header.js';
@@ -20,10 +20,14 @@ import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { parseLegacyEngineRelease } from '../../legacy/versions.js';
-import { inspectLegacy } from './inspect-legacy.js';
+import { inspectLegacy, type LegacyInspectOptions } from './inspect-legacy.js';
 import { isLocres } from '../../locres/locres.js';
 import { inspectLocres } from './inspect-locres.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
+import { engineOption } from '../options.js';
+import type { CliIO } from '../io.js';
+import { inspectPak } from './inspect-pak.js';
+import { inspectScriptObjects } from './inspect-script-objects.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -43,16 +47,17 @@ export const inspectCommand: Command<InspectArgs> = {
   builder: (y) =>
     withKeyOptions(y)
       .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), a localization .locres, or a classic package (.u, .utx, .unr, .uax, .umx)' })
-      .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
+      .positional('package', { type: 'string', describe: 'with a .utoc or .pak: a package path (or its tail, with or without extension) or name to show instead of the container header (a .pak: the list of its packages)' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
-      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3; legacy packages UE4_0 on) when its bytes cannot tell' })
-      .option('version', { type: 'string', describe: 'the same as --engine' })
+      .option('engine', engineOption('engine release of the package (e.g. UE4_27, UE5_3; legacy packages UE4_0 on) when its bytes cannot tell'))
       .option('mount', { type: 'string', describe: 'long package path (e.g. /Game/Maps) of a UE4 legacy package\'s folder, which its summary does not name' })
-      .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
-      .option('thumbnails', { type: 'string', describe: 'with a legacy .uasset/.umap: write each thumbnail as the image file it is (<object>.png/.jpg) into this folder' })
+      .option('global', { type: 'string', describe: 'global.utoc, or the ScriptObjects chunk unpack writes (_chunks/ScriptObjects/<id>.bin), to name script imports (default: found beside the container or above the package file)' })
+      .option('thumbnails', { type: 'string', describe: 'with a legacy .uasset/.umap (or one in a .pak): write each thumbnail as the image file it is (<object>.png/.jpg) into this folder' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
+      .example('$0 inspect pakchunk0-Windows.utoc Level', 'the same: a path tail or package name')
+      .example('$0 inspect MyMod_P.pak Hero', 'a legacy package inside a .pak, with its .uexp')
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
       .example('$0 inspect Maps/Level.umap --version UE4_18', 'an unversioned UE 4.18 package (export data in the .umap)')
       .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports')
@@ -66,8 +71,24 @@ export const inspectCommand: Command<InspectArgs> = {
     const zenEngine = () => {
       if (engineName !== undefined) hints.engine = parseEngineVersion(engineName);
     };
+    const legacyOptions = (): LegacyInspectOptions => ({
+      ...(engineName !== undefined ? { engine: parseLegacyEngineRelease(engineName) } : {}),
+      ...(args.mount !== undefined ? { mount: args.mount } : {}),
+      ...(args.thumbnails !== undefined ? { thumbnails: args.thumbnails } : {}),
+    });
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
+    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
+    if (/\.pak$/i.test(args.file)) {
+      const showZen = async (source: string, bytes: Uint8Array) => {
+        if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: source });
+        zenEngine();
+        const view = describePackage(parseZenPackage(bytes, { source, ...hints }), {});
+        return args.json ? renderJson(view) : renderPackage(view);
+      };
+      io.out(await inspectPak(args.file, args.package, args, legacyOptions(), showZen));
+      return ExitCode.Ok;
+    }
     if (/\.utoc$/i.test(args.file)) {
       if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; containers hold cooked ones, which have none)', { file: args.file });
       zenEngine();
@@ -76,7 +97,13 @@ export const inspectCommand: Command<InspectArgs> = {
         const names = packageNamesFromToc(reader.toc);
         const header = await readContainerHeader(reader, headerVersion);
         if (args.package === undefined) {
-          if (!header) throw new IoStoreError('NOT_FOUND', 'the container has no container header chunk (a global container?)', { file: args.file });
+          if (!header) {
+            // A global container holds the script objects, not packages.
+            const scriptObjects = await scriptObjectsFromReader(reader);
+            if (!scriptObjects) throw new IoStoreError('NOT_FOUND', 'the container has neither a container header nor script objects to show', { file: args.file });
+            io.out(inspectScriptObjects(args.file, scriptObjects, !!args.json, 'global container'));
+            return ExitCode.Ok;
+          }
           const view = describeContainerHeader(header, names);
           io.out(args.json ? renderJson(view) : renderHeader(view));
           return ExitCode.Ok;
@@ -96,6 +123,7 @@ export const inspectCommand: Command<InspectArgs> = {
         const importedExports = await importedExportPaths(pkg, entry, containerPackageLoader(reader, header));
         const view = describePackage(pkg, { packageNames: names, importedExports, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
         io.out(args.json ? renderJson(view) : renderPackage(view));
+        hintGlobal(view, scriptObjects, args, io);
         return ExitCode.Ok;
       } finally {
         await reader.close();
@@ -110,7 +138,7 @@ export const inspectCommand: Command<InspectArgs> = {
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
-      io.out(inspectLegacy(args.file, bytes, !!args.json, engineName === undefined ? undefined : parseLegacyEngineRelease(engineName), args.mount, args.thumbnails));
+      io.out(inspectLegacy(args.file, bytes, !!args.json, legacyOptions()));
       return ExitCode.Ok;
     }
     if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: args.file });
@@ -128,11 +156,17 @@ export const inspectCommand: Command<InspectArgs> = {
     };
     const showPackage = async (): Promise<number> => {
       const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
-      const scriptObjects = args.global ? await loadScriptObjects(args.file, args.global) : undefined;
+      const scriptObjects = await loadScriptObjects(args.file, args.global);
       const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
       io.out(args.json ? renderJson(view) : renderPackage(view));
+      hintGlobal(view, scriptObjects, args, io);
       return ExitCode.Ok;
     };
+    if (looksLikeScriptObjects(bytes)) {
+      const scriptObjects = await loadScriptObjects(args.file, args.file);
+      io.out(inspectScriptObjects(args.file, scriptObjects!, !!args.json, 'chunk'));
+      return ExitCode.Ok;
+    }
     if (kind === 'container-header' || headerVersion !== undefined) return showHeader();
     if (kind === 'utoc') throw new IoStoreError('USAGE', 'this is a .utoc container table of contents: pass it with its .utoc name (its .ucas beside it)', { file: args.file });
     if (kind !== undefined) throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
@@ -149,6 +183,12 @@ export const inspectCommand: Command<InspectArgs> = {
     throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
   },
 };
+
+/** One line on stderr when script imports stay unnamed for want of the global container's script objects. */
+function hintGlobal(view: PackageView, scriptObjects: unknown, args: InspectArgs, io: CliIO): void {
+  if (scriptObjects || args.json || !view.imports.some((i) => i.kind === 'ScriptImport')) return;
+  io.err('hint: script imports stay unnamed: pass --global <global.utoc>, or the _chunks/ScriptObjects/<id>.bin that unpack wrote\n');
+}
 
 /** What inspect reads, for the message about a file it does not. */
 const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library', 'a .locres'];
