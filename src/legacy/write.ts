@@ -1,4 +1,5 @@
 import { IoStoreError } from '../errors.js';
+import { concatBytes } from '../toc/directory-index.js';
 import { fromHex } from '../util/bytes.js';
 import { ByteWriter } from '../zen/byte-writer.js';
 import { DATA_RESOURCE_VERSION, writeDataResources, type LegacyDataResource } from './data-resources.js';
@@ -456,14 +457,7 @@ const SCRATCH = { head: new ByteWriter(1024), body: new ByteWriter(64 << 10) };
 
 /** The `.uexp`: each export's data in export-map order, then the package tag. */
 export function buildUexp(exportData: readonly Uint8Array[]): Uint8Array {
-  let n = 4;
-  for (const d of exportData) n += d.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const d of exportData) {
-    out.set(d, at);
-    at += d.length;
-  }
-  new DataView(out.buffer).setUint32(at, LEGACY_PACKAGE_TAG, true);
-  return out;
+  const tag = new Uint8Array(4);
+  new DataView(tag.buffer).setUint32(0, LEGACY_PACKAGE_TAG, true);
+  return concatBytes([...exportData, tag]);
 }
