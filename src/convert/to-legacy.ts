@@ -1,33 +1,37 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import picomatch from 'picomatch';
-import { ContainerReader } from '../cas/container-reader.js';
-import { fileSourceSync } from '../cas/source.js';
+import type { ContainerReader } from '../cas/container-reader.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { packageIdFromName } from '../hash/names.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../mount/keys.js';
-import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.js';
+import { discoverContainers, type MountEntry } from '../mount/mount.js';
 import { isAborting, safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { eventLoopTurns } from '../util/turns.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { leftoversWarning } from '../layout/leftovers.js';
-import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
 import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
 import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
-import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../zen/script-objects.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { FileWriter, useWriterThread } from './file-writer.js';
 import { RawRangeReader } from './raw-range.js';
-import { ScriptObjectIndex, ZenResolver, type PackageDirectory } from './naming.js';
+import { ZenResolver, type PackageDirectory, type ScriptObjectIndex } from './naming.js';
 import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-info.js';
 import { toHex } from '../util/bytes.js';
 import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
 import { zenToLegacy } from './zen-to-legacy.js';
+import { openSyncReader } from './to-legacy/containers.js';
+import { engineFromToc } from './to-legacy/engine-release.js';
+import { findGlobal } from './to-legacy/inputs.js';
+import { HEADER_PROBE, KEEP_BUDGET, KEEP_PARSED_BUDGET, readHeader } from './to-legacy/package-headers.js';
+import { legacyPaths } from './to-legacy/package-job.js';
+import { readScriptObjects } from './to-legacy/script-objects.js';
+import { unpackedShaderChunk } from './to-legacy/shader-library-jobs.js';
 import { isLooseFolder, readFilePrefix, readWholeFile, scanFolder, type FolderFile, type FolderInput } from './folder-input.js';
 import { decodeChunkId } from '../toc/chunk-id.js';
 import { fromHex } from '../util/bytes.js';
@@ -96,108 +100,11 @@ export interface ToLegacyResult {
   warnings: string[];
 }
 
-const HEADER_PROBE = 64 * 1024;
 /** Chunks up to this size are read whole and handed to the writer; larger ones are streamed in spans. */
 const WHOLE_CHUNK_MAX = 16 << 20;
 const ZEN_FILE = /\.(uzenasset|uasset|umap)$/i;
 /** Shader libraries given as files: the IoStore form as unpack writes it, or as the engine's .uzenshaderbytecode. */
 const SHADER_FILE = /\.(uzenshaderbytecode|ushaderbytecode)$/i;
-
-/** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
-function engineFromToc(tocVersion: number): EngineVersion | undefined {
-  if (tocVersion <= 3) return 'UE4_27';
-  if (tocVersion === 6) return 'UE5_4';
-  if (tocVersion === 10) return 'UE6_0';
-  return undefined;
-}
-
-function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], folders: readonly FolderInput[], explicit?: string): string | undefined {
-  if (explicit) return explicit;
-  const among = entries.find((e) => e.isGlobal);
-  if (among) return among.utoc;
-  const unpacked = folders.flatMap((f) => f.files).find((f) => f.kind === 'script-objects');
-  if (unpacked) return unpacked.file;
-  for (const p of inputs) {
-    const dir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
-    for (const cand of [join(dir, 'global.utoc'), join(dirname(dir), 'global', 'global.utoc'), join(dirname(dir), 'global.utoc')]) {
-      if (existsSync(cand)) return cand;
-    }
-  }
-  return undefined;
-}
-
-async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
-  // The ScriptObjects chunk on its own, as unpack writes it.
-  if (!/\.utoc$/i.test(utoc)) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
-  const reader = await openSyncReader(mountEntry(utoc), o);
-  try {
-    const byType = (t: string) => {
-      for (let i = 0; i < reader.toc.chunkCount; i++) if (reader.toc.chunkTypeName(i) === t) return i;
-      return -1;
-    };
-    const so = byType('ScriptObjects');
-    if (so >= 0) {
-      // 2-3 MB read once: straight into its own buffer when stored raw.
-      const raw = new RawRangeReader();
-      try {
-        const bytes = raw.read(reader, so, 0, reader.toc.chunkSize(so)) ?? (await reader.readChunk(so));
-        return new ScriptObjectIndex(readScriptObjectTable(bytes, { source: utoc }));
-      } finally {
-        raw.close();
-      }
-    }
-    // UE 4.26/4.27 globals: the global names and the initial load meta hold the same entries.
-    const gn = byType('LoaderGlobalNames');
-    const meta = byType('LoaderInitialLoadMeta');
-    if (gn < 0 || meta < 0) return undefined;
-    const names = parseLoaderGlobalNames(await reader.readChunk(gn), { source: utoc });
-    return new ScriptObjectIndex({ names, nameHashes: [], objects: parseLoaderInitialLoadMeta(await reader.readChunk(meta), { source: utoc }) });
-  } finally {
-    await reader.close();
-  }
-}
-
-/**
- * A reader whose reads are blocking calls: packages are read one after another and are small, and a read from the
- * page cache costs less than a round trip through the libuv pool (spans are at most the reader's 2 MiB).
- */
-async function openSyncReader(entry: MountEntry, o: ToLegacyOptions): Promise<ContainerReader> {
-  const r = await openContainer(entry, o);
-  const origin = r.origin!;
-  await r.close();
-  return new ContainerReader(r.toc, origin.partitions.map((p) => fileSourceSync(p)), { ...(origin.aesKey ? { aesKey: origin.aesKey } : {}), codecs: r.codecs, origin });
-}
-
-/**
- * Reads a package header: small packages whole (kept for the conversion, within a memory budget), large ones by a
- * prefix first (headers are small), the whole chunk only when the prefix is too short.
- */
-async function readHeader(reader: ContainerReader, raw: RawRangeReader, i: number, source: string, engine: EngineVersion | undefined, keep: boolean): Promise<{ z: ZenPackage; bytes?: Uint8Array }> {
-  const size = reader.toc.chunkSize(i);
-  const hints = { source, ...(engine ? { engine } : {}) };
-  if (size > HEADER_PROBE || !keep) {
-    try {
-      const probe = Math.min(size, HEADER_PROBE);
-      return { z: parseZenPackage(raw.read(reader, i, 0, probe) ?? (await reader.readRange(i, 0, probe)), hints) };
-    } catch (e) {
-      if (!(e instanceof IoStoreError) || e.code !== 'TRUNCATED' || size <= HEADER_PROBE) throw e;
-    }
-  }
-  const bytes = raw.read(reader, i, 0, size) ?? (await reader.readChunk(i));
-  return keep ? { z: parseZenPackage(bytes, hints), bytes } : { z: parseZenPackage(bytes, hints) };
-}
-
-/** Package chunks kept in memory between the two passes, at most this many bytes. */
-const KEEP_BUDGET = 256 * 1024 * 1024;
-/** Of those, packages whose full parse is kept too (a parse takes a few times the bytes), at most this many bytes. */
-const KEEP_PARSED_BUDGET = 32 * 1024 * 1024;
-
-/** The legacy pair beside a package's unpack path (`X.uasset`/`X.umap` and `X.uexp`). */
-function legacyPaths(path: string): { uasset: string; uexp: string } {
-  const ext = /\.umap$/i.test(path) ? '.umap' : '.uasset';
-  const stem = path.replace(/\.(uasset|umap|uzenasset|bin)$/i, '');
-  return { uasset: stem + ext, uexp: `${stem}.uexp` };
-}
 
 /**
  * Converts every package of the given containers (files or Paks folders, patches applied by mount order) or zen
@@ -745,19 +652,4 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   // Jobs finish in any order: reported in path order.
   result.shaderLibraries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;
-}
-
-/**
- * A ShaderCode chunk as unpack writes it (`_chunks/ShaderCode/<id>.bin` at the root of the unpack folder), looked
- * for in the folders above a shader library file given on its own.
- */
-function unpackedShaderChunk(libraryFile: string, idHex: string): ShaderChunkSource | undefined {
-  for (let dir = dirname(libraryFile), depth = 0; depth < 16; depth++) {
-    const p = join(dir, unnamedChunkPath('ShaderCode', idHex));
-    if (existsSync(p)) return { read: async () => new Uint8Array(readFileSync(p)) };
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return undefined;
 }
