@@ -15,12 +15,11 @@ import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { leftoversWarning } from '../layout/leftovers.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
-import { packagesById, parseContainerHeader, type ContainerPackage } from '../zen/container-header.js';
-import { NULL_OBJECT_INDEX } from '../zen/object-index.js';
+import { packagesById, parseContainerHeader } from '../zen/container-header.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { FileWriter, useWriterThread } from './file-writer.js';
 import { RawRangeReader } from './raw-range.js';
-import { ZenResolver, type PackageDirectory, type ScriptObjectIndex } from './naming.js';
+import { ZenResolver, type ScriptObjectIndex } from './naming.js';
 import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-info.js';
 import { toHex } from '../util/bytes.js';
 import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
@@ -28,7 +27,7 @@ import { zenToLegacy } from './zen-to-legacy.js';
 import { openSyncReader } from './to-legacy/containers.js';
 import { engineFromToc } from './to-legacy/engine-release.js';
 import { findGlobal } from './to-legacy/inputs.js';
-import { HEADER_PROBE, KEEP_BUDGET, KEEP_PARSED_BUDGET, readHeader } from './to-legacy/package-headers.js';
+import { HEADER_PROBE, KEEP_BUDGET, KEEP_PARSED_BUDGET, PackageHeaders, readHeader } from './to-legacy/package-headers.js';
 import { legacyPaths } from './to-legacy/package-job.js';
 import { readScriptObjects } from './to-legacy/script-objects.js';
 import { unpackedShaderChunk } from './to-legacy/shader-library-jobs.js';
@@ -137,51 +136,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     : Promise.resolve(undefined);
 
   const match = o.filter === undefined ? undefined : picomatch(o.filter, { dot: true, nocase: true });
-  const headers = new Map<bigint, ZenPackage>();
-  const stores = new Map<bigint, ContainerPackage>();
-  const idOf = new WeakMap<ZenPackage, bigint>();
-  // Headers of every package at hand, without what only the conversion of the package itself needs: a game's worth
-  // of full headers would not fit in memory. Each package is parsed again, whole, when it is converted.
-  const addHeader = (id: bigint, z: ZenPackage) => {
-    const slim: ZenPackage = {
-      ...z,
-      nameHashes: [],
-      bulkData: [],
-      dependencyBundleEntries: [],
-      dependencyBundleHeaders: [],
-      exportBundleEntries: [],
-      exportBundles: [],
-      internalArcs: [],
-      externalArcs: [],
-      referencedPackages: [],
-      sections: [],
-      cellExports: [],
-      cellImports: [],
-    };
-    headers.set(id, slim);
-    idOf.set(slim, id);
-  };
-  const directory: PackageDirectory = {
-    get: (id) => headers.get(id),
-    importedPackageIds: (pkg) => {
-      const id = idOf.get(pkg);
-      return id === undefined ? undefined : stores.get(id)?.importedPackages;
-    },
-    globalImport: (index) => {
-      if (!globalImports) {
-        globalImports = new Map();
-        for (const z of headers.values()) {
-          if (z.layout.format !== 'UE4') continue;
-          z.exports.forEach((e, i) => {
-            if (e.publicExportHash !== NULL_OBJECT_INDEX) globalImports!.set(e.publicExportHash, { pkg: z, exportIndex: i });
-          });
-        }
-      }
-      return globalImports.get(index);
-    },
-  };
-  let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
-  let resolver = new ZenResolver(undefined, directory);
+  const headers = new PackageHeaders();
+  let resolver = new ZenResolver(undefined, headers);
   // A job converts or reads on this thread and hands its files to the writer; `written` settles once they are on disk.
   // `outputs`: the files it writes (relative), claimed before pass 2 (see OutputNames); `run` reads them from there.
   type Job = { path: string; kind: 'package' | 'chunk'; size: number; outputs: string[]; run: () => Promise<{ written?: Promise<void> }> };
@@ -217,7 +173,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.failures.push({ path: f, code: e.code, message: e.message });
       continue;
     }
-    addHeader(packageIdFromName(z.packageName), z);
+    headers.add(packageIdFromName(z.packageName), z);
     const rel = basename(f).replace(/\.uzenasset$/i, '.uasset');
     const out = legacyPaths(rel);
     if (match && !match(out.uasset)) continue;
@@ -260,7 +216,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (!name) return;
     const maps = new Set(lib.zen.shaderMapHashes.map((h) => toHex(h)));
     const shaderMaps = new Map<string, string[]>();
-    for (const [id, p] of stores) {
+    for (const [id, p] of headers.stores) {
       const pkg = headers.get(id)?.packageName;
       if (!pkg) continue;
       for (const h of p.shaderMapHashes) {
@@ -297,7 +253,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   function convertOne(bytes: Uint8Array, z: ZenPackage, source: string, out: { uasset: string; uexp: string }, engine: EngineVersion | undefined, parsed?: ZenPackage): { written?: Promise<void> } {
     const e = o.engine ?? engine;
     const full = parsed ?? parseZenPackage(bytes, { source, ...(e ? { engine: e } : {}) });
-    idOf.set(full, idOf.get(z) ?? packageIdFromName(full.packageName));
+    headers.addParsed(full, z);
     const r = zenToLegacy(bytes, { source, parsed: full, resolver, ...(e ? { engine: e } : {}) });
     if (r.unnamed.length > 0) {
       const shown = r.unnamed.slice(0, 3).join('; ');
@@ -323,7 +279,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       if (f.kind !== 'container-header') continue;
       try {
         const header = parseContainerHeader(readWholeFile(f.file), { source: f.file });
-        for (const [id, p] of packagesById(header)) stores.set(id, p);
+        for (const [id, p] of packagesById(header)) headers.stores.set(id, p);
         if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine = 'UE5_0';
         headerVersion = header.version;
       } catch (e) {
@@ -399,7 +355,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       result.failures.push({ path: f.path, code: e.code, message: e.message });
       return out;
     }
-    addHeader(f.id !== undefined ? decodeChunkId(fromHex(f.id), 0, 'UE5').id : packageIdFromName(z.packageName), z);
+    headers.add(f.id !== undefined ? decodeChunkId(fromHex(f.id), 0, 'UE5').id : packageIdFromName(z.packageName), z);
     if (match && !match(out.uasset)) return out;
     const known: UnversionedHints = { ...(f.tocVersion !== undefined ? { tocVersion: f.tocVersion } : {}), ...(headerVersion ? { containerHeaderVersion: headerVersion } : {}) };
     noteVersions({ z, path: f.path, where: folder, hints: known, settle: (e) => (engine = e) }, engine);
@@ -511,7 +467,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         if (reader.toc.chunkTypeName(i) !== 'ContainerHeader' || owner.get(reader.toc.chunkIdHex(i)) !== c) continue;
         try {
           const header = parseContainerHeader(await reader.readChunk(i), { source: reader.toc.source });
-          for (const [id, p] of packagesById(header)) stores.set(id, p);
+          for (const [id, p] of packagesById(header)) headers.stores.set(id, p);
           // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
           if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
           headerVersions.set(reader, header.version);
@@ -541,7 +497,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
             const keep = size <= HEADER_PROBE && kept + size <= KEEP_BUDGET;
             const { z, bytes } = await readHeader(reader, raw, i, `${toc.source}: ${path}`, o.engine ?? engine, keep);
             if (bytes) kept += bytes.length;
-            addHeader(toc.chunkId(i).id, z);
+            headers.add(toc.chunkId(i).id, z);
             // A whole package parsed here is kept parsed too (within its own, smaller budget), not parsed again.
             const full = bytes && keptParsed + bytes.length <= KEEP_PARSED_BUDGET ? z : undefined;
             if (full) keptParsed += bytes!.length;
@@ -604,7 +560,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     // Pass 2: convert and write.
     const script = await scriptLoad;
     if (script) result.global = globalPath!;
-    resolver = new ZenResolver(script, directory);
+    resolver = new ZenResolver(script, headers);
     const progress: ToLegacyProgress = { done: 0, total: jobs.length, bytesDone: 0, bytesTotal: jobs.reduce((a, j) => a + j.size, 0) };
     o.onProgress?.({ ...progress });
     const finish = (j: Job, e?: unknown) => {
