@@ -1,3 +1,4 @@
+import { IoStoreError } from '../../errors.js';
 import { mountEntry } from '../../mount/mount.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, readScriptObjectTable } from '../../zen/script-objects.js';
 import { readWholeFile } from '../folder-input.js';
@@ -5,8 +6,22 @@ import { ScriptObjectIndex } from '../naming.js';
 import { RawRangeReader } from '../raw-range.js';
 import type { ToLegacyOptions } from '../to-legacy.js';
 import { openSyncReader } from './containers.js';
+import type { ToLegacyRun } from './run.js';
 
-export async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
+/**
+ * Starts reading the script objects of the global container, which name `/Script/...` imports (read while the
+ * package headers are: only the conversion needs them). One that cannot be read is a warning: they stay unnamed.
+ */
+export function loadScriptObjects(run: ToLegacyRun, globalPath: string | undefined): Promise<ScriptObjectIndex | undefined> {
+  if (!globalPath) return Promise.resolve(undefined);
+  return readScriptObjects(globalPath, run.options).catch((e: unknown) => {
+    if (!(e instanceof IoStoreError)) throw e;
+    run.result.warnings.push(`${globalPath}: the global container could not be read (${e.message}); script imports stay unnamed`);
+    return undefined;
+  });
+}
+
+async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
   // The ScriptObjects chunk on its own, as unpack writes it.
   if (!/\.utoc$/i.test(utoc)) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
   const reader = await openSyncReader(mountEntry(utoc), o);
