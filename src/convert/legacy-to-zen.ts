@@ -12,7 +12,7 @@ import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import type { ZenPackage } from '../zen/zen-package.js';
-import { legacyExportSpans, checkUexpTag, hasUexpTag } from '../legacy/export-data.js';
+import { legacyExportSpans, checkUexpTag, hasUexpTag, type LegacyExportSpan } from '../legacy/export-data.js';
 import type { LegacyName, LegacyPackage } from '../legacy/package.js';
 import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
 
@@ -168,22 +168,86 @@ function splitObjectPath(path: string): [string, string] {
  * export map, export bundle entries and dependency bundles, the bulk-data map, and the `.uexp` bytes unchanged.
  */
 export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array, options: LegacyToZenOptions = {}): ConvertedZenPackage {
-  const source = pkg.source;
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
   if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
+  checkCellsFit(pkg, layout);
+  const { tagged, warning } = uexpTag(uexp, pkg.source);
+  const spans = legacyExportSpans(pkg, uexp.length, tagged);
+  const packageName = longPackageName(pkg);
+  const nameTable = exportDataNames(pkg);
+  const { imports, cellImports, importedPackages, importedNames, importedHashes } = zenImports(pkg);
+  const exports = zenExports(pkg, nameTable, imports, spans);
+  const packageNameIndex = { index: nameAt(nameTable, packageName), type: 0, number: 0 };
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
+  const cellExports = zenCellExports(pkg, nameTable, uexp.length);
+  const s = pkg.summary;
+  const names = nameTable.names;
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: packageNameIndex,
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: s.unversioned
+      ? null
+      : {
+          zenVersion: ZEN_PACKAGE_VERSION,
+          fileVersionUE4: s.fileVersionUE4,
+          fileVersionUE5: s.fileVersionUE5,
+          licenseeVersion: s.fileVersionLicenseeUE4,
+          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
+        },
+    names,
+    nameHashes: names.map(cachedNameHash),
+    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
+    importedPublicExportHashes: importedHashes,
+    imports,
+    exports,
+    cellImports,
+    cellExports,
+    exportBundleEntries: bundleEntries,
+    exportBundles: [],
+    referencedPackages: [],
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: dependencyHeaders,
+    dependencyBundleEntries: dependencyEntries,
+    importedPackageNames: importedPackageNames(importedPackages, importedNames),
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
   const graph = layout.summarySize === 44;
+  if (graph) toGraphForm(zen, pkg, importedPackages);
+  const headerBytes = serializeZenPackageHeader(zen);
+  zen.headerSize = headerBytes.length;
+  const data = graph ? inLoadOrder(bundleEntries, spans, uexp) : tagged ? [uexp] : [uexp, PACKAGE_TAG_BYTES];
+  return converted(packageName, [headerBytes, ...data], zen, importedPackages, warning);
+}
+
+/** Verse cells need the cell maps of the 5.6+ zen header. */
+function checkCellsFit(pkg: LegacyPackage, layout: ZenPackageLayout): void {
   const cells = pkg.cellImports.length + pkg.cellExports.length;
   if (cells > 0 && !layout.cellMaps) {
-    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: source, offset: pkg.summary.cellExportOffset });
+    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: pkg.source, offset: pkg.summary.cellExportOffset });
   }
-  const { tagged, warning } = uexpTag(uexp, source);
-  const spans = legacyExportSpans(pkg, uexp.length, tagged);
-  const s = pkg.summary;
-  const packageName = legacyPackageName(pkg);
-  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: source, offset: 0 });
+}
 
-  // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
-  // indices; the header then adds the names it needs, each once, in the order it needs them.
+/** The package's long package name (`/Game/...`), which a zen header must hold. */
+function longPackageName(pkg: LegacyPackage): string {
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: pkg.source, offset: 0 });
+  return packageName;
+}
+
+/**
+ * The zen name map's start: export data refers to the first namesReferencedFromExportDataCount legacy names, so they
+ * keep their indices; the header then adds the names it needs, each once, in the order it needs them (mapName).
+ */
+function exportDataNames(pkg: LegacyPackage): NameTable {
+  const s = pkg.summary;
   const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
   // Plain loops, no per-call closures: V8 optimizes a closure made in each call again, which cost more than the work.
   const names: string[] = new Array(kept);
@@ -193,10 +257,23 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     names[i] = n;
     if (!nameIndex.has(n)) nameIndex.set(n, i);
   }
-  const nameTable: NameTable = { all: pkg.names, names, index: nameIndex };
+  return { all: pkg.names, names, index: nameIndex };
+}
 
-  // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
-  // export hash); the package entries themselves are null.
+/** The zen import map and cell imports, with the imported packages (sorted ids, and names) and public export hashes. */
+interface ZenImports {
+  imports: bigint[];
+  cellImports: bigint[];
+  importedPackages: bigint[];
+  importedNames: Map<bigint, string>;
+  importedHashes: bigint[];
+}
+
+/**
+ * Imports: script objects by the hash of their path; objects of other packages by (imported package, public export
+ * hash); the package entries themselves are null.
+ */
+function zenImports(pkg: LegacyPackage): ZenImports {
   const importCount = pkg.imports.length;
   const importPaths: string[] = new Array(importCount);
   const importPackage: string[] = new Array(importCount);
@@ -244,7 +321,11 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     if (cellImportPackage[i]!.startsWith('/Script/')) cellImports.push(makeScriptImport(hash));
     else cellImports.push(makePackageImport(importedPackageAt.get(cachedPackageId(cellImportPackage[i]!))!, hashIndex(importedHashes, importedHashAt, hash)));
   });
+  return { imports, cellImports, importedPackages, importedNames, importedHashes };
+}
 
+/** The zen export map: offsets in the export data, names (added to the name map), object indices, public hashes. */
+function zenExports(pkg: LegacyPackage, nameTable: NameTable, imports: readonly bigint[], spans: readonly LegacyExportSpan[]): ExportMapEntry[] {
   const pathInPackage = exportPathsInPackage(pkg);
   const exports: ExportMapEntry[] = new Array(pkg.exports.length);
   for (let i = 0; i < pkg.exports.length; i++) {
@@ -262,18 +343,16 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
   }
-  let packageNameAt = nameIndex.get(packageName);
-  if (packageNameAt === undefined) {
-    packageNameAt = names.push(packageName) - 1;
-    nameIndex.set(packageName, packageNameAt);
-  }
-  const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
+  return exports;
+}
 
-  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
-  const cellExports: CellExportMapEntry[] = pkg.cellExports.map((c, i) => {
+/** The zen cell export map: offsets in the export data (checked against the `.uexp`), class names, Verse path hashes. */
+function zenCellExports(pkg: LegacyPackage, nameTable: NameTable, uexpSize: number): CellExportMapEntry[] {
+  const s = pkg.summary;
+  return pkg.cellExports.map((c, i) => {
     const offset = c.serialOffset - s.totalHeaderSize;
-    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexp.length - 4) {
-      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexp.length}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: source, offset: s.cellExportOffset });
+    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexpSize - 4) {
+      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexpSize}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: pkg.source, offset: s.cellExportOffset });
     }
     return {
       cookedSerialOffset: offset,
@@ -283,77 +362,44 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       publicExportHash: c.versePath === '' ? 0n : cellHash(c.versePath),
     };
   });
+}
 
-
-  const zen: ZenPackage = {
-    layout,
-    summary: null,
-    ue4Summary: null,
-    headerSize: 0,
-    name: packageNameIndex,
-    packageName,
-    packageFlags: s.packageFlags >>> 0,
-    cookedHeaderSize: s.totalHeaderSize,
-    versioningInfo: s.unversioned
-      ? null
-      : {
-          zenVersion: ZEN_PACKAGE_VERSION,
-          fileVersionUE4: s.fileVersionUE4,
-          fileVersionUE5: s.fileVersionUE5,
-          licenseeVersion: s.fileVersionLicenseeUE4,
-          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
-        },
-    names,
-    nameHashes: names.map(cachedNameHash),
-    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
-    importedPublicExportHashes: importedHashes,
-    imports,
-    exports,
-    cellImports,
-    cellExports,
-    exportBundleEntries: bundleEntries,
-    exportBundles: [],
-    referencedPackages: [],
-    internalArcs: [],
-    externalArcs: [],
-    dependencyBundleHeaders: dependencyHeaders,
-    dependencyBundleEntries: dependencyEntries,
-    importedPackageNames: importedPackageNames(importedPackages, importedNames),
-    sections: [],
-    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
-  };
-  if (graph) {
-    // UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data
-    // in load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an arc from each of its
-    // objects an export waits for to the bundle.
-    zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: bundleEntries.length }];
-    zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
-    zen.externalArcs = importedPackages.map(() => []);
-    const seen = new Set<string>();
-    dependencyHeaders.forEach((h) => {
-      const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
-      let at = h.firstEntryIndex;
-      for (const [count, fromCommandType] of runs) {
-        for (let k = 0; k < count; k++, at++) {
-          const d = dependencyEntries[at]!;
-          if (d >= 0) continue;
-          const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
-          const key = `${-d - 1}:${fromCommandType}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
-        }
+/**
+ * UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data in
+ * load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an
+ * arc from each of its objects an export waits for to the bundle.
+ */
+function toGraphForm(zen: ZenPackage, pkg: LegacyPackage, importedPackages: readonly bigint[]): void {
+  const imports = zen.imports;
+  const dependencyEntries = zen.dependencyBundleEntries;
+  zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: zen.exportBundleEntries.length }];
+  zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
+  zen.externalArcs = importedPackages.map(() => []);
+  const seen = new Set<string>();
+  zen.dependencyBundleHeaders.forEach((h) => {
+    const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
+    let at = h.firstEntryIndex;
+    for (const [count, fromCommandType] of runs) {
+      for (let k = 0; k < count; k++, at++) {
+        const d = dependencyEntries[at]!;
+        if (d >= 0) continue;
+        const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
+        const key = `${-d - 1}:${fromCommandType}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
       }
-    });
-    for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
-    zen.dependencyBundleHeaders = [];
-    zen.dependencyBundleEntries = [];
-    zen.importedPackageNames = null;
-  }
-  const headerBytes = serializeZenPackageHeader(zen);
-  zen.headerSize = headerBytes.length;
-  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : tagged ? [uexp] : [uexp, PACKAGE_TAG_BYTES];
-  return converted(packageName, [headerBytes, ...data], zen, importedPackages, warning);
+    }
+  });
+  for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
+  zen.dependencyBundleHeaders = [];
+  zen.dependencyBundleEntries = [];
+  zen.importedPackageNames = null;
+}
+
+/** The export data in load order (the serialize commands of the export bundle), as UE4 and 5.0-5.2 store it. */
+function inLoadOrder(entries: readonly ExportBundleEntry[], spans: readonly LegacyExportSpan[], uexp: Uint8Array): Uint8Array[] {
+  return entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
 }
 
 /** The zen name map being built: the legacy names, the zen names so far and where each text is. */
@@ -365,13 +411,17 @@ interface NameTable {
 
 /** A legacy FName as a zen mapped name, adding its text to the zen name map the first time. */
 function mapName(t: NameTable, n: LegacyName) {
-  const text = t.all[n.index]!.name;
+  return { index: nameAt(t, t.all[n.index]!.name), type: 0, number: n.number };
+}
+
+/** The index of a text in the zen name map, added the first time. */
+function nameAt(t: NameTable, text: string): number {
   let i = t.index.get(text);
   if (i === undefined) {
     i = t.names.push(text) - 1;
     t.index.set(text, i);
   }
-  return { index: i, type: 0, number: n.number };
+  return i;
 }
 
 /** A legacy package index as a zen object index: imports through their zen values, exports by index. */
@@ -619,8 +669,7 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
   const importedPackages = zen.referencedPackages.map((r) => r.packageId);
   // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
   const spans = legacyExportSpans(pkg, uexp.length, tagged);
-  const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
-  return converted(packageName, [header, ...data], zen, importedPackages, warning);
+  return converted(packageName, [header, ...inLoadOrder(entries, spans, uexp)], zen, importedPackages, warning);
 }
 
 /**
