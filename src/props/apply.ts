@@ -8,7 +8,7 @@ import { nameHash } from '../zen/name-batch.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import { exportChunkOffsets, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { writeExportProps, type ExportPropsJson } from './export-props.js';
-import { Wr } from './io.js';
+import { sameBytes, Wr } from './io.js';
 import { legacyExportBytes, legacyPropsPackage, zenExportBytes, zenPropsPackage, type PackagePropsJson, type ReadPropsOptions } from './package-props.js';
 import { PropsWriteError, Session } from './prims.js';
 
@@ -40,7 +40,9 @@ function newExportData(json: PackagePropsJson, S: Session, old: readonly Uint8Ar
   const out = [...old];
   for (const e of json.exports) {
     try {
-      out[e.index] = writeExportProps(e as ExportPropsJson, S);
+      const data = writeExportProps(e as ExportPropsJson, S);
+      // Unchanged data stays the same array: callers tell changed exports by identity.
+      if (!sameBytes(data, old[e.index]!)) out[e.index] = data;
     } catch (err) {
       if (err instanceof PropsWriteError || err instanceof Error) throw new IoStoreError('BAD_VALUE', `export ${e.index} (${e.name}): ${err.message}`, { file: source });
       throw err;

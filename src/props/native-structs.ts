@@ -34,8 +34,34 @@ export interface NativeStruct {
   zero(S: Session): Json;
 }
 
-type Kind = 'u8' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'real' | readonly Field[];
+type Scalar = 'u8' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'real';
+type Kind = Scalar | readonly Field[];
 type Field = readonly [string, Kind];
+
+/** A member as read and written: its key, its kind, and its label in messages (made once, not per value). */
+interface Member {
+  key: string;
+  kind: Scalar | readonly Member[];
+  what: string;
+}
+
+function members(what: string, f: readonly Field[]): Member[] {
+  return f.map(([key, kind]) => ({ key, what: `${what}.${key}`, kind: typeof kind === 'string' ? kind : members(`${what}.${key}`, kind) }));
+}
+
+function readMembers(rd: Rd, S: Session, ms: readonly Member[]): JsonObject {
+  const o: JsonObject = {};
+  for (const m of ms) o[m.key] = typeof m.kind === 'string' ? readKind(rd, S, m.kind, m.what) : readMembers(rd, S, m.kind);
+  return o;
+}
+
+function writeMembers(w: Wr, S: Session, ms: readonly Member[], v: Json | undefined, what: string): void {
+  if (!isObject(v)) return writeFail(`${what} is not an object`, v);
+  for (const m of ms) {
+    if (typeof m.kind === 'string') writeKind(w, S, m.kind, v[m.key], m.what);
+    else writeMembers(w, S, m.kind, v[m.key], m.what);
+  }
+}
 
 function readKind(rd: Rd, S: Session, k: Kind, what: string): Json {
   switch (k) {
@@ -92,9 +118,10 @@ function zeroKind(k: Kind): Json {
 }
 
 function fields(name: string, f: readonly Field[]): NativeStruct {
+  const ms = members(name, f);
   return {
-    read: (rd, S) => readKind(rd, S, f, name),
-    write: (w, S, v) => writeKind(w, S, f, v, name),
+    read: (rd, S) => readMembers(rd, S, ms),
+    write: (w, S, v) => writeMembers(w, S, ms, v, name),
     zero: () => zeroKind(f),
   };
 }
@@ -282,6 +309,13 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeStruct> = new Map<string,
 /** The native struct of a name (case as the engine's names compare: without case). */
 export function nativeStruct(name: string | undefined): NativeStruct | undefined {
   if (name === undefined) return undefined;
-  return NATIVE_STRUCTS.get(name) ?? NATIVE_BY_LOWER.get(name.toLowerCase());
+  let n = NATIVE_BY_NAME.get(name);
+  if (n === undefined) {
+    n = NATIVE_BY_LOWER.get(name.toLowerCase()) ?? null;
+    // Names asked for are few (those of the structs of the packages read): remember the answer, bounded.
+    if (NATIVE_BY_NAME.size < 65536) NATIVE_BY_NAME.set(name, n);
+  }
+  return n ?? undefined;
 }
 const NATIVE_BY_LOWER = new Map([...NATIVE_STRUCTS].map(([k, v]) => [k.toLowerCase(), v]));
+const NATIVE_BY_NAME = new Map<string, NativeStruct | null>(NATIVE_STRUCTS);

@@ -211,9 +211,20 @@ const KNOWN_SCRIPT_PATHS = new Map(
 );
 
 function scriptPath(o: ReadPropsOptions, v: bigint): string | undefined {
-  const p = o.scriptObjects?.get(v);
-  return p === undefined ? KNOWN_SCRIPT_PATHS.get(v) : scriptObjectPath(p);
+  const all = o.scriptObjects;
+  if (all === undefined) return KNOWN_SCRIPT_PATHS.get(v);
+  // The same script classes are imported by package after package: each path is made once per global container.
+  let made = scriptPaths.get(all);
+  if (made === undefined) scriptPaths.set(all, (made = new Map()));
+  let path = made.get(v);
+  if (path === undefined) {
+    const p = all.get(v);
+    path = p === undefined ? (KNOWN_SCRIPT_PATHS.get(v) ?? '') : scriptObjectPath(p);
+    made.set(v, path);
+  }
+  return path === '' ? undefined : path;
 }
+const scriptPaths = new WeakMap<ReadonlyMap<bigint, string>, Map<bigint, string>>();
 
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
