@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Oodle decoder throughput on one core, in the JIT's steady state: `node scripts/bench-oodle.mjs` (or
 // `npm run bench -- --oodle`) prints every codec's MB/s of output on the corpus containers' Oodle blocks, held in
-// memory, and on corpus/oodle-vectors. A figure is the median of timed passes over all the blocks in one process
-// (`child <kind> <codec>` runs one and prints JSON), the best of three processes. Run `npm run build` first: it times
+// memory, and on corpus/oodle-vectors, beside the TypeScript decoder alone and the native ooz-decode on the same bytes.
+// A figure is the median of timed passes over all the blocks in one process (`child <kind> <codec>` runs one and
+// prints JSON); the three decoders run in alternation, three rounds. Run `npm run build` first: it times
 // dist/ (or the build that BENCH_OODLE_DIST names). `ab <other build's dist/index.js>` compares two builds (below).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -141,34 +143,103 @@ if (isMain && process.argv[2] === 'child') {
   process.exit(0);
 }
 
-/** Runs one measurement in three fresh processes; the best one (other work on the machine only slows a run down). */
-export function measure(kind, codec, api = 'into') {
-  let best = null;
-  for (let i = 0; i < 3; i++) {
-    const r = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'child', kind, codec, api], { encoding: 'utf8' }));
-    if (r && (!best || r.rate > best.rate)) best = r;
+/** Runs one measurement in a fresh process (`env` adds to the environment): { rate, cpuRate, ... } or null. */
+function measureOnce(kind, codec, env = {}) {
+  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'child', kind, codec, 'into'], { encoding: 'utf8', env: { ...process.env, ...env } }));
+}
+
+const OOZ = join(root, '..', 'shared', 'tools', 'ooz', 'ooz-decode');
+
+/** ooz-decode's one-core benchmark of a vector file or a blocks file: { rate, cpuRate } (MB/s of output), or null. */
+function oozRate(kind, file) {
+  try {
+    const r = JSON.parse(execFileSync(OOZ, [kind === 'vector' ? '-b' : '-B', '1.5', file], { encoding: 'utf8' }));
+    return { rate: r.rate, cpuRate: r.cpuRate };
+  } catch {
+    return null;
   }
-  return best;
+}
+
+/** The corpus blocks of one codec as ooz-decode's blocks file ([u32 stored][u32 raw][bytes] each), in a temporary folder. */
+function blocksFile(blocks, dir, codec) {
+  const parts = [];
+  for (const [c, u] of blocks) {
+    const h = Buffer.alloc(8);
+    h.writeUInt32LE(c.length, 0);
+    h.writeUInt32LE(u, 4);
+    parts.push(h, c);
+  }
+  const file = join(dir, `${codec}.blocks`);
+  writeFileSync(file, Buffer.concat(parts));
+  return file;
+}
+
+/**
+ * Ours (the WebAssembly decoder, as the library uses it), the TypeScript decoder alone (IOSTORE_OODLE_WASM=0) and
+ * ooz-decode, `rounds` times in alternation, each a fresh process; medians of MB/s, and the median of the per-round
+ * ratios ours / ooz-decode.
+ */
+function sideBySideRates(kind, codec, oozFile, rounds = 3) {
+  const ours = [];
+  const ts = [];
+  const native = [];
+  const ratio = [];
+  const cpuRatio = [];
+  for (let i = 0; i < rounds; i++) {
+    const o = measureOnce(kind, codec);
+    const t = measureOnce(kind, codec, { IOSTORE_OODLE_WASM: '0' });
+    const n = oozFile ? oozRate(kind, oozFile) : null;
+    if (!o) return null;
+    ours.push(o);
+    ts.push(t);
+    if (n) {
+      native.push(n);
+      ratio.push(o.rate / n.rate);
+      cpuRatio.push(o.cpuRate / n.cpuRate);
+    }
+  }
+  const med = (a) => (a.length ? [...a].sort((x, y) => x - y)[a.length >> 1] : NaN);
+  return {
+    ours: med(ours.map((r) => r.rate)),
+    ts: med(ts.map((r) => r.rate)),
+    native: med(native.map((r) => r.rate)),
+    ratio: med(ratio),
+    cpuRatio: med(cpuRatio),
+    blocks: ours[0].blocks,
+    bytes: ours[0].bytes,
+  };
 }
 
 /** Prints every codec's figure: the corpus container blocks by codec, then the test vectors. */
 export async function benchOodle(log = console.log) {
   const blocks = await corpusBlocks();
   const byCodec = new Map();
-  for (const b of blocks) byCodec.set(b[2], (byCodec.get(b[2]) ?? 0) + 1);
+  for (const b of blocks) byCodec.set(b[2], [...(byCodec.get(b[2]) ?? []), b]);
   const raw = blocks.reduce((a, b) => a + b[1], 0);
-  log(`\nOodle codecs, one core (TypeScript decoders; MB/s of output, decoded into a reused buffer as unpack and verify do: median of timed passes, best of 3 processes; per CPU second in brackets)`);
-  log(`  corpus container blocks (${blocks.length} blocks, ${(raw / 1e6).toFixed(1)} MB of output, from ${CONTAINERS.filter((n) => existsSync(join(corpus, `${n}.utoc`))).length} containers):`);
-  for (const [codec] of byCodec) {
-    const r = measure('corpus', codec);
-    log(`    ${codec.padEnd(10)} ${r.rate.toFixed(0).padStart(5)} MB/s of output (${r.cpuRate.toFixed(0)} per CPU second; ${r.blocks} blocks, mean ${(r.bytes / r.blocks / 1024).toFixed(0)} KiB raw)`);
-  }
-  const missing = CODECS.filter((c) => !byCodec.has(c));
-  if (missing.length) log(`    (no corpus container uses ${missing.join(', ')})`);
-  log(`  corpus/oodle-vectors (one 5.3 MB text in every codec):`);
-  for (const codec of CODECS) {
-    const r = measure('vector', codec);
-    if (r) log(`    ${codec.padEnd(10)} ${r.rate.toFixed(0).padStart(5)} MB/s of output (${r.cpuRate.toFixed(0)} per CPU second)`);
+  const haveOoz = existsSync(OOZ);
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-oodle-'));
+  const line = (name, r) => {
+    const vs = Number.isFinite(r.native) ? `ooz-decode ${r.native.toFixed(0).padStart(5)} MB/s   ours/ooz ${r.ratio.toFixed(2)}x (per CPU second ${r.cpuRatio.toFixed(2)}x)` : 'ooz-decode not found';
+    log(`    ${name.padEnd(10)} ours ${r.ours.toFixed(0).padStart(5)} MB/s   TypeScript ${r.ts.toFixed(0).padStart(5)} MB/s   ${vs}`);
+  };
+  try {
+    log(`\nOodle codecs, one core (MB/s of output, decoded into a reused buffer as unpack and verify do; ours = the WebAssembly decoder the library uses, TypeScript = the reference decoder alone (IOSTORE_OODLE_WASM=0), ooz-decode = a native decoder (-b/-B); medians of 3 rounds in alternation, each a fresh process)`);
+    log(`  corpus container blocks (${blocks.length} blocks, ${(raw / 1e6).toFixed(1)} MB of output, from ${CONTAINERS.filter((n) => existsSync(join(corpus, `${n}.utoc`))).length} containers):`);
+    for (const [codec, list] of byCodec) {
+      const r = sideBySideRates('corpus', codec, haveOoz ? blocksFile(list, tmp, codec) : null);
+      line(codec, r);
+      log(`               (${r.blocks} blocks, mean ${(r.bytes / r.blocks / 1024).toFixed(0)} KiB raw)`);
+    }
+    const missing = CODECS.filter((c) => !byCodec.has(c));
+    if (missing.length) log(`    (no corpus container uses ${missing.join(', ')})`);
+    log(`  corpus/oodle-vectors (one 5.3 MB text in every codec; BitKnit has no WebAssembly path, so ours is the TypeScript decoder there):`);
+    for (const codec of CODECS) {
+      const file = join(corpus, 'oodle-vectors', `xml.${codec}`);
+      const r = sideBySideRates('vector', codec, haveOoz && existsSync(file) ? file : null);
+      if (r) line(codec, r);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

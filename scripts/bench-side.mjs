@@ -11,7 +11,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 const SEED = 14;
 
 /** A small deterministic PRNG (mulberry32): the same container on every machine and run. */
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -23,7 +23,7 @@ function rng(seed) {
 }
 
 /** Every .ucas of the corpus, concatenated: the pool the file contents are cut from. */
-function corpusPool(corpus) {
+export function corpusPool(corpus) {
   const parts = [];
   for (const d of readdirSync(corpus).sort()) {
     const dir = join(corpus, d);
@@ -71,7 +71,7 @@ export function buildSideBySideContainers(root, corpus, tmp) {
 }
 
 /** Runs argv under /usr/bin/time (peak RSS) when present, in `env` if given; returns { ms, rssMb, ok }. */
-function measure(argv, before, env) {
+export function measure(argv, before, env) {
   before?.();
   const hasTime = existsSync('/usr/bin/time');
   const cmd = hasTime ? '/usr/bin/time' : argv[0];
@@ -96,7 +96,7 @@ const median = (xs) => {
  * Runs each contender's job in alternation, `runs` times, and returns per-contender medians of wall time and peak
  * RSS. `jobs` is [{ name, argv, before?, after? }]: before/after run outside the timed region (e.g. deleting output).
  */
-function alternate(jobs, runs) {
+export function alternate(jobs, runs) {
   const res = jobs.map(() => ({ ms: [], rss: [], failed: '' }));
   for (let i = 0; i < runs; i++) {
     for (let j = 0; j < jobs.length; j++) {
@@ -179,7 +179,7 @@ export function atScale(root, tmp, iostore) {
  * script is not): per chunk in .ucas order its path, length, offset in its first block and blocks. Returns the
  * plan's path, or undefined when it could not be made.
  */
-function writeNodeFloorPlan(root, utoc, file) {
+export function writeNodeFloorPlan(root, utoc, file) {
   const make = `import { openToc } from ${JSON.stringify(join(root, 'dist', 'toc', 'index.js'))};
     import { writeFileSync } from 'node:fs';
     const toc = await openToc(${JSON.stringify(utoc)});

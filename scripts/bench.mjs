@@ -12,6 +12,8 @@ import os, { tmpdir } from 'node:os';
 import { writeSyntheticContainer } from './synth.mjs';
 import { sideBySide } from './bench-side.mjs';
 import { benchOodle } from './bench-oodle.mjs';
+import { benchOodleEncode } from './bench-oodle-encode.mjs';
+import { benchScale } from './bench-scale.mjs';
 import { benchProps } from './bench-props.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +49,10 @@ if (process.argv.includes('--oodle')) {
   await benchOodle();
   process.exit(0);
 }
+if (process.argv.includes('--encode')) {
+  await benchOodleEncode();
+  process.exit(0);
+}
 if (process.argv.includes('--legacy')) {
   await benchToLegacy();
   process.exit(0);
@@ -57,6 +63,15 @@ if (process.argv.includes('--props')) {
 }
 if (process.argv.includes('--side')) {
   await benchSideBySide();
+  process.exit(0);
+}
+if (process.argv.includes('--scale')) {
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-scale-'));
+  try {
+    benchScale({ root, corpus, tmp });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   process.exit(0);
 }
 
@@ -102,6 +117,8 @@ if (process.argv.includes('--side')) {
 
 // Each Oodle codec's MB/s of output on one core: the corpus containers' Oodle blocks (by codec) and corpus/oodle-vectors.
 await benchOodle();
+// The Oodle encoder: each level's speed and size beside node:zlib, against the engine's containers, and decode speed.
+await benchOodleEncode();
 
 // 3. Unpack throughput (MB/s of output) and peak RSS, each job in its own process.
 {

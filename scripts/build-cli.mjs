@@ -70,8 +70,8 @@ const lazyLz4 = {
 };
 
 /**
- * The Oodle decoders (a large module with static tables) load on the first Oodle block: the codec registry, which
- * every unpack and verify builds, gets a stand-in with the same name and methods. Only the registry's import is
+ * The Oodle decoders and encoders (a large module with static tables) load on the first Oodle block: the codec
+ * registry, which every unpack and verify builds, gets a stand-in with the same name and methods (and oodleEncoder). Only the registry's import is
  * replaced; modules that call the decoders directly import them as usual.
  */
 const lazyOodle = {
@@ -87,6 +87,8 @@ const lazyOodle = {
           'let m;',
           "const real = () => (m ??= require('./oodle/index.js')).oodleCodec;",
           `export const oodleCodec = { name: ${JSON.stringify(oodleCodec.name)}, ${methods.map((k) => `${k}: (...a) => real().${k}(...a)`).join(', ')} };`,
+          // An encoder with settings (level, codec) is made when a pack asks for one: the module loads then.
+          "export const oodleEncoder = (...a) => (m ??= require('./oodle/index.js')).oodleEncoder(...a);",
         ].join('\n'),
         resolveDir: join(dist, 'codecs'),
         loader: 'js',
@@ -125,7 +127,7 @@ const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output' };
 
 /** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
 const LAZY = {
-  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'props', 'decompress', 'web'].map((c) => [c, [`cli/commands/${c}.js`]])),
+  ...Object.fromEntries(['unpack', 'verify', 'pack', 'inspect', 'to-zen', 'to-legacy', 'props', 'decompress', 'web', 'completion'].map((c) => [c, [`cli/commands/${c}.js`]])),
   help: ['cli/help.js'],
   // list and info of a .pak or a folder
   pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],

@@ -8,27 +8,35 @@ import { padBlock } from '../dist/index.js';
 
 const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus');
 
-/** One full-size block (64 KiB uncompressed) of the corpus: stored raw, or its Zlib form. */
-export function corpusBlock(method) {
+/**
+ * One full-size block (64 KiB uncompressed) of the corpus: stored raw, or in its compressed form; with `rawSize`
+ * below 64 KiB, a smaller block (a chunk's last) of at most that many bytes and more than half of it.
+ */
+export function corpusBlock(method, rawSize = 65536) {
   const variant = { zlib: ['zlib', 'Zlib'], oodle: ['oodle', 'Oodle'], none: ['uncompressed', 'Uncompressed'] }[method];
   const base = join(corpus, 'ue5.8-cue4parse', variant[0]);
   const name = `CUE4ParseFixtures-Minimal-${variant[1]}-Windows`;
   const toc = readToc(new Uint8Array(readFileSync(join(base, `${name}.utoc`))));
   const ucas = readFileSync(join(base, `${name}.ucas`));
   for (let b = 0; b < toc.blockCount; b++) {
-    if (toc.blocks.uncompressedSize(b) !== 65536) continue;
+    const size = toc.blocks.uncompressedSize(b);
+    if (rawSize === 65536 ? size !== 65536 : size > rawSize || size <= rawSize / 2) continue;
     if ((method !== 'none') !== (toc.blocks.method(b) !== 0)) continue;
     const off = toc.blocks.offset(b);
-    return { stored: new Uint8Array(ucas.subarray(off, off + toc.blocks.compressedSize(b))), methodName: toc.compressionMethods[toc.blocks.method(b)] };
+    return { stored: new Uint8Array(ucas.subarray(off, off + toc.blocks.compressedSize(b))), methodName: toc.compressionMethods[toc.blocks.method(b)], size };
   }
   throw new Error('no suitable block');
 }
 
-/** Writes <dir>/<name>.utoc/.ucas: `chunks` chunks of `blocksPerChunk` copies of one block. Returns sizes. */
-export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChunk, method = 'none' }) {
-  const { stored, methodName } = corpusBlock(method);
+/**
+ * Writes <dir>/<name>.utoc/.ucas: `chunks` chunks of `blocksPerChunk` copies of one block (of at most `rawSize`
+ * bytes uncompressed, see corpusBlock; a chunk of several blocks needs full ones). Returns sizes.
+ */
+export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChunk, method = 'none', rawSize = 65536 }) {
+  if (blocksPerChunk > 1 && rawSize !== 65536) throw new Error('chunks of several blocks need full-size blocks');
+  const { stored, methodName, size } = corpusBlock(method, rawSize);
   const { oodleDecompress, zlibNode } = await import('../dist/index.js');
-  const plainBlock = method === 'zlib' ? zlibNode.decompress(stored, 65536) : method === 'oodle' ? oodleDecompress(stored, 65536) : stored;
+  const plainBlock = method === 'zlib' ? zlibNode.decompress(stored, size) : method === 'oodle' ? oodleDecompress(stored, size) : stored;
   const padded = padBlock(stored);
   const chunkData = new Uint8Array(plainBlock.length * blocksPerChunk);
   for (let k = 0; k < blocksPerChunk; k++) chunkData.set(plainBlock, k * plainBlock.length);
@@ -69,5 +77,5 @@ export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChun
     metaHashes, metaHashSize: 20, metaFlags: new Uint8Array(n).fill(method === 'none' ? 0 : 1), onDemandHashes: null, sourceHashes: null,
   });
   writeFileSync(join(dir, `${name}.utoc`), utoc);
-  return { utoc: join(dir, `${name}.utoc`), ucasBytes: disk, rawBytes: chunkSize * n, storedBlock: stored };
+  return { utoc: join(dir, `${name}.utoc`), ucasBytes: disk, rawBytes: chunkSize * n, storedBlock: stored, rawBlockSize: plainBlock.length };
 }

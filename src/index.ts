@@ -30,6 +30,7 @@ export * from './zen/index.js';
 export * from './inspect/index.js';
 export * from './pak/index.js';
 export * from './classic/index.js';
+export * from './locres/index.js';
 export * from './legacy/index.js';
 export * from './convert/index.js';
 export * from './shaders/index.js';

@@ -16,6 +16,7 @@ const RANK: Record<string, number> = {
   pak: 3,
   zen: 3,
   classic: 3,
+  locres: 3,
   shaders: 3,
   usmap: 3,
   legacy: 4,

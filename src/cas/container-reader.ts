@@ -134,6 +134,7 @@ export class ContainerReader {
     const out = new Uint8Array(length);
     let o = 0;
     for await (const piece of this.chunkBlocks(i, offset, offset + length)) {
+      if (o + piece.length > length) throw new IoStoreError('BAD_VALUE', `chunk ${i}'s blocks give more than its ${length} bytes`, { file: this.toc.source });
       out.set(piece, o);
       o += piece.length;
     }

@@ -260,7 +260,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
   let fd: number | undefined;
   try {
     // A folder removed since this process made it is made again (openForWriteSync).
-    fd = withIoError(tmp, () => openForWriteSync(tmp));
+    fd = withIoError(target, () => openForWriteSync(tmp));
     hasher?.reset();
     let written = 0;
     for (const span of reader.chunkSpansSync(i)) {

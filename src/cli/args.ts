@@ -2,7 +2,9 @@ import { IoStoreError } from '../errors.js';
 
 /**
  * The command line, parsed by hand. A general-purpose parser (yargs) took most of a short command's run time: ~90 ms
- * to load and as long again to lay out a help text it builds on every run in case one is asked for. Commands
+ * to load and as long again to lay out a help text it builds on every run in case one is asked for; bundled into the
+ * CLI with its code cache (yargs 18, measured again for issue #23) it still cost `info x.utoc` ~60 ms to load, twenty
+ * times the whole hand parser's bundle (see the README, "Command line"). Commands
  * declare their arguments with the same few calls (`option`, `positional`, `usage`, `example`, `conflicts`); this
  * module records them, parses `argv` against them and renders `--help` from them.
  */
@@ -18,6 +20,8 @@ export interface OptionSpec {
   array?: boolean;
   /** One-letter short form, e.g. `q` for `-q`. */
   alias?: string;
+  /** Other long names the option answers to (e.g. `version` for `--engine`): same value, one key in the result. */
+  aliases?: readonly string[];
 }
 
 /** What a command's builder declares: its options, positionals, help text and examples. */
@@ -98,6 +102,10 @@ export function parseArgs(command: string, spec: Argv, tokens: readonly string[]
   const options = new Map<string, OptionSpec>([...GLOBAL_OPTIONS, ...spec.options]);
   const short = new Map<string, string>();
   for (const [name, o] of options) if (o.alias) short.set(o.alias, name);
+  // Long aliases answer for their option, under its name.
+  const long = new Map<string, string>();
+  for (const [name, o] of options) for (const a of o.aliases ?? []) long.set(a, name);
+  const known = (name: string): string | undefined => (options.has(name) ? name : long.get(name));
   const fail = (message: string): never => {
     throw usageError(cmd, message);
   };
@@ -105,15 +113,16 @@ export function parseArgs(command: string, spec: Argv, tokens: readonly string[]
   const given = new Set<string>();
   const positionals: string[] = [];
 
-  const set = (name: string, o: OptionSpec, raw: string | boolean): void => {
+  /** Sets option `name`; messages name it as it was written (`shown`: an alias, or the short form). */
+  const set = (name: string, o: OptionSpec, raw: string | boolean, shown = name): void => {
     let value: unknown = raw;
     if (o.type === 'number') {
       const n = typeof raw === 'string' && NUMBER.test(raw.trim()) ? Number(raw) : NaN;
-      if (Number.isNaN(n)) fail(`--${name} takes a number, not ${JSON.stringify(raw)}`);
+      if (Number.isNaN(n)) fail(`--${shown} takes a number, not ${JSON.stringify(raw)}`);
       value = n;
     }
     if (o.choices && !o.choices.includes(value as string | number)) {
-      fail(`--${name} must be one of ${o.choices.join(', ')}, not ${JSON.stringify(raw)}`);
+      fail(`--${shown} must be one of ${o.choices.join(', ')}, not ${JSON.stringify(raw)}`);
     }
     if (o.array) out[name] = [...((given.has(name) ? out[name] : []) as unknown[]), value];
     else out[name] = value; // given twice: the last one wins, so a script can append an override
@@ -135,27 +144,30 @@ export function parseArgs(command: string, spec: Argv, tokens: readonly string[]
     }
     if (t.startsWith('--')) {
       const eq = t.indexOf('=');
-      let name = eq < 0 ? t.slice(2) : t.slice(2, eq);
+      const written = eq < 0 ? t.slice(2) : t.slice(2, eq);
       const inline = eq < 0 ? undefined : t.slice(eq + 1);
+      let name = known(written) ?? written;
       let o = options.get(name);
       let negated = false;
-      if (!o && name.startsWith('no-') && inline === undefined && options.get(name.slice(3))?.type === 'boolean') {
-        name = name.slice(3);
+      const positive = written.startsWith('no-') ? known(written.slice(3)) : undefined;
+      if (!o && positive !== undefined && inline === undefined && options.get(positive)?.type === 'boolean') {
+        name = positive;
         o = options.get(name);
         negated = true;
       }
-      if (!o) return fail(`unknown option --${name}`);
+      if (!o) return fail(unknownOption(written, options));
+      const shown = negated ? written.slice(3) : written;
       if (o.type === 'boolean') {
-        if (negated) set(name, o, false);
-        else if (inline === 'true' || inline === 'false') set(name, o, inline === 'true');
-        else if (inline !== undefined) fail(`--${name} is a switch: give it alone, or as --${name}=true/false`);
-        else if (tokens[i + 1] === 'true' || tokens[i + 1] === 'false') set(name, o, tokens[++i] === 'true');
-        else set(name, o, true);
+        if (negated) set(name, o, false, shown);
+        else if (inline === 'true' || inline === 'false') set(name, o, inline === 'true', shown);
+        else if (inline !== undefined) fail(`--${shown} is a switch: give it alone, or as --${shown}=true/false`);
+        else if (tokens[i + 1] === 'true' || tokens[i + 1] === 'false') set(name, o, tokens[++i] === 'true', shown);
+        else set(name, o, true, shown);
         continue;
       }
-      const [value, at] = valueOf(name, inline, i);
+      const [value, at] = valueOf(shown, inline, i);
       i = at;
-      set(name, o, value);
+      set(name, o, value, shown);
       continue;
     }
     if (t.length > 1 && t.startsWith('-') && !NUMBER.test(t)) {
@@ -178,6 +190,8 @@ export function parseArgs(command: string, spec: Argv, tokens: readonly string[]
       p = positionals.length;
     } else if (p < positionals.length) out[slot.name] = positionals[p++];
     const v = out[slot.name];
+    const choices = spec.positionals.get(slot.name)?.choices;
+    if (choices && typeof v === 'string' && !choices.includes(v)) fail(`<${slot.name}> must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}`);
     if (slot.required && (v === undefined || (Array.isArray(v) && v.length === 0))) {
       const d = spec.positionals.get(slot.name)?.describe;
       fail(`missing <${slot.name}${slot.variadic ? '..' : ''}>${d ? `: ${d}` : ''}`);
@@ -192,6 +206,17 @@ export function parseArgs(command: string, spec: Argv, tokens: readonly string[]
   }
   for (const [a, b] of spec.conflicting) if (given.has(a) && given.has(b)) fail(`--${a} and --${b} cannot be used together`);
   return out;
+}
+
+/** `unknown option --jsno; did you mean --json?`: the nearest name, alias or negated switch of the command. */
+function unknownOption(written: string, options: ReadonlyMap<string, OptionSpec>): string {
+  const names: string[] = [];
+  for (const [name, o] of options) {
+    names.push(name, ...(o.aliases ?? []));
+    if (o.type === 'boolean') names.push(`no-${name}`);
+  }
+  const near = closest(written, names);
+  return `unknown option --${written}${near ? `; did you mean --${near}?` : ''}`;
 }
 
 /**

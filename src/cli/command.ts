@@ -7,5 +7,11 @@ export interface Command<A = any> {
   command: string;
   describe: string;
   builder: (y: Argv) => Argv;
-  run: (args: A, io: CliIO) => Promise<number>;
+  run: (args: A, io: CliIO, context: CommandContext) => Promise<number>;
+}
+
+/** What a command may ask of the CLI around it. */
+export interface CommandContext {
+  /** Every command (loaded), e.g. for the completion script. */
+  loadCommands: () => Promise<Command[]>;
 }

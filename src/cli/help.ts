@@ -45,7 +45,7 @@ function columns(rows: Array<[string, string]>, width: number, left = leftWidth(
 const leftWidth = (rows: Array<[string, string]>): number => Math.max(0, ...rows.map(([n]) => n.length).filter((n) => n <= 26));
 
 function optionRow(name: string, o: OptionSpec): [string, string] {
-  const flag = `${o.alias ? `-${o.alias}, ` : '    '}--${name}`;
+  const flag = `${o.alias ? `-${o.alias}, ` : '    '}--${name}${(o.aliases ?? []).map((a) => `, --${a}`).join('')}`;
   let value = '';
   if (o.choices) value = ` <${o.choices.join('|')}>`;
   else if (o.type === 'number') value = ' <n>';

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** Where a command writes: injectable so tests run commands in-process and read their output. */
@@ -7,6 +7,11 @@ export interface CliIO {
   err(text: string): void;
   /** Whether stderr is an interactive terminal (progress bars are drawn only then). */
   readonly isTTY: boolean;
+  /**
+   * The width of the terminal stdout writes to, or undefined when it writes to a pipe or a file: tables for people
+   * fit a terminal (shortened paths, sizes in KiB/MiB) and stay whole and exact elsewhere.
+   */
+  readonly columns?: number | undefined;
 }
 
 /**
@@ -21,7 +26,23 @@ export const processIO: CliIO = {
   get isTTY() {
     return (stderrIsTTY ??= (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(2));
   },
+  // Asked for by tables. A pipe or a file (what scripts and the bench read) is told by one fstat; the tty module and
+  // the stdout stream object (costly to load and create) are reached only for a character device.
+  get columns() {
+    stdoutColumns ??= characterDevice(1) && (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || Number(process.env.COLUMNS) || 80 : 0;
+    return stdoutColumns > 0 ? stdoutColumns : undefined;
+  },
 };
+
+let stdoutColumns: number | undefined;
+
+function characterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
 
 let stderrIsTTY: boolean | undefined;
 /**

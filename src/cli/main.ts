@@ -26,6 +26,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'props', load: async () => (await import('./commands/props.js')).propsCommand },
   { name: 'decompress', load: async () => (await import('./commands/decompress.js')).decompressCommand },
   { name: 'web', load: async () => (await import('./commands/web.js')).webCommand },
+  { name: 'completion', load: async () => (await import('./commands/completion.js')).completionCommand },
 ];
 
 /** The package version, read once from package.json beside dist/ (or src/ under the tests). */
@@ -44,6 +45,10 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     const found = findCommandName(args);
     const help = wantsHelp(args);
     if (found === undefined) {
+      if (args.includes('--version') || args.includes('-V')) {
+        io.out(`${packageVersion()}\n`);
+        return ExitCode.Ok;
+      }
       if (help) {
         const { topHelp } = await import('./help.js');
         io.out(topHelp(await Promise.all(COMMANDS.map((c) => c.load()))));
@@ -64,8 +69,11 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
       return ExitCode.Ok;
     }
     const parsed = parseArgs(command.command, spec, [...args.slice(0, found.at), ...args.slice(found.at + 1)]);
-    return await command.run(parsed, io);
+    return await command.run(parsed, io, { loadCommands: () => Promise.all(COMMANDS.map((c) => c.load())) });
   } catch (e) {
+    // An interrupt ends the run: its handler says so, and what the run then fails with (its workers stopped, its
+    // files refused) is no news. Loaded on this path only: list and info load no output module.
+    if (!verbose && (await import('../layout/output.js')).isAborting()) return ExitCode.BadInput;
     return reportError(e, io, verbose);
   }
 }

@@ -9,5 +9,7 @@ export function codecError(codec: string, e: unknown): IoStoreError {
 /** A decoder's output must be exactly the size the TOC declares. */
 export function checkedOutput(codec: string, out: Uint8Array, size: number): Uint8Array {
   if (out.length !== size) throw new IoStoreError('CODEC', `${codec}: block decoded to ${out.length} bytes, expected ${size}`);
-  return out instanceof Buffer ? new Uint8Array(out.buffer, out.byteOffset, out.length) : out;
+  // Node's zlib returns a Buffer (a Uint8Array subclass): callers get a plain view of the same bytes. Tested by its
+  // constructor, not `instanceof Buffer`: the page has no Buffer, and that test threw there for every Zlib block.
+  return out.constructor === Uint8Array ? out : new Uint8Array(out.buffer, out.byteOffset, out.length);
 }

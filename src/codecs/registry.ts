@@ -1,8 +1,8 @@
 import { IoStoreError } from '../errors.js';
 import type { Codec, CodecRecipe } from './codec.js';
 import { lz4Codec } from './lz4.js';
-import { gzipNode, zlibNode } from './zlib.js';
-import { oodleCodec } from './oodle/index.js';
+import { gzipNode, zlibAtLevel, zlibNode } from './zlib.js';
+import { oodleCodec, oodleEncoder, type OodleEncoderName } from './oodle/index.js';
 import { quote } from '../util/quote.js';
 import { zstdNode } from './zstd.js';
 
@@ -83,4 +83,41 @@ export async function codecsFromRecipes(recipes: readonly CodecRecipe[]): Promis
     r.register(await mod[factory]!(...args));
   }
   return r;
+}
+
+/** How a codec that encodes in several ways is to encode: Oodle's codec and level, Zlib's and Gzip's level. */
+export interface EncoderSettings {
+  /** 1 (fastest) to 9 (smallest); default Oodle 4, Zlib and Gzip 6. */
+  level?: number;
+  /** Oodle only: which codec writes the blocks (default Kraken). */
+  oodleCodec?: OodleEncoderName;
+}
+
+export const OODLE_ENCODERS: readonly OodleEncoderName[] = ['kraken', 'mermaid', 'selkie', 'leviathan'];
+
+/** Codecs made by encoderFor, with what made them: workers rebuild them from that. */
+const made = new WeakMap<object, { name: string; settings: EncoderSettings }>();
+
+/**
+ * The built-in codec `name` set up to encode with `settings` (it decodes as usual). A USAGE error when the codec
+ * takes no such setting or a value is out of range.
+ */
+export function encoderFor(name: string, settings: EncoderSettings): Codec {
+  const base = defaultCodecs().require(name);
+  const { level, oodleCodec: which } = settings;
+  if (level !== undefined && (!Number.isInteger(level) || level < 1 || level > 9)) throw new IoStoreError('USAGE', `compression level must be a whole number from 1 to 9, got ${level}`);
+  if (which !== undefined && base !== oodleCodec) throw new IoStoreError('USAGE', `an Oodle codec (${which}) was given, but the compression is ${base.name}`);
+  if (which !== undefined && !OODLE_ENCODERS.includes(which)) throw new IoStoreError('USAGE', `Oodle codec must be ${OODLE_ENCODERS.join(', ')}, got ${quote(String(which))}`);
+  let codec: Codec;
+  if (base === oodleCodec) codec = oodleEncoder({ ...(which ? { codec: which } : {}), ...(level !== undefined ? { level } : {}) });
+  else if (level === undefined) return base;
+  else if (base === zlibNode || base === gzipNode) codec = zlibAtLevel(base, level);
+  else throw new IoStoreError('USAGE', `${base.name} has no compression levels (Oodle, Zlib and Gzip have)`);
+  made.set(codec, { name: base.name, settings: { ...settings } });
+  return codec;
+}
+
+/** The name and settings an encoderFor codec was made with, or undefined for any other codec. */
+export function encoderSettings(codec: object): { name: string; settings: EncoderSettings } | undefined {
+  return made.get(codec);
 }

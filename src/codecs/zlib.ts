@@ -92,3 +92,9 @@ function nodeCodec(name: string, decode: (src: Uint8Array, o: ZlibOptions) => Bu
 
 export const zlibNode = nodeCodec('Zlib', inflateSync, (s) => deflateSync(s), true);
 export const gzipNode = nodeCodec('Gzip', gunzipSync, (s) => gzipSync(s), false);
+
+/** Zlib or Gzip encoding at `level` (1-9; the codecs above use node:zlib's default, 6). */
+export function zlibAtLevel(base: Codec, level: number): Codec {
+  const gzip = base.name === 'Gzip';
+  return { ...base, compress: (s) => new Uint8Array(gzip ? gzipSync(s, { level }) : deflateSync(s, { level })) };
+}

@@ -3,6 +3,7 @@ import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openForWriteSync, writePieces, writePiecesSync } from '../layout/write-pieces.js';
+import { fsFailure, type FsFailure } from '../util/fs-errors.js';
 
 /**
  * One file to write: its bytes go to `tmp` (beside `path`), which is renamed to `path` once complete; `tmp` equal
@@ -15,24 +16,15 @@ export interface FileToWrite {
 }
 
 /** Why a write failed, in the shape an IoStoreError is rebuilt from on the main thread. */
-export interface WriteFailure {
-  code: 'NOT_FOUND' | 'IO' | 'USAGE';
-  message: string;
-  file: string;
-}
+export type WriteFailure = FsFailure;
 
-function failure(e: unknown, file: string): WriteFailure {
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'ENOENT') return { code: 'NOT_FOUND', message: 'no such file', file };
-  if (err?.code === 'EISDIR') return { code: 'USAGE', message: 'is a directory, expected a file', file };
-  if (err?.code === 'EACCES' || err?.code === 'EPERM') return { code: 'IO', message: 'permission denied', file };
-  return { code: 'IO', message: err?.message ?? String(e), file };
-}
+const failure = fsFailure;
 
 /**
  * Writes a group of files (a package's `.uasset` and `.uexp`) with blocking calls: every temporary file is written
  * whole before any is renamed, so a failure leaves none of the group under its final name. This module imports
- * only Node itself (and write-pieces.ts, which does too), so a worker thread running it starts in a few milliseconds.
+ * only Node itself (and write-pieces.ts and fs-errors.ts, which do too), so a worker thread running it starts in a
+ * few milliseconds.
  */
 export function writeGroupSync(files: readonly FileToWrite[], createdDirs: Set<string>): { bytes: number } | { error: WriteFailure } {
   let bytes = 0;

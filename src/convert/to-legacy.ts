@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { ContainerReader } from '../cas/container-reader.js';
@@ -9,8 +9,11 @@ import { packageIdFromName } from '../hash/names.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { KeyRing } from '../mount/keys.js';
 import { discoverContainers, mountEntry, type MountEntry } from '../mount/mount.js';
-import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { isAborting, safeOutputPath, writeFileAtomic } from '../layout/output.js';
+import { eventLoopTurns } from '../util/turns.js';
 import { StagedFolder } from '../layout/staged-folder.js';
+import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { leftoversWarning } from '../layout/leftovers.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
 import { writeChunkFile } from '../chunks/write-chunk.js';
@@ -25,9 +28,21 @@ import { serializeShaderAssetInfo, shaderAssetInfoName } from '../shaders/asset-
 import { toHex } from '../util/bytes.js';
 import { legacyShaderLibraryPieces, readZenShaderLibrary, type LegacyShaderLibraryReport, type PendingShaderLibrary, type ShaderChunkSource } from './shader-libraries.js';
 import { zenToLegacy } from './zen-to-legacy.js';
+import { isLooseFolder, readFilePrefix, readWholeFile, scanFolder, type FolderFile, type FolderInput } from './folder-input.js';
+import { decodeChunkId } from '../toc/chunk-id.js';
+import { fromHex } from '../util/bytes.js';
+import { isLegacyPackage } from '../legacy/package.js';
+import { settledEngine, unversionedError, zenEngineCandidates, type UnversionedHints } from './unversioned.js';
+import type { ContainerHeaderVersionName } from '../zen/container-header.js';
+import { readTocBytes } from '../toc/read-file.js';
+import { parseTocHeader } from '../toc/header.js';
 
 export interface ToLegacyOptions {
-  /** The global container (`global.utoc`) whose script objects name `/Script/...` imports. Default: found among or beside the inputs. */
+  /**
+   * The global container (`global.utoc`), or its ScriptObjects chunk as `unpack` writes it
+   * (`_chunks/ScriptObjects/<id>.bin`), whose script objects name `/Script/...` imports. Default: found among, inside
+   * or beside the inputs.
+   */
   global?: string;
   /** Engine release for unversioned packages whose container does not settle it. */
   engine?: EngineVersion;
@@ -96,10 +111,12 @@ function engineFromToc(tocVersion: number): EngineVersion | undefined {
   return undefined;
 }
 
-function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], explicit?: string): string | undefined {
+function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], folders: readonly FolderInput[], explicit?: string): string | undefined {
   if (explicit) return explicit;
   const among = entries.find((e) => e.isGlobal);
   if (among) return among.utoc;
+  const unpacked = folders.flatMap((f) => f.files).find((f) => f.kind === 'script-objects');
+  if (unpacked) return unpacked.file;
   for (const p of inputs) {
     const dir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
     for (const cand of [join(dir, 'global.utoc'), join(dirname(dir), 'global', 'global.utoc'), join(dirname(dir), 'global.utoc')]) {
@@ -110,6 +127,8 @@ function findGlobal(inputs: readonly string[], entries: readonly MountEntry[], e
 }
 
 async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
+  // The ScriptObjects chunk on its own, as unpack writes it.
+  if (!/\.utoc$/i.test(utoc)) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
   const reader = await openSyncReader(mountEntry(utoc), o);
   try {
     const byType = (t: string) => {
@@ -191,9 +210,12 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
   const files = inputs.filter((p) => ZEN_FILE.test(p) && isFile(p));
   const shaderFiles = inputs.filter((p) => SHADER_FILE.test(p) && isFile(p));
-  const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p));
+  // Folders of loose chunk files (an unpack's output) rather than of containers.
+  const looseInputs = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p) && existsSync(p) && statSync(p).isDirectory() && isLooseFolder(p));
+  const containers = inputs.filter((p) => !files.includes(p) && !shaderFiles.includes(p) && !looseInputs.includes(p));
   const entries = containers.length > 0 ? await discoverContainers(containers) : [];
-  const globalPath = findGlobal(inputs, entries, o.global);
+  const folders = looseInputs.map(scanFolder);
+  const globalPath = findGlobal(inputs, entries, folders, o.global);
   // Where files go: `outdir`, or its staged copy once the writer starts (see StagedFolder).
   let root = outdir;
   let stage: StagedFolder | undefined;
@@ -254,12 +276,27 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   let globalImports: Map<bigint, { pkg: ZenPackage; exportIndex: number }> | undefined;
   let resolver = new ZenResolver(undefined, directory);
   // A job converts or reads on this thread and hands its files to the writer; `written` settles once they are on disk.
-  type Job = { path: string; kind: 'package' | 'chunk'; size: number; run: () => Promise<{ written?: Promise<void> }> };
+  // `outputs`: the files it writes (relative), claimed before pass 2 (see OutputNames); `run` reads them from there.
+  type Job = { path: string; kind: 'package' | 'chunk'; size: number; outputs: string[]; run: () => Promise<{ written?: Promise<void> }> };
   const jobs: Job[] = [];
+  /** Adds a job and its row of `planned` (which follows the job's first output when it is renamed). */
+  const addJob = (job: Job, plannedSize = job.size) => {
+    const row = { path: job.outputs[0]!, kind: job.kind, size: plannedSize };
+    result.planned.push(row);
+    jobs.push(job);
+    plannedRows.set(job, row);
+  };
+  const plannedRows = new Map<Job, { path: string }>();
   let writer: FileWriter | undefined;
   const wrote = (files: number) => (n: number) => {
     result.bytesWritten += n;
     result.filesWritten += files;
+  };
+  // Unversioned packages whose engine release the options do not give, settled together once every header is read.
+  type Unversioned = { z: ZenPackage; path: string; where: string; hints: UnversionedHints; settle: (e: EngineVersion) => void };
+  const unversioned: Unversioned[] = [];
+  const noteVersions = (u: Unversioned, engine: EngineVersion | undefined) => {
+    if (!u.z.versioningInfo && o.engine === undefined && engine === undefined) unversioned.push(u);
   };
 
   // Zen package files given one by one (with their bulk files beside them).
@@ -278,15 +315,16 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     const out = legacyPaths(rel);
     if (match && !match(out.uasset)) continue;
     result.packages++;
-    result.planned.push({ path: out.uasset, kind: 'package', size: bytes.length });
-    jobs.push({ path: out.uasset, kind: 'package', size: bytes.length, run: async () => convertOne(bytes, z, f, out, undefined, z) });
+    const pair = [out.uasset, out.uexp];
+    let engine: EngineVersion | undefined;
+    noteVersions({ z, path: f, where: f, hints: {}, settle: (e) => (engine = e) }, undefined);
+    addJob({ path: out.uasset, kind: 'package', size: bytes.length, outputs: pair, run: async () => convertOne(bytes, z, f, { uasset: pair[0]!, uexp: pair[1]! }, engine, z) });
     const stem = f.replace(/\.[^.]+$/, '');
     for (const ext of ['.ubulk', '.uptnl', '.m.ubulk']) {
       if (!existsSync(stem + ext)) continue;
-      const target = basename(stem) + ext;
-      result.planned.push({ path: target, kind: 'chunk', size: statSync(stem + ext).size });
+      const target = [basename(stem) + ext];
       result.otherChunks++;
-      jobs.push({ path: target, kind: 'chunk', size: 0, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) });
+      addJob({ path: target[0]!, kind: 'chunk', size: 0, outputs: target, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target[0]!), pieces: [new Uint8Array(readFileSync(stem + ext))] }]).then(wrote(1)) }) }, statSync(stem + ext).size);
     }
   }
 
@@ -294,15 +332,16 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
   const codeChunks = new Map<string, ShaderChunkSource>();
   const shaderJob = (lib: PendingShaderLibrary, size: number, fallback?: (idHex: string) => ShaderChunkSource | undefined) => {
     result.otherChunks++;
-    result.planned.push({ path: lib.path, kind: 'chunk', size });
-    jobs.push({ path: lib.path, kind: 'chunk', size, run: async () => {
+    const target = [lib.path];
+    addJob({ path: lib.path, kind: 'chunk', size, outputs: target, run: async () => {
+      lib.path = target[0]!;
       const { pieces, report } = legacyShaderLibraryPieces(lib, (id) => codeChunks.get(id) ?? fallback?.(id));
       // A library can be large: streamed on this thread rather than held whole for the writer.
       wrote(1)(await writeFileAtomic(safeOutputPath(root, lib.path), pieces()));
       result.shaderLibraries.push(report);
       await writeAssetInfo(lib);
       if (report.rawShaders > 0) {
-        result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (their groups were Oodle-compressed; this toolkit has no Oodle encoder, and the engine reads shaders whose stored size equals their size as they are)`);
+        result.warnings.push(`${lib.path}: ${report.rawShaders} of ${report.shaders} shaders stored uncompressed (Oodle did not shrink them; the engine reads shaders whose stored size equals their size as they are)`);
       }
       return {};
     } });
@@ -341,8 +380,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     if (!lib) {
       // Already in the legacy form: written as it is.
       result.otherChunks++;
-      result.planned.push({ path: target, kind: 'chunk', size: bytes.length });
-      jobs.push({ path: target, kind: 'chunk', size: bytes.length, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, target), pieces: [bytes] }]).then(wrote(1)) }) });
+      const outputs = [target];
+      addJob({ path: target, kind: 'chunk', size: bytes.length, outputs, run: async () => ({ written: writer!.write([{ path: safeOutputPath(root, outputs[0]!), pieces: [bytes] }]).then(wrote(1)) }) });
       continue;
     }
     shaderJob(lib, bytes.length, (id) => unpackedShaderChunk(f, id));
@@ -365,26 +404,169 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     return { written: writer!.write([{ path: uasset, pieces: [r.uasset] }, { path: uexp, pieces: [r.uexp] }]).then(wrote(2)) };
   }
 
+  /**
+   * A folder of loose chunk files: its container headers and shader libraries first (as for containers), then every
+   * package's header (pass 1) and a job per package and per other file. Legacy packages in it are copied as they are.
+   */
+  let looseKept = 0;
+  async function planFolder(input: FolderInput, claimed: Set<string>): Promise<void> {
+    let headerEngine: EngineVersion | undefined;
+    let headerVersion: ContainerHeaderVersionName | undefined;
+    for (const f of input.files) {
+      if (f.kind !== 'container-header') continue;
+      try {
+        const header = parseContainerHeader(readWholeFile(f.file), { source: f.file });
+        for (const [id, p] of packagesById(header)) stores.set(id, p);
+        if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine = 'UE5_0';
+        headerVersion = header.version;
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.warnings.push(`${f.file}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
+      }
+    }
+    for (const f of input.files) if (f.kind === 'shader-code' && f.id !== undefined) codeChunks.set(f.id, { read: async () => readWholeFile(f.file) });
+    const done = new Set<FolderFile>();
+    for (const f of input.files) {
+      if (f.kind !== 'shader-library' || (match && !match(f.path))) continue;
+      try {
+        const lib = readZenShaderLibrary(readWholeFile(f.file), f.path, f.file);
+        if (!lib) continue; // the legacy form already: copied as it is
+        for (const id of lib.groupIds) claimed.add(id);
+        shaderJob(lib, f.size);
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+        result.failures.push({ path: f.path, code: e.code, message: e.message });
+      }
+      done.add(f);
+    }
+    // Packages first: a converted package's .uexp replaces a stray one beside it (a zen .uasset never has one).
+    const converted = new Set<string>();
+    for (const f of input.files) {
+      if (f.kind !== 'package' || done.has(f)) continue;
+      const out = await planFolderPackage(f, headerEngine, input.root, headerVersion);
+      if (!out) continue;
+      done.add(f);
+      converted.add(out.uasset.toLowerCase()).add(out.uexp.toLowerCase());
+    }
+    for (const f of input.files) {
+      if (done.has(f) || converted.has(f.path.toLowerCase()) || (f.kind === 'shader-code' && f.id !== undefined && claimed.has(f.id))) continue;
+      if (match && !match(f.path)) continue;
+      result.otherChunks++;
+      const outputs = [f.path];
+      addJob({ path: f.path, kind: 'chunk', size: f.size, outputs, run: async () => {
+        const target = safeOutputPath(root, outputs[0]!);
+        if (f.size > WHOLE_CHUNK_MAX) {
+          wrote(1)(await writeFileAtomic(target, createReadStream(f.file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>));
+          return {};
+        }
+        return { written: writer!.write([{ path: target, pieces: [readWholeFile(f.file)] }]).then(wrote(1)) };
+      } });
+    }
+  }
+
+  /**
+   * A zen package file of a folder: its header read now, its conversion a job; returns its legacy output paths.
+   * Undefined for a legacy package (copied as it is).
+   */
+  async function planFolderPackage(f: FolderFile, headerEngine: EngineVersion | undefined, folder: string, headerVersion: ContainerHeaderVersionName | undefined): Promise<{ uasset: string; uexp: string } | undefined> {
+    const out = legacyPaths(f.path.replace(/\.uzenasset$/i, '.uasset'));
+    const probe = readFilePrefix(f.file, Math.min(f.size, HEADER_PROBE));
+    if (isLegacyPackage(probe)) return undefined;
+    let engine = (f.tocVersion !== undefined ? engineFromToc(f.tocVersion) : undefined) ?? headerEngine;
+    const hints = { source: f.file, ...((o.engine ?? engine) ? { engine: (o.engine ?? engine)! } : {}) };
+    const whole = probe.length === f.size;
+    // Small packages are kept from this read for their conversion, within the same budget as a container's.
+    const keep = whole && looseKept + f.size <= KEEP_BUDGET;
+    if (keep) looseKept += f.size;
+    let kept: Uint8Array | undefined = keep ? probe : undefined;
+    let z: ZenPackage;
+    try {
+      try {
+        z = parseZenPackage(probe, hints);
+      } catch (e) {
+        if (whole || !(e instanceof IoStoreError) || e.code !== 'TRUNCATED') throw e;
+        z = parseZenPackage(readWholeFile(f.file), hints);
+      }
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      result.failures.push({ path: f.path, code: e.code, message: e.message });
+      return out;
+    }
+    addHeader(f.id !== undefined ? decodeChunkId(fromHex(f.id), 0, 'UE5').id : packageIdFromName(z.packageName), z);
+    if (match && !match(out.uasset)) return out;
+    const known: UnversionedHints = { ...(f.tocVersion !== undefined ? { tocVersion: f.tocVersion } : {}), ...(headerVersion ? { containerHeaderVersion: headerVersion } : {}) };
+    noteVersions({ z, path: f.path, where: folder, hints: known, settle: (e) => (engine = e) }, engine);
+    result.packages++;
+    const pair = [out.uasset, out.uexp];
+    addJob({ path: out.uasset, kind: 'package', size: f.size, outputs: pair, run: async () => {
+      const bytes = kept ?? readWholeFile(f.file);
+      kept = undefined;
+      return convertOne(bytes, z, f.file, { uasset: pair[0]!, uexp: pair[1]! }, engine);
+    } });
+    return out;
+  }
+
+  /**
+   * Unversioned packages convert with the engine release their layout and what is at hand settle (the container's
+   * TOC version, else the global container's; the container header's layout). Where none settles a layout that
+   * the releases lay out differently, the run stops here, before anything is written, with one error.
+   */
+  async function settleUnversioned(): Promise<void> {
+    if (unversioned.length === 0) return;
+    let globalToc: number | undefined;
+    if (globalPath && /\.utoc$/i.test(globalPath)) {
+      try {
+        globalToc = parseTocHeader(await readTocBytes(globalPath), globalPath).version;
+      } catch (e) {
+        if (!(e instanceof IoStoreError)) throw e;
+      }
+    }
+    const open: Array<{ u: Unversioned; candidates: EngineVersion[] }> = [];
+    for (const u of unversioned) {
+      const hints = u.hints.tocVersion === undefined && globalToc !== undefined ? { ...u.hints, tocVersion: globalToc } : u.hints;
+      const candidates = zenEngineCandidates(u.z.layout, hints);
+      const e = settledEngine(candidates);
+      if (e) u.settle(e);
+      // Other layouts keep the conversion's own choice (legacyVersionsFor): their releases lay them out alike.
+      else if (u.z.layout.cellMaps) open.push({ u, candidates });
+    }
+    unversioned.length = 0;
+    if (open.length > 0) throw unversionedError(open[0]!.u.where, open.length, open[0]!.candidates, open[0]!.u.path);
+  }
+
   const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
   const raw = new RawRangeReader();
   let complete = false;
+  // Conversion is synchronous work between promises already resolved: the event loop gets a turn now and then, so
+  // an interrupt is heard, and once one began no further file is started (see abortWrites).
+  const turn = eventLoopTurns();
+  const stopIfInterrupted = () => {
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outdir });
+  };
   try {
+    let openError: IoStoreError | undefined;
     for (const entry of entries) {
       try {
         opened.push({ entry, reader: await openSyncReader(entry, o) });
       } catch (e) {
         if (!(e instanceof IoStoreError)) throw e;
+        openError ??= e;
         result.failures.push({ path: entry.utoc, code: e.code, message: e.message });
       }
     }
+    // Nothing at hand could be read: the one error, as unpack gives it, rather than a failure among no successes.
+    if (openError && opened.length === 0 && jobs.length === 0) throw openError;
     // Started now, so the thread's start overlaps the header pass; at most two files per chunk (a package's pair).
     if (!o.dryRun) {
       stage = StagedFolder.open(outdir);
+      if (stage.leftovers.length > 0) result.warnings.push(leftoversWarning(stage.leftovers));
       root = stage.root;
-      writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * jobs.length), o.threads), stage.staged);
+      const looseFiles = folders.reduce((n, f) => n + f.files.length, 0);
+      writer = new FileWriter(useWriterThread(opened.reduce((n, c) => n + 2 * c.reader.toc.chunkCount, 2 * (jobs.length + looseFiles)), o.threads), stage.staged);
     }
     result.threads = writer?.threaded ? 1 : 0;
     const headerEngine = new Map<ContainerReader, EngineVersion>();
+    const headerVersions = new Map<ContainerReader, ContainerHeaderVersionName>();
     // Later containers override earlier ones chunk by chunk, as the engine's lookup does.
     const owner = new Map<string, number>();
     opened.forEach(({ reader }, c) => {
@@ -425,6 +607,7 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
           for (const [id, p] of packagesById(header)) stores.set(id, p);
           // UE 5.0 wrote LocalizedPackages headers (the corpus UE5.0 header), 5.1 OptionalSegmentPackages (patchtest).
           if (header.version === 'UE5Initial' || header.version === 'LocalizedPackages') headerEngine.set(reader, 'UE5_0');
+          headerVersions.set(reader, header.version);
         } catch (e) {
           if (!(e instanceof IoStoreError)) throw e;
           result.warnings.push(`${reader.toc.source}: container header not read (${e.message}); imports of 5.0-5.2 packages may stay unnamed`);
@@ -439,6 +622,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
       const toc = reader.toc;
       const engine = engineFromToc(toc.version) ?? headerEngine.get(reader);
       for (let i = 0; i < toc.chunkCount; i++) {
+        await turn();
+        stopIfInterrupted();
         const idHex = toc.chunkIdHex(i);
         if (owner.get(idHex) !== c) continue;
         const type = toc.chunkTypeName(i);
@@ -464,9 +649,9 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
         if (match && !match(path)) continue;
         const size = toc.chunkSize(i);
         result.otherChunks++;
-        result.planned.push({ path, kind: 'chunk', size });
-        jobs.push({ path, kind: 'chunk', size, run: async () => {
-          const target = safeOutputPath(root, path);
+        const outputs = [path];
+        addJob({ path, kind: 'chunk', size, outputs, run: async () => {
+          const target = safeOutputPath(root, outputs[0]!);
           // Large chunks stream through in spans (bounded memory) rather than whole through the writer.
           if (size > WHOLE_CHUNK_MAX) {
             wrote(1)(await writeChunkFile(reader, i, target));
@@ -479,17 +664,35 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     for (const p of packageChunks) {
       const out = legacyPaths(p.path);
       if (match && !match(out.uasset)) continue;
+      const toc = p.reader.toc;
+      const hv = headerVersions.get(p.reader);
+      noteVersions({ z: p.z, path: p.path, where: toc.source, hints: { tocVersion: toc.version, ...(hv ? { containerHeaderVersion: hv } : {}) }, settle: (e) => (p.engine = e) }, p.engine);
       const size = p.reader.toc.chunkSize(p.i);
       result.packages++;
-      result.planned.push({ path: out.uasset, kind: 'package', size });
-      jobs.push({ path: out.uasset, kind: 'package', size, run: async () => {
+      const pair = [out.uasset, out.uexp];
+      addJob({ path: out.uasset, kind: 'package', size, outputs: pair, run: async () => {
         const bytes = p.bytes ?? raw.read(p.reader, p.i, 0, size) ?? (await p.reader.readChunk(p.i));
         const full = p.bytes ? p.full : undefined;
         delete p.bytes;
         delete p.full;
-        return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, out, p.engine, full);
+        return convertOne(bytes, p.z, `${p.reader.toc.source}: ${p.path}`, { uasset: pair[0]!, uexp: pair[1]! }, p.engine, full);
       } });
     }
+
+    for (const f of folders) await planFolder(f, claimed);
+    await settleUnversioned();
+
+    // Files that would be one file in the output (a .uasset and a .umap of one stem share their .uexp; a chunk named
+    // like a package's .uexp; names that differ only in case where case is ignored) are all kept, later ones under
+    // a suffixed name (OutputNames). Packages claim first: their pairs keep their names.
+    const names = new OutputNames(stage ? ignoresCase(stage.root) : process.platform === 'win32' || process.platform === 'darwin', []);
+    for (const j of [...jobs.filter((x) => x.kind === 'package'), ...jobs.filter((x) => x.kind !== 'package')]) {
+      const claimed = names.claimGroup(j.outputs);
+      claimed.forEach((c, k) => (j.outputs[k] = c));
+      j.path = claimed[0]!;
+      plannedRows.get(j)!.path = claimed[0]!;
+    }
+    result.warnings.push(...names.renamed.map(renamedWarning));
 
     // Pass 2: convert and write.
     const script = await scriptLoad;
@@ -508,6 +711,8 @@ export async function toLegacy(inputs: readonly string[], outdir: string, o: ToL
     };
     const written: Promise<void>[] = [];
     for (const j of jobs) {
+      await turn();
+      stopIfInterrupted();
       // A dry run still converts packages (to report what would fail or stay unnamed) but writes nothing.
       if (o.dryRun && j.kind !== 'package') {
         finish(j);

@@ -41,5 +41,9 @@ function cipherRun(c: ReturnType<typeof createDecipheriv>, data: Uint8Array): Ui
   c.setAutoPadding(false);
   const a = c.update(data);
   const b = c.final();
-  return b.length === 0 ? new Uint8Array(a.buffer, a.byteOffset, a.length) : Uint8Array.from(Buffer.concat([a, b]));
+  if (b.length === 0) return new Uint8Array(a.buffer, a.byteOffset, a.length);
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

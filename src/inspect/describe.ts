@@ -1,3 +1,4 @@
+import { packageIdFromName } from '../hash/names.js';
 import type { ContainerHeader } from '../zen/container-header.js';
 import { objectIndexKind, objectIndexValue, packageImportParts } from '../zen/object-index.js';
 import { exportName, importedPackageNameStrings, type ZenPackage } from '../zen/zen-package.js';
@@ -12,6 +13,11 @@ export interface ResolveContext {
   packageNames?: ReadonlyMap<bigint, string>;
   /** The package's store entry imports (UE5 package imports index into it). */
   importedPackageIds?: readonly bigint[];
+  /**
+   * The public exports of imported packages at hand (package id -> public export hash, or UE4 global import index
+   * -> object path; `importedExportPaths` makes it): their imports are then named by object path.
+   */
+  importedExports?: ReadonlyMap<bigint, ReadonlyMap<bigint, string>>;
 }
 
 export interface PackageView {
@@ -46,6 +52,7 @@ export interface PackageView {
 export function describePackage(pkg: ZenPackage, ctx: ResolveContext = {}): PackageView {
   const importedNames = importedPackageNameStrings(pkg);
   const importedIds = ctx.importedPackageIds ?? [];
+  const pkgId = (i: number): bigint | undefined => (importedNames[i] !== undefined ? packageIdFromName(importedNames[i]!) : importedIds[i]);
   const pkgName = (i: number): string | null => {
     if (importedNames[i] !== undefined) return importedNames[i]!;
     const id = importedIds[i];
@@ -63,10 +70,20 @@ export function describePackage(pkg: ZenPackage, ctx: ResolveContext = {}): Pack
       case 'ScriptImport':
         return ctx.scriptObjects?.get(v) ?? `script ${hex(objectIndexValue(v))}`;
       case 'PackageImport': {
-        if (pkg.layout.format === 'UE4') return ctx.scriptObjects?.get(v) ?? `import ${hex(objectIndexValue(v))}`;
+        if (pkg.layout.format === 'UE4') {
+          // A global import index: the imported package's export that carries the same index.
+          for (const exports of ctx.importedExports?.values() ?? []) {
+            const path = exports.get(v);
+            if (path !== undefined) return path;
+          }
+          return ctx.scriptObjects?.get(v) ?? `import ${hex(objectIndexValue(v))}`;
+        }
         const { importedPackageIndex, publicExportHashIndex } = packageImportParts(v);
-        const p = pkgName(importedPackageIndex) ?? `package #${importedPackageIndex}`;
         const h = pkg.importedPublicExportHashes[publicExportHashIndex];
+        const id = pkgId(importedPackageIndex);
+        const path = h === undefined || id === undefined ? undefined : ctx.importedExports?.get(id)?.get(h);
+        if (path !== undefined) return path;
+        const p = pkgName(importedPackageIndex) ?? `package #${importedPackageIndex}`;
         return `${p}:${h === undefined ? `#${publicExportHashIndex}` : hex(h)}`;
       }
     }
@@ -111,6 +128,22 @@ export interface ContainerHeaderView {
   packageRedirects: number;
   softPackageReferences: number;
 }
+
+/** The engine releases that write a container-header layout, for people (the layout's name is the engine's enum). */
+export function containerHeaderVersionLabel(version: string): string {
+  const label = CONTAINER_HEADER_LABELS[version];
+  return label ?? version;
+}
+const CONTAINER_HEADER_LABELS: Record<string, string> = {
+  PreInitial: 'UE 4.26/4.27, 16-byte store entries',
+  Initial: 'UE 4.26/4.27',
+  UE5Initial: 'UE5 early access, version 0',
+  LocalizedPackages: 'UE 5.0, version 1',
+  OptionalSegmentPackages: 'UE 5.1/5.2, version 2',
+  NoExportInfo: 'UE 5.3/5.4, version 3',
+  SoftPackageReferences: 'UE 5.5, version 4',
+  SoftPackageReferencesOffset: 'UE 5.6 and later, version 5',
+};
 
 export function describeContainerHeader(h: ContainerHeader, packageNames?: ReadonlyMap<bigint, string>): ContainerHeaderView {
   const name = (id: bigint) => packageNames?.get(id) ?? null;

@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { tempName } from '../util/temp-names.js';
 import { IoStoreError } from '../errors.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
@@ -16,22 +16,81 @@ export { openForWriteSync, writePieces, writePiecesSync };
  * the file name is one checked component, which cannot leave it).
  */
 export function safeOutputPath(outdir: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
+  return safePath(outdir, relPath, platform, true);
+}
+
+/**
+ * safeOutputPath for reading a file of a folder (pack's input): the same checks of the names, but a link in the
+ * folder is followed (reading through it writes nothing).
+ */
+export function safeInputPath(folder: string, relPath: string, platform: NodeJS.Platform = process.platform): string {
+  return safePath(folder, relPath, platform, false);
+}
+
+function safePath(outdir: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   const cut = relPath.lastIndexOf('/');
   const name = relPath.slice(cut + 1);
   // Unpack asks for thousands of files in a few dozen folders: each folder is checked and resolved once.
-  if (lastRoot.outdir !== outdir || lastRoot.platform !== platform) lastRoot = { outdir, platform, dirs: new Map() };
+  if (lastRoot.outdir !== outdir || lastRoot.platform !== platform || lastRoot.writing !== writing) lastRoot = { outdir, platform, writing, dirs: new Map(), checked: new Set() };
   const dirPath = cut < 0 ? '' : relPath.slice(0, cut);
   let dir = lastRoot.dirs.get(dirPath);
   if (dir === undefined) {
     dir = safeFolder(outdir, dirPath, relPath, platform);
+    if (writing) refuseLinks(resolve(outdir), dirPath, lastRoot.checked);
     lastRoot.dirs.set(dirPath, dir);
   }
   checkComponent(relPath, name, platform);
   return `${dir}${sep}${name}`;
 }
 
-/** The folders safeOutputPath resolved under the last output folder it was asked for. */
-let lastRoot: { outdir: string; platform: NodeJS.Platform; dirs: Map<string, string> } = { outdir: '', platform: process.platform, dirs: new Map() };
+/** The folders safeOutputPath resolved under the last output folder it was asked for, and those found real. */
+let lastRoot: { outdir: string; platform: NodeJS.Platform; writing: boolean; dirs: Map<string, string>; checked: Set<string> } = {
+  outdir: '',
+  platform: process.platform,
+  writing: true,
+  dirs: new Map(),
+  checked: new Set(),
+};
+
+/**
+ * Forgets the folders checked so far: a run starts with what is on disk now (a link made since an earlier run in this
+ * process is found). StagedFolder.open calls it for each run.
+ */
+export function forgetCheckedFolders(): void {
+  lastRoot = { ...lastRoot, outdir: '', dirs: new Map(), checked: new Set() };
+}
+
+/**
+ * Refuses a folder of `dirPath` under `root` that is a link (or a junction) or not a folder at all: a link already in
+ * the output folder would take the files written through it anywhere (`out/Game -> /home/victim`). The output folder
+ * itself may be a link: the user named it. Folders that do not exist yet are made by the run, as real folders.
+ */
+function refuseLinks(root: string, dirPath: string, checked: Set<string>): void {
+  if (dirPath === '') return;
+  let dir = root;
+  for (const part of dirPath.split('/')) {
+    dir = `${dir}${sep}${part}`;
+    if (checked.has(dir)) continue;
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw ioError(e, dir);
+    }
+    if (st.isSymbolicLink()) {
+      let to = '';
+      try {
+        to = ` (to ${quote(readlinkSync(dir))})`;
+      } catch {
+        // unreadable: named without its target
+      }
+      throw new IoStoreError('UNSAFE_PATH', `is a link${to} in the output folder: nothing is written through it (remove it, or unpack elsewhere)`, { file: dir });
+    }
+    if (!st.isDirectory()) throw new IoStoreError('USAGE', 'is a file where the output needs a folder', { file: dir });
+    checked.add(dir);
+  }
+}
 
 function checkComponent(relPath: string, p: string, platform: NodeJS.Platform): void {
   const why = unsafeComponent(p) ?? (platform === 'win32' ? windowsUnsafe(p) : undefined);
@@ -81,7 +140,6 @@ export function isAborting(): boolean {
 
 /** Temporary files in flight, so an interrupted process can remove them (see `abortWrites`). */
 export const tempFilesInFlight = new Set<string>();
-let tempCounter = 0;
 /** Opens of temporary files running on the thread pool: a file opened after cleanup would outlive it. */
 let opening = 0;
 let aborting = false;
@@ -90,26 +148,28 @@ let aborting = false;
  * Creates a temporary file, registered for cleanup. Refused once `abortWrites` has begun, so no new temporary file
  * appears after an interrupted run cleaned up.
  */
-export async function openTempFile(path: string): Promise<FileHandle> {
-  if (aborting) throw new IoStoreError('IO', 'interrupted', { file: path });
+export async function openTempFile(path: string, shownAs = path): Promise<FileHandle> {
+  if (aborting) throw new IoStoreError('IO', 'interrupted', { file: shownAs });
   tempFilesInFlight.add(path);
   opening++;
   try {
     return await open(path, 'w');
   } catch (e) {
     tempFilesInFlight.delete(path);
-    throw ioError(e, path);
+    throw ioError(e, shownAs);
   } finally {
     opening--;
   }
 }
 
-/** Writes a whole temporary file (see openTempFile). */
-export async function writeTempFile(path: string, data: Uint8Array): Promise<void> {
-  const fh = await openTempFile(path);
+/** Writes a whole temporary file (see openTempFile); its errors name `shownAs` (the file it becomes). */
+export async function writeTempFile(path: string, data: Uint8Array, shownAs = path): Promise<void> {
+  const fh = await openTempFile(path, shownAs);
   try {
     let o = 0;
     while (o < data.length) o += (await fh.write(data, o, data.length - o)).bytesWritten;
+  } catch (e) {
+    throw ioError(e, shownAs);
   } finally {
     await fh.close();
   }
@@ -143,9 +203,9 @@ export const abortCleanups = new Set<() => void>();
  */
 export const abortHooks = new Set<() => Promise<void>>();
 
-/** A fresh temporary name beside `path`, unique across this process's threads. */
+/** A fresh temporary name beside `path`, unique across this process's threads (see tempName). */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${process.pid}-${threadId}-${tempCounter++}.iostore-tmp`);
+  return join(dirname(path), tempName());
 }
 
 /**
@@ -172,12 +232,12 @@ export async function writeFileAtomic(
   let written = 0;
   try {
     // The folder may have gone since this process made it (a second run into a deleted output folder).
-    const file = await ops.create(tmp).catch(async (e: unknown) => {
+    const file = await ops.create(tmp, path).catch(async (e: unknown) => {
       if (!(e instanceof IoStoreError && e.code === 'NOT_FOUND')) throw e;
       await ops.mkdir(dir).catch((m) => {
         throw ioError(m, dir);
       });
-      return ops.create(tmp);
+      return ops.create(tmp, path);
     });
     try {
       // Pieces are gathered into one writev of up to WRITE_BATCH bytes: a syscall per 64 KiB block costs more
@@ -232,15 +292,21 @@ export interface AtomicWriteOptions {
 /** The file calls an atomic write makes, in a blocking and a non-blocking flavour. */
 interface FileOps {
   mkdir(dir: string): Promise<unknown>;
-  create(tmp: string): Promise<{ writeAll(pieces: Uint8Array[], total: number): Promise<void>; close(): Promise<void> }>;
+  /** Creates the temporary file `tmp`; its errors name `shownAs` (the file it becomes). */
+  create(tmp: string, shownAs: string): Promise<{ writeAll(pieces: Uint8Array[], total: number): Promise<void>; close(): Promise<void> }>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
 }
 
 const asyncOps: FileOps = {
-  mkdir: (dir) => mkdir(dir, { recursive: true }),
-  async create(tmp) {
-    const fh = await openTempFile(tmp);
+  // Blocking, and refused once an interrupt began: a folder made after its cleanup would outlive the run (one call
+  // per folder: `createdDirs`).
+  mkdir: async (dir) => {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: dir });
+    return mkdirSync(dir, { recursive: true });
+  },
+  async create(tmp, shownAs) {
+    const fh = await openTempFile(tmp, shownAs);
     return {
       async writeAll(pieces) {
         await writePieces(fh, pieces);
@@ -253,16 +319,19 @@ const asyncOps: FileOps = {
 };
 
 const syncOps: FileOps = {
-  mkdir: async (dir) => mkdirSync(dir, { recursive: true }),
-  async create(tmp) {
-    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: tmp });
+  mkdir: async (dir) => {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: dir });
+    return mkdirSync(dir, { recursive: true });
+  },
+  async create(tmp, shownAs) {
+    if (aborting) throw new IoStoreError('IO', 'interrupted', { file: shownAs });
     tempFilesInFlight.add(tmp);
     let fd: number;
     try {
       fd = openSync(tmp, 'w');
     } catch (e) {
       tempFilesInFlight.delete(tmp);
-      throw ioError(e, tmp);
+      throw ioError(e, shownAs);
     }
     return {
       async writeAll(pieces) {

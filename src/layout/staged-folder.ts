@@ -1,10 +1,10 @@
-import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { tempName } from '../util/temp-names.js';
+import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
-import { abortCleanups, isAborting } from './output.js';
-
-let stageCounter = 0;
+import { abortCleanups, forgetCheckedFolders, isAborting, tempFilesInFlight } from './output.js';
+import { RUN_MARKER, removeLeftovers, type Leftover } from './leftovers.js';
 
 /**
  * An output folder that does not exist yet (or is empty) is made whole under a temporary name beside it and renamed
@@ -15,6 +15,10 @@ let stageCounter = 0;
  */
 export class StagedFolder {
   private done = false;
+  /** What killed runs had left for this output (their staged copies, their temporary files), removed by `open`. */
+  leftovers: Leftover[] = [];
+  /** A run written in place marks the folder while it runs (see RUN_MARKER). */
+  private marker: string | undefined;
 
   private constructor(
     /** The folder the caller asked for. */
@@ -27,25 +31,57 @@ export class StagedFolder {
   /** An interrupt removes the folder once every thread stopped writing (see `abortWrites`). */
   private readonly onAbort = () => this.discard();
 
+  /** In place: marks the folder (see RUN_MARKER), so that a killed run's temporary files are found by the next. */
+  private static inPlace(outdir: string, leftovers: Leftover[]): StagedFolder {
+    const folder = new StagedFolder(outdir, outdir, false);
+    folder.leftovers = leftovers;
+    const marker = join(outdir, tempName(RUN_MARKER));
+    try {
+      closeSync(openSync(marker, 'wx'));
+      folder.marker = marker;
+      tempFilesInFlight.add(marker);
+    } catch {
+      // a folder that takes no file: the run's own writes will say why
+    }
+    return folder;
+  }
+
   /**
    * Stages `outdir` when it is missing, or an empty folder of its parent's file system; otherwise (a folder with
    * files, a link, a mount point, a parent that cannot take the staged folder) writes go to it directly.
    */
   static open(outdir: string): StagedFolder {
-    const state = folderState(outdir);
-    if (state === 'in place') return new StagedFolder(outdir, outdir, false);
+    forgetCheckedFolders();
     const parent = dirname(outdir);
-    const root = join(parent, `.${basename(outdir)}.${process.pid}-${threadId}-${stageCounter++}.iostore-tmp`);
+    // What a killed run left: its staged copies of this output beside it, its temporary files in it.
+    const leftovers = removeLeftovers(parent, (name) => name === basename(outdir));
+    leftovers.push(...removeLeftovers(outdir));
+    const state = folderState(outdir);
+    if (state === 'in place') return StagedFolder.inPlace(outdir, leftovers);
+    const root = join(parent, tempName(basename(outdir)));
     try {
       mkdirSync(root, { recursive: true });
     } catch (e) {
       // An empty folder whose parent is read-only (or full) can still be written in place.
-      if (state === 'empty') return new StagedFolder(outdir, outdir, false);
+      if (state === 'empty') return StagedFolder.inPlace(outdir, leftovers);
       throw ioError(e, root);
     }
     const folder = new StagedFolder(outdir, root, true);
+    folder.leftovers = leftovers;
     abortCleanups.add(folder.onAbort);
     return folder;
+  }
+
+  /** The run's marker is removed: its files are all in place (or gone). */
+  private unmark(): void {
+    if (this.marker === undefined) return;
+    try {
+      unlinkSync(this.marker);
+    } catch {
+      // gone already
+    }
+    tempFilesInFlight.delete(this.marker);
+    this.marker = undefined;
   }
 
   /**
@@ -53,6 +89,7 @@ export class StagedFolder {
    * staged files are moved into it one by one, replacing files of the same names.
    */
   commit(): void {
+    this.unmark();
     if (!this.staged || this.done) return;
     // An interrupt that began while the run was finishing wins: nothing is put in place.
     if (isAborting()) return this.discard();
@@ -71,12 +108,13 @@ export class StagedFolder {
       mergeInto(this.root, this.outdir);
       rmSync(this.root, { recursive: true, force: true });
     } catch (e) {
-      throw ioError(e, this.outdir);
+      throw e instanceof IoStoreError ? e : ioError(e, this.outdir);
     }
   }
 
   /** Removes the staged folder and everything in it (a failed or interrupted run leaves no output). */
   discard(): void {
+    this.unmark();
     if (!this.staged || this.done) return;
     this.done = true;
     abortCleanups.delete(this.onAbort);
@@ -107,10 +145,20 @@ function mergeInto(from: string, to: string): void {
     const src = join(from, e.name);
     const dst = join(to, e.name);
     if (e.isDirectory()) {
+      // A folder made a link meanwhile is not merged through (see refuseLinks in output.ts).
+      if (isLink(dst)) throw new IoStoreError('UNSAFE_PATH', 'is a link in the output folder: nothing is written through it', { file: dst });
       mergeInto(src, dst);
       rmdirSync(src);
     } else {
       renameSync(src, dst);
     }
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }

@@ -435,11 +435,19 @@ function checkReferences(pkg: LegacyPackage): void {
   // Outer chains must end: a cycle would make every path walk loop forever.
   const total = pkg.imports.length + pkg.exports.length;
   const outerOf = (i: number) => (i < 0 ? pkg.imports[-i - 1]!.outerIndex : pkg.exports[i - 1]!.outerIndex);
+  const slot = (i: number) => (i < 0 ? -i - 1 : pkg.imports.length + i - 1);
+  // Each entry is walked once (1: on the current walk, 2: its chain ends): one long chain costs linear time.
+  const state = new Uint8Array(total);
+  const walked: number[] = [];
   for (let k = 0; k < total; k++) {
     let i = k < pkg.imports.length ? -k - 1 : k - pkg.imports.length + 1;
-    for (let steps = 0; i !== 0; steps++) {
-      if (steps > total) fail(`the outer chain of ${k < pkg.imports.length ? `import ${k}` : `export ${k - pkg.imports.length}`} loops`, s.importOffset);
+    walked.length = 0;
+    while (i !== 0 && state[slot(i)] !== 2) {
+      if (state[slot(i)] === 1) fail(`the outer chain of ${k < pkg.imports.length ? `import ${k}` : `export ${k - pkg.imports.length}`} loops`, s.importOffset);
+      state[slot(i)] = 1;
+      walked.push(i);
       i = outerOf(i);
     }
+    for (const w of walked) state[slot(w)] = 2;
   }
 }

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { IoStoreError } from '../errors.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, ucasGiven } from '../toc/read-file.js';
 
 /** A container to mount, with its engine priority. */
 export interface MountEntry {
@@ -95,6 +95,7 @@ export async function discoverMounts(inputs: readonly string[], o: { paks?: bool
     }
     if (st.isDirectory()) await walk(input, found, withPaks);
     else if (/\.utoc$/i.test(input) || (withPaks && /\.pak$/i.test(input))) found.push(input);
+    else if (/\.ucas$/i.test(input)) throw ucasGiven(input);
     else throw new IoStoreError('USAGE', `expected a .utoc${withPaks ? ' or .pak' : ''} file or a folder of containers`, { file: input });
   }
   // One file given twice (`a/x.utoc` and `./a/x.utoc`, or a file and its folder) mounts once.

@@ -24,10 +24,13 @@ export function encodeBlock(raw: Uint8Array, codec: Pick<Codec, 'compress'> | un
 }
 
 /** Cuts a chunk held whole into blocks of `blockSize`, hashes it and encodes every block. */
-export function encodeChunk(bytes: Uint8Array, blockSize: number, codec: Pick<Codec, 'compress'> | undefined, memoryMapped: boolean, hasher: ChunkHasher): EncodedChunk {
+export function encodeChunk(bytes: Uint8Array, blockSize: number, codec: Pick<Codec, 'compress'> | undefined, memoryMapped: boolean, hasher: ChunkHasher, beforeBlock?: () => void): EncodedChunk {
   hasher.reset();
   hasher.update(bytes);
   const blocks: EncodedBlock[] = [];
-  for (let o = 0; o < bytes.length; o += blockSize) blocks.push(encodeBlock(bytes.subarray(o, o + blockSize), codec, memoryMapped));
+  for (let o = 0; o < bytes.length; o += blockSize) {
+    beforeBlock?.();
+    blocks.push(encodeBlock(bytes.subarray(o, o + blockSize), codec, memoryMapped));
+  }
   return { blocks, hash: hasher.digest(), length: bytes.length };
 }

@@ -13,10 +13,11 @@ import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeToc } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../layout/output.js';
+import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 
-/** Stored bytes gathered before a streamed write: fewer, larger writes. */
+/** Stored bytes gathered before a write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
 
 /** Where a partition's bytes go: a file (pack) or memory (buildContainer, browsers, tests). */
@@ -26,28 +27,34 @@ export interface PartitionSink {
   close(): Promise<void>;
 }
 
-/** A sink writing a new file, registered as temporary so an interrupted process removes it. */
-export async function fileSink(path: string): Promise<PartitionSink> {
-  const fh = await openTempFile(path);
-  return {
-    async write(pieces, position) {
-      let pos = position;
-      for (let i = 0; i < pieces.length; i += 256) {
-        const batch = pieces.slice(i, i + 256);
-        const want = batch.reduce((a, p) => a + p.length, 0);
-        let done = (await fh.writev(batch, pos)).bytesWritten;
-        for (let k = 0, skip = done; done < want && k < batch.length; k++) {
-          const p = batch[k]!;
-          if (skip >= p.length) {
-            skip -= p.length;
-            continue;
-          }
-          done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
-          skip = 0;
+/**
+ * A sink writing a new file, registered as temporary so an interrupted process removes it; its errors (a full disk)
+ * name `shownAs`, the file it becomes.
+ */
+export async function fileSink(path: string, shownAs = path): Promise<PartitionSink> {
+  const fh = await openTempFile(path, shownAs);
+  const write = async (pieces: readonly Uint8Array[], position: number) => {
+    let pos = position;
+    for (let i = 0; i < pieces.length; i += 256) {
+      const batch = pieces.slice(i, i + 256);
+      const want = batch.reduce((a, p) => a + p.length, 0);
+      let done = (await fh.writev(batch, pos)).bytesWritten;
+      for (let k = 0, skip = done; done < want && k < batch.length; k++) {
+        const p = batch[k]!;
+        if (skip >= p.length) {
+          skip -= p.length;
+          continue;
         }
-        pos += want;
+        done += (await fh.write(p, skip, p.length - skip, pos + done)).bytesWritten;
+        skip = 0;
       }
-    },
+      pos += want;
+    }
+  };
+  return {
+    write: (pieces, position) => write(pieces, position).catch((e: unknown) => {
+      throw ioError(e, shownAs);
+    }),
     close: () => fh.close(),
   };
 }
@@ -133,7 +140,8 @@ function reusable(order: ReadonlyMap<string, number>, ids: readonly string[]): b
 /**
  * Writes a container chunk by chunk: each chunk's blocks are compressed, padded to 16 bytes by repeating their own
  * bytes, encrypted and appended to the current .ucas partition; the TOC is written at the end. One chunk's stored
- * blocks are held at a time (placement rules need the chunk's stored size before it is written), never the container.
+ * blocks are held at a time (placement rules need the chunk's stored size before it is written), and up to 1 MiB of
+ * stored bytes waiting for the next write, never the container.
  */
 export class ContainerWriter {
   private readonly chunks: ChunkRecord[] = [];
@@ -144,6 +152,11 @@ export class ContainerWriter {
   private readonly hasherPromise: Promise<ChunkHasher>;
   private partitionOffset = 0;
   private inflight: Promise<void> | undefined;
+  /** Stored bytes waiting for the next write, which starts at batchStart of batchSink. */
+  private batch: Uint8Array[] = [];
+  private batchBytes = 0;
+  private batchStart = 0;
+  private batchSink: PartitionSink | undefined;
   private writeError: unknown;
   private virtualOffset = 0;
   private closed = false;
@@ -259,11 +272,7 @@ export class ContainerWriter {
         if (b.iv) this.ivs.push(b.iv);
         at += b.data.length;
       }
-      // One write in flight at most: it overlaps with encoding what follows.
-      await this.settleWrite();
-      this.inflight = sink.write(stored.map((b) => b.data), start).catch((e) => {
-        this.writeError = e;
-      });
+      await this.queueWrite(sink, stored.map((b) => b.data), start);
       stored.length = 0;
       buffered = 0;
     };
@@ -300,6 +309,7 @@ export class ContainerWriter {
     let start = alignedChunkStart(this.partitionOffset, size, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
+      await this.writeBatch();
       await this.settleWrite();
       this.partitions.push(await this.openPartition(this.partitions.length));
       start = 0;
@@ -309,6 +319,38 @@ export class ContainerWriter {
       throw new IoStoreError('USAGE', `chunk ${name} takes ${size} bytes stored, more than a partition of ${ps}: pass --partition-size ${size} or more, or compress (--compression zlib)`);
     }
     this.partitionOffset = start;
+  }
+
+  /**
+   * Adds stored bytes to the batch of the next write: one write per STREAM_BATCH bytes, not one per chunk (a
+   * container of many small chunks had made one call through libuv's pool per chunk, each waited for in turn).
+   * A batch is written early when the bytes do not follow it (another partition, an alignment gap).
+   */
+  private async queueWrite(sink: PartitionSink, pieces: readonly Uint8Array[], start: number): Promise<void> {
+    if (this.batch.length > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchBytes)) await this.writeBatch();
+    if (this.batch.length === 0) {
+      this.batchSink = sink;
+      this.batchStart = start;
+    }
+    for (const p of pieces) {
+      this.batch.push(p);
+      this.batchBytes += p.length;
+    }
+    if (this.batchBytes >= STREAM_BATCH) await this.writeBatch();
+  }
+
+  /** Starts writing the batch; one write in flight at most, overlapping with encoding what follows. */
+  private async writeBatch(): Promise<void> {
+    if (this.batch.length === 0) return;
+    await this.settleWrite();
+    const pieces = this.batch;
+    const sink = this.batchSink!;
+    const start = this.batchStart;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.inflight = sink.write(pieces, start).catch((e) => {
+      this.writeError = e;
+    });
   }
 
   /** Waits for the write in flight, and fails with its error if it had one. */
@@ -327,6 +369,7 @@ export class ContainerWriter {
   /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
   async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
+    await this.writeBatch();
     await this.settleWrite();
     this.closed = true;
     await Promise.all(this.partitions.map((p) => p.close()));
@@ -419,6 +462,7 @@ export class ContainerWriter {
   /** Closes the partition files without writing a TOC (after a failure). */
   async abort(): Promise<void> {
     this.closed = true;
+    this.batch = [];
     await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
   }

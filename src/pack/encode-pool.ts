@@ -1,4 +1,5 @@
-import { defaultCodecs } from '../codecs/registry.js';
+import { defaultCodecs, encoderSettings, type EncoderSettings } from '../codecs/registry.js';
+import type { Codec } from '../codecs/codec.js';
 import type { ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
@@ -10,6 +11,8 @@ export interface EncodeTask {
   blockSize: number;
   /** A built-in codec by name, or null to store blocks raw. */
   codec: string | null;
+  /** How the codec encodes (a level, an Oodle codec), when not as the built-in does. */
+  settings?: EncoderSettings;
   memoryMapped: boolean;
   algorithm: ChunkHashAlgorithm;
 }
@@ -22,6 +25,11 @@ export interface EncodeReply {
   compressed: boolean[];
   hash: Uint8Array;
   length: number;
+}
+
+/** What an encode worker starts with: a flag the pool sets to stop it mid-chunk (an interrupt). */
+export interface EncodeWorkerSetup {
+  stop: Int32Array;
 }
 
 /** Chunks encoded on workers are held whole, from read to write: larger ones stream through the writer instead. */
@@ -37,17 +45,22 @@ export function defaultEncodeThreads(bytes: number): number {
 /** Worker threads that read, hash and compress whole chunk files for `pack`, so compression uses every core. */
 export class EncodePool {
   private readonly pool: WorkerPool<EncodeTask, EncodeReply>;
-  // An interrupt stops the workers between chunks before the process exits: the exit would otherwise end them inside
-  // a zlib call, which aborts Node.
-  private readonly stop = () => this.close();
+  // An interrupt stops the workers before the process exits: the exit would otherwise end them inside a zlib call,
+  // which aborts Node. A chunk under way is given up at its next block (the shared flag), not finished: a 16 MiB
+  // chunk took the workers half a second.
+  private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly stop = () => {
+    Atomics.store(this.stopFlag, 0, 1);
+    return this.close();
+  };
 
-  /** Whether workers can encode with `codec` (the built-ins; they rebuild it by name). */
-  static supports(codec: { name: string } | undefined): boolean {
-    return codec === undefined || defaultCodecs().get(codec.name) === codec;
+  /** Whether workers can encode with `codec` (the built-ins, and encoderFor's codecs: they rebuild it by name). */
+  static supports(codec: Pick<Codec, 'name' | 'compress'> | undefined): boolean {
+    return codec === undefined || defaultCodecs().get(codec.name) === codec || encoderSettings(codec) !== undefined;
   }
 
   constructor(threads: number) {
-    this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, null);
+    this.pool = new WorkerPool(runnableUrl('./encode-worker.js', import.meta.url), threads, { stop: this.stopFlag } satisfies EncodeWorkerSetup);
     abortHooks.add(this.stop);
   }
 

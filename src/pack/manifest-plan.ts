@@ -5,7 +5,7 @@ import { ContainerReader } from '../cas/container-reader.js';
 import { fileSource, partitionPaths } from '../cas/source.js';
 import { IoStoreError } from '../errors.js';
 import type { ManifestChunk, ManifestContainer, ManifestPak } from '../layout/manifest.js';
-import { safeOutputPath } from '../layout/output.js';
+import { safeInputPath } from '../layout/output.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
@@ -27,6 +27,7 @@ import { checkVersion, chooseCodec, encryption, headerVersionForToc, partitionin
 import { mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { engineTarget } from './targets.js';
+import { plural } from '../util/plural.js';
 
 /** The manifest's container id, unless the caller chose one. */
 function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
@@ -56,7 +57,7 @@ export async function planManifest(folder: string, outBase: string, outName: str
   const version = checkVersion(o.version ?? target?.tocVersion ?? c.tocVersion);
   const gen = generationFromTocVersion(version);
   const encrypt = keptEncryption(c, o, folder);
-  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings);
+  const codec = chooseCodec(o.compression, c.chunks.find((ch) => ch.compression !== 'None')?.compression, warnings, o);
   const companion = manifest.paks?.find((p) => p.name.toLowerCase() === `${c.name.toLowerCase()}.pak`);
   const survey = await surveyFolder(folder, manifest, c, companion);
   const header = await headerPlan(folder, c, survey, gen, version, target?.containerHeaderVersion, o, warnings);
@@ -138,7 +139,7 @@ function manifestMountPoint(c: ManifestContainer, survey: FolderSurvey, extra: {
 function listedChunks(folder: string, survey: FolderSurvey, prefix: string) {
   const sorted = survey.listed.filter((ch) => ch.type !== 'ContainerHeader').sort((a, b) => (a.ucasOffset ?? Infinity) - (b.ucasOffset ?? Infinity) || a.order - b.order);
   const edited = new Map<bigint, string>();
-  const packageFiles = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[packageIdOf(ch), safeOutputPath(folder, ch.path)] as const] : [])));
+  const packageFiles = new Map(sorted.flatMap((ch) => (ch.type === 'ExportBundleData' ? [[packageIdOf(ch), safeInputPath(folder, ch.path)] as const] : [])));
   return {
     edited,
     /** The file of each listed package, by package id. */
@@ -148,7 +149,7 @@ function listedChunks(folder: string, survey: FolderSurvey, prefix: string) {
     async chunks(warnings: string[]): Promise<PlannedChunk[]> {
       const out: PlannedChunk[] = [];
       for (const ch of sorted) {
-        const file = safeOutputPath(folder, ch.path);
+        const file = safeInputPath(folder, ch.path);
         // Edited files may have changed size since unpack: the file, not the manifest, says how big the chunk is now.
         const fileSize = await requireFile(file, `chunk ${ch.id} (${ch.type}) is listed in the manifest but its file is missing`);
         if (ch.overriddenBy) warnings.push(`${ch.path} holds ${ch.overriddenBy}'s version of chunk ${ch.id}`);
@@ -199,7 +200,7 @@ async function headerBase(folder: string, c: ManifestContainer, listed: Manifest
   let source = '';
   let file: string | undefined;
   if (listed) {
-    file = safeOutputPath(folder, listed.path);
+    file = safeInputPath(folder, listed.path);
     await requireFile(file, `chunk ${listed.id} (${listed.type}) is listed in the manifest but its file is missing`);
     bytes = new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file!); }));
     source = file;
@@ -259,7 +260,7 @@ async function planExtraFiles(
   let read: ModPackages | undefined;
   if (survey.extra.length > 0) {
     const names = survey.extra.map((f) => f.path);
-    warnings.push(`packed ${names.length} file(s) the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
+    warnings.push(`packed ${plural(names.length, 'file')} the manifest does not list from their own contents (added since unpack, or packages now in legacy form): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`);
   }
   return {
     packageIds: mod.filter((m) => m.type === 'ExportBundleData').map((m) => m.packageId!),
@@ -269,10 +270,10 @@ async function planExtraFiles(
         placeByOwnNames(mod, read.ownNames, knownRoots(c, read.ownNames.values()), warnings);
       }
       const left = survey.unknownChunks.filter((rel) => !(rel.startsWith(codePrefix) && used.has(rel.slice(codePrefix.length, -4).toLowerCase())));
-      if (left.length > 0) warnings.push(`left out ${left.length} file(s) under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
+      if (left.length > 0) warnings.push(`left out ${plural(left.length, 'file')} under ${UNNAMED_CHUNKS_FOLDER}/ that the manifest does not list (no chunk id can be told for them): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`);
       if (survey.absent.length > 0) {
         const a = survey.absent;
-        warnings.push(`left out ${a.length} chunk(s) the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
+        warnings.push(`left out ${plural(a.length, 'chunk')} the manifest lists whose package came from another source without such a file: ${a.slice(0, 5).map((ch) => `${ch.path} (${ch.overriddenBy})`).join(', ')}${a.length > 5 ? ` and ${a.length - 5} more` : ''}`);
       }
     },
     /** Paths of the chunks (below the engine root), once read. */

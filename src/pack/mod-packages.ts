@@ -9,10 +9,13 @@ import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
 import { quote } from '../util/quote.js';
+import { eventLoopTurns } from '../util/turns.js';
+import { isAborting } from '../layout/output.js';
 import { storeEntryFor } from './header-builder.js';
 import { checkDistinctIds, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
+import type { ShaderCompression } from '../shaders/convert.js';
 
 /** What turning a mod's files into chunks needs to know of the target. */
 export interface ModPackagesTarget {
@@ -25,6 +28,8 @@ export interface ModPackagesTarget {
   /** ShaderCode chunks as unpack writes them, by chunk id (hex, lower case). */
   unpackedCode: ReadonlyMap<string, ModFile>;
   onConvert?: (path: string) => void;
+  /** How shader code is compressed (Oodle Mermaid; the level). */
+  shaderCompression?: ShaderCompression;
 }
 
 /** The packages of a mod, read: each package chunk with the name its own header gives. */
@@ -54,7 +59,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   const knownShaderMaps = new Set<string>();
   for (const m of mod) {
     if (m.type !== 'ShaderCodeLibrary') continue;
-    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => t.unpackedCode.get(id), warnings);
+    const r = await shaderLibraryChunks(m.src, m.id, shaderCodeType, (id) => t.unpackedCode.get(id), warnings, t.shaderCompression);
     out.shaderLibraries.push(r.report);
     for (const h of r.shaderMaps) knownShaderMaps.add(h);
     for (const c of r.chunks) {
@@ -78,8 +83,13 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   const legacyHints = { ...(t.engine ? { engine: t.engine } : {}), containerHeaderVersion: t.headerVersion };
+  // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
+  // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
+  const turn = eventLoopTurns();
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
+    await turn();
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: m.file });
     const bytes = await m.src.read();
     let pkg: ZenPackage;
     let size = bytes.length;

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Codec } from '../codecs/codec.js';
-import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
+import { defaultCodecs, encoderFor, type CodecRegistry, type EncoderSettings } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { LATEST_TOC_VERSION } from '../toc/version.js';
 import { quote } from '../util/quote.js';
@@ -9,6 +10,12 @@ import type { ContainerWriterOptions } from './container-writer.js';
 import type { ModLooseFile } from './mod-folder.js';
 
 /** Settings both kinds of pack (from an unpack manifest, from a mod folder) choose the same way. */
+
+/** How the chosen codec encodes: a level (Oodle, Zlib, Gzip) and the Oodle codec. */
+export interface EncoderChoice {
+  compressionLevel?: number;
+  oodleCodec?: OodleEncoderName;
+}
 
 /** The container id written and where it came from: the unpack manifest, the output name, or the caller's option. */
 export interface ContainerIdChoice {
@@ -68,16 +75,24 @@ export function checkContainerMethod(requested: string | undefined): void {
   throw new IoStoreError('USAGE', `--compression ${requested} is for .pak outputs: a container (.utoc) takes none, ${containerEncoders(defaultCodecs()).join(', ')}`);
 }
 
-export function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[]): Codec | undefined {
+export function chooseCodec(requested: string | undefined, sourceMethod: string | undefined, warnings: string[], o: EncoderChoice = {}): Codec | undefined {
   const registry = defaultCodecs();
   const want = requested ?? sourceMethod ?? 'None';
-  if (want.toLowerCase() === 'none') return undefined;
+  const settings: EncoderSettings = {
+    ...(o.compressionLevel !== undefined ? { level: o.compressionLevel } : {}),
+    ...(o.oodleCodec !== undefined ? { oodleCodec: o.oodleCodec } : {}),
+  };
+  const configured = Object.keys(settings).length > 0;
+  if (want.toLowerCase() === 'none') {
+    if (configured) throw new IoStoreError('USAGE', `a compression level or Oodle codec needs a compression method (${requested !== undefined ? 'none was asked for' : 'the source is uncompressed'}: pass --compression oodle, zlib or gzip)`);
+    return undefined;
+  }
   checkContainerMethod(requested);
   const codec = registry.get(want);
-  if (codec?.compress) return codec;
+  if (codec?.compress) return configured ? encoderFor(codec.name, settings) : codec;
   if (requested !== undefined) {
     throw new IoStoreError('USAGE', `cannot compress with ${quote(requested)} (this build encodes: ${containerEncoders(registry).join(', ')})`);
   }
-  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression zlib or lz4 to compress)`);
+  warnings.push(`the source used ${want}, which this build cannot encode: blocks are stored uncompressed (use --compression oodle, zlib or lz4 to compress)`);
   return undefined;
 }

@@ -1,19 +1,25 @@
-import { existsSync } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ContainerReader } from '../cas/container-reader.js';
+import { encoderSettings } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { containerIdFromName } from '../hash/names.js';
 import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { mountPointRelative } from '../toc/directory-index.js';
 import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
-import { ioError, readTocBytes } from '../toc/read-file.js';
+import { ioError, readTocBytes, withIoError } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { openTempFile, tempFilesInFlight, writeTempFile } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, writeTempFile } from '../layout/output.js';
+import { FileSet, removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
+import { companionChoice, stalePartitions } from './stale-outputs.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { engineTarget } from './targets.js';
+import { withLikeEngine } from './target-engine.js';
 import { parseContainerHeader, serializeContainerHeader, type ContainerHeaderVersionName } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
@@ -27,6 +33,7 @@ import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
+import { plural } from '../util/plural.js';
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
@@ -52,8 +59,12 @@ export interface PackOptions {
   containerHeaderVersion?: ContainerHeaderVersionName;
   /** TOC version to write (default: the manifest's or the `like` container's). */
   version?: number;
-  /** `none`, `zlib`, `lz4`, ... (default: the source's method when this build can encode it, else none). */
+  /** `none`, `zlib`, `lz4`, `oodle`, ... (default: the source's method when this build can encode it, else none). */
   compression?: string;
+  /** 1 (fastest) to 9 (smallest), for Oodle (default 4), Zlib and Gzip (default 6). */
+  compressionLevel?: number;
+  /** Which Oodle codec writes Oodle blocks (default Kraken, which the engine uses for containers). */
+  oodleCodec?: OodleEncoderName;
   blockSize?: number;
   aesKey?: Uint8Array;
   partitionSize?: number;
@@ -113,9 +124,12 @@ export interface PackResult {
  */
 export async function packFolder(folder: string, outUtoc: string, o: PackOptions = {}): Promise<PackResult> {
   const plain = o.like !== undefined || (o.engine !== undefined && !existsSync(join(folder, MANIFEST_NAME)));
-  return packPlanned(outUtoc, o, plain, (outBase, outName, choice, warnings) =>
-    plain ? planModFiles(() => listModFolder(folder), folder, outBase, choice!.id, o, warnings) : planManifest(folder, outBase, outName, choice, o, warnings),
-  );
+  return packPlanned(outUtoc, o, plain, async (outBase, outName, choice, warnings) => {
+    if (!plain) return planManifest(folder, outBase, outName, choice, o, warnings);
+    // Unversioned legacy packages are read with the release --like and they settle (or the run stops here).
+    const files = await listModFolder(folder);
+    return planModFiles(async () => files, folder, outBase, choice!.id, await withLikeEngine(files, o, folder, warnings), warnings);
+  });
 }
 
 /**
@@ -155,8 +169,8 @@ async function packPlanned(
     if (o.pakVersion !== undefined) pak = { ...pak, version: o.pakVersion, from: 'option' };
   }
   if (p.pakFiles && pak) pak = { ...pak, mountPoint: p.pakFiles.mountPoint };
-  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${p.pakFiles.files.length} file(s) that only a .pak holds were left out`);
-  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files);
+  if (p.pakFiles && !pak) warnings.push(`--no-pak: ${plural(p.pakFiles.files.length, 'file')} that only a .pak holds ${p.pakFiles.files.length === 1 ? 'was' : 'were'} left out`);
+  const r = await writeContainer(outBase, p.settings, p.chunks, o, pak, warnings, p.pakFiles?.files, p.source);
   const { id, from } = p.containerId;
   return {
     ...r,
@@ -210,7 +224,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}) }, warnings);
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
   const shaderLibraries = read.shaderLibraries;
   const packages = read.packages;
   const names = [...read.ownNames.values()];
@@ -235,7 +249,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
 
   const likeMethod = like?.compressionMethods.find((m) => m !== 'None');
-  const codec = chooseCodec(o.compression, likeMethod, warnings);
+  const codec = chooseCodec(o.compression, likeMethod, warnings, o);
   const alignment = like ? inferBlockAlignment(like) : undefined;
   const settings: ContainerWriterOptions = {
     version,
@@ -279,7 +293,11 @@ async function likeHeader(like: IoStoreToc, likePath: string, o: PackOptions): P
   return { headerVersion, entries };
 }
 
-/** Writes the planned chunks under temporary names, then renames every output into place. */
+/**
+ * Writes the planned chunks under temporary names, then puts the container's files in place together (FileSet):
+ * its `.utoc`, `.ucas` partitions and companion `.pak` appear all at once or not at all, and files an earlier output
+ * of the same name left that this one does not have (partitions, its pak) go with the commit.
+ */
 async function writeContainer(
   outBase: string,
   settings: ContainerWriterOptions,
@@ -288,21 +306,32 @@ async function writeContainer(
   pak: CompanionPakSettings | undefined,
   warnings: string[],
   pakFiles: readonly ModLooseFile[] = [],
+  source?: string,
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
   for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
-  await mkdir(dirname(outBase), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outBase));
-  });
+  // The folders made here go again if the run fails: no empty output folder is left behind. Made with a blocking
+  // call after a check for an interrupt: one made after the interrupt's cleanup would outlive the run.
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: `${outBase}.utoc` });
+  const made = withIoError(dirname(outBase), () => mkdirSync(dirname(outBase), { recursive: true }));
+  // What a killed pack left beside its outputs (temporary .ucas files of hundreds of MB) goes first.
+  const leftovers = removeLeftovers(dirname(outBase));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
+  // An interrupt removes them too, once the temporary files are gone.
+  const unmake = () => removeMadeFolders(dirname(outBase), made);
+  abortCleanups.add(unmake);
   // Opened through openTempFile, so an interrupted process removes them (see bin/iostore.js).
-  const tmp = (p: string) => `${p}.iostore-tmp`;
+  const files = new FileSet();
+  const tmp = (p: string) => files.temp(p);
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
-  const writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i))), settings);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
-  const pool = encodePoolFor(ordered, settings, o.threads);
-  const threads = pool?.size ?? 0;
+  let writer: ContainerWriter | undefined;
+  let pool: EncodePool | undefined;
   try {
+    writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), settings);
+    pool = encodePoolFor(ordered, settings, o.threads);
+    const threads = pool?.size ?? 0;
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
@@ -314,49 +343,51 @@ async function writeContainer(
       o.onProgress?.({ ...progress });
     }
     const { utoc, partitions } = await writer.finish();
-    await writeTempFile(tmp(`${outBase}.utoc`), utoc);
-    // An existing .pak of that name may hold real files (AssetRegistry.bin ...): it is kept, not replaced.
+    await writeTempFile(tmp(`${outBase}.utoc`), utoc, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
-    // With files of its own the companion is (re)written; an empty one never replaces a .pak already there.
-    const writePak = pak !== undefined && (pakFiles.length > 0 || !existsSync(pakPath));
-    if (pak && !writePak) warnings.push(`kept the existing ${pakPath}`);
-    if (writePak && pakFiles.length > 0) {
-      if (existsSync(pakPath)) warnings.push(`replaced ${pakPath} with a pak of the folder's ${pakFiles.length} non-package file(s)`);
-      await writeCompanionFiles(tmp(pakPath), pak!, pakFiles);
-    } else if (writePak) {
-      await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }));
+    const companion = companionChoice(outBase, { pak: pak !== undefined, files: pakFiles.length, ...(source !== undefined ? { source } : {}) });
+    if (companion.warning) warnings.push(companion.warning);
+    if (companion.write && pakFiles.length > 0) {
+      await writeCompanionFiles(tmp(pakPath), pak!, pakFiles, pakPath);
+    } else if (companion.write) {
+      await writeTempFile(tmp(pakPath), writeCompanionPak({ version: pak!.version, mountPoint: pak!.mountPoint }), pakPath);
     }
+    if (companion.remove) files.remove(pakPath);
+    const stale = stalePartitions(outBase, partitions);
+    for (const p of stale) files.remove(p);
+    if (stale.length > 0) warnings.push(`removed ${plural(stale.length, '.ucas partition')} of an earlier container of this name: ${stale.map((p) => basename(p)).join(', ')}`);
     await pool?.close();
-    for (let i = 0; i < partitions; i++) await rename(tmp(ucasName(i)), ucasName(i));
-    await rename(tmp(`${outBase}.utoc`), `${outBase}.utoc`);
-    if (writePak) await rename(tmp(pakPath), pakPath);
-    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
+    files.commit();
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };
   } catch (e) {
-    await writer.abort();
+    await writer?.abort();
     await pool?.close();
-    for (let i = 0; i < 256; i++) await unlink(tmp(ucasName(i))).catch(() => {});
-    await unlink(tmp(`${outBase}.utoc`)).catch(() => {});
-    await unlink(tmp(`${outBase}.pak`)).catch(() => {});
-    for (const t of [...tempFilesInFlight]) if (t.startsWith(outBase)) tempFilesInFlight.delete(t);
+    files.discard();
+    removeMadeFolders(dirname(outBase), made);
     throw e;
+  } finally {
+    abortCleanups.delete(unmake);
   }
 }
 
 /** The companion .pak with the folder's non-package files, stored (as UnrealPak stages small files by default). */
-async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, files: readonly ModLooseFile[]): Promise<void> {
+async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, files: readonly ModLooseFile[], shownAs: string): Promise<void> {
   const inputs = [];
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const size = (await stat(f.file).catch((e) => { throw ioError(e, f.file); })).size;
     inputs.push({ path: f.path, size, read: () => readPieces(f.file) });
   }
-  const fh = await openTempFile(tmpPath);
+  const fh = await openTempFile(tmpPath, shownAs);
   try {
     await writePak(
       {
         async write(data, position) {
           let o = 0;
-          while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+          try {
+            while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+          } catch (e) {
+            throw ioError(e, shownAs);
+          }
         },
         truncate: (n) => fh.truncate(n),
       },
@@ -395,7 +426,8 @@ function encodeAhead(pool: EncodePool, chunks: readonly PlannedChunk[], settings
     while (next < chunks.length && jobs.size < pool.size * 4 && (bytes < AHEAD_BYTES || jobs.size === 0) && next - from < pool.size * 64) {
       const c = chunks[next]!;
       if (onWorker(c)) {
-        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
+        const made = settings.codec ? encoderSettings(settings.codec) : undefined;
+        const job = pool.encode({ file: c.file!, blockSize: settings.blockSize, codec: settings.codec?.name ?? null, ...(made ? { settings: made.settings } : {}), memoryMapped: c.memoryMapped, algorithm: settings.hashAlgorithm });
         // Awaited in order later; until then a failure must not count as unhandled.
         job.catch(() => {});
         jobs.set(next, job);

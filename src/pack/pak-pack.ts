@@ -1,17 +1,21 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { CodecRegistry } from '../codecs/registry.js';
+import { defaultCodecs, encoderFor, type CodecRegistry } from '../codecs/registry.js';
+import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
 import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
-import { openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
+import { abortCleanups, isAborting, openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
+import { removeMadeFolders } from '../layout/file-set.js';
+import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
+import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
   /** Pak version number (wins over `engine` and `like`). */
@@ -22,8 +26,12 @@ export interface PakPackOptions {
   like?: string;
   /** Mount point; default the manifest's, the --like pak's, else `../../../`. */
   mountPoint?: string;
-  /** none, zlib, gzip, lz4 (default: the manifest's or --like pak's method, else none). */
+  /** none, zlib, gzip, lz4, oodle (default: the manifest's or --like pak's method, else none). */
   compression?: string;
+  /** 1 (fastest) to 9 (smallest), for Oodle (default 4), Zlib and Gzip (default 6). */
+  compressionLevel?: number;
+  /** Which Oodle codec writes Oodle entries (default Kraken). */
+  oodleCodec?: OodleEncoderName;
   blockSize?: number;
   aesKey?: Uint8Array;
   /** Encrypt file data (default: when a key is given). */
@@ -62,12 +70,16 @@ function fileInput(path: string, file: string, size: number): PakInputFile {
 }
 
 /** A file path as a PakSink: positioned writes to a temporary file the caller renames. */
-async function tempSink(tmp: string): Promise<PakSink & { close(): Promise<void> }> {
-  const fh = await openTempFile(tmp);
+async function tempSink(tmp: string, shownAs: string): Promise<PakSink & { close(): Promise<void> }> {
+  const fh = await openTempFile(tmp, shownAs);
   return {
     async write(data, position) {
       let o = 0;
-      while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      try {
+        while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
+      } catch (e) {
+        throw ioError(e, shownAs);
+      }
     },
     truncate: (n) => fh.truncate(n),
     close: () => fh.close(),
@@ -193,11 +205,12 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
 
   const total = { chunksDone: 0, chunksTotal: files.length, bytesDone: 0, bytesTotal: files.reduce((a, f) => a + f.size, 0) };
   const sizes = new Map(files.map((f) => [f.path, f.size]));
+  const codecs = withEncoderSettings(o, settings.compression);
   const w: PakWriterOptions = {
     ...settings,
     version,
     mountPoint: mountPoint ?? '../../../',
-    ...(o.codecs ? { codecs: o.codecs } : {}),
+    ...(codecs ? { codecs } : {}),
     ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
     ...(o.encryptIndex ? { encryptIndex: true } : {}),
     onFile: (path) => {
@@ -206,13 +219,17 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       o.onProgress?.({ ...total });
     },
   };
-  await mkdir(dirname(outAbs), { recursive: true }).catch((e) => {
-    throw ioError(e, dirname(outAbs));
-  });
+  // Folders made here go again if the run fails; what a killed run left beside the output goes first.
+  if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outPak });
+  const made = withIoError(dirname(outAbs), () => mkdirSync(dirname(outAbs), { recursive: true }));
+  const unmake = () => removeMadeFolders(dirname(outAbs), made);
+  abortCleanups.add(unmake);
+  const leftovers = removeLeftovers(dirname(outAbs));
+  if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   const tmp = tempPathFor(outAbs);
-  const sink = await tempSink(tmp);
   let r: PakWriteResult;
   try {
+    const sink = await tempSink(tmp, outPak);
     try {
       r = await writePak(sink, files, w);
     } finally {
@@ -223,11 +240,25 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     });
   } catch (e) {
     await unlink(tmp).catch(() => {});
+    removeMadeFolders(dirname(outAbs), made);
     throw e;
   } finally {
     tempFilesInFlight.delete(tmp);
+    abortCleanups.delete(unmake);
   }
-  if (r.storedRaw > 0) warnings.push(`${r.storedRaw} file(s) did not shrink with ${r.compression} and are stored as they are`);
+  if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
   return { ...r, pak: outPak, from, warnings };
 }
 
+
+/**
+ * The registry to write with: the given one (or the built-ins) with the compression method set up for the level and
+ * Oodle codec asked for; undefined when neither was asked for.
+ */
+function withEncoderSettings(o: PakPackOptions, method: string | undefined): CodecRegistry | undefined {
+  if (o.compressionLevel === undefined && o.oodleCodec === undefined) return o.codecs;
+  if (method === undefined || /^none$/i.test(method)) throw new IoStoreError('USAGE', 'a compression level or Oodle codec needs a compression method (pass --compression oodle, zlib or gzip)');
+  const registry = (o.codecs ?? defaultCodecs()).clone();
+  registry.register(encoderFor(method, { ...(o.compressionLevel !== undefined ? { level: o.compressionLevel } : {}), ...(o.oodleCodec !== undefined ? { oodleCodec: o.oodleCodec } : {}) }));
+  return registry;
+}

@@ -1,5 +1,5 @@
 import { IoStoreError } from '../errors.js';
-import { legacyShaderLibraryToZen } from '../shaders/convert.js';
+import { legacyShaderLibraryToZen, type ShaderCompression } from '../shaders/convert.js';
 import { parseZenShaderLibrary, shaderLibraryForm } from '../shaders/library.js';
 import { toHex } from '../util/bytes.js';
 import type { ModFile } from './mod-folder.js';
@@ -12,9 +12,9 @@ export interface PackedShaderLibrary {
   from: 'legacy' | 'zen';
   shaders: number;
   groups: number;
-  /** ShaderCode chunks written uncompressed (the engine compresses groups with Oodle, which this toolkit cannot encode). */
+  /** ShaderCode chunks written uncompressed: Oodle did not shrink them (or, for the IoStore form, as they were). */
   rawGroups: number;
-  /** One-shader groups that keep the shader's Oodle bytes from the legacy file. */
+  /** ShaderCode chunks that hold Oodle-compressed code (one-shader groups keep the shader's bytes of the legacy file). */
   compressedGroups: number;
 }
 
@@ -39,15 +39,15 @@ export async function shaderLibraryChunks(
   shaderCodeType: number,
   unpackedCode: (idHex: string) => ModFile | undefined,
   warnings: string[],
+  compression: ShaderCompression = {},
 ): Promise<{ chunks: ShaderLibraryChunk[]; report: PackedShaderLibrary; shaderMaps: string[] }> {
   const bytes = await file.read();
   const form = shaderLibraryForm(bytes);
   if (form === 'legacy') {
-    const r = legacyShaderLibraryToZen(bytes, { source: file.file, fileName: file.path, shaderCodeType });
-    if (r.rawGroups > 0) warnings.push(`${file.path}: ${r.rawGroups} of ${r.groups.length} shader groups stored uncompressed (the engine would compress them with Oodle, which this toolkit cannot encode; it reads groups whose compressed size equals their size as they are)`);
+    const r = legacyShaderLibraryToZen(bytes, { source: file.file, fileName: file.path, shaderCodeType, compression });
     return {
       chunks: [{ id: libraryId, size: r.library.length, data: () => r.library, path: file.path }, ...r.groups.map((g) => ({ id: g.id, size: g.size, data: g.data }))],
-      report: { path: file.path, from: 'legacy', shaders: r.zen.shaderEntries.length, groups: r.groups.length, rawGroups: r.rawGroups, compressedGroups: r.reusedGroups },
+      report: { path: file.path, from: 'legacy', shaders: r.zen.shaderEntries.length, groups: r.groups.length, rawGroups: r.rawGroups, compressedGroups: r.reusedGroups + r.compressedGroups },
       shaderMaps: r.zen.shaderMapHashes.map((h) => toHex(h)),
     };
   }

@@ -4,14 +4,17 @@ import { defaultCodecs } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyPackageName } from '../legacy/paths.js';
-import { readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
+import { pakBlockSize, readPakEntryBlocks, readPakEntryData } from '../pak/data.js';
 import { readPak } from '../pak/read.js';
 import { pakMountRelative } from '../pak/safe-path.js';
-import { mountPointRelative } from '../toc/directory-index.js';
+import { concatBytes, mountPointRelative } from '../toc/directory-index.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
 import { listModFolder, type ModFile } from './mod-folder.js';
 import { engineTarget } from './targets.js';
+import { settleTargetEngine } from './target-engine.js';
+import { legacyEngineCandidates } from '../legacy/unversioned.js';
+import { engineListText } from '../toc/engine.js';
 import { packFiles, type PackOptions, type PackResult } from './pack.js';
 
 export interface ToZenOptions extends PackOptions {
@@ -36,15 +39,12 @@ const COMPANIONS = ['.uexp', '.ubulk', '.uptnl', '.m.ubulk'];
  */
 export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZenOptions = {}): Promise<ToZenResult> {
   if (inputs.length === 0) throw new IoStoreError('USAGE', 'name at least one input (.uasset/.umap, folder or .pak)');
-  if (o.like === undefined && o.engine === undefined) {
-    throw new IoStoreError('USAGE', 'to-zen needs --version <engine, e.g. UE5_4> or --like <game .utoc>: cooked packages are unversioned', { file: inputs[0]! });
-  }
   const warnings: string[] = [];
   let converted = 0;
+  // The game container is read when the target, a pak or a single package needs its version, mount point or project.
+  let likeToc: Promise<IoStoreToc> | undefined;
+  const game = () => (likeToc ??= readTocBytes(o.like!).then((b) => readToc(b, { source: o.like!, ...(o.aesKey ? { aesKey: o.aesKey } : {}) })));
   const list = async (): Promise<ModFile[]> => {
-    // The game container is read only when a pak or a single package needs its mount point or project folder.
-    let likeToc: Promise<IoStoreToc> | undefined;
-    const game = () => (likeToc ??= readTocBytes(o.like!).then((b) => readToc(b, { source: o.like!, ...(o.aesKey ? { aesKey: o.aesKey } : {}) })));
     const containerMount = async () => mountPointRelative(o.mountPoint ?? (o.like ? ((await game()).directoryIndex?.mountPoint ?? '../../../') : '../../../'));
     const project = async () => o.projectName ?? (o.like ? projectOf(await game()) : undefined) ?? 'Game';
     const out: ModFile[] = [];
@@ -67,8 +67,13 @@ export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZen
     }
     return out;
   };
-  const r = await packFiles(list, inputs.join(', '), outUtoc, {
+  // The packages' release is checked (and, where the options leave it open, settled) before anything is converted.
+  const files = await list();
+  const target = await settleTargetEngine(files, { ...(o.engine !== undefined ? { engine: o.engine } : {}), ...(o.like !== undefined ? { likeTocVersion: (await game()).version } : {}) }, inputs.join(', '));
+  if (target.from) warnings.push(`target ${engineListText([target.engine!])}, from ${target.from} (--engine to choose another)`);
+  const r = await packFiles(async () => files, inputs.join(', '), outUtoc, {
     ...o,
+    ...(target.engine ? { engine: target.engine } : {}),
     onConvert: (p) => {
       converted++;
       o.onConvert?.(p);
@@ -106,7 +111,9 @@ async function packageFiles(file: string, containerMount: string, project: strin
   const ext = file.slice(file.lastIndexOf('.'));
   const stem = file.slice(0, -ext.length);
   if (!(await exists(`${stem}.uexp`))) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${basename(stem)}.uexp beside it)`, { file, offset: 0 });
-  const pkg = parseLegacyPackage(bytes, { source: file, ...(o.engine ? { engine: engineTarget(o.engine).engine } : {}) });
+  // Read for its name only: a release that does not fit an unversioned package is reported by settleTargetEngine.
+  const engine = o.engine ? engineTarget(o.engine).engine : undefined;
+  const pkg = parseLegacyPackage(bytes, { source: file, ...(engine && legacyEngineCandidates(bytes).includes(engine) ? { engine } : {}) });
   const name = legacyPackageName(pkg);
   if (!name.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package does not name itself (summary: "${name}"); put it in a folder laid out below the mount point`, { file, offset: 0 });
   const full = contentPath(name, project);
@@ -151,16 +158,18 @@ async function pakFiles(file: string, containerMount: string, aesKey: Uint8Array
     const read = async (): Promise<Uint8Array> => {
       if (e.compressionMethodIndex === 0) return readPakEntryData(bytes, pak, e, aesKey ? { aesKey } : {});
       const codec = codecs.require(e.compressionMethod);
-      const data = new Uint8Array(e.uncompressedSize);
+      // Checked before anything is allocated: the declared sizes alone must not set the memory taken.
+      const blockSize = pakBlockSize(e, file);
+      const parts: Uint8Array[] = [];
       let at = 0;
       for (const b of readPakEntryBlocks(bytes, pak, e, aesKey ? { aesKey } : {})) {
-        const n = Math.min(e.compressionBlockSize, e.uncompressedSize - at);
+        const n = Math.min(blockSize, e.uncompressedSize - at);
         if (n <= 0) throw new IoStoreError('BAD_VALUE', 'the entry has more compression blocks than its size needs', { file: where });
-        data.set(codec.decompress(b, n), at);
+        parts.push(codec.decompress(b, n));
         at += n;
       }
       if (at !== e.uncompressedSize) throw new IoStoreError('BAD_VALUE', `the entry's blocks give ${at} of its ${e.uncompressedSize} bytes`, { file: where });
-      return data;
+      return parts.length === 1 ? parts[0]! : concatBytes(parts);
     };
     out.push({ path: full.slice(containerMount.length), file: where, size: e.uncompressedSize, onDisk: false, read });
   }

@@ -3,9 +3,11 @@ import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { ByteReader, toHex } from '../util/bytes.js';
+import { quote } from '../util/quote.js';
 import { fullEntrySize, readFullEntry } from './entry.js';
 import { PakEncryptionMethod, readPakFooter, type PakFooter } from './footer.js';
 import { checkAesKey } from './pak-crypto.js';
+import { pakBlockSize } from './data.js';
 import { readPak, type PakEntry, type PakFile } from './read.js';
 
 /**
@@ -148,6 +150,8 @@ export class PakArchive {
       for (let at = dataOffset; left > 0; ) {
         const n = Math.min(BATCH, align(left));
         const stored = await this.src.read(at, n);
+        // A file cut short since it was opened (another program writing it) reads fewer bytes: no progress is made.
+        if (stored.length < n) throw this.shrunk(e, at, n, stored.length);
         hashStored(stored, at - dataOffset);
         const plain = decrypt(stored, at - dataOffset);
         const take = Math.min(left, plain.length);
@@ -160,7 +164,7 @@ export class PakArchive {
       if (!codec) throw new IoStoreError('CODEC', `"${e.path}" is compressed with ${e.compressionMethod}, which this build cannot decode${/zstd/i.test(e.compressionMethod) ? ' (Zstd needs Node.js 22.15 or later)' : ''}`, { file: this.source, offset: dataOffset });
       const blocks = e.blocks ?? [];
       const unitStart = blocks[0]?.start ?? dataOffset;
-      const blockSize = e.compressionBlockSize || e.uncompressedSize;
+      const blockSize = pakBlockSize(e, this.source);
       let produced = 0;
       for (let i = 0; i < blocks.length; ) {
         // A batch of consecutive blocks read with one call; a block is always whole in one batch.
@@ -173,6 +177,7 @@ export class PakArchive {
         }
         if (to > this.pak.footer.offset) throw new IoStoreError('TRUNCATED', `"${e.path}": compression blocks run to ${to}, past the data area`, { file: this.source, offset: from });
         const stored = await this.src.read(from, to - from);
+        if (stored.length < to - from) throw this.shrunk(e, from, to - from, stored.length);
         hashStored(stored, from - dataOffset);
         for (let k = i; k < j; k++) {
           const b = blocks[k]!;
@@ -200,6 +205,10 @@ export class PakArchive {
         throw new IoStoreError('HASH_MISMATCH', `"${e.path}": stored bytes have SHA-1 ${toHex(actual)}, the pak records ${toHex(hash)}`, { file: this.source, offset: dataOffset });
       }
     }
+  }
+
+  private shrunk(e: PakEntry, at: number, wanted: number, got: number): IoStoreError {
+    return new IoStoreError('TRUNCATED', `${quote(e.path)}: read ${got} of ${wanted} bytes at ${at}: the file ends early (was it changed while being read?)`, { file: this.source, offset: at });
   }
 
   /** The whole file in memory (small files; use `read` to stream large ones). */
@@ -245,7 +254,15 @@ export class PakArchive {
       return { path: e.path, ok: false, expected: '', actual: '', error: { code: err.code, message: err.message } };
     }
     const h = createHash('sha1');
-    for (let at = 0; at < e.size; at += BATCH) h.update(await this.src.read(placement.dataOffset + at, Math.min(BATCH, e.size - at)));
+    for (let at = 0; at < e.size; at += BATCH) {
+      const want = Math.min(BATCH, e.size - at);
+      const got = await this.src.read(placement.dataOffset + at, want);
+      if (got.length < want) {
+        const err = this.shrunk(e, placement.dataOffset + at, want, got.length);
+        return { path: e.path, ok: false, expected: '', actual: '', error: { code: err.code, message: err.message } };
+      }
+      h.update(got);
+    }
     const actual = toHex(new Uint8Array(h.digest()));
     // An all-zero hash means the writer recorded none: nothing to compare against.
     const expected = placement.hash.some((b) => b !== 0) ? toHex(placement.hash) : '';

@@ -17,6 +17,31 @@ export interface PakDataOptions {
 const alignAes = (n: number) => Math.ceil(n / 16) * 16;
 
 /**
+ * Most bytes one compression block of a pak entry may decode to. Each block is decoded into a buffer of its declared
+ * size, so the declaration alone would set the memory a read takes (a 1 MB pak can declare a 1 GiB block). UnrealPak
+ * writes 64 KiB blocks (a few games 256 KiB or 1 MiB); a single-block entry declares the file's whole size.
+ */
+export const MAX_PAK_BLOCK_BYTES = 64 << 20;
+
+/**
+ * The uncompressed bytes each block of a compressed entry gives (the last one possibly fewer), checked before any
+ * block is decoded: the blocks must be able to give the entry's size, and no block may declare more than
+ * MAX_PAK_BLOCK_BYTES.
+ */
+export function pakBlockSize(entry: PakEntry, source: string): number {
+  const blockSize = entry.compressionBlockSize || entry.uncompressedSize;
+  const blocks = entry.blocks?.length ?? 0;
+  const fail = (message: string): never => {
+    throw new IoStoreError('BAD_VALUE', `${quote(entry.path)}: ${message}`, { file: source, offset: entry.offset });
+  };
+  if (blocks * blockSize < entry.uncompressedSize) fail(`${blocks} compression block(s) of ${blockSize} bytes cannot give its ${entry.uncompressedSize} bytes`);
+  if (Math.min(blockSize, entry.uncompressedSize) > MAX_PAK_BLOCK_BYTES) {
+    fail(`a compression block declares ${Math.min(blockSize, entry.uncompressedSize)} bytes, more than the ${MAX_PAK_BLOCK_BYTES >> 20} MiB a block may decode to`);
+  }
+  return blockSize;
+}
+
+/**
  * The in-place header the engine writes before each payload (a full FPakEntry, offset field 0). Its length is
  * where the payload starts; it must agree with the index or the pak is corrupt.
  */

@@ -163,7 +163,7 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
     if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
     // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.
     const other = seen.get(f.path.toLowerCase());
-    if (other !== undefined) usage(`pak paths ${JSON.stringify(other)} and ${JSON.stringify(f.path)} differ only in case`);
+    if (other !== undefined) usage(other === f.path ? `pak path ${JSON.stringify(f.path)} is given twice (a pak finds one file per path)` : `pak paths ${JSON.stringify(other)} and ${JSON.stringify(f.path)} differ only in case`);
     seen.set(f.path.toLowerCase(), f.path);
   }
   return { version: v, mountPoint, method, methodIndex, codec, blockSize, key: o.aesKey, slots, methodWidth, seed };

@@ -1,4 +1,4 @@
-import { oodleDecompress } from '../codecs/oodle/index.js';
+import { oodleCompress, oodleDecompress } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { toHex } from '../util/bytes.js';
 import { groupShaders, shaderCodeChunkId } from './groups.js';
@@ -18,12 +18,26 @@ import {
 } from './library.js';
 
 /**
- * Conversions between the two forms of a shader library. The engine compresses shader code with Oodle only (each
- * legacy shader on its own, each IoStore group as a whole) and this toolkit has no Oodle encoder, so code that must
- * be compressed anew is stored raw instead, in the form the engine reads without decompressing: a legacy shader
- * whose stored size equals its uncompressed size, an IoStore group whose compressed size equals its uncompressed
- * size. Code that keeps its unit (a group of one shader is one legacy shader) keeps its compressed bytes.
+ * Conversions between the two forms of a shader library. The engine compresses shader code with Oodle Mermaid (each
+ * legacy shader on its own, each IoStore group as a whole) and stores code raw only when compression does not shrink
+ * it (a stored size equal to the uncompressed size). Code that keeps its unit (a group of one shader is one legacy
+ * shader) keeps its compressed bytes; code cut out of a group, or gathered into one, is compressed anew.
  */
+
+/** How shader code is compressed: the engine's codec (Mermaid) at a level (default 8, an optimal parse). */
+export interface ShaderCompression {
+  level?: number;
+}
+
+/** The engine's compression of shader code: Mermaid; the stored form when that does not shrink it. */
+export function compressShaderCode(code: Uint8Array, o: ShaderCompression = {}): Uint8Array {
+  if (code.length === 0) return code;
+  const packed = oodleCompress(code, { codec: 'mermaid', level: o.level ?? SHADER_LEVEL });
+  return packed.length < code.length ? packed : code;
+}
+
+/** Optimal parsing: shader code is a small share of a game and the engine compresses it hard. */
+const SHADER_LEVEL = 8;
 
 /**
  * The largest shader or group decoded here (256 MiB; engine groups are at most 1 MiB unless one shader is larger, and
@@ -77,7 +91,7 @@ export interface LegacyShaderPlan {
   tables: Uint8Array;
   /** Groups of one shader whose compressed chunk becomes that shader's stored code unchanged. */
   reusedGroups: number;
-  /** Shaders stored raw (decompressed from their group). */
+  /** Shaders stored raw (decompressed from their group, and not compressed again: no sizes given, or no gain). */
   rawShaders: number;
   /** Total bytes of code after the tables. */
   codeSize: number;
@@ -86,10 +100,11 @@ export interface LegacyShaderPlan {
 /**
  * Plans the legacy form of an IoStore library: shaders keep their indices, hashes and shader maps; their code is laid
  * out group after group (each group's shaders in the order they lie in it), so that a later regrouping breaks its
- * ties the same way. The shader indices are kept whole (the group index runs after the shader maps' are unused by
+ * ties the same way. `storedSizes` gives the stored size of shaders compressed anew (by shader index; others are
+ * stored raw). The shader indices are kept whole (the group index runs after the shader maps' are unused by
  * the legacy runtime, and the engine's legacy file of the corpus pair holds them too).
  */
-export function planLegacyShaderLibrary(zen: ZenShaderLibrary, source = '<shader library>'): LegacyShaderPlan {
+export function planLegacyShaderLibrary(zen: ZenShaderLibrary, source = '<shader library>', storedSizes?: ReadonlyMap<number, number>): LegacyShaderPlan {
   const shaderEntries: LegacyShaderEntry[] = zen.shaderEntries.map((s) => ({ offset: 0, size: 0, uncompressedSize: 0, frequency: s.frequency }));
   const seen = new Uint8Array(zen.shaderEntries.length);
   let offset = 0;
@@ -102,8 +117,8 @@ export function planLegacyShaderLibrary(zen: ZenShaderLibrary, source = '<shader
     for (const m of layout) {
       if (seen[m.shader]) throw new IoStoreError('BAD_VALUE', `shader ${m.shader} is listed by more than one shader group`, { file: source });
       seen[m.shader] = 1;
-      const size = keep ? g.compressedSize : m.size;
-      if (!keep) rawShaders++;
+      const size = keep ? g.compressedSize : (storedSizes?.get(m.shader) ?? m.size);
+      if (!keep && size === m.size) rawShaders++;
       shaderEntries[m.shader] = { offset, size, uncompressedSize: m.size, frequency: zen.shaderEntries[m.shader]!.frequency };
       offset += size;
     }
@@ -127,9 +142,11 @@ export function planLegacyShaderLibrary(zen: ZenShaderLibrary, source = '<shader
 
 /**
  * The legacy code of group `g` (the pieces to write after the previous group's), from its ShaderCode chunk. Groups
- * are compressed with Oodle or stored raw; the chunk's size must be the group's compressed size.
+ * are compressed with Oodle or stored raw; the chunk's size must be the group's compressed size. A group of one
+ * shader keeps its compressed bytes; the shaders of larger groups come out decompressed, or, with `compression`,
+ * each compressed on its own as the engine stores legacy shaders.
  */
-export function legacyGroupCode(zen: ZenShaderLibrary, g: number, chunk: Uint8Array, source = '<shader library>'): Uint8Array[] {
+export function legacyGroupCode(zen: ZenShaderLibrary, g: number, chunk: Uint8Array, source = '<shader library>', compression?: ShaderCompression): Uint8Array[] {
   const group = zen.groupEntries[g]!;
   const what = `shader group ${g} (chunk ${toHex(zen.groupChunkIds[g]!)})`;
   if (chunk.length !== group.compressedSize) {
@@ -138,7 +155,10 @@ export function legacyGroupCode(zen: ZenShaderLibrary, g: number, chunk: Uint8Ar
   const layout = zenGroupLayout(zen, g, source);
   if (layout.length === 1 && group.compressedSize !== group.uncompressedSize) return [chunk];
   const code = group.compressedSize === group.uncompressedSize ? chunk : decodeGroup(chunk, group.uncompressedSize, `${source}: ${what}`);
-  return layout.map((m) => code.subarray(m.offset, m.offset + m.size));
+  return layout.map((m) => {
+    const shader = code.subarray(m.offset, m.offset + m.size);
+    return compression ? compressShaderCode(shader, compression) : shader;
+  });
 }
 
 function decodeGroup(chunk: Uint8Array, size: number, where: string): Uint8Array {
@@ -184,18 +204,22 @@ export interface ZenShaderLibraryResult {
   zen: ZenShaderLibrary;
   /** One ShaderCode chunk per group, in group order. */
   groups: ShaderGroupChunk[];
-  /** Groups stored raw (the engine would have compressed them with Oodle, which this toolkit cannot encode). */
+  /** Groups stored raw because Oodle did not shrink them (as the engine stores them). */
   rawGroups: number;
   /** Groups of one shader that keep that shader's Oodle bytes. */
   reusedGroups: number;
+  /** Groups compressed anew from their shaders' code. */
+  compressedGroups: number;
 }
 
 /**
  * Converts a legacy `.ushaderbytecode` to the IoStore form: the engine's grouping and chunk ids (see groups.ts),
- * each group's code from its shaders' decompressed code. `format` is the shader format the group hashes include
- * (default: from `fileName`). `shaderCodeType` is the ShaderCode chunk type byte of the target release.
+ * each group's code from its shaders' decompressed code, compressed with Oodle Mermaid as the engine does (groups
+ * are compressed here, as the library's tables hold their compressed sizes: memory holds the compressed code of the
+ * library). `format` is the shader format the group hashes include (default: from `fileName`). `shaderCodeType` is
+ * the ShaderCode chunk type byte of the target release.
  */
-export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string; fileName?: string; format?: string; shaderCodeType: number }): ZenShaderLibraryResult {
+export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string; fileName?: string; format?: string; shaderCodeType: number; compression?: ShaderCompression }): ZenShaderLibraryResult {
   const format = o.format ?? shaderLibraryName(o.fileName ?? o.source)?.format;
   if (!format) throw new IoStoreError('BAD_VALUE', 'a shader library is named ShaderArchive-<Library>-<Format>.ushaderbytecode: the shader format its chunk ids hash cannot be read from this name', { file: o.source });
   const lib = parseLegacyShaderLibrary(bytes, o.source);
@@ -204,6 +228,7 @@ export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string;
   const groups: ShaderGroupChunk[] = [];
   let rawGroups = 0;
   let reusedGroups = 0;
+  let compressedGroups = 0;
   grouping.groups.forEach((members, g) => {
     const entry = grouping.groupEntries[g]!;
     const id = shaderCodeChunkId(grouping.groupHashes[g]!, o.shaderCodeType);
@@ -224,17 +249,13 @@ export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string;
       return;
     }
     if (entry.uncompressedSize > MAX_DECODED_SHADER_SIZE) throw new IoStoreError('UNSUPPORTED', `shader group ${g} of ${entry.uncompressedSize} bytes exceeds the ${MAX_DECODED_SHADER_SIZE}-byte limit`, { file: o.source });
-    entry.compressedSize = entry.uncompressedSize;
-    groups.push({
-      id,
-      size: entry.uncompressedSize,
-      data: () => {
-        const data = new Uint8Array(entry.uncompressedSize);
-        for (const s of members) data.set(legacyShaderBytes(bytes, lib, s, o.source), grouping.shaderEntries[s]!.offsetInGroup);
-        return data;
-      },
-    });
-    rawGroups++;
+    const code = new Uint8Array(entry.uncompressedSize);
+    for (const s of members) code.set(legacyShaderBytes(bytes, lib, s, o.source), grouping.shaderEntries[s]!.offsetInGroup);
+    const stored = compressShaderCode(code, o.compression);
+    entry.compressedSize = stored.length;
+    if (stored === code) rawGroups++;
+    else compressedGroups++;
+    groups.push({ id, size: stored.length, data: () => stored });
   });
   const zen: ZenShaderLibrary = {
     version: IoStoreShaderArchiveVersion.Initial,
@@ -246,5 +267,5 @@ export function legacyShaderLibraryToZen(bytes: Uint8Array, o: { source: string;
     groupEntries: grouping.groupEntries,
     shaderIndices: grouping.shaderIndices,
   };
-  return { library: serializeZenShaderLibrary(zen), zen, groups, rawGroups, reusedGroups };
+  return { library: serializeZenShaderLibrary(zen), zen, groups, rawGroups, reusedGroups, compressedGroups };
 }

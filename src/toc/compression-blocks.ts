@@ -61,4 +61,11 @@ export class BlockTable {
     for (let o = 11; o < b.length; o += BLOCK_ENTRY_SIZE) if (b[o]! >= methodCount) return (o - 11) / BLOCK_ENTRY_SIZE;
     return -1;
   }
+
+  /** The first block that decodes to more than `blockSize` bytes (readers place blocks by it), or -1. */
+  firstOversized(blockSize: number): number {
+    const b = this.bytes;
+    for (let o = 8; o < b.length; o += BLOCK_ENTRY_SIZE) if ((b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16)) > blockSize) return (o - 8) / BLOCK_ENTRY_SIZE;
+    return -1;
+  }
 }

@@ -137,15 +137,16 @@ export function mountPointRelative(mountPoint: string): string {
 }
 
 /**
- * Walks the tree and returns every file with its path relative to the mount point. A corrupt index that loops or
- * points out of range fails with its entry number; nothing here can run forever.
+ * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice): `onFile` gets
+ * each file's entry, its directory's path prefix (ending with `/` below the root), its TOC index and the prefix's
+ * index in the array returned, in the order the engine's own walk lists them.
  */
-export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
+function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, onFile: (file: number, prefix: string, tocIndex: number, prefixIndex: number) => void): string[] {
   const { directories, files, strings } = index;
   const dirCount = directories.length / 4;
   const fileCount = files.length / 3;
-  const out: DirectoryFile[] = [];
-  if (dirCount === 0) return out;
+  const prefixes: string[] = [];
+  if (dirCount === 0) return prefixes;
   const seenDirs = new Uint8Array(dirCount);
   const seenFiles = new Uint8Array(fileCount);
   const bad = (what: string): never => {
@@ -156,7 +157,8 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
     return strings[i]!;
   };
   // Directories are marked when first reached, so a sibling chain that loops back fails at once.
-  const stack: Array<[number, string]> = [[0, '']];
+  const stack: Array<[number, number]> = [[0, 0]];
+  prefixes.push('');
   seenDirs[0] = 1;
   while (stack.length > 0) {
     const [dir, prefix] = stack.pop()!;
@@ -166,16 +168,67 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
       seenFiles[f] = 1;
       const tocIndex = files[f * 3 + 2]!;
       if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
-      out.push({ path: prefix + name(files[f * 3]!, `file entry ${f}`), tocIndex });
+      name(files[f * 3]!, `file entry ${f}`);
+      onFile(f, prefixes[prefix]!, tocIndex, prefix);
     }
     for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
       if (c >= dirCount) bad(`directory entry ${c} is out of range (${dirCount} entries)`);
       if (seenDirs[c]) bad(`directory entry ${c} is reached twice (a loop)`);
       seenDirs[c] = 1;
-      stack.push([c, `${prefix}${name(directories[c * 4]!, `directory entry ${c}`)}/`]);
+      stack.push([c, prefixes.push(`${prefixes[prefix]}${name(directories[c * 4]!, `directory entry ${c}`)}/`) - 1]);
     }
   }
+  return prefixes;
+}
+
+/**
+ * Walks the tree and returns every file with its path relative to the mount point. A corrupt index that loops or
+ * points out of range fails with its entry number; nothing here can run forever.
+ */
+export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
+  const out: DirectoryFile[] = [];
+  walkDirectoryIndex(index, chunkCount, source, (f, prefix, tocIndex) => {
+    out.push({ path: prefix + index.strings[index.files[f * 3]!]!, tocIndex });
+  });
   return out;
+}
+
+/**
+ * Chunk paths kept packed: per chunk, its directory's path prefix and its name (indexes into the prefixes and the
+ * index's string table), so that a path costs 8 bytes until asked for, rather than a string per chunk held for the
+ * whole run (a large game has 500,000+ chunks). A chunk named by two file entries takes the later one's path.
+ */
+export class ChunkPaths {
+  private readonly prefixOf: Int32Array;
+  private readonly nameOf: Int32Array;
+  private readonly prefixes: string[];
+  /** File entries of the index. */
+  readonly fileCount: number;
+
+  constructor(
+    private readonly index: DirectoryIndex,
+    chunkCount: number,
+    source: string,
+    /** Put before every path (the mount point without its `../` hops). */
+    mountPrefix: string,
+  ) {
+    this.prefixOf = new Int32Array(chunkCount).fill(-1);
+    this.nameOf = new Int32Array(chunkCount);
+    let files = 0;
+    const prefixes = walkDirectoryIndex(index, chunkCount, source, (f, _prefix, tocIndex, prefix) => {
+      this.prefixOf[tocIndex] = prefix;
+      this.nameOf[tocIndex] = index.files[f * 3]!;
+      files++;
+    });
+    this.prefixes = prefixes.map((p) => mountPrefix + p);
+    this.fileCount = files;
+  }
+
+  /** Path of chunk i, or undefined if no file entry names it. */
+  get(i: number): string | undefined {
+    const p = this.prefixOf[i]!;
+    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings[this.nameOf[i]!]!;
+  }
 }
 
 /** Builds an index from paths relative to the mount point, deduplicating names as the engine does. */
@@ -278,4 +331,34 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
     o += p.length;
   }
   return out;
+}
+
+/**
+ * TOC index of the file at `relPath` (below the mount point, `/`-separated, compared case-insensitively as the
+ * engine's file system does), or -1. Walks down one directory per component: no table over every file is built,
+ * and a corrupt index that loops ends after as many steps as it has entries.
+ */
+export function findDirectoryIndexFile(index: DirectoryIndex, relPath: string): number {
+  const { directories, files, strings } = index;
+  const parts = relPath.split('/').filter((p) => p !== '');
+  if (parts.length === 0 || directories.length === 0) return -1;
+  let budget = directories.length / 4 + files.length / 3;
+  const same = (s: number, want: string) => s < strings.length && strings[s]!.toLowerCase() === want;
+  let dir = 0;
+  for (let k = 0; k < parts.length - 1; k++) {
+    const want = parts[k]!.toLowerCase();
+    let c = directories[dir * 4 + 1]!;
+    while (c !== NONE && c * 4 < directories.length && !same(directories[c * 4]!, want)) {
+      if (--budget < 0) return -1;
+      c = directories[c * 4 + 2]!;
+    }
+    if (c === NONE || c * 4 >= directories.length) return -1;
+    dir = c;
+  }
+  const want = parts[parts.length - 1]!.toLowerCase();
+  for (let f = directories[dir * 4 + 3]!; f !== NONE && f * 3 < files.length; f = files[f * 3 + 1]!) {
+    if (same(files[f * 3]!, want)) return files[f * 3 + 2]!;
+    if (--budget < 0) return -1;
+  }
+  return -1;
 }

@@ -45,3 +45,28 @@ export function enginesForTocVersion(tocVersion: number): string {
     default: return 'unknown';
   }
 }
+
+/** The engine releases that write a TOC version (as enginesForTocVersion says for people). */
+export function enginesWritingTocVersion(tocVersion: number): EngineVersion[] {
+  const from = (a: EngineVersion, b: EngineVersion) => ENGINE_VERSIONS.slice(ENGINE_VERSIONS.indexOf(a), ENGINE_VERSIONS.indexOf(b) + 1);
+  switch (tocVersion) {
+    case 1: return ['UE4_25'];
+    case 2: return ['UE4_26'];
+    case 3: return ['UE4_27'];
+    case 4: return ['UE5_0'];
+    case 5: return from('UE5_0', 'UE5_3');
+    case 6: return ['UE5_4'];
+    case 7: return ['UE5_5'];
+    case 8: return from('UE5_5', 'UE5_8');
+    case 9: return ['UE5_8', 'UE6_0'];
+    case 10: return ['UE6_0'];
+    default: return [];
+  }
+}
+
+/** `UE 5.6, 5.7 or 5.8`: engine releases for a message. */
+export function engineListText(engines: readonly EngineVersion[]): string {
+  const names = engines.map((e) => e.slice(2).replace('_', '.'));
+  if (names.length <= 1) return `UE ${names.join('')}`;
+  return `UE ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}

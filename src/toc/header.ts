@@ -7,6 +7,11 @@ export const COMPRESSION_BLOCK_ENTRY_SIZE = 12;
 export const COMPRESSION_METHOD_NAME_LENGTH = 32;
 /** PartitionSize of a container that is not split into `_sN.ucas` files. */
 export const NO_PARTITION_SIZE = 0xffffffffffffffffn;
+/**
+ * Largest CompressionBlockSize a container can use: a block entry stores its uncompressed size in 3 bytes, so a
+ * block holds at most 16 MiB - 1 bytes (engine containers use 64 KiB).
+ */
+export const MAX_COMPRESSION_BLOCK_SIZE = 1 << 24;
 
 /** FIoStoreTocHeader (144 bytes). */
 export interface TocHeader {
@@ -66,8 +71,15 @@ export function parseTocHeader(bytes: Uint8Array, source: string): TocHeader {
   if (compressedBlockEntryCount > 0 && compressionBlockSize === 0) {
     r.fail('BAD_VALUE', 'compression block size is 0 but the container has blocks', 0x2c);
   }
+  if (compressedBlockEntryCount > 0 && compressionBlockSize > MAX_COMPRESSION_BLOCK_SIZE) {
+    r.fail('BAD_VALUE', `compression block size ${compressionBlockSize} is larger than a block can hold (${MAX_COMPRESSION_BLOCK_SIZE} bytes)`, 0x2c);
+  }
   const directoryIndexSize = r.u32();
   const partitionCount = r.u32();
+  // The engine opens a new .ucas partition only for a block that does not fit the last one: each holds a block.
+  if (version >= TocVersion.PartitionSize && partitionCount > Math.max(1, compressedBlockEntryCount)) {
+    r.fail('BAD_VALUE', `partition count ${partitionCount} is more than the container's ${compressedBlockEntryCount} compression block(s) can fill`, 0x34);
+  }
   const containerId = r.u64();
   const encryptionKeyGuid = bytes.slice(0x40, 0x50);
   r.pos = 0x50;

@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
+import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 
@@ -18,6 +19,7 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
  * reads themselves.
  */
 export async function readTocBytes(path: string): Promise<Uint8Array> {
+  if (UCAS.test(path)) throw ucasGiven(path);
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -47,6 +49,21 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
   }
 }
 
+const UCAS = /\.ucas$/i;
+
+/**
+ * A `.ucas` given where its `.utoc` belongs: the `.utoc` indexes it (its partitions `X_s1.ucas` ... too), and reading
+ * the data file as a table of contents would only report a wrong magic number.
+ */
+export function ucasGiven(path: string): IoStoreError {
+  const utoc = path.replace(/(_s\d+)?\.ucas$/i, '.utoc');
+  const name = utoc.slice(Math.max(utoc.lastIndexOf('/'), utoc.lastIndexOf('\\')) + 1);
+  const message = existsSync(utoc)
+    ? `this is a .ucas data file: pass its .utoc (${name} beside it), which indexes it`
+    : `this is a .ucas data file, and its .utoc (${name}), which indexes it, is missing: a container needs both`;
+  return new IoStoreError('USAGE', message, { file: path });
+}
+
 export async function openForRead(path: string) {
   try {
     // fs.promises is reached when first used: `list` and `info` read with blocking calls and never load it.
@@ -56,13 +73,14 @@ export async function openForRead(path: string) {
   }
 }
 
-/** Maps an operating-system error to the library's error type. */
+/**
+ * Maps an operating-system error to the library's error type: in plain words, naming the user's path (a temporary
+ * name shown as the name it stands for, a long path shortened; see fsFailure).
+ */
 export function ioError(e: unknown, path: string): IoStoreError {
-  const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'ENOENT') return new IoStoreError('NOT_FOUND', 'no such file', { file: path });
-  if (err?.code === 'EISDIR') return new IoStoreError('USAGE', 'is a directory, expected a file', { file: path });
-  if (err?.code === 'EACCES' || err?.code === 'EPERM') return new IoStoreError('IO', 'permission denied', { file: path });
-  return new IoStoreError('IO', err?.message ?? String(e), { file: path });
+  if (e instanceof IoStoreError) return e;
+  const f = fsFailure(e, path);
+  return new IoStoreError(f.code, f.message, { file: f.file });
 }
 
 /** Runs a file-system call on `path`, its failure turned into the IoStoreError `ioError` makes. */

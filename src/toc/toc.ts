@@ -1,9 +1,11 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, latin1, readU40BE, toHex } from '../util/bytes.js';
+import { ByteReader, fromHex, latin1, readU40BE, toHex } from '../util/bytes.js';
 import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
+  ChunkPaths,
+  findDirectoryIndexFile,
   directoryIndexFiles,
   mountPointRelative,
   parseDirectoryIndex,
@@ -48,7 +50,7 @@ export const ChunkMetaFlags = { Compressed: 0x01, MemoryMapped: 0x02 } as const;
  */
 export class IoStoreToc {
   directoryIndexError: IoStoreError | undefined;
-  private pathCache: Array<string | undefined> | undefined;
+  private pathCache: ChunkPaths | null | undefined;
   private fileCache: DirectoryFile[] | undefined;
   private idMap: Map<string, number> | undefined;
   private ucasOrder: Int32Array | undefined;
@@ -209,13 +211,25 @@ export class IoStoreToc {
 
   /** Path of chunk i (mount point without its `../` hops, then the file's path), or undefined if unnamed. */
   chunkPath(i: number): string | undefined {
-    if (!this.pathCache) {
-      const prefix = mountPointRelative(this.mountPoint);
-      const paths = new Array<string | undefined>(this.chunkCount);
-      for (const f of this.files()) paths[f.tocIndex] = prefix + f.path;
-      this.pathCache = paths;
+    if (this.pathCache === undefined) {
+      this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
     }
-    return this.pathCache[i];
+    return this.pathCache?.get(i);
+  }
+
+  /**
+   * TOC index of the file at `path`, or -1: the path as `chunkPath` gives it (`Game/Content/Maps/Level.umap`) or
+   * below the mount point, `\\` or `/`, compared case-insensitively as the engine does.
+   */
+  findPath(path: string): number {
+    if (!this.directoryIndex) return -1;
+    const p = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const prefix = mountPointRelative(this.mountPoint);
+    if (prefix !== '' && p.toLowerCase().startsWith(prefix.toLowerCase())) {
+      const hit = findDirectoryIndexFile(this.directoryIndex, p.slice(prefix.length));
+      if (hit >= 0) return hit;
+    }
+    return findDirectoryIndexFile(this.directoryIndex, p);
   }
 
   /**
@@ -223,7 +237,8 @@ export class IoStoreToc {
    * container has seeds, a map otherwise.
    */
   findChunk(id: Uint8Array | string): number {
-    const bytes = typeof id === 'string' ? Uint8Array.from(Buffer.from(id, 'hex')) : id;
+    if (typeof id === 'string' && !/^[0-9a-fA-F]{24}$/.test(id)) return -1;
+    const bytes = typeof id === 'string' ? fromHex(id) : id;
     if (bytes.length !== CHUNK_ID_SIZE) return -1;
     const hit = perfectHashLookup({ chunkIds: this.chunkIds, seeds: this.perfectHashSeeds, overflow: this.chunksWithoutPerfectHash }, bytes);
     if (hit !== undefined) return hit;
@@ -324,6 +339,11 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const badBlock = blocks.firstBadMethod(compressionMethods.length);
   if (badBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
+  }
+  // Chunks are cut into blocks of the header's size: a block that decodes to more would overrun the chunk it is in.
+  const bigBlock = blocks.firstOversized(h.compressionBlockSize);
+  if (bigBlock >= 0) {
+    throw new IoStoreError('BAD_VALUE', `compression block ${bigBlock} decodes to ${blocks.uncompressedSize(bigBlock)} bytes, more than the block size ${h.compressionBlockSize}`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + bigBlock * 12 + 8 });
   }
 
   // Every chunk's blocks must exist: later stages index the block arrays with these numbers.

@@ -12,6 +12,7 @@ import type { PakMountEntry } from '../mount/mount.js';
 import { safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
 import { PakPool } from './pak-pool.js';
 import { packageKey } from '../layout/package-files.js';
+import type { OutputNames } from '../layout/names.js';
 
 /** What unpacking the paks of a run shares with the containers' part of it. */
 export interface PakUnpackRun {
@@ -34,6 +35,8 @@ export interface PakUnpackRun {
    * package as a whole is one; else undefined. A package never mixes the zen and legacy forms.
    */
   packageWinner?: (key: string, pak: string, path: string) => string | undefined;
+  /** The run's output names: a pak file that would replace another file of the run is written under a free name. */
+  names?: OutputNames;
 }
 
 export interface PakPlanned {
@@ -111,7 +114,10 @@ export async function openPaks(entries: readonly PakMountEntry[], keys: KeyRing 
  */
 export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcome {
   const out: PakUnpackOutcome = { manifests: [], planned: [], summary: [], failures: [...opened.failures], warnings: [], archives: opened.archives, ...(opened.openError ? { openError: opened.openError } : {}) };
-  const byPath = new Map<string, { planned: PakPlanned; file: ManifestPakFile }>();
+  // By lower-case path (the engine finds pak files case-insensitively): the files a later pak overrides or deletes.
+  // One pak listing a path twice overrides nothing: both are kept (and named apart by `run.names`).
+  const byPath = new Map<string, Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }>>();
+  const all: Array<{ planned: PakPlanned; file: ManifestPakFile; dropped?: boolean }> = [];
   for (const { mount: m, archive, prefix } of opened.paks) {
     const pak = archive.pak;
     const mp: ManifestPak = {
@@ -135,11 +141,11 @@ export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcom
       if (!s.overriddenBy.includes(by)) s.overriddenBy.push(by);
     };
     for (const d of pak.deleted) {
-      const prev = byPath.get((prefix + d).toLowerCase());
-      if (prev) {
+      for (const prev of byPath.get((prefix + d).toLowerCase()) ?? []) {
         prev.file.overriddenBy = `${m.name} (deleted)`;
-        byPath.delete((prefix + d).toLowerCase());
+        prev.dropped = true;
       }
+      byPath.delete((prefix + d).toLowerCase());
     }
     pak.entries.forEach((e, index) => {
       const why = unsafePakPathReason(e.path);
@@ -181,18 +187,31 @@ export function planPaks(opened: OpenedPaks, run: PakUnpackRun): PakUnpackOutcom
         out.warnings.push(`${path}: kept ${owner}'s file, not ${m.name}'s`);
         return;
       }
-      const prev = byPath.get(key);
-      if (prev) {
+      const prevs = byPath.get(key)?.filter((x) => x.planned.archive !== archive) ?? [];
+      for (const prev of prevs) {
         prev.file.overriddenBy = m.name;
+        prev.dropped = true;
         const s = out.summary.find((x) => x.name === prev.planned.container);
         if (s) overriddenBy(s, m.name);
       }
-      byPath.set(key, { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file });
+      const item = { planned: { container: m.name, path, size: e.uncompressedSize, archive, entry: e }, file };
+      byPath.set(key, [...(byPath.get(key)?.filter((x) => !x.dropped) ?? []), item]);
+      all.push(item);
     });
     out.manifests.push(mp);
     out.summary.push(summary);
   }
-  out.planned = [...byPath.values()].map((x) => x.planned);
+  out.planned = all.filter((x) => !x.dropped).map((x) => x.planned);
+  if (run.names) {
+    // Files that would replace another file of the run are written under a free name, which the manifest records
+    // (`path`; `pakPath` keeps the name in the pak).
+    for (const x of all) {
+      if (x.dropped) continue;
+      const written = run.names.claim(x.planned.path);
+      x.planned.path = written;
+      x.file.path = written;
+    }
+  }
   return out;
 }
 

@@ -13,12 +13,15 @@ import type { OpenedPaks, PakUnpackOutcome } from './pak-unpack.js';
 import { packageKey } from '../layout/package-files.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
+import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { leftoversWarning } from '../layout/leftovers.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
 import { JsonLazyArray, jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
+import { plural } from '../util/plural.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -136,7 +139,13 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   let stage: StagedFolder | undefined;
   try {
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
+    if (stage && stage.leftovers.length > 0) warnings.push(leftoversWarning(stage.leftovers));
     const root = stage?.root ?? outdir;
+    // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
+    // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system.
+    const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin');
+    /** By container: the chunks written under another name than their own. */
+    const renamedAt = opened.map(() => new Map<number, string>());
     // Paks are opened first: a package held by a pak (legacy) and by a container (zen) comes out in one form.
     const withPaks = paks.length > 0 && o.type === undefined;
     const pakOpen: OpenedPaks | undefined = withPaks ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
@@ -198,7 +207,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
         } else {
           const clash = byPath.get(path);
-          if (clash !== undefined) {
+          // The same path in one container is no override: both chunks are written (the later under a free name).
+          if (clash !== undefined && plannedFrom[clash] !== c) {
             warnings.push(`${path}: written from ${entry.name} (chunk ${id}) over ${planned[clash]!.container}'s chunk ${planned[clash]!.id}`);
             planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) };
             plannedFrom[clash] = c;
@@ -215,16 +225,23 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         ...manifestContainer(toc, entry.name, entry.priority),
         chunks: new JsonLazyArray(chunks.length, (k) => {
           const i = chunks[k]!;
-          const chunk = manifestChunk(toc, i, outputPathOf(toc, i));
+          const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? outputPathOf(toc, i));
           const by = overriddenBy.get(i);
           if (by !== undefined) chunk.overriddenBy = by;
           return chunk;
         }),
       });
       for (const [method, n] of skipped) {
-        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${n} chunk(s) need the ${method} codec, which is not available; ${codecHint(method)}` });
+        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
       }
       summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
+    });
+
+    planned.forEach((p, k) => {
+      const written = names.claim(p.path);
+      if (written === p.path) return;
+      p.path = written;
+      renamedAt[plannedFrom[k]!]!.set(p.index, written);
     });
 
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
@@ -240,7 +257,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             return winners.sources[w]!.name;
           }
         : undefined;
-      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, ...(packageWinner ? { packageWinner } : {}) });
+      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, names, ...(packageWinner ? { packageWinner } : {}) });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -248,6 +265,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       summary.push(...pakPlan.summary);
       if (pakPlan.manifests.length > 0) manifest.paks = pakPlan.manifests;
     }
+    warnings.push(...names.renamed.map(renamedWarning));
     const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
 
     const result: UnpackResult = {
@@ -349,9 +367,17 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       yield* jsonPieces(manifest);
       yield '\n';
     };
-    await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+    try {
+      await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+      result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
+    } catch (e) {
+      // A failure among the others (a full disk fails the files before it too): each is reported, not only this one.
+      if (!(e instanceof IoStoreError)) throw e;
+      failures.push({ container: '', index: -1, path: MANIFEST_NAME, code: e.code, message: e.message });
+      // Nothing written at all: no output folder either.
+      if (result.chunksWritten === 0) return result;
+    }
     stage?.commit();
-    result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
     return result;
   } finally {
     await loopWorkers?.terminate();

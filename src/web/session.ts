@@ -31,6 +31,13 @@ export interface WebContainer {
   kind: 'iostore' | 'pak';
   /** Base name without extension, e.g. `pakchunk0-Windows_0_P`. */
   name: string;
+  /**
+   * What the page calls it: the file name with its extension (a .pak and a .utoc of one stem are different files),
+   * with its folder when another dropped file has the same name.
+   */
+  label: string;
+  /** The label without a long prefix it shares with other containers (`CUE4ParseFixtures-`), for narrow places. */
+  short: string;
   /** The .utoc or .pak path as dropped. */
   path: string;
   priority: number;
@@ -61,7 +68,7 @@ export interface Row {
 export interface LoadResult {
   containers: WebContainer[];
   rows: Row[];
-  /** Loose packages dropped alone (.uasset/.uzenasset), opened in the package view. */
+  /** Loose files dropped alone (packages, .locres), opened in the details pane. */
   looseFiles: InputFile[];
   errors: string[];
 }
@@ -97,7 +104,7 @@ export async function loadFiles(files: readonly InputFile[], aesKey: Uint8Array 
       } else if (/\.pak$/i.test(name)) {
         onStep?.(`reading ${name}`);
         containers.push(await openPak(f, aesKey));
-      } else if (/\.(uasset|umap|uzenasset)$/i.test(name)) {
+      } else if (LOOSE.test(name)) {
         looseFiles.push(f);
       }
     } catch (e) {
@@ -111,7 +118,45 @@ export async function loadFiles(files: readonly InputFile[], aesKey: Uint8Array 
   }
   // Mount order as `unpack` applies it: lowest priority first, equal priorities by name, later wins.
   containers.sort((a, b) => a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  labelContainers(containers);
   return { containers, rows: buildRows(containers), looseFiles, errors };
+}
+
+/** Files the page opens on their own, without a container. */
+export const LOOSE = /\.(uasset|umap|uzenasset|locres)$/i;
+
+/** Sets each container's label: its file name, and as many of its folders as it takes to tell equal names apart. */
+function labelContainers(containers: WebContainer[]): void {
+  const parts = containers.map((c) => c.path.replace(/\\/g, '/').split('/'));
+  const label = (k: number, depth: number) => parts[k]!.slice(-1 - depth).join('/');
+  containers.forEach((c, k) => {
+    let depth = 0;
+    while (depth < parts[k]!.length - 1 && parts.some((_, j) => j !== k && label(j, depth) === label(k, depth))) depth++;
+    c.label = label(k, depth);
+  });
+  // Files picked one by one carry no folder: equal names are numbered.
+  const seen = new Map<string, number>();
+  for (const c of containers) {
+    const n = (seen.get(c.label) ?? 0) + 1;
+    seen.set(c.label, n);
+    if (n > 1) c.label = `${c.label} (${n})`;
+  }
+  const labels = containers.map((c) => c.label);
+  containers.forEach((c, k) => (c.short = withoutSharedPrefix(labels, k)));
+}
+
+/**
+ * Label `k` without its first word when another label starts with the same word and what remains still has two
+ * words before its extension: `CUE4ParseFixtures-Minimal-Oodle.pak` beside `CUE4ParseFixtures-Minimal-Zlib.pak`
+ * becomes `Minimal-Oodle.pak`, while `pakchunk0-Windows.pak` stays whole.
+ */
+export function withoutSharedPrefix(labels: readonly string[], k: number): string {
+  const l = labels[k]!;
+  const m = /^([^-_/]{4,}[-_])(.+)$/.exec(l);
+  if (!m) return l;
+  const shared = labels.some((other, j) => j !== k && other.startsWith(m[1]!));
+  const words = m[2]!.replace(/\.[^.]*$/, '').split(/[-_]/).filter(Boolean).length;
+  return shared && words >= 2 ? m[2]! : l;
 }
 
 async function openIoStore(f: InputFile, byPath: Map<string, InputFile>, aesKey: Uint8Array | undefined, codecs: CodecRegistry): Promise<WebContainer> {
@@ -119,7 +164,7 @@ async function openIoStore(f: InputFile, byPath: Map<string, InputFile>, aesKey:
   const bytes = new Uint8Array(await f.file.arrayBuffer());
   const header = parseTocHeader(bytes, f.path);
   const encrypted = (header.containerFlags & ContainerFlags.Encrypted) !== 0;
-  const c: WebContainer = { kind: 'iostore', name, path: f.path, priority: containerPriority(name), problems: [] };
+  const c: WebContainer = { kind: 'iostore', name, label: baseOf(f.path), short: baseOf(f.path), path: f.path, priority: containerPriority(name), problems: [] };
   let toc: IoStoreToc;
   if (encrypted && !aesKey) {
     toc = readToc(bytes, { source: f.path });
@@ -159,7 +204,7 @@ async function openPak(f: InputFile, aesKey: Uint8Array | undefined): Promise<We
   const name = stem(baseOf(f.path));
   // Only the footer and index are read here; entries are read in slices when shown or extracted.
   const archive = await PakArchive.open(await pakByteSource(blobSource(f.file, f.path)), { source: f.path, ...(aesKey ? { keyFor: () => aesKey } : {}) });
-  const c: WebContainer = { kind: 'pak', name, path: f.path, priority: containerPriority(name), problems: [], pak: archive.pak, pakArchive: archive };
+  const c: WebContainer = { kind: 'pak', name, label: baseOf(f.path), short: baseOf(f.path), path: f.path, priority: containerPriority(name), problems: [], pak: archive.pak, pakArchive: archive };
   if (archive.pak.entries.some((e) => e.encrypted) && !aesKey) c.problems.push(`${f.path}: some entries are encrypted: enter the AES key to read them`);
   return c;
 }

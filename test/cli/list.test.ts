@@ -22,8 +22,10 @@ describe('iostore list', () => {
     expect(j.files[7]).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.utoc$/);
     expect(j.files.at(-1)).toMatch(/CUE4ParseFixtures-PatchBase_0_P\.pak$/);
     expect(j.pakFiles).toHaveLength(20 + 4 * 11 + 4 + 4 + 4 + 2);
-    // 5 variants of 112 chunks, the patch base (3) and patch (2), global (1).
-    expect(j.count).toBe(5 * 112 + 3 + 2 + 1);
+    // 5 variants of 112 chunks, the patch base (3) and patch (2), global (1); count: every row, chunks and pak files.
+    expect(j.chunks).toHaveLength(5 * 112 + 3 + 2 + 1);
+    expect(j.count).toBe(j.chunks.length + j.pakFiles.length);
+    expect(j.inputs).toEqual(j.files);
     expect(new Set(j.chunks.map((r: Row & { container: string }) => r.container)).size).toBe(8);
     const bulk = await json('list', folder, corpusPath('ue6.0-cue4parse/zlib'), '--filter', '**/SW_Streaming.ubulk');
     expect(bulk.chunks.map((r: Row & { container: string }) => `${r.container} ${r.size}`)).toEqual([

@@ -10,12 +10,14 @@ const REPAK_KEY = '0x94D25BC3AEB420E0BE914EDC9D5435A1EAAB5F2864E09E94019AC205B72
 const dir = tempDir('i13-cli-pak-');
 
 describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
-  it('list --json of a pak gives exactly { file, mountPoint, version, count, files }', async () => {
+  it('list --json of a pak gives { file, mountPoint, version, files } and the shape of every listing', async () => {
     const file = corpusPath('pak-repak/packs/pack_v8b_compress_encrypt_encryptindex.pak');
     const r = await cli('list', file, '--json', '--aes-key', REPAK_KEY);
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['file', 'mountPoint', 'version', 'count', 'files']);
+    expect(Object.keys(j)).toEqual(['file', 'mountPoint', 'version', 'files', 'inputs', 'count', 'chunks', 'pakFiles']);
+    expect(j.pakFiles).toEqual(j.files);
+    expect(j.count).toBe(j.files.length);
     expect(j.mountPoint).toBe('../mount/point/root/');
     expect(j.version).toBe(8);
     expect(j.files.map((f: { path: string; size: number }) => [f.path, f.size])).toEqual([
@@ -24,7 +26,7 @@ describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
       ['test.txt', 446],
       ['zeros.bin', 2048],
     ]);
-    expect(Object.keys(j.files[0])).toEqual(['path', 'size', 'storedSize', 'compression', 'encrypted', 'hash']);
+    expect(Object.keys(j.files[0])).toEqual(['container', 'path', 'size', 'storedSize', 'compression', 'encrypted', 'hash']);
     expect(j.files[0]).toMatchObject({ storedSize: 352, compression: 'Zlib', encrypted: true });
   });
 
@@ -58,7 +60,7 @@ describe.skipIf(!hasCorpus)('info, list and verify of .pak files', () => {
     const r = await cli('verify', corpusPath('ue6.0-cue4parse/paks'), '--aes-key', `0x${CORPUS_AES_KEY_HEX}`);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/OK: CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted\.pak: 11\/11 entries match their SHA-1 .*3\/3 index parts/);
-    expect(r.out.trim().split('\n').at(-1)).toBe('OK: 9/9 containers verified');
+    expect(r.out.trim().split('\n').at(-1)).toBe('OK: 9/9 paks verified');
     const by = JSON.parse((await cli('list', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Legacy-Tagged-Zlib.pak'), '--by-type', '--json')).out);
     expect(by.byCompression.reduce((a: number, x: { count: number }) => a + x.count, 0)).toBe(11);
   });

@@ -19,6 +19,21 @@ describe('codecs', () => {
     expect(Buffer.from(zlibNode.decompress(zlibFflate.compress!(text), text.length)).equals(Buffer.from(text))).toBe(true);
   });
 
+  it.each([zlibFflate, gzipFflate, lz4Codec] as Codec[])('$name decodes where there is no Buffer (the page)', (codec) => {
+    const packed = codec.compress!(text);
+    const g = globalThis as { Buffer?: unknown };
+    const saved = g.Buffer;
+    delete g.Buffer;
+    let out: Uint8Array;
+    try {
+      out = codec.decompress(packed, text.length);
+    } finally {
+      g.Buffer = saved;
+    }
+    expect(Buffer.from(out).equals(Buffer.from(text))).toBe(true);
+    expect(zlibNode.decompress(zlibNode.compress!(text), text.length).constructor).toBe(Uint8Array);
+  });
+
   it.each([zlibNode, zlibFflate, gzipNode, gzipFflate, lz4Codec] as Codec[])('$name: corrupt or mis-sized input is a CODEC error, never another exception', (codec) => {
     const good = codec.compress!(text);
     let seed = 7;

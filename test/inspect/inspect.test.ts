@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { cli } from '../cli-helper.js';
 import { corpusPath } from '../corpus.js';
 import { tempDir } from '../tmp.js';
+import { ContainerReader, parseZenPackage, publicExportHash, readPak, readPakEntryData, packageNamesFromToc, findPackageChunk } from '../../src/index.js';
+
+/** The zen package of a long package name in FIX, parsed in Node. */
+async function readChunkOf(name: string) {
+  const reader = await ContainerReader.open(FIX);
+  try {
+    const i = findPackageChunk(reader.toc, name, packageNamesFromToc(reader.toc));
+    return parseZenPackage(await reader.readChunk(i));
+  } finally {
+    await reader.close();
+  }
+}
 
 const FIX = corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
 const GLOBAL = corpusPath('ue5.8-cue4parse/global/global.utoc');
@@ -37,14 +49,49 @@ describe('iostore inspect', () => {
     expect(p.headerSize + p.exportDataSize + 4).toBe(1825); // the chunk's size: header, exports, package tag
   });
 
-  it('resolves package imports to the imported package and export hash', async () => {
+  it('names package imports by object path when the imported package is in the container, else by package and hash', async () => {
     const h = await json(FIX);
-    const pkg = h.packages.find((x: { importedPackages: string[] }) => x.importedPackages.length > 0);
-    const p = await json(FIX, pkg.name);
-    expect(p.importedPackages).toEqual(pkg.importedPackages);
-    const packageImports = p.imports.filter((i: { kind: string }) => i.kind === 'PackageImport');
-    expect(packageImports.length).toBeGreaterThan(0);
-    for (const i of packageImports) expect(i.resolved).toMatch(new RegExp(`^(${pkg.importedPackages.join('|')}):0x[0-9a-f]{16}$`));
+    expect(h.version).toBe('SoftPackageReferencesOffset');
+    const text = await cli('inspect', FIX);
+    expect(text.out.split('\n')[0]).toBe('Container header: UE 5.6 and later, version 5 (SoftPackageReferencesOffset)');
+    const child = await json(FIX, '/Game/Fixtures/Blueprints/BP_ComponentsChild');
+    expect(child.importedPackages).toEqual(['/Game/Fixtures/Blueprints/BP_Components']);
+    const named = child.imports.filter((i: { kind: string }) => i.kind === 'PackageImport').map((i: { resolved: string }) => i.resolved);
+    expect(named).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C');
+    expect(named).toContain('/Game/Fixtures/Blueprints/BP_Components.Default__BP_Components_C');
+    expect(named).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C:FixtureMesh_GEN_VARIABLE');
+    // Each name is right: the engine's hash of its path inside the package is the hash the import holds.
+    const bytes = await readChunkOf('/Game/Fixtures/Blueprints/BP_ComponentsChild');
+    const hashes = bytes.importedPublicExportHashes;
+    expect(named.map((n: string) => publicExportHash(n.slice(n.indexOf('.') + 1).replace(/[.:]/g, '/')))).toEqual(hashes.slice(0, named.length));
+    // An import of a package the container does not hold keeps its package and hash.
+    const mesh = await json(FIX, '/Game/Fixtures/Meshes/SK_Fixture');
+    const resolved = mesh.imports.filter((i: { kind: string }) => i.kind === 'PackageImport').map((i: { resolved: string }) => i.resolved);
+    expect(resolved).toContain('/Game/Fixtures/Animations/SKEL_Fixture.SKEL_Fixture');
+    expect(resolved.filter((r: string) => r.startsWith('/Engine/'))).toEqual([expect.stringMatching(/^\/Engine\/EngineMaterials\/WorldGridMaterial:0x[0-9a-f]{16}$/)]);
+  });
+
+  it('shows a .locres as a table and as JSON', async () => {
+    const dir = tempDir();
+    const pakBytes = new Uint8Array(readFileSync(corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Uncompressed.pak')));
+    const pak = readPak(pakBytes);
+    const entry = pak.entries.find((e) => e.path.endsWith('/de/CUE4ParseFixtures.locres'))!;
+    const file = join(dir, 'Game.locres');
+    writeFileSync(file, readPakEntryData(pakBytes, pak, entry));
+    const j = await json(file);
+    expect(j.versionName).toBe('Optimized_CityHash64_UTF16');
+    expect(j.entries.find((e: { key: string }) => e.key === 'CityGreeting')).toEqual({ namespace: 'CUE4ParseFixtures.Tests', key: 'CityGreeting', sourceHash: 0x60db9a0b, text: 'Grüße aus Frankfurt' });
+    const t = await cli('inspect', file);
+    expect(t.code).toBe(0);
+    const lines = t.out.split('\n');
+    expect(lines[0]).toBe(`Localization:     .locres version 3 (Optimized_CityHash64_UTF16), 1 namespace(s), ${j.entries.length} entries`);
+    expect(lines[2]).toMatch(/^namespace +key +source hash +text$/);
+    expect(lines.find((l) => l.includes('CityGreeting'))).toMatch(/^CUE4ParseFixtures\.Tests +CityGreeting +0x60db9a0b +Grüße aus Frankfurt$/);
+    // A truncated one: one line naming the file and offset, exit 2.
+    writeFileSync(file, readPakEntryData(pakBytes, pak, entry).subarray(0, 200));
+    const bad = await cli('inspect', file);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^iostore: .*Game\.locres at offset 0x[0-9a-f]+: .+\n$/);
   });
 
   it.each([
@@ -85,5 +132,16 @@ describe('iostore inspect', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/no package "Nope\/Missing.uasset"/);
     expect((await cli('inspect', '--help')).out).toMatch(/container-header-version/);
+  });
+});
+
+describe('iostore inspect of a container header: the table has the columns its layout stores', () => {
+  it('shows export counts for UE 5.1/5.2 store entries and no empty exports column for 5.3+ ones', async () => {
+    const old = await cli('inspect', corpusPath('ue5.1-patchtest/jh-patchtest-chunk1/pakchunk1-Windows.utoc'));
+    expect(old.out).toMatch(/package id\s+name\s+imports\s+exports\s+shader maps/);
+    expect(old.out).toMatch(/\/Game\/Test\s+0\s+1\s+0/);
+    const current = await cli('inspect', corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc'));
+    expect(current.out).toMatch(/package id\s+name\s+imports\s+shader maps\n/);
+    expect(current.out).toMatch(/\/Game\/Fixtures\/Blueprints\/BP_Components\s+1\s+0\n/);
   });
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli-helper.js';
@@ -9,10 +9,9 @@ const tmp = tempDir('iostore-inspect-');
 
 describe.skipIf(!hasCorpus)('inspect of a file it does not read', () => {
   it.each([
-    ['README.md', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package or a shader library \(starts with 0x23205265616c2049 "# Real I"\)$/],
-    ['pak-repak/packs/pack_v9.pak', /: this is a \.pak file, not a zen or legacy package/],
+    ['README.md', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package, a shader library or a \.locres \(starts with 0x23205265616c2049 "# Real I"\)$/],
     ['pak-repak/root/test.png', /: this is a PNG image, not/],
-    ['zen-assets/UE5.4/BP_Table_Lamp.uexp', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package or a shader library \(starts with 0x/],
+    ['zen-assets/UE5.4/BP_Table_Lamp.uexp', /: not a zen or legacy package, a container header, a \.utoc container, a classic UE1\/UE2 package, a shader library or a \.locres \(starts with 0x/],
   ])('%s: says what it is or how it starts, not a parse error', async (rel, want) => {
     const r = await cli('inspect', corpusPath(rel), '--json');
     expect(r.code).toBe(2);
@@ -31,6 +30,15 @@ describe.skipIf(!hasCorpus)('inspect of a file it does not read', () => {
     const r = await cli('inspect', esc);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/starts with 0x1b5b324a1b5b3331 "\.\[2J\.\[31"\)\n$/);
+  });
+
+  it('a .pak under another name is named as one (a .pak by its name lists its packages)', async () => {
+    const p = join(tmp, 'pak.bin');
+    writeFileSync(p, readFileSync(corpusPath('pak-repak/packs/pack_v9.pak')));
+    const r = await cli('inspect', p);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/: this is a \.pak file, not a zen or legacy package/);
+    expect((await cli('inspect', corpusPath('pak-repak/packs/pack_v9.pak'))).out).toContain('0 packages; name one to show it');
   });
 
   it('a .utoc under another name is pointed at its .utoc path', async () => {

@@ -73,12 +73,18 @@ describe.skipIf(!hasCorpus)('pack <folder> <out.pak>', () => {
     expect(JSON.parse((await cli('info', v15, '--json', '--aes-key', `0x${CORPUS_AES_KEY_HEX}`)).out)).toMatchObject({ version: 15, encryptedIndex: true, encryptedEntries: 1 });
   });
 
-  it('an Oodle pak cannot be re-encoded: one line saying which --compression to pass (exit 2)', async () => {
+  it('an Oodle pak repacks with Oodle (its method), at level 7 within 10% of the engine\'s size, and unpacks to the same files', async () => {
+    const engine = corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Minimal-Oodle.pak');
     const out = fresh('oodle');
-    expect((await cli('unpack', corpusPath('ue5.8-cue4parse/paks/CUE4ParseFixtures-Minimal-Oodle.pak'), out, '-q')).code).toBe(0);
-    const r = await cli('pack', out, fresh('x.pak'));
-    expect(r.code).toBe(2);
-    expect(r.err.trim()).toMatch(/^iostore: cannot compress with Oodle: .*--compression zlib/);
+    expect((await cli('unpack', engine, out, '-q')).code).toBe(0);
+    const pak = fresh('x.pak');
+    const r = await cli('pack', out, pak, '--level', '7', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).compression).toBe('Oodle');
+    expect(readFileSync(pak).length).toBeLessThan(1.1 * readFileSync(engine).length);
+    const back = fresh('oodle-back');
+    expect((await cli('unpack', pak, back, '-q')).code).toBe(0);
+    for (const f of listFiles(out).filter((f) => f !== 'iostore-manifest.json')) expect(readFileSync(join(back, f)).equals(readFileSync(join(out, f))), f).toBe(true);
     expect((await cli('pack', out, fresh('y.pak'), '--compression', 'zlib')).code).toBe(0);
   });
 });

@@ -31,7 +31,8 @@ async function openChecked(utoc: string, aesKey?: Uint8Array) {
     const hi = Array.from({ length: toc.chunkCount }, (_, i) => i).find((i) => toc.chunkTypeName(i) === 'ContainerHeader');
     const header = hi === undefined ? undefined : parseContainerHeader(await r.readChunk(hi));
     const chunks = Array.from({ length: toc.chunkCount }, (_, i) => ({ type: toc.chunkTypeName(i), path: toc.chunkPath(i), id: toc.chunkId(i).id, i }));
-    if (existsSync(RETOC)) {
+    // retoc (built here without Oodle) cannot open a container with Oodle blocks.
+    if (existsSync(RETOC) && !toc.compressionMethods.some((m) => /oodle/i.test(m))) {
       const out = execFileSync(RETOC, [...(aesKey ? ['--aes-key', `0x${Buffer.from(aesKey).toString('hex')}`] : []), 'verify', utoc], { encoding: 'utf8', stdio: 'pipe' });
       expect(out).toMatch(/verified/i);
     }
@@ -140,7 +141,7 @@ describe('files added to an unpacked folder (issue 23, item 3)', () => {
     const r = await cli('pack', dir, out, '--json');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j.warnings.find((w: string) => w.startsWith('packed 3 file(s) the manifest does not list'))).toContain(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    expect(j.warnings.find((w: string) => w.startsWith('packed 3 files the manifest does not list'))).toContain(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
     const c = await openChecked(out);
     try {
       const id = packageIdFromName('/Game/Fixtures/DataTables/DT_AllProperties');

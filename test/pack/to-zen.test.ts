@@ -217,8 +217,8 @@ describe.skipIf(!hasCorpus)('to-zen bad input: one line naming the file, nothing
     expect(existsSync(join(tmp, 'bad-import-out', 'X_P.utoc'))).toBe(false);
   });
 
-  it('no --version or --like', async () => {
-    await expectIoError(toZen([join(dir, 'T_Test.uasset')], join(tmp, 'nov', 'X_P.utoc')), /--version.*--like/);
+  it('no --engine or --like: an unversioned package names the releases that read it', async () => {
+    await expectIoError(toZen([join(dir, 'T_Test.uasset')], join(tmp, 'nov', 'X_P.utoc')), /T_Test\.uasset: unversioned package: give --engine \(UE 5\.2, 5\.3, 5\.4 or 5\.5 fit\)$/);
   });
 
   it('two packages with one package id', async () => {

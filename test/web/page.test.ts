@@ -1,50 +1,18 @@
 /**
- * The browser page in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core): it is fed corpus
- * containers through its file input, and what it shows and extracts is checked against the library.
+ * The browser page in a real headless Chromium: it is fed corpus containers through its file input, and what it
+ * shows, downloads and extracts is checked against the library (unpack, readPak, the package readers).
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { unzipSync } from 'fflate';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebServer } from '../../src/cli/commands/web.js';
-import { KeyRing, MANIFEST_NAME, parseAesKey, readPak, readPakEntryData, readToc, unpack, writePak } from '../../src/index.js';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { ContainerReader, findPackageChunk, packageNamesFromToc, packFolder, packPak, parseAesKey, parseLocres, parseZenPackage, readPak, readPakEntryData, readToc, unpack, writePak } from '../../src/index.js';
 import { describeLegacyPackage, legacyObjectPath, parseLegacyPackage } from '../../src/legacy/index.js';
-import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
-import { listFiles, tempDir } from '../tmp.js';
+import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
+import { canRun, downloaded, drop, expectSameFiles, extract, filter, fresh, loadedSet, rowSha256, sha, unpacked, useBrowser, WEB } from './browser.js';
 
-const ROOT = resolve(__dirname, '../..');
-const WEB = join(ROOT, 'dist', 'web');
-
-function findChromium(): string | undefined {
-  const env = process.env.CHROMIUM_PATH ?? process.env.PUPPETEER_EXECUTABLE_PATH;
-  if (env && existsSync(env)) return env;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
-    try {
-      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (p) return p;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
-
-const chromium = findChromium();
-if (!chromium) {
-  // CI installs chromium (.ci/run); there, a missing browser is a failure, not a skip.
-  if (process.env.CI) throw new Error('test/web: chromium is not installed (apt-get install chromium); CI must have it');
-  console.warn('test/web: SKIPPED: no chromium on PATH (apt-get install chromium, or set CHROMIUM_PATH)');
-}
-
-const tmp = tempDir('iostore-web-');
-let n = 0;
-const fresh = (name: string) => join(tmp, `${name}-${n++}`);
-const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const cue = (variant: string, ...files: string[]) => files.map((f) => corpusPath('ue5.8-cue4parse', variant, f));
 const oodle = cue('oodle', 'CUE4ParseFixtures-Minimal-Oodle-Windows.utoc', 'CUE4ParseFixtures-Minimal-Oodle-Windows.ucas');
 const global = cue('global', 'global.utoc', 'global.ucas');
@@ -56,94 +24,20 @@ const partitioned = cue(
   ...[1, 2, 3, 4].map((k) => `CUE4ParseFixtures-Minimal-OodlePartitioned-Windows_s${k}.ucas`),
 );
 
-describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => {
-  let browser: Browser;
-  let url: string;
-  let stopServer: () => Promise<void>;
-
-  beforeAll(async () => {
-    // `npm test` builds first; a lone run of this file builds the page itself (esbuild, well under a second).
-    if (!existsSync(join(WEB, 'app.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs')]);
-    const { launch } = await import('puppeteer-core');
-    browser = await launch({ executablePath: chromium!, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-    const s = await startWebServer({ port: 0, root: WEB });
-    url = s.url;
-    stopServer = () => new Promise((r) => s.server.close(() => r()));
-  }, 30_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stopServer?.();
-  });
-
-  async function openPage(at = url): Promise<{ page: Page; downloads: string; errors: string[] }> {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.setViewport({ width: 1400, height: 820 });
-    const downloads = fresh('downloads');
-    const cdp = await page.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
-    await page.goto(at);
-    return { page, downloads, errors };
+/** Exports of a package of the Oodle container, read by the library in Node. */
+async function exportCountOf(name: string): Promise<number> {
+  const reader = await ContainerReader.open(oodle[0]!);
+  try {
+    return parseZenPackage(await reader.readChunk(findPackageChunk(reader.toc, name, packageNamesFromToc(reader.toc)))).exports.length;
+  } finally {
+    await reader.close();
   }
+}
 
-  async function drop(page: Page, files: string[], key = ''): Promise<{ rows: string; error: string; tableMs: number }> {
-    await page.evaluate(() => delete document.body.dataset.ready);
-    if (key) await page.$eval('#key', (el, k) => ((el as HTMLInputElement).value = k), key);
-    const input = await page.$('#pick-files');
-    await input!.uploadFile(...files);
-    await page.waitForSelector('body[data-ready="1"]', { timeout: 10_000 });
-    return page.evaluate(() => ({
-      rows: document.getElementById('count')!.textContent!,
-      error: document.getElementById('error')!.hidden ? '' : document.getElementById('error')!.textContent!,
-      tableMs: Number(document.body.dataset.tableMs),
-    }));
-  }
+describe.skipIf(!canRun)('web page in headless Chromium', () => {
+  const { openPage } = useBrowser();
 
-  /** Types into the filter box and waits until the table applied it. */
-  async function filter(page: Page, text: string): Promise<void> {
-    await page.$eval('#filter', (el, t) => {
-      (el as HTMLInputElement).value = t;
-      el.dispatchEvent(new Event('input'));
-    }, text);
-    await page.waitForFunction((t) => document.body.dataset.filter === t, {}, text);
-  }
-
-  /** Clicks an extract button and returns the files of the .zip the page downloads. */
-  async function extract(page: Page, downloads: string, button: '#extract-all' | '#extract-shown'): Promise<Map<string, Uint8Array>> {
-    await page.evaluate(() => delete document.body.dataset.extracted);
-    await page.click(button);
-    await page.waitForSelector('body[data-extracted]', { timeout: 20_000 });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const zips = existsSync(downloads) ? readdirSync(downloads).filter((f) => f.endsWith('.zip')) : [];
-      if (zips.length === 1) {
-        const p = join(downloads, zips[0]!);
-        const size = statSync(p).size;
-        await new Promise((r) => setTimeout(r, 100));
-        if (statSync(p).size === size && size > 0) return new Map(Object.entries(unzipSync(readFileSync(p))));
-      }
-      if (Date.now() > deadline) throw new Error('no .zip was downloaded');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  /** What `unpack` writes for the same files (the manifest aside), as sha256 by path. */
-  async function unpacked(inputs: string[], key?: string): Promise<Map<string, string>> {
-    const out = fresh('unpack');
-    const utocs = inputs.filter((p) => p.endsWith('.utoc'));
-    const r = await unpack(utocs, out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}) });
-    expect(r.failures).toEqual([]);
-    return new Map(listFiles(out).filter((f) => f !== MANIFEST_NAME).map((f) => [f, sha(readFileSync(join(out, f)))]));
-  }
-
-  function expectSameFiles(zip: Map<string, Uint8Array>, reference: Map<string, string>): void {
-    expect([...zip.keys()].sort()).toEqual([...reference.keys()].sort());
-    for (const [path, bytes] of zip) expect(sha(bytes), path).toBe(reference.get(path));
-  }
-
-  it('Oodle container + global: rows, a package with resolved imports, and an archive equal to unpack', async () => {
+  it('Oodle container + global: rows, packages with resolved imports, the container header, an archive equal to unpack', async () => {
     const { page, downloads, errors } = await openPage();
     const shown = await drop(page, [...oodle, ...global]);
     const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount + readToc(new Uint8Array(readFileSync(global[0]!))).chunkCount;
@@ -170,10 +64,24 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.waitForSelector('#view pre.hex');
     expect(await page.$eval('#view pre.hex', (el) => el.textContent!.split('\n')[0])).toMatch(/^00000000 {2}6e 43 6f 49 /);
 
-    // The container header view.
+    // Package imports name the export of the imported package, which is loaded.
+    await filter(page, 'BP_ComponentsChild.uasset');
+    await page.click('#window .tr');
+    await page.waitForSelector('#view .pkg-name');
+    const imports = await page.$$eval('#view table.imports tbody tr', (trs) => trs.map((tr) => tr.children[1]!.textContent));
+    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C');
+    expect(imports).toContain('/Game/Fixtures/Blueprints/BP_Components.BP_Components_C:FixtureMesh_GEN_VARIABLE');
+    expect(imports.filter((i) => /:0x[0-9a-f]{16}$/.test(i!))).toEqual([]);
+
+    // The container header: a title people read, and an export count for every package (counted in the packages).
     await page.click('#tabs [data-tab="containers"]');
     await page.click('#containers [data-action="header"]');
-    await page.waitForFunction(() => document.getElementById('details')!.textContent!.includes('Container header'));
+    await page.waitForSelector('body[data-export-counts]');
+    expect(await page.$eval('#details h2', (el) => el.textContent)).toBe('Container header: UE 5.6 and later, version 5');
+    const counts = await page.$$eval('#details table.header-packages tbody tr', (trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.children[3]!.textContent]));
+    expect(counts.length).toBe(97);
+    expect(counts.every(([, n]) => /^[1-9]\d*$/.test(n!))).toBe(true);
+    expect(counts.find(([name]) => name === '/Game/Fixtures/Blueprints/BP_ComponentsChild')![1]).toBe(String(await exportCountOf('/Game/Fixtures/Blueprints/BP_ComponentsChild')));
 
     // Everything as a .zip: the same files and bytes as `iostore unpack`.
     await filter(page, '');
@@ -283,7 +191,7 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     await page.click('#overridden');
     await page.waitForFunction(() => document.querySelectorAll('#window .tr').length > 1);
     const rowsNow = await page.$$eval('#window .tr', (els) => els.map((e) => e.querySelector('.c-cont')!.getAttribute('title')));
-    expect(rowsNow).toContain('CUE4ParseFixtures-Minimal-OodlePartitioned-Windows');
+    expect(rowsNow).toContain('ue5.8-cue4parse/oodlepartitioned/CUE4ParseFixtures-Minimal-OodlePartitioned-Windows.utoc');
     await page.close();
   });
 
@@ -411,7 +319,7 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     // Two loose packages and no container: the status counts them, and a chooser switches between them.
     await drop(page, [asset, uexp, corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset')]);
     await page.waitForSelector('#details nav.loose');
-    expect(await page.$eval('#status', (el) => el.textContent)).toBe('2 loose package(s)');
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('2 loose file(s)');
     expect(await page.$eval('#count', (el) => el.textContent)).toBe('no container: see Details');
     const choices = await page.$$eval('#details nav.loose button', (bs) => bs.map((b) => b.textContent));
     expect(choices.map((c) => c!.split('/').pop())).toEqual(['BP_Table_Lamp.uasset', 'Randy.uzenasset']);
@@ -491,24 +399,189 @@ describe.skipIf(!chromium || !hasCorpus)('web page in headless Chromium', () => 
     }
   });
 
-  it('writes a screenshot of the main view', async () => {
-    const { page } = await openPage();
-    await drop(page, [...oodle, ...global, corpusPath('ue5.8-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Oodle.pak')]);
-    await filter(page, 'DT_AllProperties.uasset');
+  /** Rows of container `k` worth decoding: compressed (or, for stored containers, any), largest and smallest. */
+  function sampleRows(set: Awaited<ReturnType<typeof loadedSet>>, k: number): number[] {
+    const own = set.rows.map((r, i) => ({ ...r, i })).filter((r) => r.container === k && r.size > 0);
+    const packed = own.filter((r) => r.compression !== 'None');
+    const pool = (packed.length ? packed : own).sort((a, b) => b.size - a.size);
+    return [...new Set([pool[0]!.i, pool[pool.length - 1]!.i])];
+  }
+
+  /** Opens `files`, then checks sampled rows of every container against what unpack writes for that container alone. */
+  async function checkDecoded(page: Page, files: string[], key?: string): Promise<Array<{ container: string; compression: string }>> {
+    const result = await drop(page, files, key);
+    expect(result.error, files.join(', ')).toBe('');
+    const set = await loadedSet(page);
+    const checked: Array<{ container: string; compression: string }> = [];
+    const stem = (p: string) => basename(p).replace(/(_s\d+)?\.(utoc|ucas|pak)$/i, '');
+    for (let k = 0; k < set.containers.length; k++) {
+      const c = set.containers[k]!;
+      const own = c.path.endsWith('.pak') ? files.filter((f) => basename(f) === basename(c.path)) : files.filter((f) => /\.(utoc|ucas)$/.test(f) && stem(f) === stem(c.path));
+      const reference = await unpacked(own, key);
+      for (const i of sampleRows(set, k)) {
+        const r = set.rows[i]!;
+        expect(await rowSha256(page, i), `${c.path}: ${r.path}`).toBe(reference.get(r.path));
+        checked.push({ container: c.label, compression: r.compression });
+      }
+    }
+    return checked;
+  }
+
+  it('every compressed variant of the corpus decodes in the page to the bytes unpack writes', async () => {
+    // Gzip (pak only) and LZ4 are nowhere in the corpus: our own pack makes them from the repak files.
+    const made = fresh('codecs');
+    mkdirSync(made);
+    const root = corpusPath('pak-repak', 'root');
+    await packPak(root, join(made, 'Gzip.pak'), { compression: 'gzip', mountPoint: '../../../Made/' });
+    await packPak(root, join(made, 'LZ4.pak'), { compression: 'lz4', mountPoint: '../../../Made/' });
+    const plain = fresh('plain');
+    await unpack([corpusPath('ue5.8-cue4parse', 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')], plain, { threads: 0 });
+    await packFolder(plain, join(made, 'LZ4-Windows.utoc'), { compression: 'lz4', threads: 0, noPak: true });
+    const { page, errors } = await openPage();
+    const checked: Array<{ container: string; compression: string }> = [];
+    const made3 = readdirSync(made).map((f) => join(made, f));
+    checked.push(...(await checkDecoded(page, made3)));
+    for (const release of ['ue5.8', 'ue6.0']) {
+      const dir = corpusPath(`${release}-cue4parse`);
+      const files = ['zlib', 'oodle', 'oodleencrypted', 'oodlepartitioned'].flatMap((v) => readdirSync(join(dir, v)).map((f) => join(dir, v, f)));
+      const paks = ['Legacy-Tagged-Zlib', 'Legacy-Tagged-Oodle', 'Legacy-Tagged-OodleEncrypted'].map((p) => join(dir, 'paks', `CUE4ParseFixtures-${p}.pak`));
+      checked.push(...(await checkDecoded(page, [...files, ...paks], CORPUS_AES_KEY_HEX)));
+    }
+    // Every pak version of pak-repak (UE 4.20-4.25), each in its 8 variants (Zlib, encrypted data and index).
+    const repakKey = parseAesKey(JSON.parse(readFileSync(corpusPath('pak-repak', 'crypto.json'), 'utf8')).EncryptionKey.Key);
+    const repakHex = Buffer.from(repakKey).toString('hex');
+    const packs = readdirSync(corpusPath('pak-repak', 'packs'));
+    for (const version of ['v5', 'v7', 'v8a', 'v8b', 'v9']) {
+      checked.push(...(await checkDecoded(page, packs.filter((f) => f.startsWith(`pack_${version}.`) || f.startsWith(`pack_${version}_`)).map((f) => corpusPath('pak-repak', 'packs', f)), repakHex)));
+    }
+    const codecs = new Set(checked.map((c) => c.compression.replace(/ \+AES$/, '')));
+    expect([...codecs].filter((c) => c !== 'None').sort()).toEqual(['Gzip', 'LZ4', 'Oodle', 'Zlib']);
+    // Zlib: the two releases' container and pak, and the compressed variants of each repak version.
+    expect(checked.filter((c) => c.compression.startsWith('Zlib')).length).toBeGreaterThanOrEqual(2 * 2 + 5 * 4);
+    expect(checked.filter((c) => /Partitioned/.test(c.container)).length).toBe(4);
+    expect(checked.filter((c) => c.compression === 'Zlib +AES').length).toBeGreaterThanOrEqual(5);
+    expect(checked.length).toBeGreaterThan(100);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a Zlib container: Extract all writes every file, equal to unpack', async () => {
+    const { page, downloads } = await openPage();
+    const zlib = cue('zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows.utoc', 'CUE4ParseFixtures-Minimal-Zlib-Windows.ucas');
+    expect((await drop(page, zlib)).error).toBe('');
+    const reference = await unpacked(zlib);
+    expect(reference.size).toBeGreaterThan(100);
+    expectSameFiles(await extract(page, downloads, '#extract-all'), reference);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(new RegExp(`^iostore-all\\.zip: ${reference.size} of ${reference.size} files`));
+    await page.close();
+  });
+
+  it('set A (a .locres: strings and JSON), then set B: nothing shown or clickable acts on set A; Download saves the row shown', async () => {
+    const { page, downloads, errors } = await openPage();
+    // Set A: a pak whose German .locres shows as a table of strings and as JSON, equal to the library's parse.
+    await drop(page, [corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Oodle.pak')]);
+    await filter(page, 'de/CUE4ParseFixtures.locres');
     await page.click('#window .tr');
-    await page.waitForSelector('#view .pkg-name');
-    await filter(page, '');
-    // Bring the selected row into view, as a user who cleared the filter would scroll to it.
-    await page.evaluate(() => {
-      const { state } = (window as unknown as { iostoreWeb: { state: { view: Int32Array; selected: number } } }).iostoreWeb;
-      const sc = document.getElementById('scroller')!;
-      sc.scrollTop = (state.view.indexOf(state.selected) - 6) * 22;
-      sc.dispatchEvent(new Event('scroll'));
-    });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const target = process.env.WEB_SCREENSHOT ?? join(tmpdir(), 'iostore-web-screenshot.png');
-    await page.screenshot({ path: target as `${string}.png` });
-    expect(statSync(target).size).toBeGreaterThan(10_000);
+    await page.waitForSelector('#view table.locres');
+    const plainBytes = new Uint8Array(readFileSync(corpusPath('ue6.0-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Uncompressed.pak')));
+    const plain = readPak(plainBytes);
+    const lib = parseLocres(readPakEntryData(plainBytes, plain, plain.entries.find((e) => e.path.endsWith('de/CUE4ParseFixtures.locres'))!));
+    const strings = await page.$$eval('#view table.locres tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
+    expect(strings).toEqual(lib.entries.map((e) => [e.namespace, e.key, `0x${e.sourceHash.toString(16).padStart(8, '0')}`, e.text]));
+    expect(strings.find((r) => r[1] === 'CityGreeting')![3]).toBe('Grüße aus Frankfurt');
+    await page.click('#details [data-view="json"]');
+    await page.waitForSelector('#view pre.json');
+    expect(JSON.parse(await page.$eval('#view pre.json', (el) => el.textContent!))).toEqual(lib);
+    // Set B: another container whose row indices overlap set A's.
+    await drop(page, oodle);
+    expect(await page.$eval('#filter', (el) => (el as HTMLInputElement).value)).toBe('');
+    const after = await page.evaluate(() => ({
+      details: document.getElementById('details')!.textContent!,
+      buttons: document.querySelectorAll('#details button').length,
+      selected: document.querySelectorAll('#window .tr.sel, #window [aria-selected="true"]').length,
+    }));
+    expect(after.details).toMatch(/^Select a row/);
+    expect(after.details).not.toContain('CUE4ParseFixtures.locres');
+    expect(after.buttons).toBe(0);
+    expect(after.selected).toBe(0);
+    // A row of set B: Download saves its name and bytes.
+    await filter(page, 'MIDI_Fixture.uasset');
+    await page.click('#window .tr');
+    await page.waitForSelector('#details [data-action="download"]');
+    expect(await page.$eval('#details h2', (el) => el.textContent)).toBe('MIDI_Fixture.uasset');
+    await page.click('#details [data-action="download"]');
+    const file = await downloaded(downloads);
+    expect(file.name).toBe('MIDI_Fixture.uasset');
+    const reference = await unpacked(oodle);
+    const path = [...reference.keys()].find((p) => p.endsWith('/MIDI_Fixture.uasset'))!;
+    expect(sha(file.bytes)).toBe(reference.get(path));
+    // A load that fails clears the pane and the table too, and leaves the drop hint with the reason.
+    await drop(page, [encrypted[1]!]);
+    const failed = await page.evaluate(() => ({
+      details: document.getElementById('details')!.textContent!,
+      hint: !document.getElementById('empty')!.hidden,
+      workspace: !document.getElementById('workspace')!.hidden,
+      extract: (document.getElementById('extract-all') as HTMLButtonElement).disabled,
+      error: document.getElementById('error')!.textContent!,
+    }));
+    expect(failed).toEqual({ details: expect.not.stringContaining('MIDI'), hint: true, workspace: false, extract: true, error: expect.stringMatching(/was not dropped with it/) });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('containers are told apart: a .pak and a .utoc of one stem, files of one name in two folders', async () => {
+    const { page } = await openPage();
+    // Copies in a temporary folder (the file picker does not follow links); tables of contents only, no data.
+    const dir = fresh('labels');
+    mkdirSync(join(dir, 'a'), { recursive: true });
+    mkdirSync(join(dir, 'b'));
+    const stem = 'CUE4ParseFixtures-Minimal-Oodle-Windows';
+    copyFileSync(oodle[0]!, join(dir, 'a', `${stem}.utoc`));
+    copyFileSync(corpusPath('ue5.8-cue4parse', 'paks', 'CUE4ParseFixtures-Minimal-Oodle.pak'), join(dir, 'a', `${stem}.pak`));
+    copyFileSync(global[0]!, join(dir, 'a', 'global.utoc'));
+    copyFileSync(corpusPath('ue6.0-cue4parse', 'global', 'global.utoc'), join(dir, 'b', 'global.utoc'));
+    await page.evaluate(() => delete document.body.dataset.ready);
+    await (await page.$('#pick-folder'))!.uploadFile(dir);
+    await page.waitForSelector('body[data-ready="1"]');
+    const labels = (await loadedSet(page)).containers.map((c) => c.label).sort();
+    expect(labels).toEqual([`${stem}.pak`, `${stem}.utoc`, 'a/global.utoc', 'b/global.utoc']);
+    const chart = await page.$$eval('#charts svg:last-of-type text.cl', (els) => els.map((e) => e.firstChild!.textContent!));
+    // (One global is wholly overridden by the other: the chart counts the files that are mounted.)
+    expect(chart.length).toBe(3);
+    expect(new Set(chart).size).toBe(3);
+    expect(chart.filter((l) => l.endsWith('.pak')).length).toBe(1);
+    expect(chart.filter((l) => l.endsWith('.utoc')).length).toBe(2);
+    // Picked as files, the two global.utoc have no folder to tell them apart: they are numbered.
+    await drop(page, [join(dir, 'a', 'global.utoc'), join(dir, 'b', 'global.utoc')]);
+    expect((await loadedSet(page)).containers.map((c) => c.label).sort()).toEqual(['global.utoc', 'global.utoc (2)']);
+    await page.close();
+  });
+
+  it('loose files: one that fails leaves the others reachable; all failing leaves the drop hint and no live Extract', async () => {
+    const { page, errors } = await openPage();
+    const dir = fresh('loose');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'A_Broken.uasset'), new Uint8Array(64).fill(7));
+    const randy = corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset');
+    await drop(page, [join(dir, 'A_Broken.uasset'), randy]);
+    await page.waitForSelector('#details nav.loose');
+    await page.waitForFunction(() => document.querySelector('#view')?.textContent !== 'Reading…');
+    expect(await page.$eval('#view', (el) => el.querySelector('.warn')?.textContent ?? '')).toMatch(/A_Broken\.uasset/);
+    await page.click('#details nav.loose button:nth-child(2)');
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
+    // A loose file dropped beside a container: listed in the details pane until a row is picked.
+    await drop(page, [randy, ...oodle]);
+    expect(await page.$eval('#status', (el) => el.textContent)).toMatch(/^1 container\(s\), \d+ rows, 1 loose file\(s\) in Details$/);
+    await page.click('#details nav.loose button');
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
+    // Nothing usable at all (a .pak and a .utoc that are not what they say): back to the hint, with the reasons.
+    writeFileSync(join(dir, 'Broken.pak'), new Uint8Array(300).fill(7));
+    writeFileSync(join(dir, 'Broken.utoc'), new Uint8Array(300).fill(7));
+    const failed = await drop(page, [join(dir, 'Broken.pak'), join(dir, 'Broken.utoc')]);
+    expect(failed.error).toMatch(/Broken\.(pak|utoc).*1 more/);
+    expect(await page.evaluate(() => !document.getElementById('empty')!.hidden && document.getElementById('workspace')!.hidden)).toBe(true);
+    expect(await page.$eval('#extract-all', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

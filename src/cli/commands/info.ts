@@ -1,13 +1,15 @@
 import { toHex } from '../../util/bytes.js';
 import { isIoStoreError } from '../../errors.js';
 import { containerInfo, type ContainerInfo } from '../../toc/listing.js';
-import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
-import { formatBytes, formatRatio, renderJson, renderTable } from '../format.js';
+import { formatBytes, formatRatio, renderJson, renderTableFit } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
 import type { PakInfo } from '../../pak/listing.js';
 import { ExitCode, type CliIO } from '../io.js';
-import { isPakPath, singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { plural } from '../plural.js';
+import { isPakPath, openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
+import { infoJson } from '../json-shapes.js';
+import { basename } from 'node:path';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
 const pakModules = () => Promise.all([import('../pak-open.js'), import('../../pak/listing.js')]);
@@ -35,7 +37,7 @@ export const infoCommand: Command<InfoArgs> = {
       const [{ openPakForCli }, { pakInfo }] = await pakModules();
       let a;
       try {
-        a = await openPakForCli(file, args);
+        a = await openPakForCli(file, await pakKeys(args));
       } catch (e) {
         // Without the key of an encrypted index the footer still tells the version and which key is needed.
         if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
@@ -43,13 +45,13 @@ export const infoCommand: Command<InfoArgs> = {
       }
       await a.close();
       const info = pakInfo(a.pak, a.size);
-      io.out(args.json ? renderJson(info) : renderPakInfo(info));
+      io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
       return ExitCode.Ok;
     }
-    const toc = await openToc(file, tocOptions(args));
+    const toc = await openTocWithKeys(file, args);
     const info = containerInfo(toc);
     if (args.json) {
-      io.out(renderJson(info));
+      io.out(renderJson(infoJson([{ name: basename(file).replace(/\.utoc$/i, ''), ...info }], [], info)));
     } else {
       io.out(renderInfo(info));
       if (toc.directoryIndexError) io.err(`warning: ${toc.directoryIndexError.message}\n`);
@@ -65,18 +67,18 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
   const { containers, paks } = await discoverMounts(args.paths);
   const pakInfos: Array<PakInfo & { name: string }> = [];
   for (const p of paks) {
-    const a = await openPakOrWarn(p.pak, args, (m) => io.err(`warning: ${m}\n`));
+    const a = await openPakOrWarn(p.pak, await pakKeys(args), (m) => io.err(`warning: ${m}\n`));
     if (!a) continue;
     await a.close();
     pakInfos.push({ name: `${p.name}.pak`, ...pakInfo(a.pak, a.size) });
   }
   for (const entry of containers) {
-    const toc = await openToc(entry.utoc, tocOptions(args));
+    const toc = await openTocWithKeys(entry.utoc, args);
     if (toc.directoryIndexError && !args.json) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     infos.push({ name: entry.name, ...containerInfo(toc) });
   }
   if (args.json) {
-    io.out(renderJson({ containers: infos, ...(paks.length > 0 ? { paks: pakInfos } : {}) }));
+    io.out(renderJson(infoJson(infos, pakInfos)));
     return ExitCode.Ok;
   }
   const raw = infos.reduce((a, i) => a + i.rawSize, 0) + pakInfos.reduce((a, i) => a + i.rawSize, 0);
@@ -97,8 +99,9 @@ async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {
     const enc = [i.encryptedIndex ? 'index' : '', i.encryptedEntries > 0 ? `${i.encryptedEntries} entries` : ''].filter(Boolean).join(', ');
     rows.push([i.name, `pak ${i.version}`, '-', String(i.entryCount), formatBytes(i.rawSize), formatBytes(i.storedSize), i.compressionUsed.filter((m) => m !== 'None').join(', ') || 'none', enc ? `${i.encryptionMethod} (${enc})` : '', '-']);
   }
-  io.out(renderTable(['container', 'toc', 'chunks', 'files', 'raw', 'stored', 'compression', 'encryption', 'partitions'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right']));
-  io.out(`${infos.length} containers, ${infos.reduce((a, i) => a + i.chunkCount, 0)} chunks${pakInfos.length > 0 ? `, ${pakInfos.length} paks of ${pakInfos.reduce((a, i) => a + i.entryCount, 0)} files` : ''}, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
+  const fit = io.columns === undefined ? undefined : { width: io.columns, shrink: 0, drop: [8, 7] };
+  io.out(renderTableFit(['container', 'toc', 'chunks', 'files', 'raw', 'stored', 'compression', 'encryption', 'partitions'], rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right'], fit));
+  io.out(`${plural(infos.length, 'container')}, ${plural(infos.reduce((a, i) => a + i.chunkCount, 0), 'chunk')}${pakInfos.length > 0 ? `, ${plural(pakInfos.length, 'pak')} of ${plural(pakInfos.reduce((a, i) => a + i.entryCount, 0), 'file')}` : ''}, ${formatBytes(raw)} raw, ${formatBytes(stored)} stored (${formatRatio(stored, raw)})\n`);
   return ExitCode.Ok;
 }
 
@@ -132,7 +135,7 @@ function renderPakInfo(i: PakInfo): string {
   const rows: Array<[string, string]> = [
     ['File', i.file],
     ['Pak version', `${i.version} (${i.versionName})`],
-    ['Mount point', i.mountPoint],
+    ['Mount point', escapeControl(i.mountPoint)],
     ['Entries', `${i.entryCount}${i.deletedCount > 0 ? ` (+${i.deletedCount} delete records)` : ''}`],
     ['Index encryption', i.encryptedIndex ? `yes (${i.encryptionMethod})` : 'no'],
     ['Encrypted entries', `${i.encryptedEntries}${i.encryptedEntries > 0 ? ` (${i.encryptionMethod})` : ''}`],
@@ -176,7 +179,7 @@ async function footerOnly(file: string, args: InfoArgs, io: CliIO): Promise<numb
     indexSize: f.indexSize,
     indexHash: toHex(f.indexHash),
   };
-  if (args.json) io.out(renderJson(info));
+  if (args.json) io.out(renderJson(infoJson([], [{ name: basename(file), ...info }], info)));
   else {
     const rows: Array<[string, string]> = [
       ['File', file],

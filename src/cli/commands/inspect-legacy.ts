@@ -8,11 +8,16 @@ import { renderJson, renderTable } from '../format.js';
 
 /** `inspect` of a legacy .uasset/.umap: the package and, when it is beside it, its .uexp. */
 export function inspectLegacy(file: string, bytes: Uint8Array, json: boolean, engine?: EngineVersion): string {
+  const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
+  const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;
+  return inspectLegacyBytes(file, bytes, uexp, json, engine);
+}
+
+/** The same for a package read from elsewhere (a .pak): `file` names it and places it (its Content folder). */
+export function inspectLegacyBytes(file: string, bytes: Uint8Array, uexp: Uint8Array | undefined, json: boolean, engine?: EngineVersion): string {
   // UE4 summaries store `None` for the package name: a path under a Content folder gives it (`/Game/...`).
   const packageName = packageNameFromContentPath(file);
   const pkg = parseLegacyPackage(bytes, { source: file, ...(engine ? { engine } : {}), ...(packageName ? { packageName } : {}) });
-  const uexpPath = file.replace(/\.[^./\\]+$/, '.uexp');
-  const uexp = existsSync(uexpPath) ? new Uint8Array(readFileSync(uexpPath)) : undefined;
   const view = describeLegacyPackage(pkg, uexp);
   return json ? renderJson(view) : renderLegacy(view);
 }

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isClassicPackage } from '../../classic/index.js';
 import { IoStoreError } from '../../errors.js';
-import { describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
-import { findPackageChunk, loadScriptObjects, packageNamesFromToc, readContainerHeader } from '../../inspect/context.js';
-import { ioError } from '../../toc/read-file.js';
+import { containerHeaderVersionLabel, describeContainerHeader, describePackage, type ContainerHeaderView, type PackageView } from '../../inspect/describe.js';
+import { containerPackageLoader, findPackageChunk, loadScriptObjects, looksLikeScriptObjects, packageNamesFromToc, readContainerHeader, scriptObjectsFromReader } from '../../inspect/context.js';
+import { importedExportPaths } from '../../inspect/imports.js';
+import { ioError, ucasGiven } from '../../toc/read-file.js';
 import { mountEntry } from '../../mount/mount.js';
 import { openContainer } from '../../mount/open.js';
 import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeaderVersionName } from '../../zen/container-header.js';
@@ -19,7 +20,13 @@ import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { inspectLegacy } from './inspect-legacy.js';
+import { isLocres } from '../../locres/locres.js';
+import { inspectLocres } from './inspect-locres.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
+import { engineOption } from '../options.js';
+import type { CliIO } from '../io.js';
+import { inspectPak } from './inspect-pak.js';
+import { inspectScriptObjects } from './inspect-script-objects.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -32,32 +39,50 @@ interface InspectArgs extends KeyArgs {
 
 export const inspectCommand: Command<InspectArgs> = {
   command: 'inspect <file> [package]',
-  describe: 'Show a zen or legacy package (names, imports, exports), a container header, a shader library or a classic UE1/UE2 package',
+  describe: 'Show a zen or legacy package (names, imports, exports), a container header, a shader library, a .locres or a classic UE1/UE2 package',
   builder: (y) =>
     withKeyOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), or a classic package (.u, .utx, .unr, .uax, .umx)' })
-      .positional('package', { type: 'string', describe: 'with a .utoc: a package path (or its tail) or name to show instead of the container header' })
+      .positional('file', { type: 'string', demandOption: true, describe: 'a .uasset/.umap (zen or legacy form), a .uzenasset, a container-header .bin, a .utoc, a shader library (.ushaderbytecode, .uzenshaderbytecode), a localization .locres, or a classic package (.u, .utx, .unr, .uax, .umx)' })
+      .positional('package', { type: 'string', describe: 'with a .utoc or .pak: a package path (or its tail, with or without extension) or name to show instead of the container header (a .pak: the list of its packages)' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
-      .option('engine', { type: 'string', describe: 'engine version of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell' })
-      .option('global', { type: 'string', describe: 'global.utoc to resolve script imports (default: the one beside the .utoc)' })
+      .option('engine', engineOption('engine release of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell'))
+      .option('global', { type: 'string', describe: 'global.utoc, or the ScriptObjects chunk unpack writes (_chunks/ScriptObjects/<id>.bin), to name script imports (default: found beside the container or above the package file)' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
+      .example('$0 inspect pakchunk0-Windows.utoc Level', 'the same: a path tail or package name')
+      .example('$0 inspect MyMod_P.pak Hero', 'a legacy package inside a .pak, with its .uexp')
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
-      .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports') as never,
+      .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports')
+      .example('$0 inspect Localization/Game/de/Game.locres', 'the German texts by namespace and key') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
     if (args.engine !== undefined) hints.engine = parseEngineVersion(args.engine);
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
+    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
+    if (/\.pak$/i.test(args.file)) {
+      const showZen = async (source: string, bytes: Uint8Array) => {
+        const view = describePackage(parseZenPackage(bytes, { source, ...hints }), {});
+        return args.json ? renderJson(view) : renderPackage(view);
+      };
+      io.out(await inspectPak(args.file, args.package, args, hints.engine, showZen));
+      return ExitCode.Ok;
+    }
     if (/\.utoc$/i.test(args.file)) {
       const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
       try {
         const names = packageNamesFromToc(reader.toc);
         const header = await readContainerHeader(reader, headerVersion);
         if (args.package === undefined) {
-          if (!header) throw new IoStoreError('NOT_FOUND', 'the container has no container header chunk (a global container?)', { file: args.file });
+          if (!header) {
+            // A global container holds the script objects, not packages.
+            const scriptObjects = await scriptObjectsFromReader(reader);
+            if (!scriptObjects) throw new IoStoreError('NOT_FOUND', 'the container has neither a container header nor script objects to show', { file: args.file });
+            io.out(inspectScriptObjects(args.file, scriptObjects, !!args.json, 'global container'));
+            return ExitCode.Ok;
+          }
           const view = describeContainerHeader(header, names);
           io.out(args.json ? renderJson(view) : renderHeader(view));
           return ExitCode.Ok;
@@ -74,8 +99,10 @@ export const inspectCommand: Command<InspectArgs> = {
           ...(entry ? { storeEntry: entry } : {}),
         });
         const scriptObjects = await loadScriptObjects(args.file, args.global);
-        const view = describePackage(pkg, { packageNames: names, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
+        const importedExports = await importedExportPaths(pkg, entry, containerPackageLoader(reader, header));
+        const view = describePackage(pkg, { packageNames: names, importedExports, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
         io.out(args.json ? renderJson(view) : renderPackage(view));
+        hintGlobal(view, scriptObjects, args, io);
         return ExitCode.Ok;
       } finally {
         await reader.close();
@@ -83,6 +110,10 @@ export const inspectCommand: Command<InspectArgs> = {
     }
 
     const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
+    if (isLocres(bytes) || /\.locres$/i.test(args.file)) {
+      io.out(inspectLocres(args.file, bytes, !!args.json));
+      return ExitCode.Ok;
+    }
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
@@ -102,11 +133,17 @@ export const inspectCommand: Command<InspectArgs> = {
     };
     const showPackage = async (): Promise<number> => {
       const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
-      const scriptObjects = args.global ? await loadScriptObjects(args.file, args.global) : undefined;
+      const scriptObjects = await loadScriptObjects(args.file, args.global);
       const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
       io.out(args.json ? renderJson(view) : renderPackage(view));
+      hintGlobal(view, scriptObjects, args, io);
       return ExitCode.Ok;
     };
+    if (looksLikeScriptObjects(bytes)) {
+      const scriptObjects = await loadScriptObjects(args.file, args.file);
+      io.out(inspectScriptObjects(args.file, scriptObjects!, !!args.json, 'chunk'));
+      return ExitCode.Ok;
+    }
     if (kind === 'container-header' || headerVersion !== undefined) return showHeader();
     if (kind === 'utoc') throw new IoStoreError('USAGE', 'this is a .utoc container table of contents: pass it with its .utoc name (its .ucas beside it)', { file: args.file });
     if (kind !== undefined) throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
@@ -124,8 +161,14 @@ export const inspectCommand: Command<InspectArgs> = {
   },
 };
 
+/** One line on stderr when script imports stay unnamed for want of the global container's script objects. */
+function hintGlobal(view: PackageView, scriptObjects: unknown, args: InspectArgs, io: CliIO): void {
+  if (scriptObjects || args.json || !view.imports.some((i) => i.kind === 'ScriptImport')) return;
+  io.err('hint: script imports stay unnamed: pass --global <global.utoc>, or the _chunks/ScriptObjects/<id>.bin that unpack wrote\n');
+}
+
 /** What inspect reads, for the message about a file it does not. */
-const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library'];
+const INSPECTABLE = ['a zen or legacy package', 'a container header', 'a .utoc container', 'a classic UE1/UE2 package', 'a shader library', 'a .locres'];
 /** Shader libraries have no magic number (their first u32 is a small version): known by name. */
 const SHADER_LIBRARY = /\.u(zen)?shaderbytecode$/i;
 
@@ -153,7 +196,7 @@ function renderPackage(v: PackageView): string {
 
 function renderHeader(v: ContainerHeaderView): string {
   const head = [
-    `Container header: ${v.version}`,
+    `Container header: ${containerHeaderVersionLabel(v.version)} (${v.version})`,
     `Container id:     ${v.containerId}`,
     `Packages:         ${v.packageCount}`,
     `Optional segment: ${v.optionalSegmentPackages}`,
@@ -162,5 +205,9 @@ function renderHeader(v: ContainerHeaderView): string {
     `Soft references:  ${v.softPackageReferences}`,
     '',
   ].join('\n');
+  // UE 5.3+ store entries hold no export counts (the package's own header does): no column that would stay empty.
+  if (v.packages.every((p) => p.exportCount === undefined)) {
+    return `${head}\n${renderTable(['package id', 'name', 'imports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right'])}`;
+  }
   return `${head}\n${renderTable(['package id', 'name', 'imports', 'exports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), p.exportCount === undefined ? '' : String(p.exportCount), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right', 'right'])}`;
 }

@@ -1,12 +1,16 @@
 import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { IoStoreToc } from '../../toc/toc.js';
-import { openToc } from '../../toc/read-file.js';
 import type { Command } from '../command.js';
-import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable } from '../format.js';
+import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode, type CliIO } from '../io.js';
+import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
-import { singleFile, tocOptions, withContainerOptions, type ContainerArgs } from '../options.js';
+import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
+import { hintFilter } from '../filter-hint.js';
+import { listJson } from '../json-shapes.js';
+import { basename } from 'node:path';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -44,20 +48,32 @@ export const listCommand: Command<ListArgs> = {
     const file = singleFile(args.paths);
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
-    const toc = await openToc(file, tocOptions(args));
+    const toc = await openTocWithKeys(file, args);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
+    if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
+      // On a terminal: the table fits its width, sizes for people.
+      const rows = listChunks(toc, query);
+      io.out(renderTableFit(CHUNK_HEADERS, rows.map((r) => humanRow(r, true)), CHUNK_ALIGN, { width: io.columns, shrink: 3, drop: [7, 1, 6] }));
+      io.out(`${rows.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+      hintFilter(io, args.filter, rows.length);
+      return ExitCode.Ok;
+    }
     if (!args['by-type'] && !args.json && !args.csv) {
       // The table reads the TOC directly: no row objects for thousands of chunks.
       const order = selectChunks(toc, query);
       chunkTable(tocColumns(toc, order), (text) => io.out(text));
-      io.out(`${order.length} of ${toc.chunkCount} chunks\n`);
+      io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+      hintFilter(io, args.filter, order.length);
       return ExitCode.Ok;
     }
     const rows = listChunks(toc, query);
+    hintFilter(io, args.filter, rows.length);
     if (args['by-type']) return printByType(args, io, rows, { file: toc.source });
 
     if (args.json) {
-      io.out(renderJson({ file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null, count: rows.length, chunks: rows }));
+      const container = basename(file).replace(/\.utoc$/i, '');
+      for (const r of rows) (r as ChunkRow & { container: string }).container = container;
+      io.out(renderJson(listJson({ inputs: [file], chunks: rows, pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false })));
     } else {
       // renderCsv's text, a row at a time from one template (the hot path of a script's `list --csv`).
       let out = `${COLUMNS.join(',')}\n`;
@@ -70,7 +86,7 @@ export const listCommand: Command<ListArgs> = {
 
 function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where: { file: string } | { files: string[] }): number {
   const summary = summarizeByType(rows);
-  if (args.json) io.out(renderJson({ ...where, byType: summary }));
+  if (args.json) io.out(renderJson({ ...where, inputs: 'file' in where ? [where.file] : where.files, byType: summary, byCompression: [] }));
   else if (args.csv) io.out(renderCsv(['type', 'count', 'size', 'storedSize'], summary.map((s) => [s.type, s.count, s.size, s.storedSize])));
   else {
     io.out(
@@ -97,38 +113,41 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
   const rows: Array<ChunkRow & { container: string }> = [];
   let total = 0;
   for (const entry of entries) {
-    const toc = await openToc(entry.utoc, tocOptions(args));
+    const toc = await openTocWithKeys(entry.utoc, args);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     for (const r of listChunks(toc, query)) rows.push({ container: entry.name, ...r });
     total += toc.chunkCount;
   }
   const pakRows: Array<PakFileRow & { container: string }> = [];
   for (const p of paks) {
-    const a = await openPakOrWarn(p.pak, args, (m) => io.err(`warning: ${m}\n`));
+    const a = await openPakOrWarn(p.pak, await pakKeys(args), (m) => io.err(`warning: ${m}\n`));
     if (!a) continue;
     await a.close();
     for (const r of listPakFiles(a.pak, pakQuery(args))) pakRows.push({ container: `${p.name}.pak`, ...r });
   }
   const files = [...entries.map((e) => e.utoc), ...paks.map((p) => p.pak)];
+  hintFilter(io, args.filter, rows.length + pakRows.length);
   if (args['by-type']) return printByType(args, io, rows, { files });
   if (entries.length === 0) {
     // Paks only: the pak rows alone, each naming its pak.
-    if (args.json) io.out(renderJson({ files, count: pakRows.length, pakFiles: pakRows }));
+    if (args.json) io.out(renderJson(listJson({ inputs: files, chunks: [], pakFiles: pakRows, several: true })));
     else printPakRows(args, io, pakRows, true);
-    if (!args.json && !args.csv) io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+    if (!args.json && !args.csv) io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     return ExitCode.Ok;
   }
   if (args.json) {
-    io.out(renderJson({ files, count: rows.length, chunks: rows, ...(paks.length > 0 ? { pakFiles: pakRows } : {}) }));
+    io.out(renderJson(listJson({ inputs: files, chunks: rows, pakFiles: pakRows, several: true })));
   } else if (args.csv) {
     io.out(renderCsv(['container', ...COLUMNS], rows.map((r) => [r.container, ...COLUMNS.map((c) => r[c])])));
   } else {
-    io.out(renderTable(['container', '#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], rows.map((r) => [r.container, ...humanRow(r)]), ['left', 'right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']));
-    io.out(`${rows.length} of ${total} chunks in ${entries.length} containers\n`);
+    const fit = io.columns === undefined ? undefined : { width: io.columns, shrink: 4, drop: [8, 2, 7, 3] };
+    io.out(renderTableFit(['container', ...CHUNK_HEADERS], rows.map((r) => [r.container, ...humanRow(r, fit !== undefined)]), ['left', ...CHUNK_ALIGN], fit));
+    io.out(`${rows.length} of ${plural(total, 'chunk')} in ${plural(entries.length, 'container')}\n`);
     if (paks.length > 0 && !args.csv) {
       io.out('\n');
-      printPakRows(args, io, pakRows, true);
-      io.out(`${pakRows.length} files in ${paks.length} paks\n`);
+      // An empty table would only repeat its headers: the count line says it.
+      if (pakRows.length > 0) printPakRows(args, io, pakRows, true);
+      io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     }
   }
   return ExitCode.Ok;
@@ -143,9 +162,10 @@ function pakQuery(args: ListArgs): { sort: NonNullable<ListArgs['sort']>; filter
 /** One .pak: its files below the mount point. */
 async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number> {
   const [{ listPakFiles }, { openPakForCli }] = await Promise.all([import('../../pak/listing.js'), import('../pak-open.js')]);
-  const a = await openPakForCli(file, args);
+  const a = await openPakForCli(file, await pakKeys(args));
   await a.close();
   const rows = listPakFiles(a.pak, pakQuery(args));
+  hintFilter(io, args.filter, rows.length);
   if (args['by-type']) {
     // A pak's files have no chunk type: they are summarised by compression method.
     const by = new Map<string, { type: string; count: number; size: number; storedSize: number }>();
@@ -157,32 +177,41 @@ async function listPak(file: string, args: ListArgs, io: CliIO): Promise<number>
       by.set(r.compression, x);
     }
     const summary = [...by.values()];
-    if (args.json) io.out(renderJson({ file, byCompression: summary }));
+    if (args.json) io.out(renderJson({ file, inputs: [file], byType: [], byCompression: summary }));
     else if (args.csv) io.out(renderCsv(['compression', 'count', 'size', 'storedSize'], summary.map((x) => [x.type, x.count, x.size, x.storedSize])));
     else io.out(renderTable(['compression', 'count', 'raw', 'stored', 'ratio'], summary.map((x) => [x.type, String(x.count), formatBytes(x.size), formatBytes(x.storedSize), formatRatio(x.storedSize, x.size)]), ['left', 'right', 'right', 'right', 'right']));
     return ExitCode.Ok;
   }
   if (args.json) {
-    io.out(renderJson({ file, mountPoint: a.pak.mountPoint, version: a.pak.version, count: rows.length, files: rows }));
+    const pakFiles = rows.map((r) => ({ container: basename(file), ...r }));
+    io.out(renderJson(listJson({ inputs: [file], chunks: [], pakFiles, single: { file, mountPoint: a.pak.mountPoint, version: a.pak.version, files: pakFiles }, several: false })));
   } else {
     printPakRows(args, io, rows, false);
-    if (!args.csv) io.out(`${rows.length} of ${a.pak.entries.length} files, mount point ${a.pak.mountPoint}, pak v${a.pak.version} (${a.pak.versionName})\n`);
+    if (!args.csv) io.out(`${rows.length} of ${plural(a.pak.entries.length, 'file')}, mount point ${escapeControl(a.pak.mountPoint)}, pak v${a.pak.version} (${a.pak.versionName})\n`);
   }
   return ExitCode.Ok;
 }
 
 function printPakRows(args: ListArgs, io: CliIO, rows: ReadonlyArray<PakFileRow & { container?: string }>, named: boolean): void {
   const lead = named ? ['container'] : [];
-  const cells = (r: PakFileRow & { container?: string }) => [...(named ? [r.container ?? ''] : []), r.path, String(r.size), String(r.storedSize), r.compression, r.encrypted ? 'yes' : 'no', r.hash];
+  const size = io.columns !== undefined ? (n: number) => formatBytes(n) : String;
+  const cells = (r: PakFileRow & { container?: string }) => [...(named ? [r.container ?? ''] : []), r.path, size(r.size), size(r.storedSize), r.compression, r.encrypted ? 'yes' : 'no', r.hash];
   if (args.csv) {
     io.out(renderCsv([...lead, ...PAK_COLUMNS], rows.map((r) => [...(named ? [r.container ?? ''] : []), ...PAK_COLUMNS.map((c) => (typeof r[c] === "boolean" ? String(r[c]) : (r[c] as string | number)))])));
     return;
   }
-  io.out(renderTable([...lead, 'path', 'size', 'stored', 'compression', 'encrypted', 'sha1'], rows.map(cells), [...lead.map(() => 'left' as const), 'left', 'right', 'right', 'left', 'left', 'left']));
+  const at = lead.length;
+  const fit = io.columns === undefined ? undefined : { width: io.columns, shrink: at, drop: [at + 5, at + 4] };
+  io.out(renderTableFit([...lead, 'path', 'size', 'stored', 'compression', 'encrypted', 'sha1'], rows.map(cells), [...lead.map(() => 'left' as const), 'left', 'right', 'right', 'left', 'left', 'left'], fit));
 }
 
-function humanRow(r: ChunkRow): string[] {
-  return [String(r.index), r.id, r.type, r.path, String(r.size), String(r.storedSize), String(r.blocks), r.hash];
+const CHUNK_HEADERS = ['#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'];
+const CHUNK_ALIGN: Align[] = ['right', 'left', 'left', 'left', 'right', 'right', 'right', 'left'];
+
+/** A chunk's table cells; sizes in bytes, or for people (KiB, MiB) on a terminal. */
+function humanRow(r: ChunkRow, human = false): string[] {
+  const size = human ? (n: number) => formatBytes(n) : String;
+  return [String(r.index), r.id, r.type, r.path, size(r.size), size(r.storedSize), String(r.blocks), r.hash];
 }
 
 /** The columns of a chunk table, read by row position: no object per row. */
@@ -205,7 +234,7 @@ export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
     index: (k) => rows[k]!.index,
     id: (k) => rows[k]!.id,
     type: (k) => rows[k]!.type,
-    path: (k) => rows[k]!.path,
+    path: (k) => escapeControl(rows[k]!.path),
     size: (k) => rows[k]!.size,
     storedSize: (k) => rows[k]!.storedSize,
     blocks: (k) => rows[k]!.blocks,
@@ -220,7 +249,8 @@ export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColu
     index: (k) => order[k]!,
     id: (k) => toc.chunkIdHex(order[k]!),
     type: (k) => toc.chunkTypeName(order[k]!),
-    path: (k) => toc.chunkPath(order[k]!) ?? '',
+    // Names from the file: control characters shown escaped, never sent to the terminal.
+    path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
     size: (k) => toc.chunkSize(order[k]!),
     storedSize: (k) => toc.chunkStoredSize(order[k]!),
     blocks: (k) => toc.chunkBlockCount(order[k]!),

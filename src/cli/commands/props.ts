@@ -17,6 +17,7 @@ import type { Command } from '../command.js';
 import { renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
+import { engineOption } from '../options.js';
 
 interface PropsArgs extends KeyArgs {
   file: string;
@@ -43,7 +44,7 @@ export const propsCommand: Command<PropsArgs> = {
       .option('usmap', { type: 'string', describe: 'type mappings (.usmap) for unversioned packages' })
       .option('json', { type: 'boolean', describe: 'print the JSON form (docs/props-json.md) instead of the tree' })
       .option('apply', { type: 'string', describe: 'an edited JSON (from --json) to write into the package; writes <out> (and its .uexp beside it for legacy packages)' })
-      .option('engine', { type: 'string', describe: 'engine version of unversioned packages (e.g. UE4_27, UE5_3) when their bytes cannot tell' })
+      .option('engine', engineOption('engine release of unversioned packages (e.g. UE4_27, UE5_3) when their bytes cannot tell'))
       .option('global', { type: 'string', describe: 'global.utoc for the script classes of zen packages (default: the one beside the .utoc)' })
       .example('$0 props DT_Items.uasset --json > items.json', 'a legacy package (DT_Items.uexp beside it)')
       .example('$0 props pakchunk0-Windows.utoc Data/DT_Items.uasset --usmap Game.usmap', 'a package inside a container')

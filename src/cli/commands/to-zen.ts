@@ -3,14 +3,17 @@ import { toZen, type ToZenOptions } from '../../pack/to-zen.js';
 import { parseContainerHeaderVersionName } from '../../zen/container-header.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
 import { ExitCode } from '../io.js';
-import { threadsArg } from '../options.js';
+import { plural } from '../plural.js';
+import { encoderArgs, engineOption, threadsArg, withEncoderOptions, type EncoderArgs } from '../options.js';
 import { ProgressBar } from '../progress.js';
+import { headerPackages } from './pack.js';
 
-interface ToZenArgs {
+interface ToZenArgs extends EncoderArgs {
   inputs: string[];
   like?: string;
-  version?: string;
+  engine?: string;
   'container-header-version'?: string;
   'mount-point'?: string;
   project?: string;
@@ -26,14 +29,14 @@ export const toZenCommand: Command<ToZenArgs> = {
   command: 'to-zen <inputs..>',
   describe: 'Convert legacy packages (.uasset/.umap + .uexp, folders, legacy .pak files) and shader libraries (.ushaderbytecode) to a zen container (.utoc + .ucas + .pak)',
   builder: (y) =>
-    y
+    withEncoderOptions(y)
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'legacy .uasset/.umap files (with .uexp and bulk files beside them), .ushaderbytecode shader libraries, folders laid out below the mount point, or legacy .pak files; the last one is the .utoc to write' })
-      .option('version', { type: 'string', describe: 'target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)' })
+      .option('engine', engineOption('target engine release, UE4_26 to UE6_0 (TOC, container-header and zen header versions)'))
       .option('like', { type: 'string', describe: 'a .utoc of the target game: copy its TOC and container-header versions, block size, mount point, compression and alignment' })
       .option('container-header-version', { type: 'string', describe: 'container-header layout when --like has no .ucas to read it from' })
       .option('mount-point', { type: 'string', describe: 'mount point of the new container (default: the --like one, else ../../../)' })
       .option('project', { type: 'string', describe: 'project folder for /Game/ packages given as single files (default: the --like container\'s, else Game)' })
-      .option('compression', { type: 'string', describe: 'none, zlib or lz4 (default: the --like container\'s method when this build can encode it, else none)' })
+      .option('compression', { type: 'string', describe: 'none, oodle, zlib or lz4 (default: the --like container\'s method, else none); shader code is compressed with Oodle whatever the container\'s method, as the engine does' })
       .option('aes-key', { type: 'string', describe: 'AES-256 key: decrypts encrypted input .pak files and encrypts the output' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
       .option('threads', { type: 'number', describe: 'worker threads hashing and compressing chunks ahead of the writer' })
@@ -50,11 +53,12 @@ export const toZenCommand: Command<ToZenArgs> = {
     }
     const o: ToZenOptions = {};
     if (args.like !== undefined) o.like = args.like;
-    if (args.version !== undefined) o.engine = args.version;
+    if (args.engine !== undefined) o.engine = args.engine;
     if (args['container-header-version'] !== undefined) o.containerHeaderVersion = parseContainerHeaderVersionName(args['container-header-version']);
     if (args['mount-point'] !== undefined) o.mountPoint = args['mount-point'];
     if (args.project !== undefined) o.projectName = args.project;
     if (args.compression !== undefined) o.compression = args.compression;
+    Object.assign(o, encoderArgs(args));
     if (args['aes-key'] !== undefined) o.aesKey = parseAesKey(args['aes-key']);
     if (args.pak === false) o.noPak = true;
     const threads = threadsArg(args.threads);
@@ -67,13 +71,13 @@ export const toZenCommand: Command<ToZenArgs> = {
     } finally {
       bar.done();
     }
-    if (args.json) io.out(renderJson(r));
+    if (args.json) io.out(renderJson({ ...r, files: 1 + r.ucas.length + (r.pak ? 1 : 0), ok: true }));
     else if (!args.quiet) {
-      io.out(`converted ${r.converted} legacy package(s); wrote ${r.utoc}, ${r.ucas.length} .ucas file(s)${r.pak ? ' and the companion .pak' : ''}: ${r.chunks} chunks, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
-      if (r.packages) io.out(`container header lists ${r.packages.length} package(s): ${r.packages.join(', ')}\n`);
-      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${l.shaders} shaders in ${l.groups} ShaderCode chunk(s), ${l.rawGroups} stored uncompressed\n`);
+      io.out(`converted ${plural(r.converted, 'legacy package')}; wrote ${r.utoc}, ${plural(r.ucas.length, '.ucas file')}${r.pak ? ' and the companion .pak' : ''}: ${plural(r.chunks, 'chunk')}, ${formatBytes(r.bytes)}, TOC v${r.version}, ${r.compression}\n`);
+      if (r.packages) io.out(headerPackages(r.packages));
+      for (const l of r.shaderLibraries ?? []) io.out(`shader library ${l.path}: ${plural(l.shaders, 'shader')} in ${plural(l.groups, 'ShaderCode chunk')}, ${l.compressedGroups} Oodle-compressed, ${l.rawGroups} stored uncompressed\n`);
     }
-    for (const w of r.warnings) io.err(`warning: ${w}\n`);
+    for (const w of r.warnings) io.err(`warning: ${escapeControl(w)}\n`);
     return ExitCode.Ok;
   },
 };

@@ -2,12 +2,15 @@ import { IoStoreError } from '../../errors.js';
 import { parseEngineVersion } from '../../toc/engine.js';
 import { unpack, type UnpackOptions } from '../../unpack/unpack.js';
 import type { Command } from '../command.js';
-import { formatBytes, renderJson, renderTable } from '../format.js';
+import { formatBytes, limitedLines, renderJson, renderTable } from '../format.js';
+import { shownPath } from '../../util/temp-names.js';
 import { ExitCode } from '../io.js';
+import { plural, sources } from '../plural.js';
 import { escapeControl } from '../../util/quote.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
-import { threadsArg } from '../options.js';
+import { engineOption, threadsArg } from '../options.js';
+import { hintFilter } from '../filter-hint.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -35,7 +38,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
       .option('jobs', { type: 'number', default: 8, describe: 'pak files written in parallel on the main thread (when no worker threads are used)' })
       .option('threads', { type: 'number', describe: 'worker threads beside the main one, each reading, decoding and writing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 1,024 chunks or more)' })
-      .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27) when the TOC version cannot tell' })
+      .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '')
@@ -61,21 +64,23 @@ export const unpackCommand: Command<UnpackArgs> = {
       bar.done();
     }
     const partial = result.failures.length > 0;
+    hintFilter(io, args.filter, result.planned.length + result.chunksWritten);
     if (args.json) {
-      io.out(renderJson({ ...result, planned: args['dry-run'] ? result.planned : undefined }));
+      const containers = result.containers.map((c) => ({ ...c, kind: /\.pak$/i.test(c.name) ? 'pak' : 'container' }));
+      io.out(renderJson({ ...result, containers, planned: args['dry-run'] ? result.planned : undefined, chunks: result.chunksWritten, bytes: result.bytesWritten, ok: !partial }));
     } else {
       if (args['dry-run']) {
         io.out(renderTable(['container', '#', 'type', 'size', 'path'], result.planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));
-        io.out(`${result.planned.length} chunks, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
+        io.out(`${plural(result.planned.length, 'chunk')}, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
       } else if (!args.quiet) {
-        io.out(`wrote ${result.chunksWritten} chunks (${formatBytes(result.bytesWritten)}) from ${result.containers.length} container(s) to ${outdir}\n`);
+        io.out(`wrote ${plural(result.chunksWritten, 'chunk')} (${formatBytes(result.bytesWritten)}) from ${sources(result.containers.map((c) => c.name))} to ${outdir}\n`);
         for (const c of result.containers) {
           io.out(`  ${c.name}: ${c.written} written${c.overridden ? `, ${c.overridden} overridden by ${c.overriddenBy.join(', ')}` : ''}\n`);
         }
       }
       for (const w of result.warnings) io.err(`warning: ${escapeControl(w)}\n`);
-      for (const f of result.failures) io.err(`error: ${escapeControl(f.message)}${f.path ? ` (${escapeControl(f.path)})` : ''}\n`);
-      if (partial) io.err(`${result.failures.length} failure(s); the other chunks were written\n`);
+      for (const l of limitedLines(result.failures.map((f) => `${escapeControl(f.message)}${f.path ? ` (${escapeControl(shownPath(f.path))})` : ''}`), 'error: ')) io.err(l);
+      if (partial) io.err(`${plural(result.failures.length, 'failure')}; the other chunks were written\n`);
     }
     return partial ? ExitCode.Partial : ExitCode.Ok;
   },

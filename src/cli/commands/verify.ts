@@ -7,10 +7,14 @@ import { IoStoreError } from '../../errors.js';
 import { verifyContainer, type VerifyResult } from '../../verify/verify.js';
 import type { Command } from '../command.js';
 import { formatBytes, renderJson } from '../format.js';
+import { escapeControl } from '../../util/quote.js';
+import { stalePartitions } from '../../pack/stale-outputs.js';
 import { ExitCode, type CliIO } from '../io.js';
+import { plural } from '../plural.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
-import { singleFile, threadsArg } from '../options.js';
+import { engineOption, singleFile, threadsArg } from '../options.js';
+import { verifyJson } from '../json-shapes.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -36,7 +40,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       .usage('$0 verify <input..>\n\nInputs are .utoc files (their .ucas partitions beside them), .pak files and/or folders searched for\nthem, e.g. a game\'s Paks folder. One file gives one result; several give one per container and a\ntotal. A .pak is checked entry by entry (SHA-1 of the stored bytes, no key needed) and index part by\nindex part; an encrypted index needs its key.')
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc/.pak file(s) or folder(s)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
-      .option('engine', { type: 'string', describe: 'engine version (e.g. UE4_27)' })
+      .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('threads', { type: 'number', describe: 'worker threads beside the main one, hashing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding)' })
       .option('json', { type: 'boolean', describe: 'print the result as JSON (several containers: { containers: [...], ok })' })
       .example('$0 verify pakchunk0-Windows.utoc', '')
@@ -77,6 +81,10 @@ export const verifyCommand: Command<VerifyArgs> = {
       }
       results.push(result);
       if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
+      // Partitions the container does not have (an earlier, more partitioned one of the name left them): the engine
+      // ignores them, but a folder that holds them is not what it seems.
+      const stale = stalePartitions(entry.utoc.replace(/\.utoc$/i, ''), reader.toc.partitionCount);
+      for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.
     for (const p of paks) {
@@ -102,26 +110,32 @@ export const verifyCommand: Command<VerifyArgs> = {
       if (!args.json) reportPak(io, result, single ? '' : `${p.name}.pak: `, !!args.quiet);
     }
     const ok = results.every((r) => r.ok);
-    if (args.json) io.out(renderJson(single ? results[0] : { containers: results, ok }));
-    else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${results.filter((r) => r.ok).length}/${results.length} containers verified\n`);
+    if (args.json) io.out(renderJson(verifyJson(results.slice(0, entries.length), results.slice(entries.length), single)));
+    else if (!single && (!args.quiet || !ok)) io.out(`${ok ? 'OK' : 'FAILED'}: ${verifiedCount(results.slice(0, entries.length), results.slice(entries.length))} verified\n`);
     return ok ? ExitCode.Ok : ExitCode.Partial;
   },
 };
 
+/** `3/3 containers and 1/2 paks`: containers and paks counted apart. */
+function verifiedCount(containers: ReadonlyArray<{ ok: boolean }>, paks: ReadonlyArray<{ ok: boolean }>): string {
+  const count = (list: ReadonlyArray<{ ok: boolean }>, noun: string) => `${list.filter((r) => r.ok).length}/${plural(list.length, noun)}`;
+  return [containers.length > 0 || paks.length === 0 ? count(containers, 'container') : '', paks.length > 0 ? count(paks, 'pak') : ''].filter(Boolean).join(' and ');
+}
+
 function reportPak(io: CliIO, r: PakVerifyResult, prefix: string, quiet: boolean): void {
   for (const x of r.index) if (!x.ok) io.out(`MISMATCH ${prefix}${x.part} at ${x.offset}: expected ${x.expected}, got ${x.actual}\n`);
-  for (const m of r.mismatches) io.out(`MISMATCH ${prefix}${m.path}: expected ${m.expected}, got ${m.actual}\n`);
-  for (const e of r.errors) io.out(`ERROR    ${prefix}${e.path}: ${e.message}\n`);
+  for (const m of r.mismatches) io.out(`MISMATCH ${prefix}${escapeControl(m.path)}: expected ${m.expected}, got ${m.actual}\n`);
+  for (const e of r.errors) io.out(`ERROR    ${prefix}${escapeControl(`${e.path}: ${e.message}`)}\n`);
   if (!quiet || !r.ok) {
     io.out(`${r.ok ? 'OK' : 'FAILED'}: ${prefix}${r.verified}/${r.entries} entries match their SHA-1 (${formatBytes(r.bytes)}${r.unhashed > 0 ? `, ${r.unhashed} without a recorded hash` : ''}), ${r.index.filter((x) => x.ok).length}/${r.index.length} index parts\n`);
   }
 }
 
 function report(io: CliIO, result: VerifyResult, prefix: string, quiet: boolean): void {
-  for (const m of result.mismatches) io.out(`MISMATCH ${prefix}${m.path || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
-  for (const e of result.errors) io.out(`ERROR    ${prefix}${e.path || e.id} (chunk ${e.index}): ${e.message}\n`);
+  for (const m of result.mismatches) io.out(`MISMATCH ${prefix}${escapeControl(m.path) || `${m.type} ${m.id}`} (chunk ${m.index}): expected ${m.expected}, got ${m.actual}\n`);
+  for (const e of result.errors) io.out(`ERROR    ${prefix}${escapeControl(e.path) || e.id} (chunk ${e.index}): ${escapeControl(e.message)}\n`);
   for (const b of result.blockSignatureMismatches) io.out(`BAD BLOCK SIGNATURE ${prefix}block ${b}\n`);
   if (!quiet || !result.ok) {
-    io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${result.blockSignatureMismatches.length} bad block signatures` : ''}\n`);
+    io.out(`${result.ok ? 'OK' : 'FAILED'}: ${prefix}${result.verified}/${result.chunks} chunks match their ${result.algorithm} hashes (${formatBytes(result.bytes)})${result.signed ? `, ${plural(result.blockSignatureMismatches.length, 'bad block signature')}` : ''}\n`);
   }
 }

@@ -1,10 +1,17 @@
 import type { Codec } from '../codec.js';
 import { corrupt } from './corrupt.js';
-import { BLOCK_SIZE, decodeStream } from './quantum.js';
+import { oodleCompress, type OodleEncodeOptions } from './encode/index.js';
+import { allocateOutput, BLOCK_SIZE, decodeStream } from './quantum.js';
+import { wasmDecodeInto } from './wasm.js';
+
+export { oodleCompress, DEFAULT_LEVEL as OODLE_DEFAULT_LEVEL, MAX_LEVEL as OODLE_MAX_LEVEL, MIN_LEVEL as OODLE_MIN_LEVEL } from './encode/index.js';
+export type { OodleEncodeOptions, OodleEncoderName } from './encode/index.js';
 
 /**
- * Oodle LZ decoding in plain TypeScript: Kraken, Mermaid, Selkie and Leviathan (the codecs Unreal Engine uses for
- * IoStore blocks). Every read and write is bounds-checked; a corrupt stream throws an IoStoreError with code 'CODEC'.
+ * Oodle LZ decoding: Kraken, Mermaid, Selkie and Leviathan (the codecs Unreal Engine uses for IoStore blocks), and
+ * BitKnit. Streams go to the WebAssembly build of the decoder (wasm.ts) where it runs, else to the TypeScript one
+ * (quantum.ts and the modules it calls), which is the reference. Every read and write is bounds-checked; a corrupt
+ * stream throws an IoStoreError with code 'CODEC'. Encoding (Kraken, Mermaid, Selkie, Leviathan) is in encode/.
  */
 
 /** The least a 256 KiB block can take in a valid stream: a two-byte header and a one-byte-fill quantum. */
@@ -20,8 +27,11 @@ export function oodleDecompress(src: Uint8Array, uncompressedSize: number): Uint
   if (src.length < MIN_BLOCK_COST * Math.floor(uncompressedSize / BLOCK_SIZE) + 3) {
     corrupt(`${src.length}-byte stream too short for ${uncompressedSize} bytes of output`, 0);
   }
-  return decodeStream(src, uncompressedSize);
+  const out = allocateOutput(uncompressedSize);
+  if (!wasmDecodeInto(src, out)) decodeStream(src, uncompressedSize, out);
+  return out;
 }
+
 
 /**
  * Decodes a raw Oodle stream into `out`, whose length is the uncompressed size: a caller that assembles blocks into
@@ -35,7 +45,16 @@ export function oodleDecompressInto(src: Uint8Array, out: Uint8Array): void {
   if (src.length < MIN_BLOCK_COST * Math.floor(size / BLOCK_SIZE) + 3) {
     corrupt(`${src.length}-byte stream too short for ${size} bytes of output`, 0);
   }
-  decodeStream(src, size, out);
+  if (!wasmDecodeInto(src, out)) decodeStream(src, size, out);
+}
+
+/** The TypeScript decoder alone, whatever the runtime offers: the reference that the WebAssembly build is checked against. */
+export function oodleDecompressReference(src: Uint8Array, uncompressedSize: number): Uint8Array {
+  if (uncompressedSize === 0) return new Uint8Array(0);
+  if (src.length < MIN_BLOCK_COST * Math.floor(uncompressedSize / BLOCK_SIZE) + 3) {
+    corrupt(`${src.length}-byte stream too short for ${uncompressedSize} bytes of output`, 0);
+  }
+  return decodeStream(src, uncompressedSize);
 }
 
 export const oodleCodec: Codec = {
@@ -43,4 +62,11 @@ export const oodleCodec: Codec = {
   decompress: oodleDecompress,
   // Straight into the reader's buffer: no fresh 64 KiB block (zeroed, then copied) per block.
   decompressInto: (src, size, out) => oodleDecompressInto(src, out.subarray(0, size)),
+  // Kraken at the default level; oodleEncoder picks another codec or level.
+  compress: (src) => oodleCompress(src),
 };
+
+/** The Oodle codec writing blocks with `o` (codec, level); it decodes every Oodle block as oodleCodec does. */
+export function oodleEncoder(o: OodleEncodeOptions): Codec {
+  return { ...oodleCodec, compress: (src) => oodleCompress(src, o) };
+}

@@ -117,7 +117,8 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
         if ((c & 0x80) === 0) {
           if (np >= nearCount) corrupt('Mermaid near offsets exhausted', lenPos);
           const o = near[np++];
-          if (o > d) corrupt('Mermaid match offset out of range', lenPos);
+          // Offset 0 would copy the bytes being written: no encoder sends it.
+          if (o > d || o === 0) corrupt('Mermaid match offset out of range', lenPos);
           recent = -o;
         }
         const len = (c >>> 3) & 15;
@@ -128,6 +129,7 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
         const len = c + 5;
         if (fp >= farCount) corrupt('Mermaid far offsets exhausted', lenPos);
         const from = begin - far[fp++];
+        if (from === d) corrupt('Mermaid match offset out of range', lenPos);
         recent = from - d;
         if (len > hEnd - d) corrupt('Mermaid match overflows', lenPos);
         copyMatch(out, view, d, from, len);
@@ -153,7 +155,7 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
           len += 91;
           if (np >= nearCount) corrupt('Mermaid near offsets exhausted', lenPos);
           const o = near[np++];
-          if (o > d) corrupt('Mermaid match offset out of range', lenPos);
+          if (o > d || o === 0) corrupt('Mermaid match offset out of range', lenPos);
           recent = -o;
           if (len > hEnd - d) corrupt('Mermaid match overflows', lenPos);
           copyMatch(out, view, d, d + recent, len);
@@ -162,6 +164,7 @@ export function decodeMermaidChunk(src: Uint8Array, pos: number, end: number, ou
           len += 29;
           if (fp >= farCount) corrupt('Mermaid far offsets exhausted', lenPos);
           const from = begin - far[fp++];
+          if (from === d) corrupt('Mermaid match offset out of range', lenPos);
           recent = from - d;
           if (len > hEnd - d) corrupt('Mermaid match overflows', lenPos);
           copyMatch(out, view, d, from, len);

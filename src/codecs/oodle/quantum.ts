@@ -135,7 +135,7 @@ export function decodeStream(src: Uint8Array, size: number, into?: Uint8Array): 
   return out;
 }
 
-function allocateOutput(size: number): Uint8Array {
+export function allocateOutput(size: number): Uint8Array {
   try {
     return new Uint8Array(size);
   } catch {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { oodleDecompress } from '../../../src/codecs/oodle/index.js';
+import { oodleDecompress, oodleDecompressReference } from '../../../src/codecs/oodle/index.js';
+import { oodleWasmAvailable } from '../../../src/codecs/oodle/wasm.js';
 import { IoStoreError } from '../../../src/errors.js';
 import { readToc } from '../../../src/toc/index.js';
 import { corpusPath, hasCorpus } from '../../corpus.js';
@@ -83,6 +84,19 @@ const MUTATIONS: Record<string, Mutation> = {
   },
 };
 
+/** The decoded bytes, or the message of the CODEC IoStoreError thrown (any other failure fails the test). */
+function outcome(decode: () => Uint8Array, c: number, name: string): Uint8Array | string {
+  try {
+    return decode();
+  } catch (e) {
+    if (!(e instanceof IoStoreError) || e.code !== 'CODEC') {
+      expect.fail(`case ${c} (${name}) threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    }
+    expect(e.message).toMatch(/^oodle: .+ at .+/);
+    return e.message;
+  }
+}
+
 describe.skipIf(!hasCorpus)('Oodle decoder on corrupt input', () => {
   it('either decodes to the declared size or throws a CODEC IoStoreError', () => {
     const seeds = [...containerSeeds(), ...vectorSeeds()];
@@ -91,6 +105,7 @@ describe.skipIf(!hasCorpus)('Oodle decoder on corrupt input', () => {
     const names = Object.keys(MUTATIONS);
     const outcomes: Record<string, number> = { decoded: 0, rejected: 0 };
     let slowest = 0;
+    let compared = 0;
     const CASES = 6000;
     for (let c = 0; c < CASES; c++) {
       // Half the cases go to the large vector blocks, where the rarer coders live.
@@ -98,19 +113,24 @@ describe.skipIf(!hasCorpus)('Oodle decoder on corrupt input', () => {
       const name = names[r(names.length)]!;
       const [stream, size] = MUTATIONS[name]!(seed.stream, seed.size, r);
       const t0 = performance.now();
-      try {
-        const out = oodleDecompress(stream, size);
-        if (out.length !== size) expect.fail(`case ${c} (${name}): ${out.length} bytes for ${size}`);
-        outcomes.decoded!++;
-      } catch (e) {
-        if (!(e instanceof IoStoreError) || e.code !== 'CODEC') {
-          expect.fail(`case ${c} (${name}) threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-        }
-        expect(e.message).toMatch(/^oodle: .+ at .+/);
-        outcomes.rejected!++;
-      }
+      const got = outcome(() => oodleDecompress(stream, size), c, name);
       slowest = Math.max(slowest, performance.now() - t0);
+      if (got instanceof Uint8Array) {
+        if (got.length !== size) expect.fail(`case ${c} (${name}): ${got.length} bytes for ${size}`);
+        outcomes.decoded!++;
+      } else outcomes.rejected!++;
+      // The WebAssembly decoder (oodleDecompress's) and the TypeScript one agree on every stream: the same bytes, or
+      // both reject it (checked on every other case, 3,000 streams: the reference is the slower of the two). Their
+      // messages are the same but for a stream that reads past one of its arrays' ends: each decoder then reads what
+      // an earlier stream left in its own scratch, and may fail at another check first.
+      if (c % 2 === 1) continue;
+      const reference = outcome(() => oodleDecompressReference(stream, size), c, name);
+      if (got instanceof Uint8Array !== reference instanceof Uint8Array) expect.fail(`case ${c} (${name}): ${String(got)} / ${String(reference)}`);
+      if (got instanceof Uint8Array && Buffer.compare(got, reference as Uint8Array) !== 0) expect.fail(`case ${c} (${name}): outputs differ`);
+      compared++;
     }
+    expect(oodleWasmAvailable()).toBe(true);
+    expect(compared).toBe(CASES / 2);
     expect(outcomes.decoded! + outcomes.rejected!).toBe(CASES);
     expect(outcomes.rejected).toBeGreaterThan(CASES / 2);
     // A 256 KiB block decodes in a few milliseconds; anything near a second would mean a runaway loop.

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// Oodle encoder figures (`node scripts/bench-oodle-encode.mjs`, or `npm run bench -- --encode`; the full bench runs it
+// too): on one core, over the 64 KiB blocks of the corpus's two uncompressed containers (ue5.8 and ue6.0, as pack cuts
+// them), each level's MB/s of input and size, beside node:zlib deflate of the same blocks; the highest levels' size
+// against the engine's own Oodle containers of the same projects, block for block; and how fast the decoders (ours,
+// and ooz where present) read our streams beside the engine's. Speeds are medians of passes by CPU time, the encoder
+// and zlib in alternation, so that other load on the machine falls on both alike; the load average is printed.
+// Run `npm run build` first: it times dist/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = join(root, '..', 'shared', 'corpus');
+const OOZ = join(corpus, '..', 'tools', 'ooz', 'ooz-decode');
+const PROJECTS = ['ue5.8-cue4parse', 'ue6.0-cue4parse'];
+
+const { readToc, oodleDecompressInto, oodleDecompressReference } = await import('../dist/index.js');
+const { encodeOodleStream, oodleCompress } = await import('../dist/codecs/oodle/encode/index.js');
+
+function container(project, dir, name) {
+  const base = join(corpus, project, dir, name);
+  return { toc: readToc(new Uint8Array(readFileSync(`${base}.utoc`))), ucas: new Uint8Array(readFileSync(`${base}.ucas`)) };
+}
+
+/**
+ * The uncompressed containers' blocks; the engine's Oodle containers' total size; and the blocks the engine
+ * compressed, paired with the same bytes uncompressed (chunk by chunk, by chunk id), for the decode comparison.
+ */
+function corpusInputs() {
+  const plain = [];
+  const pairs = [];
+  let engineBytes = 0;
+  for (const project of PROJECTS) {
+    const u = container(project, 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    for (let b = 0; b < u.toc.blockCount; b++) plain.push(u.ucas.subarray(u.toc.blocks.offset(b), u.toc.blocks.offset(b) + u.toc.blocks.uncompressedSize(b)));
+    const o = container(project, 'oodle', 'CUE4ParseFixtures-Minimal-Oodle-Windows');
+    for (let b = 0; b < o.toc.blockCount; b++) engineBytes += o.toc.blocks.compressedSize(b);
+    const index = new Map();
+    for (let i = 0; i < o.toc.chunkCount; i++) index.set(o.toc.chunkIdHex(i), i);
+    for (let i = 0; i < u.toc.chunkCount; i++) {
+      const j = index.get(u.toc.chunkIdHex(i));
+      if (j === undefined) continue;
+      for (let k = 0; k < u.toc.chunkBlockCount(i); k++) {
+        const bu = u.toc.chunkFirstBlock(i) + k;
+        const bo = o.toc.chunkFirstBlock(j) + k;
+        if (o.toc.compressionMethods[o.toc.blocks.method(bo)] !== 'Oodle') continue;
+        const raw = u.ucas.subarray(u.toc.blocks.offset(bu), u.toc.blocks.offset(bu) + u.toc.blocks.uncompressedSize(bu));
+        pairs.push([raw, o.ucas.subarray(o.toc.blocks.offset(bo), o.toc.blocks.offset(bo) + o.toc.blocks.compressedSize(bo))]);
+      }
+    }
+  }
+  return { plain, pairs, engineBytes };
+}
+
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const decodeWith = (f, blocks) => { const t = cpu(); for (const [s, n] of blocks) f(s, n); return cpu() - t; };
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+
+/** Seconds of CPU of one pass of `f` over the blocks, and the bytes it wrote (stored blocks count at their size). */
+function pass(f, blocks) {
+  const t = cpu();
+  let size = 0;
+  for (const b of blocks) size += Math.min(b.length, f(b).length);
+  return { s: cpu() - t, size };
+}
+
+export async function benchOodleEncode(log = console.log) {
+  if (!existsSync(join(corpus, PROJECTS[0]))) {
+    log('corpus not found: no encoder figures');
+    return;
+  }
+  const { plain, pairs, engineBytes } = corpusInputs();
+  const raw = plain.reduce((a, b) => a + b.length, 0);
+  log(`\nOodle encoder, one core (${plain.length} blocks of 64 KiB, ${(raw / 1e6).toFixed(1)} MB: the ue5.8 and ue6.0 uncompressed containers; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${'' + (await import('node:os')).availableParallelism()} cores)`);
+  const rows = [
+    ['zlib 1 (node:zlib)', (b) => deflateRawSync(b, { level: 1 }), 5],
+    ['zlib 6 (node:zlib)', (b) => deflateRawSync(b, { level: 6 }), 5],
+    ...[1, 2, 3, 4, 5].map((l) => [`Kraken ${l}`, (b) => encodeOodleStream(b, { level: l }), 5]),
+    ['Kraken 1 + check', (b) => oodleCompress(b, { level: 1 }), 5],
+    ['Kraken 4 + check', (b) => oodleCompress(b, { level: 4 }), 5],
+    ...[1, 4].map((l) => [`Mermaid ${l}`, (b) => encodeOodleStream(b, { codec: 'mermaid', level: l }), 5]),
+    ['Selkie 4', (b) => encodeOodleStream(b, { codec: 'selkie', level: 4 }), 5],
+    ...[6, 7, 9].map((l) => [`Kraken ${l}`, (b) => encodeOodleStream(b, { level: l }), 1]),
+    ...[7, 9].map((l) => [`Mermaid ${l}`, (b) => encodeOodleStream(b, { codec: 'mermaid', level: l }), 1]),
+  ];
+  // Warm-up, then rounds in which every row runs once (the slow rows only in the first rounds).
+  for (const [, f] of rows.slice(0, 6)) pass(f, plain.slice(0, 20));
+  const times = rows.map(() => []);
+  const sizes = rows.map(() => 0);
+  for (let round = 0; round < 5; round++) {
+    rows.forEach(([, f, n], k) => {
+      if (round >= n) return;
+      const r = pass(f, plain);
+      times[k].push(r.s);
+      sizes[k] = r.size;
+    });
+  }
+  const zlib1 = median(times[0]);
+  const zlib6 = median(times[1]);
+  rows.forEach(([name], k) => {
+    const t = median(times[k]);
+    log(`  ${name.padEnd(20)} ${(raw / 1e6 / t).toFixed(1).padStart(7)} MB/s  ${String(sizes[k]).padStart(8)} bytes (${((100 * sizes[k]) / raw).toFixed(1)}%)  ${(zlib1 / t).toFixed(2)}x zlib 1, ${(zlib6 / t).toFixed(2)}x zlib 6`);
+  });
+  log(`  engine's Oodle containers: ${engineBytes} bytes; Kraken 9 is ${((100 * sizes[rows.findIndex((r) => r[0] === 'Kraken 9')]) / engineBytes).toFixed(1)}% of that, Mermaid 9 ${((100 * sizes[rows.findIndex((r) => r[0] === 'Mermaid 9')]) / engineBytes).toFixed(1)}%`);
+
+  // Decoding our streams beside the engine's, block for block, on the blocks the engine compressed: passes in
+  // alternation, and the median of each round's ratio (so that other load falls on both alike).
+  const sets = [
+    ['engine Kraken', pairs.map(([raw, s]) => [s, raw.length])],
+    ['our Kraken 4', pairs.map(([raw]) => [encodeOodleStream(raw, { level: 4 }), raw.length])],
+    ['our Kraken 9', pairs.map(([raw]) => [encodeOodleStream(raw, { level: 9 }), raw.length])],
+    ['our Mermaid 4', pairs.map(([raw]) => [encodeOodleStream(raw, { codec: 'mermaid', level: 4 }), raw.length])],
+  ];
+  const bytes = pairs.reduce((a, [raw]) => a + raw.length, 0);
+  const out = new Uint8Array(0x10000);
+  // Ours as unpack runs it (the WebAssembly decoder where it runs), and the TypeScript reference decoder.
+  const decoders = [
+    ['ours', (s, n) => oodleDecompressInto(s, out.subarray(0, n))],
+    ['TypeScript', (s, n) => oodleDecompressReference(s, n)],
+  ];
+  const figures = sets.map(() => decoders.map(() => ({ t: [], r: [] })));
+  for (const [, f] of decoders) for (const [, blocks] of sets) for (let i = 0; i < 3; i++) decodeWith(f, blocks);
+  for (let round = 0; round < 15; round++) {
+    decoders.forEach(([, f], d) => {
+      const t = sets.map(([, blocks]) => decodeWith(f, blocks));
+      t.forEach((x, k) => {
+        figures[k][d].t.push(x);
+        figures[k][d].r.push(t[0] / x);
+      });
+    });
+  }
+  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder:`);
+  const dir = mkdtempSync(join(tmpdir(), 'oodle-bench-'));
+  try {
+    sets.forEach(([name, blocks], k) => {
+      let native = '';
+      if (existsSync(OOZ)) {
+        const parts = [];
+        for (const [s, n] of blocks) {
+          const h = Buffer.alloc(8);
+          h.writeUInt32LE(s.length, 0);
+          h.writeUInt32LE(n, 4);
+          parts.push(h, s);
+        }
+        writeFileSync(join(dir, 'b.bin'), Buffer.concat(parts));
+        const r = JSON.parse(execFileSync(OOZ, ['-B', '1', join(dir, 'b.bin')], { encoding: 'utf8' }));
+        native = `; ooz ${r.cpuRate.toFixed(0)} MB/s`;
+      }
+      const size = blocks.reduce((a, [s]) => a + s.length, 0);
+      const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
+      log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${native}`);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchOodleEncode();

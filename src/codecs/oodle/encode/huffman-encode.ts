@@ -1,0 +1,111 @@
+import { MsbWriter } from './bit-writer.js';
+import { canonicalCodes } from './huffman-lengths.js';
+import { writeHuffmanTable } from './huffman-table.js';
+
+/**
+ * The payload of a Huffman array (entropy types 2 and 4): the table, then the symbols dealt round-robin to three bit
+ * streams (A forward from the start, B backward from the end, C forward from A's end; see huffman.ts). Type 4 does
+ * this for each half of the array. Returns the position after the payload, or -1 when a split does not fit its
+ * field (the caller then codes the array another way). `form` is the table form chooseHuffmanTable picked.
+ */
+export function writeHuffmanPayload(src: Uint8Array, start: number, n: number, lens: Uint8Array, form: number, out: Uint8Array, at: number, halves: boolean): number {
+  canonicalCodes(lens, codes);
+  const w = new MsbWriter(out, at);
+  writeHuffmanTable(w, lens, form);
+  let p = w.finish();
+  if (!halves) return writeStreams(src, start, start + n, lens, out, p);
+  const half = (n + 1) >> 1;
+  const midField = p;
+  p += 3;
+  const mid = writeStreams(src, start, start + half, lens, out, p);
+  // Each half's B and C streams must hold two bytes or more between them.
+  if (mid < 0 || mid - p - 2 - (out[p]! | (out[p + 1]! << 8)) < 2) return -1;
+  const midSplit = mid - p;
+  out[midField] = midSplit;
+  out[midField + 1] = midSplit >>> 8;
+  out[midField + 2] = midSplit >>> 16;
+  const end = writeStreams(src, start + half, start + n, lens, out, mid);
+  if (end < 0 || end - mid - 2 - (out[mid]! | (out[mid + 1]! << 8)) < 2) return -1;
+  return end;
+}
+
+const codes = new Uint16Array(256);
+/** Code and length of each symbol in one entry: code << 4 | length. */
+const entries = new Int32Array(256);
+/** Each stream is written on its own, then the three are laid out: A, C, then B reversed. */
+const STREAM_ROOM = 0x30000;
+const bufA = new Uint8Array(STREAM_ROOM);
+const bufB = new Uint8Array(STREAM_ROOM);
+const bufC = new Uint8Array(STREAM_ROOM);
+
+/** Writes [A's length: u16][A][C][B reversed] for src[from, to) at out[at]; returns the end, or -1 if A is too long. */
+function writeStreams(src: Uint8Array, from: number, to: number, lens: Uint8Array, out: Uint8Array, at: number): number {
+  for (let s = 0; s < 256; s++) entries[s] = (codes[s]! << 4) | lens[s]!;
+  // Sixteen bits are written whenever sixteen are pending; fewer than sixteen plus an 11-bit code fit an int32.
+  let accA = 0;
+  let nA = 0;
+  let pA = 0;
+  let accB = 0;
+  let nB = 0;
+  let pB = 0;
+  let accC = 0;
+  let nC = 0;
+  let pC = 0;
+  let i = from;
+  const last = to - 3;
+  for (; i <= last; i += 3) {
+    let e = entries[src[i]!]!;
+    accA |= (e >>> 4) << nA;
+    nA += e & 15;
+    e = entries[src[i + 1]!]!;
+    accB |= (e >>> 4) << nB;
+    nB += e & 15;
+    e = entries[src[i + 2]!]!;
+    accC |= (e >>> 4) << nC;
+    nC += e & 15;
+    if (nA >= 16) {
+      bufA[pA] = accA;
+      bufA[pA + 1] = accA >>> 8;
+      pA += 2;
+      accA >>>= 16;
+      nA -= 16;
+    }
+    if (nB >= 16) {
+      bufB[pB] = accB;
+      bufB[pB + 1] = accB >>> 8;
+      pB += 2;
+      accB >>>= 16;
+      nB -= 16;
+    }
+    if (nC >= 16) {
+      bufC[pC] = accC;
+      bufC[pC + 1] = accC >>> 8;
+      pC += 2;
+      accC >>>= 16;
+      nC -= 16;
+    }
+  }
+  if (i < to) {
+    const e = entries[src[i]!]!;
+    accA |= (e >>> 4) << nA;
+    nA += e & 15;
+  }
+  if (i + 1 < to) {
+    const e = entries[src[i + 1]!]!;
+    accB |= (e >>> 4) << nB;
+    nB += e & 15;
+  }
+  for (; nA > 0; nA -= 8, accA >>>= 8) bufA[pA++] = accA;
+  for (; nB > 0; nB -= 8, accB >>>= 8) bufB[pB++] = accB;
+  for (; nC > 0; nC -= 8, accC >>>= 8) bufC[pC++] = accC;
+  if (pA > 0xffff) return -1;
+  out[at] = pA;
+  out[at + 1] = pA >>> 8;
+  let q = at + 2;
+  out.set(bufA.subarray(0, pA), q);
+  q += pA;
+  out.set(bufC.subarray(0, pC), q);
+  q += pC;
+  for (let k = pB - 1; k >= 0; k--) out[q++] = bufB[k]!;
+  return q;
+}

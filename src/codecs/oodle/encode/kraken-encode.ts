@@ -1,0 +1,200 @@
+import { CHUNK_SIZE, type Commands } from './commands.js';
+import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
+import { LONG, OFFS, packOffset, writeTail } from './offset-streams.js';
+
+/**
+ * Writes a Kraken LZ chunk from a parse (the layout kraken.ts and offsets.ts read): literals (as they are, or as
+ * differences from the byte at the last offset, whichever codes smaller), command bytes, packed offsets, packed
+ * lengths, then the raw offset and long-length bits in two streams meeting in the middle.
+ */
+
+const LITS = new Uint8Array(CHUNK_SIZE + 16);
+const DELTA_LITS = new Uint8Array(CHUNK_SIZE + 16);
+const CMDS = new Uint8Array(CHUNK_SIZE);
+const LENS = new Uint8Array(CHUNK_SIZE);
+
+export interface KrakenChunkOptions {
+  /** Entropy-code the arrays (off: all stored). */
+  entropy: boolean;
+  /** Consider coding literals as differences from the byte at the last offset (mode 0). */
+  delta: boolean;
+}
+
+/** Each literal run: where it starts in the input, its length, and the last offset before it. */
+const RUN_AT = new Int32Array(CHUNK_SIZE / 2 + 16);
+const RUN_LEN = new Int32Array(CHUNK_SIZE / 2 + 16);
+const RUN_BACK = new Int32Array(CHUNK_SIZE / 2 + 16);
+const litHist = new Uint32Array(256);
+const deltaHist = new Uint32Array(256);
+
+/** Sizes of the streams buildStreams filled. */
+const built = { nl: 0, nc: 0, no: 0, nlen: 0, nlong: 0, runs: 0 };
+
+/** Fills the module's stream arrays (literals, commands, packed offsets and lengths, raw bits) from a parse. */
+function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands): typeof built {
+  let p = start === 0 ? 8 : start;
+  let nl = 0;
+  let nc = 0;
+  let no = 0;
+  let nlen = 0;
+  let nlong = 0;
+  let runs = 0;
+  let r0 = 8;
+  let r1 = 8;
+  let r2 = 8;
+  for (let k = 0; k < cmds.count; k++) {
+    const lit = cmds.litLen[k]!;
+    if (lit > 0) {
+      RUN_AT[runs] = p;
+      RUN_LEN[runs] = lit;
+      RUN_BACK[runs++] = r0;
+      if (lit > 16) LITS.set(src.subarray(p, p + lit), nl);
+      else for (let i = 0; i < lit; i++) LITS[nl + i] = src[p + i]!;
+      nl += lit;
+      p += lit;
+    }
+    const d = cmds.dist[k]!;
+    let idx: number;
+    if (d === r0) idx = 0;
+    else if (d === r1) {
+      idx = 1;
+      r1 = r0;
+      r0 = d;
+    } else if (d === r2) {
+      idx = 2;
+      r2 = r1;
+      r1 = r0;
+      r0 = d;
+    } else {
+      idx = 3;
+      r2 = r1;
+      r1 = r0;
+      r0 = d;
+      packOffset(d, no++);
+    }
+    const len = cmds.matchLen[k]!;
+    CMDS[nc++] = (idx << 6) | ((len >= 17 ? 15 : len - 2) << 2) | (lit >= 3 ? 3 : lit);
+    if (lit >= 3) {
+      const v = lit - 3;
+      if (v < 255) LENS[nlen++] = v;
+      else {
+        LENS[nlen++] = 255;
+        LONG[nlong++] = v - 255;
+      }
+    }
+    if (len >= 17) {
+      const v = len - 17;
+      if (v < 255) LENS[nlen++] = v;
+      else {
+        LENS[nlen++] = 255;
+        LONG[nlong++] = v - 255;
+      }
+    }
+    p += len;
+  }
+  if (p < end) {
+    RUN_AT[runs] = p;
+    RUN_LEN[runs] = end - p;
+    RUN_BACK[runs++] = r0;
+    LITS.set(src.subarray(p, end), nl);
+    nl += end - p;
+  }
+  built.nl = nl;
+  built.nc = nc;
+  built.no = no;
+  built.nlen = nlen;
+  built.nlong = nlong;
+  built.runs = runs;
+  return built;
+}
+
+/** Histograms of a parse's streams, for the optimal parse's cost model. */
+export interface KrakenStats {
+  lits: Uint32Array;
+  deltaLits: Uint32Array;
+  cmds: Uint32Array;
+  offs: Uint32Array;
+  lens: Uint32Array;
+  nl: number;
+}
+
+/** Counts the streams a parse gives (the literals both ways). */
+export function krakenStats(src: Uint8Array, start: number, end: number, cmds: Commands, into: KrakenStats): void {
+  const b = buildStreams(src, start, end, cmds);
+  histogram(LITS, 0, b.nl, into.lits);
+  deltaHistogram(src, b.runs);
+  into.deltaLits.set(deltaHist);
+  histogram(CMDS, 0, b.nc, into.cmds);
+  histogram(OFFS, 0, b.no, into.offs);
+  histogram(LENS, 0, b.nlen, into.lens);
+  into.nl = b.nl;
+}
+
+/**
+ * Writes the chunk header and LZ payload for `src[start, end)` with commands `cmds` at `out[at]` and returns the end,
+ * or -1 when the payload would not be smaller than the chunk (the caller then stores it another way).
+ */
+export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cmds: Commands, out: Uint8Array, at: number, o: KrakenChunkOptions): number {
+  const count = end - start;
+  const { nl, nc, no, nlen, nlong, runs } = buildStreams(src, start, end, cmds);
+  if (!fitsDecoderScratch(count, nl, nc, no, nlen)) return -1;
+  const head = at;
+  let q = at + 3;
+  if (start === 0) {
+    out.set(src.subarray(0, 8), q);
+    q += 8;
+  }
+  // Mode 0 codes literals as differences from the byte at the last offset, mode 1 as they are.
+  let delta = false;
+  const counted = o.entropy && nl >= 32;
+  if (counted) {
+    histogram(LITS, 0, nl, litHist);
+    if (o.delta) {
+      deltaHistogram(src, runs);
+      delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
+      if (delta) fillDeltaLiterals(src, runs);
+    }
+  }
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false });
+  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true });
+  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false });
+  if (q - head - 3 >= count) return -1;
+  q = writeTail(no, nlong, out, q);
+  const used = q - head - 3;
+  if (used >= count || used < 13) return -1;
+  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
+  out[head] = h >>> 16;
+  out[head + 1] = h >>> 8;
+  out[head + 2] = h;
+  return q;
+}
+
+/**
+ * Whether Oodle's Kraken decoder, which unpacks a chunk's streams into scratch memory of three times the chunk plus
+ * 53 KiB (at most 432 KiB, less its 64-byte table), holds this chunk's: the four arrays, then offsets and lengths as
+ * 32-bit values, aligned, with 64 bytes to spare.
+ */
+function fitsDecoderScratch(count: number, nl: number, nc: number, no: number, nlen: number): boolean {
+  const room = Math.min(3 * count + 32 + 0xd000, 0x6c000) - 64;
+  return nl + nc + no + nlen + 15 + 4 * no + 15 + 4 * nlen + 64 <= room;
+}
+
+function deltaHistogram(src: Uint8Array, runs: number): void {
+  deltaHist.fill(0);
+  for (let r = 0; r < runs; r++) {
+    const from = RUN_AT[r]!;
+    const back = RUN_BACK[r]!;
+    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) deltaHist[(src[i]! - src[i - back]!) & 255]!++;
+  }
+}
+
+function fillDeltaLiterals(src: Uint8Array, runs: number): void {
+  let k = 0;
+  for (let r = 0; r < runs; r++) {
+    const from = RUN_AT[r]!;
+    const back = RUN_BACK[r]!;
+    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) DELTA_LITS[k++] = src[i]! - src[i - back]!;
+  }
+}
+

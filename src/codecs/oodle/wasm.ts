@@ -1,0 +1,120 @@
+import { corrupt } from './corrupt.js';
+import { OODLE_WASM_BASE64 } from './wasm-bytes.generated.js';
+
+/**
+ * The WebAssembly build of this decoder (assembly/oodle, AssemblyScript with SIMD; built by scripts/build-wasm.mjs):
+ * Kraken, Mermaid/Selkie and Leviathan at 2-3x the TypeScript decoder's speed. The TypeScript decoder stays the
+ * reference and the fallback: for BitKnit and LZNA blocks, outputs too large to place in the module's memory, and
+ * runtimes without WebAssembly SIMD. Both give the same output on every stream and reject the same corrupt ones.
+ */
+
+/** The parts of the WebAssembly API used here (the project's TypeScript libraries declare none of it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+  RuntimeError: new () => Error;
+}
+
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface OodleWasm {
+  memory: WasmMemory;
+  ioBase(): number;
+  slack(): number;
+  begin(src: number, srcLen: number, out: number, size: number): void;
+  decodeUntil(limit: number): number;
+  errorMessage: { value: number };
+  errorValue: { value: number };
+  errorAt: { value: number };
+  errorInOutput: { value: number };
+}
+
+const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/**
+ * Streams whose bytes and output together pass this are left to the TypeScript decoder: the module's memory grows
+ * to hold both and never shrinks, so this bounds what a process keeps (IoStore blocks are 64 KiB).
+ */
+const MAX_IO = 64 << 20;
+
+/** Output decoded per call (a multiple of Oodle's 256 KiB blocks): small enough to be in the cache when copied out. */
+const COPY_PIECE = 0x40000;
+
+let module: OodleWasm | null | undefined;
+
+/** The instance, made on first use; null where WebAssembly (or its SIMD) is not available, or turned off. */
+function instance(): OodleWasm | null {
+  if (module !== undefined) return module;
+  module = null;
+  if (wasmApi === undefined || disabledByEnvironment()) return module;
+  try {
+    const bytes = Uint8Array.from(atob(OODLE_WASM_BASE64), (c) => c.charCodeAt(0));
+    module = new wasmApi.Instance(new wasmApi.Module(bytes), {}).exports as OodleWasm;
+  } catch {
+    module = null;
+  }
+  return module;
+}
+
+/** `IOSTORE_OODLE_WASM=0` keeps every stream on the TypeScript decoder (for comparisons, or a runtime that misbehaves). */
+function disabledByEnvironment(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.IOSTORE_OODLE_WASM === '0';
+}
+
+/** Whether the WebAssembly decoder is in use in this process. */
+export function oodleWasmAvailable(): boolean {
+  return instance() !== null;
+}
+
+/**
+ * Decodes `src` into `out` (its length is the uncompressed size) with the WebAssembly decoder. Returns false when
+ * the stream is one for the TypeScript decoder (which then writes all of `out`); throws the TypeScript decoder's CODEC error
+ * for a corrupt stream.
+ */
+export function wasmDecodeInto(src: Uint8Array, out: Uint8Array): boolean {
+  const x = instance();
+  const size = out.length;
+  if (x === null || src.length + size > MAX_IO) return false;
+  const slack = x.slack();
+  const at = x.ioBase();
+  const outAt = (at + src.length + slack + 15) & ~15;
+  const need = outAt + size + slack;
+  const mem = x.memory;
+  if (mem.buffer.byteLength < need) mem.grow(Math.ceil((need - mem.buffer.byteLength) / 65536));
+  const bytes = new Uint8Array(mem.buffer);
+  bytes.set(src, at);
+  // Bytes past the stream read as zero, as they do in the TypeScript decoder.
+  bytes.fill(0, at + src.length, outAt);
+  x.begin(at, src.length, outAt, size);
+  // A piece at a time, each copied out while it is still in the cache (a large output copied at the end is not).
+  for (let done = 0; done < size; ) {
+    const next = Math.min(size, done + COPY_PIECE);
+    let status: number;
+    try {
+      status = x.decodeUntil(next);
+    } catch (e) {
+      const message = x.errorMessage.value;
+      // A trap the decoder did not ask for (it never should) leaves the stream to the TypeScript decoder.
+      if (!(e instanceof wasmApi!.RuntimeError) || message === 0) return false;
+      const value = x.errorValue.value;
+      const where = x.errorAt.value;
+      corrupt(readString(mem, message) + (value >= 0 ? ` ${value}` : ''), x.errorInOutput.value ? `output byte ${where}` : where);
+    }
+    // The TypeScript decoder does the whole stream again: the pieces copied so far are the same bytes.
+    if (status !== 0) return false;
+    out.set(new Uint8Array(mem.buffer, outAt + done, next - done), done);
+    done = next;
+  }
+  return true;
+}
+
+/** An AssemblyScript string constant: UTF-16 code units, their byte length in the four bytes before them. */
+function readString(mem: WasmMemory, at: number): string {
+  const view = new DataView(mem.buffer);
+  const units = new Uint16Array(mem.buffer.slice(at, at + view.getUint32(at - 4, true)));
+  return String.fromCharCode(...units);
+}

@@ -1,0 +1,188 @@
+import { closeSync, lstatSync, openSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { quote } from '../util/quote.js';
+import { MANIFEST_NAME } from './manifest.js';
+
+/** A name given to an output file that another file of the run already took, and the free name used instead. */
+export interface Renamed {
+  /** The path asked for. */
+  path: string;
+  /** The path written. */
+  written: string;
+  /** The path (as written) it collided with. */
+  clash: string;
+  /** The other files of its group (a package's .uexp), each renamed alike. */
+  with?: Array<{ path: string; written: string }>;
+  /**
+   * Why they collide: the same path, a path that differs only in case (or Unicode form), a file and a folder, or the
+   * name of a file the run writes itself (the manifest).
+   */
+  why: 'same path' | 'case' | 'file and folder' | 'reserved';
+}
+
+/**
+ * The names of one run's output files, so that no file replaces another without a word: two entries with the same
+ * path (a pak may list one twice), paths that differ only in case on a file system that ignores case, a file where
+ * another entry needs a folder, and the manifest's own name. A later path that collides gets a free name with a
+ * suffix (`Foo (2).txt`; for a group such as a .uasset and its .uexp, the same suffix for all), and a folder that
+ * collides with a file is renamed alike for every file below it. Claims are made in plan order: the first keeps
+ * its name.
+ */
+type Clash = { path: string; why: Renamed['why'] };
+
+export class OutputNames {
+  /** Written file paths by key. */
+  private readonly files = new Map<string, string>();
+  /** Written folder paths by key, and the folder each asked-for folder was written as. */
+  private readonly folders = new Set<string>();
+  private readonly folderOf = new Map<string, { folder: string; clash?: Clash }>();
+  /** The next suffix to try for a name: a pak listing one path 100,000 times must not probe 100,000 suffixes each. */
+  private readonly nextSuffix = new Map<string, number>();
+  private readonly reserved: ReadonlySet<string>;
+  readonly renamed: Renamed[] = [];
+
+  /** `caseInsensitive`: the output's file system ignores case (see `ignoresCase`); `reserved`: names the run writes itself. */
+  constructor(
+    readonly caseInsensitive: boolean,
+    reserved: readonly string[] = [MANIFEST_NAME],
+  ) {
+    for (const r of reserved) this.files.set(this.key(r), r);
+    this.reserved = new Set(reserved.map((r) => this.key(r)));
+  }
+
+  /** The name a path has on the file system: case and Unicode form folded where it ignores them. */
+  key(path: string): string {
+    return this.caseInsensitive ? path.normalize('NFC').toLowerCase() : path;
+  }
+
+  /** The path to write `path` (`/`-separated, relative to the output) under: itself, or a free name. */
+  claim(path: string): string {
+    return this.claimGroup([path])[0]!;
+  }
+
+  /**
+   * Claims paths that must keep one stem (a legacy package: `X.uasset` and `X.uexp`): when any collides, all get the
+   * same suffix.
+   */
+  claimGroup(paths: readonly string[]): string[] {
+    const placed = paths.map((p) => this.place(p));
+    const base = this.key(placed[0]!.path);
+    let out = placed.map((p) => p.path);
+    let clash = this.firstTaken(out);
+    const first = clash ?? placed.find((p) => p.clash !== undefined)?.clash;
+    if (clash !== undefined) {
+      for (let n = this.nextSuffix.get(base) ?? 2; clash !== undefined; n++) {
+        out = placed.map((p) => withSuffix(p.path, n));
+        clash = this.firstTaken(out);
+        this.nextSuffix.set(base, n + 1);
+      }
+    }
+    for (const p of out) this.files.set(this.key(p), p);
+    if (out.some((p, k) => p !== paths[k])) {
+      const r: Renamed = { path: paths[0]!, written: out[0]!, clash: first!.path, why: first!.why };
+      if (paths.length > 1) r.with = paths.slice(1).map((p, k) => ({ path: p, written: out[k + 1]! }));
+      this.renamed.push(r);
+    }
+    return out;
+  }
+
+  /** The first of `paths` that an earlier file or folder holds: what it collides with, and how. */
+  private firstTaken(paths: readonly string[]): Clash | undefined {
+    for (const p of paths) {
+      const k = this.key(p);
+      const file = this.files.get(k);
+      if (file !== undefined) return { path: file, why: this.reserved.has(k) ? 'reserved' : file === p ? 'same path' : 'case' };
+      if (this.folders.has(k)) return { path: p, why: 'file and folder' };
+    }
+    return undefined;
+  }
+
+  /**
+   * `path` with each of its folders as written: a folder whose name a file took is written under a suffix (and the
+   * file it collided with is returned).
+   */
+  private place(path: string): { path: string; clash?: Clash } {
+    const cut = path.lastIndexOf('/');
+    if (cut < 0) return { path };
+    let asked = '';
+    let written = '';
+    let clash: Clash | undefined;
+    for (const part of path.slice(0, cut).split('/')) {
+      asked = asked === '' ? part : `${asked}/${part}`;
+      const k = this.key(asked);
+      let f = this.folderOf.get(k);
+      if (f === undefined) {
+        let folder = written === '' ? part : `${written}/${part}`;
+        const file = this.files.get(this.key(folder));
+        let why: Clash | undefined;
+        if (file !== undefined) {
+          why = { path: file, why: 'file and folder' };
+          const wanted = this.key(folder);
+          const stem = folder;
+          for (let n = this.nextSuffix.get(wanted) ?? 2; this.files.has(this.key(folder)) || this.folders.has(this.key(folder)); n++) {
+            folder = withSuffix(stem, n);
+            this.nextSuffix.set(wanted, n + 1);
+          }
+        }
+        f = why ? { folder, clash: why } : { folder };
+        this.folderOf.set(k, f);
+        this.folders.add(this.key(folder));
+      }
+      clash ??= f.clash;
+      written = f.folder;
+    }
+    return { path: `${written}/${path.slice(cut + 1)}`, ...(clash ? { clash } : {}) };
+  }
+}
+
+/** `dir/Foo (n).txt` for `dir/Foo.txt` (the suffix goes before the first dot of the name: `T (2).m.ubulk`). */
+export function withSuffix(path: string, n: number): string {
+  const cut = path.lastIndexOf('/') + 1;
+  const name = path.slice(cut);
+  const dot = name.indexOf('.', 1);
+  return dot < 0 ? `${path} (${n})` : `${path.slice(0, cut)}${name.slice(0, dot)} (${n})${name.slice(dot)}`;
+}
+
+/** One line for a renamed output file, for a run's warnings. */
+export function renamedWarning(r: Renamed): string {
+  const own = r.clash === r.path || (r.why === 'case' && !r.with?.some((w) => w.path === r.clash));
+  const why =
+    r.why === 'reserved'
+      ? `the output's own ${quote(r.clash)} has that name`
+      : r.why === 'file and folder'
+        ? `${quote(r.clash)} is both a file and a folder`
+        : r.why === 'case'
+          ? `${own ? 'it' : quote(r.with?.find((w) => w.path !== w.written)?.path ?? r.path)} would be the same file as ${quote(r.clash)} (this file system ignores case)`
+          : own
+            ? 'another entry has the same path'
+            : `${quote(r.clash)} is another entry's path too`;
+  const written = [r.written, ...(r.with ?? []).map((w) => w.written)].map((w) => quote(w)).join(' and ');
+  const what = r.with ? `${quote(r.path)} (with ${r.with.map((w) => quote(w.path)).join(', ')})` : quote(r.path);
+  return `${what}: ${why}: written as ${written}`;
+}
+
+/**
+ * Whether the file system of `dir` (an existing folder) ignores case: a probe file is made and looked up in upper
+ * case. Where `dir` cannot take one, the platform's usual file system decides (Windows and macOS: ignores case).
+ */
+export function ignoresCase(dir: string): boolean {
+  const name = `.iostore-case-probe-${process.pid}`;
+  const probe = join(dir, name);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch {
+    return process.platform === 'win32' || process.platform === 'darwin';
+  }
+  try {
+    lstatSync(join(dir, name.toUpperCase()));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    try {
+      unlinkSync(probe);
+    } catch {
+      // gone already
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { oodleDecompressReference } from '../../../src/codecs/oodle/index.js';
+import { oodleWasmAvailable, wasmDecodeInto } from '../../../src/codecs/oodle/wasm.js';
+import { EncryptionMethod, readToc } from '../../../src/toc/index.js';
+import { corpusFiles, corpusPath, hasCorpus } from '../../corpus.js';
+
+/** Every Oodle block of every unencrypted corpus container whose .ucas is present. */
+function corpusBlocks(): { stream: Uint8Array; size: number; where: string }[] {
+  const blocks: { stream: Uint8Array; size: number; where: string }[] = [];
+  for (const rel of corpusFiles('.utoc')) {
+    const base = corpusPath(rel.slice(0, -'.utoc'.length));
+    if (!existsSync(`${base}.ucas`)) continue;
+    const toc = readToc(new Uint8Array(readFileSync(`${base}.utoc`)));
+    if (toc.encryption !== EncryptionMethod.None) continue;
+    const oodle = toc.compressionMethods.findIndex((m) => m.toLowerCase() === 'oodle');
+    if (oodle < 0) continue;
+    const parts: Uint8Array[] = [];
+    for (let p = 0; p < Math.max(1, toc.partitionCount); p++) parts.push(new Uint8Array(readFileSync(p === 0 ? `${base}.ucas` : `${base}_s${p}.ucas`)));
+    const partSize = Number.isFinite(toc.partitionSize) && toc.partitionCount > 1 ? toc.partitionSize : Infinity;
+    for (let b = 0; b < toc.blockCount; b++) {
+      if (toc.blocks.method(b) !== oodle) continue;
+      const off = toc.blocks.offset(b);
+      const part = partSize === Infinity ? 0 : Math.floor(off / partSize);
+      const at = part === 0 ? off : off - part * partSize;
+      blocks.push({ stream: parts[part]!.subarray(at, at + toc.blocks.compressedSize(b)), size: toc.blocks.uncompressedSize(b), where: `${rel} block ${b}` });
+    }
+  }
+  return blocks;
+}
+
+function vector(name: string): { stream: Uint8Array; size: number } {
+  const bytes = new Uint8Array(readFileSync(corpusPath('oodle-vectors', `xml.${name}`)));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const prefix = name === 'leviathan' ? 8 : 4;
+  return { stream: bytes.subarray(prefix), size: prefix === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true) };
+}
+
+describe.skipIf(!hasCorpus)('the WebAssembly Oodle decoder', () => {
+  it('is in use on this Node', () => {
+    expect(oodleWasmAvailable()).toBe(true);
+  });
+
+  for (const name of ['kraken', 'mermaid', 'selkie', 'leviathan']) {
+    it(`decodes xml.${name} byte for byte as the TypeScript decoder`, () => {
+      const { stream, size } = vector(name);
+      const out = new Uint8Array(size);
+      expect(wasmDecodeInto(stream, out)).toBe(true);
+      expect(Buffer.compare(out, oodleDecompressReference(stream, size))).toBe(0);
+    });
+  }
+
+  it('leaves BitKnit to the TypeScript decoder, with the output untouched', () => {
+    const { stream, size } = vector('bitknit');
+    const out = new Uint8Array(size).fill(7);
+    expect(wasmDecodeInto(stream, out)).toBe(false);
+    expect(out.every((b) => b === 7)).toBe(true);
+  });
+
+  it('decodes every Oodle block of the corpus containers byte for byte as the TypeScript decoder', () => {
+    const blocks = corpusBlocks();
+    expect(blocks.length).toBeGreaterThan(500);
+    for (const { stream, size, where } of blocks) {
+      const out = new Uint8Array(size);
+      if (!wasmDecodeInto(stream, out)) expect.fail(`${where}: not decoded`);
+      if (Buffer.compare(out, oodleDecompressReference(stream, size)) !== 0) expect.fail(`${where}: outputs differ`);
+    }
+  });
+});
