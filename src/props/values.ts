@@ -805,7 +805,9 @@ function writeTaggedValue(w: Wr, c: Ctx, p: PropJson, ty: Ty): void {
     const it = p.innerTag ?? { name: p.name, type: 'StructProperty' };
     const { node } = parsedType(String(it.type));
     w.i32(p.value.length);
-    const sizeAt = writeTagOld(w, c.S, { ...(it as unknown as PropJson), name: it.name ?? p.name }, node, false);
+    const innerName = it.name ?? p.name;
+    writeName(w, c.S, innerName, 'inner tag name');
+    const sizeAt = writeTagOld(w, c.S, { ...(it as unknown as PropJson), name: innerName }, node, false);
     const start = w.len;
     for (const e of p.value) writeStruct(w, c, node.params[0]?.name, e);
     w.patchI32(sizeAt, w.len - start);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyLegacyProps, readLegacyProps, type ExportPropsJson, type PropJson } from '../../src/props/index.js';
+import { parseLegacyPackage } from '../../src/legacy/package.js';
+import { applyLegacyProps, readLegacyProps, type ExportPropsJson, type PackagePropsJson, type PropJson } from '../../src/props/index.js';
 import { corpusPath } from '../corpus.js';
 import { legacyPak, pakFiles } from '../legacy/helpers.js';
 
@@ -9,7 +10,7 @@ import { legacyPak, pakFiles } from '../legacy/helpers.js';
  * back, else a second reading that checks value by value, keeping as bytes only what does not write back. Kept
  * bytes (tails, raw values) stay bytes until someone reads their hex.
  */
-const BLOODSTAINED = 'legacy-games/ue4.18-bloodstained/m01SIP_000_BG.umap';
+const CURVE = 'legacy-games/ue4.23-astroneer/ResourceProgressCurve.uasset';
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 function rawProps(props: PropJson[] | undefined, out: string[] = []): string[] {
@@ -20,19 +21,50 @@ function rawProps(props: PropJson[] | undefined, out: string[] = []): string[] {
   return out;
 }
 
+/** Offset of the inner tag's size of the struct array `name` (pre-5.4 tags: count, name, type, size). */
+function innerTagSizeAt(uasset: Uint8Array, name: string): number {
+  const names = parseLegacyPackage(uasset, { source: CURVE, engine: 'UE4_23' }).names.map((n) => n.name);
+  const v = new DataView(uasset.buffer, uasset.byteOffset, uasset.length);
+  const [n, s] = [names.indexOf(name), names.indexOf('StructProperty')];
+  for (let at = 0; at + 24 <= uasset.length; at++) {
+    if (v.getInt32(at + 4, true) === n && v.getInt32(at + 8, true) === 0 && v.getInt32(at + 12, true) === s && v.getInt32(at + 16, true) === 0) return at + 20;
+  }
+  throw new Error(`no inner tag of ${name}`);
+}
+
+const keysOf = (json: PackagePropsJson): PropJson => (json.exports[0]!.properties![0]!.value as unknown as PropJson[])[0]!;
+
 describe('props verification', () => {
-  it('an export with a value that does not write back stays typed; only that value keeps its bytes', () => {
-    const uasset = new Uint8Array(readFileSync(corpusPath(BLOODSTAINED)));
-    const r = readLegacyProps(uasset, undefined, { source: BLOODSTAINED, engine: 'UE4_18' });
-    // BodySetup_230: its ConvexElems (FKConvexElem, serialized natively in 4.18) read as tags but do not write back.
-    const body = r.json.exports[33]!;
-    expect(body.name).toBe('BodySetup_230');
-    expect(body.serialization).toBe('tagged');
-    expect(rawProps(body.properties)).toEqual(['ConvexElems']);
-    expect(body.properties!.length).toBeGreaterThan(1);
-    const back = applyLegacyProps(uasset, undefined, JSON.parse(JSON.stringify(r.json)), { source: BLOODSTAINED, engine: 'UE4_18' });
+  it('an array of structs of a UE 4.x tag reads and writes back with its inner tag (name, type, size)', () => {
+    const uasset = new Uint8Array(readFileSync(corpusPath(CURVE)));
+    const r = readLegacyProps(uasset, undefined, { source: CURVE, engine: 'UE4_23' });
+    const keys = keysOf(r.json);
+    expect(keys.name).toBe('Keys');
+    expect(own(keys, 'raw')).toBe(false);
+    expect(keys.innerTag).toMatchObject({ name: 'Keys', type: 'StructProperty(RichCurveKey)' });
+    const values = keys.value as { InterpMode: number; Time: number; Value: number }[];
+    expect(values.map((k) => k.InterpMode)).toEqual([2, 2, 2]);
+    expect(values.map((k) => Math.round(k.Time * 1e4))).toEqual([0, 5004, 10000]);
+    const back = applyLegacyProps(uasset, undefined, JSON.parse(JSON.stringify(r.json)), { source: CURVE, engine: 'UE4_23' });
     expect(Buffer.compare(back.uasset, uasset)).toBe(0);
     expect(back.changed).toEqual([]);
+  });
+
+  it('an export with a value that does not write back stays typed; only that value keeps its bytes', () => {
+    // An inner tag whose size disagrees with its elements (as another writer might leave it): the elements read,
+    // but written back the size is recomputed, so the value keeps its bytes and the rest of the export stays typed.
+    const uasset = new Uint8Array(readFileSync(corpusPath(CURVE)));
+    const at = innerTagSizeAt(uasset, 'Keys');
+    const v = new DataView(uasset.buffer, uasset.byteOffset, uasset.length);
+    v.setInt32(at, v.getInt32(at, true) - 1, true);
+    const r = readLegacyProps(uasset, undefined, { source: CURVE, engine: 'UE4_23' });
+    const curve = r.json.exports[0]!;
+    expect(curve.serialization).toBe('tagged');
+    expect(curve.properties![0]!.name).toBe('FloatCurve');
+    expect(rawProps(curve.properties)).toEqual(['Keys']);
+    expect(r.warnings).toEqual([]);
+    const back = applyLegacyProps(uasset, undefined, JSON.parse(JSON.stringify(r.json)), { source: CURVE, engine: 'UE4_23' });
+    expect(Buffer.compare(back.uasset, uasset)).toBe(0);
   });
 
   it('kept bytes turn into hex only when read, and an assigned hex replaces them', () => {
