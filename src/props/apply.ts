@@ -9,7 +9,7 @@ import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import { exportChunkOffsets, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { writeExportProps, type ExportPropsJson } from './export-props.js';
 import { sameBytes, Wr } from './io.js';
-import { legacyExportBytes, legacyPropsPackage, zenExportBytes, zenPropsPackage, type PackagePropsJson, type ReadPropsOptions } from './package-props.js';
+import { defineLocalStructs, legacyExportBytes, legacyExportInfos, legacyPropsPackage, zenExportBytes, zenExportInfos, zenPropsPackage, type PackagePropsJson, type ReadPropsOptions } from './package-props.js';
 import { PropsWriteError, Session } from './prims.js';
 
 /**
@@ -106,6 +106,7 @@ export function applyLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefine
   const S = new Session(P);
   const oldNames = P.names.length;
   const old = legacyExportBytes(pkg, uasset, uexp);
+  defineLocalStructs(S, old, legacyExportInfos(pkg));
   const data = newExportData(json, S, old, source);
   const addedNames = P.names.slice(oldNames);
   const s = pkg.summary;
@@ -218,6 +219,7 @@ export function applyZenProps(bytes: Uint8Array, json: PackagePropsJson, o: Read
   const S = new Session(P);
   const oldNames = P.names.length;
   const old = zenExportBytes(z, bytes);
+  defineLocalStructs(S, old, zenExportInfos(z, P, o));
   const data = newExportData(json, S, old, source);
   const addedNames = P.names.slice(oldNames);
   const offsets = exportChunkOffsets(z);

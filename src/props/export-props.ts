@@ -1,4 +1,5 @@
 import { CustomVersions, hasCustomVersion } from './context.js';
+import { objectNameOf } from './refs.js';
 import { hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
 import { isObject, jsonBigInt, jsonInt, PropsWriteError, readName, readStr, writeFail, writeName, writeStr, type Json, type JsonObject, type Session } from './prims.js';
 import {
@@ -50,10 +51,7 @@ export interface ExportInfo {
 const RF_CLASS_DEFAULT_OBJECT = 0x10;
 export const isClassDefaultFlags = (objectFlags: number) => (objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
 
-export function objectNameOf(path: string): string {
-  const m = /[.:]([^.:/]+)$/.exec(path);
-  return m ? m[1]! : path.slice(path.lastIndexOf('/') + 1);
-}
+export { objectNameOf };
 
 /**
  * Reads one export's data; never throws on bad data: an export that cannot be read comes back raw with `error`.

@@ -1,5 +1,7 @@
 import { CustomVersions, hasCustomVersion, ObjectVersion, type PropsPackage } from './context.js';
+import { usmapStruct, type UsmapStruct } from '../usmap/usmap.js';
 import { hex, PropsReadError, unhex, Wr, type Rd } from './io.js';
+import { sharedSchemas, type Schema } from './schema.js';
 import type { TagType } from './values.js';
 
 /** A JSON value of the props form. */
@@ -91,6 +93,43 @@ export class Session {
 
   /** The JSON of names read with number 0, by name-map index (a name is read far more often than it is new). */
   readonly nameJsons: (Json | undefined)[] = [];
+
+  /** Structs the package's own exports define, by lower-cased name: made on first use (null while being made). */
+  private readonly defined = new Map<string, { make: () => UsmapStruct | undefined; made?: UsmapStruct | null }>();
+
+  /** Lets unversioned data use the layout of a struct or class an export of the package defines. */
+  defineStruct(name: string, make: () => UsmapStruct | undefined): void {
+    this.defined.set(name.toLowerCase(), { make });
+  }
+
+  private ownSchemas: WeakMap<UsmapStruct, Schema> | undefined;
+
+  /** Unversioned schemas: per package when it defines structs of its own, else shared by every package. */
+  get schemas(): WeakMap<UsmapStruct, Schema> {
+    if (this.defined.size === 0) return sharedSchemas;
+    return (this.ownSchemas ??= new WeakMap());
+  }
+
+  /**
+   * The layout of a struct or class for unversioned data: the package's own definition when it has one (the
+   * package is its truth), else the mappings'. A definition that cannot be read falls back to the mappings, with a
+   * note saying why.
+   */
+  structDef(name: string): UsmapStruct | undefined {
+    const d = this.defined.get(name.toLowerCase());
+    if (d !== undefined) {
+      if (d.made === undefined) {
+        d.made = null;
+        try {
+          d.made = d.make() ?? null;
+        } catch (e) {
+          this.notes.push(`${this.P.source}: the layout of ${name} in the package could not be read (${(e as Error).message})`);
+        }
+      }
+      if (d.made) return d.made;
+    }
+    return this.P.mappings ? usmapStruct(this.P.mappings, name) : undefined;
+  }
 
   get ue4(): number {
     return this.P.fileVersionUE4;

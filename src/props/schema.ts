@@ -1,4 +1,4 @@
-import { usmapStruct, type Usmap, type UsmapProperty, type UsmapStruct } from '../usmap/usmap.js';
+import type { UsmapProperty, UsmapStruct } from '../usmap/usmap.js';
 import { formatTypeNode, nodeOfTy, tyOfUsmap, type Ty } from './types.js';
 
 /**
@@ -20,14 +20,25 @@ export interface Schema {
   slots: (SchemaSlot | undefined)[];
   /** Schema index of the first element of each property, by lower-cased name (FNames compare without case). */
   byName: Map<string, number>;
+  /** A super struct neither the package nor the mappings describe: indices past `slots` are unknown. */
+  missingSuper?: string;
 }
 
-const schemas = new WeakMap<UsmapStruct, Schema>();
+/** Where structs are looked up by name, and where their schemas are kept. */
+export interface SchemaSource {
+  structDef(name: string): UsmapStruct | undefined;
+  /** Schemas made from this source (one per package when the package defines structs, else shared). */
+  readonly schemas: WeakMap<UsmapStruct, Schema>;
+}
+
+/** Schemas of structs the mappings alone describe: the same in every package read with those mappings. */
+export const sharedSchemas = new WeakMap<UsmapStruct, Schema>();
+
 const slotTypes = new WeakMap<UsmapProperty, { ty: Ty; type: string }>();
 
-/** The schema of a struct (walking its supers in `m`); undefined past 256 supers (a loop in the mappings). */
-export function schemaOf(m: Usmap, s: UsmapStruct): Schema {
-  let schema = schemas.get(s);
+/** The schema of a struct, walking its supers (at most 256: more is a loop in the mappings). */
+export function schemaOf(src: SchemaSource, s: UsmapStruct): Schema {
+  let schema = src.schemas.get(s);
   if (schema) return schema;
   schema = { slots: [], byName: new Map() };
   let base = 0;
@@ -51,8 +62,10 @@ export function schemaOf(m: Usmap, s: UsmapStruct): Schema {
       if (i === p.schemaIndex && !schema.byName.has(key)) schema.byName.set(key, base + i);
     }
     base += cur.propertyCount;
-    cur = cur.superType === undefined ? undefined : usmapStruct(m, cur.superType);
+    const superType: string | undefined = cur.superType;
+    cur = superType === undefined ? undefined : src.structDef(superType);
+    if (superType !== undefined && cur === undefined) schema.missingSuper = superType;
   }
-  schemas.set(s, schema);
+  src.schemas.set(s, schema);
   return schema;
 }

@@ -1,4 +1,3 @@
-import { usmapStruct } from '../usmap/usmap.js';
 import { schemaOf, type Schema } from './schema.js';
 import { ObjectVersion } from './context.js';
 import { hasHexField, hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
@@ -946,8 +945,15 @@ function readHeader(rd: Rd): HeaderEntry[] {
   return out;
 }
 
-/** The header the engine writes for these (sorted) entries: fragments of up to 127 skipped and 127 stored indices. */
-function writeHeader(w: Wr, entries: readonly HeaderEntry[]): void {
+/**
+ * The header the engine writes for these (sorted) entries: fragments of up to 127 skipped and 127 stored indices.
+ * With no entries at all, the engine's one fragment skips the schema's first `schemaSize` indices (at most 127).
+ */
+function writeHeader(w: Wr, entries: readonly HeaderEntry[], schemaSize: number | undefined): void {
+  if (entries.length === 0) {
+    w.u16(Math.min(schemaSize ?? 0, 127) | 0x100);
+    return;
+  }
   // Fragment k: skip[k] indices skipped, count[k] stored, the first at bits[first[k]]; zeros[k] if any is zero.
   const skip = [0];
   const count = [0];
@@ -994,12 +1000,16 @@ function writeHeader(w: Wr, entries: readonly HeaderEntry[]): void {
 }
 
 function structSchema(c: Ctx, name: string, rd?: Rd): Schema {
-  const m = c.S.P.mappings;
-  if (!m) throw rd ? new PropsReadError(`unversioned properties of ${name} need type mappings (a .usmap)`, rd.pos) : new PropsWriteError(`unversioned properties of ${name} need type mappings (a .usmap)`);
-  const s = usmapStruct(m, name);
-  if (!s) throw rd ? new PropsReadError(`the mappings have no struct or class ${name}`, rd.pos) : new PropsWriteError(`the mappings have no struct or class ${name}`);
-  return schemaOf(m, s);
+  const s = c.S.structDef(name);
+  if (!s) {
+    const message = c.S.P.mappings ? `the mappings have no struct or class ${name}` : `unversioned properties of ${name} need type mappings (a .usmap)`;
+    throw rd ? new PropsReadError(message, rd.pos) : new PropsWriteError(message);
+  }
+  return schemaOf(c.S, s);
 }
+
+/** How many indices the schema has, when all of its supers are known. */
+const schemaSize = (schema: Schema): number | undefined => (schema.missingSuper === undefined ? schema.slots.length : undefined);
 
 export function readUnversionedProps(rd: Rd, c: Ctx, structName: string): UnversionedBlock {
   const S = c.S;
@@ -1012,7 +1022,10 @@ export function readUnversionedProps(rd: Rd, c: Ctx, structName: string): Unvers
     const e = entries[k]!;
     const index = Math.floor(e / 2);
     const slot = schema.slots[index];
-    if (!slot) throw new PropsReadError(`the mappings of ${structName} have no property at schema index ${index}`, rd.pos);
+    if (!slot) {
+      if (schema.missingSuper !== undefined && index >= schema.slots.length) throw new PropsReadError(`schema index ${index} of ${structName} lies in its super struct ${schema.missingSuper}, which neither the package nor the mappings describe`, rd.pos);
+      throw new PropsReadError(`the mappings of ${structName} have no property at schema index ${index}`, rd.pos);
+    }
     const p: PropJson = { name: slot.property.name, type: slot.type };
     if (slot.property.arraySize > 1) p.arrayIndex = slot.arrayIndex;
     if (e & 1) {
@@ -1031,7 +1044,7 @@ export function readUnversionedProps(rd: Rd, c: Ctx, structName: string): Unvers
   const block: UnversionedBlock = { props };
   // The JSON keeps the header only when the engine would not write the same one for these properties.
   const w = c.S.scratch();
-  writeHeader(w, entries);
+  writeHeader(w, entries, schemaSize(schema));
   const headerBytes = rd.b.subarray(headerStart, headerEnd);
   if (!sameBytes(w.view(), headerBytes)) block.header = hex(headerBytes);
   return block;
@@ -1057,8 +1070,8 @@ export function writeUnversionedProps(w: Wr, c: Ctx, structName: string, props: 
     const stored = unhex(header, 'unversioned header');
     const check = readHeader(new Rd(stored));
     if (check.length === entries.length && check.every((e, i) => e === entries[i])) w.bytes(stored);
-    else writeHeader(w, entries);
-  } else writeHeader(w, entries);
+    else writeHeader(w, entries, schemaSize(schema));
+  } else writeHeader(w, entries, schemaSize(schema));
   for (const x of items) {
     if (x.zero) continue;
     try {
