@@ -1,4 +1,5 @@
-import { PropsReadError, type Rd, type Wr } from './io.js';
+import { CustomVersions, hasCustomVersion } from './context.js';
+import { hex, PropsReadError, unhex, type Rd, type Wr } from './io.js';
 import {
   isObject,
   jsonBigInt,
@@ -228,6 +229,126 @@ function readStrSimple(rd: Rd): string {
   return rd.fstring('net id contents').text;
 }
 
+/** Bytes the engine leaves as padding inside a bulk-serialized element: zero, or the value keeps its bytes. */
+function zeroPadding(rd: Rd, n: number, what: string): void {
+  const at = rd.pos;
+  const b = rd.bytes(n, what);
+  for (let i = 0; i < n; i++) if (b[i] !== 0) throw new PropsReadError(`${what} holds non-zero padding`, at);
+}
+
+/** FFortniteMainBranchObjectVersion::SerializeFloatChannelShowCurve: channels end with bShowCurve. */
+const SerializeFloatChannelShowCurve = 53;
+
+/**
+ * FMovieSceneFloatChannel / FMovieSceneDoubleChannel: extrapolation, key times and key values as bulk arrays (each
+ * with its element size), the default value, the tick resolution, and (since a Fortnite-branch version) bShowCurve.
+ * A key value is the value, its tangents (arrive, leave, their weights, the weight mode), interp and tangent modes.
+ */
+function movieSceneChannel(valueKind: 'f32' | 'f64'): NativeStruct {
+  const valueSize = valueKind === 'f32' ? 4 : 8;
+  const elementSize = valueSize + 24;
+  const readV = (rd: Rd, what: string) => (valueKind === 'f32' ? readF32(rd, what) : readF64(rd, what));
+  const writeV = (w: Wr, v: Json | undefined, what: string) => (valueKind === 'f32' ? writeF32(w, v, what) : writeF64(w, v, what));
+  const showCurve = (S: Session) => hasCustomVersion(S.P, CustomVersions.FortniteMain, SerializeFloatChannelShowCurve);
+  const bulkSize = (rd: Rd, expected: number, what: string) => {
+    const at = rd.pos;
+    const size = rd.i32(`${what} element size`);
+    if (size !== expected) throw new PropsReadError(`${what} element size ${size} is not ${expected}`, at);
+  };
+  return {
+    read(rd, S) {
+      const o: JsonObject = { PreInfinityExtrap: rd.u8('pre-infinity extrapolation'), PostInfinityExtrap: rd.u8('post-infinity extrapolation') };
+      bulkSize(rd, 4, 'key times');
+      const nt = rd.count('key time count', 4);
+      const times: Json[] = [];
+      for (let i = 0; i < nt; i++) times.push(rd.i32('key time'));
+      o.Times = times;
+      bulkSize(rd, elementSize, 'key values');
+      const nv = rd.count('key value count', elementSize);
+      const values: Json[] = [];
+      for (let i = 0; i < nv; i++) {
+        const v: JsonObject = { Value: readV(rd, 'key value') };
+        v.ArriveTangent = readF32(rd, 'arrive tangent');
+        v.LeaveTangent = readF32(rd, 'leave tangent');
+        v.ArriveTangentWeight = readF32(rd, 'arrive tangent weight');
+        v.LeaveTangentWeight = readF32(rd, 'leave tangent weight');
+        v.TangentWeightMode = rd.u8('tangent weight mode');
+        zeroPadding(rd, 3, 'key tangent');
+        v.InterpMode = rd.u8('interp mode');
+        v.TangentMode = rd.u8('tangent mode');
+        zeroPadding(rd, elementSize - valueSize - 22, 'key value');
+        values.push(v);
+      }
+      o.Values = values;
+      o.DefaultValue = readV(rd, 'default value');
+      o.bHasDefaultValue = readBool32(rd, 'has default value');
+      o.TickResolution = { Numerator: rd.i32('tick resolution'), Denominator: rd.i32('tick resolution') };
+      if (showCurve(S)) o.bShowCurve = readBool32(rd, 'show curve');
+      return o;
+    },
+    write(w, S, v) {
+      if (!isObject(v)) return writeFail('channel is not an object', v);
+      w.u8(jsonInt(v.PreInfinityExtrap, 'channel.PreInfinityExtrap', 0, 255));
+      w.u8(jsonInt(v.PostInfinityExtrap, 'channel.PostInfinityExtrap', 0, 255));
+      const times = Array.isArray(v.Times) ? v.Times : writeFail('channel.Times is not an array', v.Times);
+      w.i32(4);
+      w.i32(times.length);
+      for (const t of times) w.i32(jsonInt(t, 'channel.Times[]', -0x80000000, 0x7fffffff));
+      const values = Array.isArray(v.Values) ? v.Values : writeFail('channel.Values is not an array', v.Values);
+      w.i32(elementSize);
+      w.i32(values.length);
+      for (const k of values) {
+        if (!isObject(k)) return writeFail('channel.Values[] is not an object', k);
+        writeV(w, k.Value, 'channel.Values[].Value');
+        writeF32(w, k.ArriveTangent, 'channel.Values[].ArriveTangent');
+        writeF32(w, k.LeaveTangent, 'channel.Values[].LeaveTangent');
+        writeF32(w, k.ArriveTangentWeight, 'channel.Values[].ArriveTangentWeight');
+        writeF32(w, k.LeaveTangentWeight, 'channel.Values[].LeaveTangentWeight');
+        w.u8(jsonInt(k.TangentWeightMode, 'channel.Values[].TangentWeightMode', 0, 255));
+        w.bytes(new Uint8Array(3));
+        w.u8(jsonInt(k.InterpMode, 'channel.Values[].InterpMode', 0, 255));
+        w.u8(jsonInt(k.TangentMode, 'channel.Values[].TangentMode', 0, 255));
+        w.bytes(new Uint8Array(elementSize - valueSize - 22));
+      }
+      writeV(w, v.DefaultValue, 'channel.DefaultValue');
+      w.u32(v.bHasDefaultValue === true ? 1 : 0);
+      const r = isObject(v.TickResolution) ? v.TickResolution : writeFail('channel.TickResolution is not an object', v.TickResolution);
+      w.i32(jsonInt(r.Numerator, 'channel.TickResolution.Numerator', -0x80000000, 0x7fffffff));
+      w.i32(jsonInt(r.Denominator, 'channel.TickResolution.Denominator', -0x80000000, 0x7fffffff));
+      if (showCurve(S)) w.u32(v.bShowCurve === true ? 1 : 0);
+    },
+    zero(S) {
+      const o: JsonObject = { PreInfinityExtrap: 0, PostInfinityExtrap: 0, Times: [], Values: [], DefaultValue: 0, bHasDefaultValue: false, TickResolution: { Numerator: 0, Denominator: 0 } };
+      if (showCurve(S)) o.bShowCurve = false;
+      return o;
+    },
+  };
+}
+
+/**
+ * FMovieSceneTimeWarpVariant (UE 5.5+): a literal flag, then 8 bytes: the play rate (a double) when literal, else a
+ * packed payload whose kind is in its top bits (kept as hex).
+ */
+const timeWarpVariant: NativeStruct = {
+  read(rd): Json {
+    const literal = readBool32(rd, 'time warp literal flag');
+    if (literal) return { PlayRate: readF64(rd, 'play rate') };
+    return { Payload: hex(rd.bytes(8, 'time warp payload')) };
+  },
+  write(w, _S, v) {
+    if (!isObject(v)) return writeFail('time warp is not an object', v);
+    if (v.PlayRate !== undefined) {
+      w.u32(1);
+      return writeF64(w, v.PlayRate, 'time warp.PlayRate');
+    }
+    const b = typeof v.Payload === 'string' ? unhex(v.Payload, 'time warp payload') : writeFail('time warp has neither PlayRate nor Payload', v);
+    if (b.length !== 8) return writeFail('time warp payload is not 8 bytes', v.Payload);
+    w.u32(0);
+    w.bytes(b);
+  },
+  zero: () => ({ PlayRate: 1 }),
+};
+
 const real = 'real' as const;
 const v3: Field[] = xyz(real);
 const v2: Field[] = xy(real);
@@ -304,6 +425,12 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeStruct> = new Map<string,
   ['PerPlatformInt', perPlatform('i32')],
   ['PerPlatformBool', perPlatform('bool')],
   ['UniqueNetIdRepl', netId],
+  ['DeprecateSlateVector2D', fields('DeprecateSlateVector2D', xy('f32'))],
+  ['MovieSceneSequenceID', fields('MovieSceneSequenceID', [['Value', 'u32']])],
+  ['MovieSceneFloatChannel', movieSceneChannel('f32')],
+  ['MovieSceneDoubleChannel', movieSceneChannel('f64')],
+  ['MovieSceneTimeWarpVariant', timeWarpVariant],
+  ['FontCharacter', fields('FontCharacter', [['StartU', 'i32'], ['StartV', 'i32'], ['USize', 'i32'], ['VSize', 'i32'], ['TextureIndex', 'u8'], ['VerticalOffset', 'i32']])],
 ]);
 
 /** The native struct of a name (case as the engine's names compare: without case). */
