@@ -635,12 +635,13 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
   const size = rd.i32('property size');
   if (size < 0) throw new PropsReadError(`property size ${size} is negative`, sizeAt);
   const arrayIndex = rd.i32('array index');
-  const params: TypeNode[] = [];
+  let p0: string | undefined;
+  let p1: string | undefined;
   let boolValue = false;
   let structGuid: string | undefined;
   switch (type) {
     case 'StructProperty':
-      params.push({ name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
       if (S.ue4 >= ObjectVersion.StructGuidInPropertyTag || S.ue5 > 0) structGuid = readGuid(rd, 'struct GUID');
       break;
     case 'BoolProperty':
@@ -651,14 +652,15 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
     case 'ArrayProperty':
     case 'SetProperty':
     case 'OptionalProperty':
-      params.push({ name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
       break;
     case 'MapProperty':
-      params.push({ name: nodeName(rd, S), params: [] }, { name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
+      p1 = nodeName(rd, S);
       break;
   }
-  const node: TypeNode = { name: type, params };
-  const prop: PropJson = { name, type: formatTypeNode(node) };
+  const { node, ty, type: typeText } = oldTagType(type, p0, p1);
+  const prop: PropJson = { name, type: typeText };
   if (arrayIndex !== 0) prop.arrayIndex = arrayIndex;
   if (structGuid !== undefined && structGuid !== '00000000000000000000000000000000') prop.structGuid = structGuid;
   if (S.ue4 >= ObjectVersion.PropertyGuidInPropertyTag || S.ue5 > 0) {
@@ -668,7 +670,26 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
     const e = readExtension(rd);
     if (e !== '00') prop.ext = e;
   }
-  return { prop, node, ty: tyOfNode(node), size, flags: 0, boolValue };
+  return { prop, node, ty, size, flags: 0, boolValue };
+}
+
+/** Types of pre-5.4 tags (a type name and up to two parameter names), made once: a package repeats few. Shared: never modify. */
+const oldTagTypes = new Map<string, { node: TypeNode; ty: Ty; type: string }>();
+
+function oldTagType(type: string, p0: string | undefined, p1: string | undefined): { node: TypeNode; ty: Ty; type: string } {
+  const key = p0 === undefined ? type : p1 === undefined ? `${type}\u0000${p0}` : `${type}\u0000${p0}\u0000${p1}`;
+  let t = oldTagTypes.get(key);
+  if (t === undefined) {
+    const params: TypeNode[] = [];
+    if (p0 !== undefined) params.push({ name: p0, params: [] });
+    if (p1 !== undefined) params.push({ name: p1, params: [] });
+    const node: TypeNode = { name: type, params };
+    t = { node, ty: tyOfNode(node), type: formatTypeNode(node) };
+    // Bounded: types are few, but packages are input.
+    if (oldTagTypes.size >= 4096) oldTagTypes.clear();
+    oldTagTypes.set(key, t);
+  }
+  return t;
 }
 
 function newLayout(S: Session): boolean {

@@ -37,10 +37,7 @@ describe('props of Blueprint class defaults by the class defined in the package'
     expect(back.changed).toEqual([]);
   });
 
-  it.each([
-    ['ue5.4-joy', 'BP_GameMode_Base', 3],
-    ['ue5.4-blankgame', 'BP_CubePawn', 0],
-  ])('%s %s: the class read from the package gives what the mappings give', (dir, file, count) => {
+  it.each([['ue5.4-joy', 'BP_GameMode_Base', 3]])('%s %s: the class read from the package gives what the mappings give', (dir, file, count) => {
     const m = usmapOf(dir);
     const cls = `${file}_C`;
     expect(m.structs.has(cls.toLowerCase())).toBe(true);
