@@ -1,4 +1,4 @@
-import { CustomVersions, hasCustomVersion } from './context.js';
+import { customVersionKey, CustomVersions, hasCustomVersion } from './context.js';
 import { hex, PropsReadError, unhex, type Rd, type Wr } from './io.js';
 import {
   isObject,
@@ -30,8 +30,9 @@ import {
  * properties; in tagged data one the engine wrote natively keeps its bytes.
  */
 export interface NativeStruct {
-  read(rd: Rd, S: Session): Json;
-  write(w: Wr, S: Session, v: Json | undefined): void;
+  /** `c` is the reading context, for a struct inside that is serialized as properties (see `nested`). */
+  read(rd: Rd, S: Session, c?: unknown): Json;
+  write(w: Wr, S: Session, v: Json | undefined, c?: unknown): void;
   zero(S: Session): Json;
 }
 
@@ -349,6 +350,60 @@ const timeWarpVariant: NativeStruct = {
   zero: () => ({ PlayRate: 1 }),
 };
 
+/**
+ * Structs read as properties inside a native struct: values.ts hands its readers over (it imports this module, so
+ * this one cannot import it).
+ */
+let nestedRead: (rd: Rd, c: unknown, name: string) => Json = () => {
+  throw new Error('nested structs are not wired');
+};
+let nestedWrite: (w: Wr, c: unknown, name: string, v: Json | undefined) => void = () => {
+  throw new Error('nested structs are not wired');
+};
+export function setNestedStructs(read: typeof nestedRead, write: typeof nestedWrite): void {
+  nestedRead = read;
+  nestedWrite = write;
+}
+
+/** FNiagaraCustomVersion: a variable stores its name and its type definition (as properties) natively. */
+const NiagaraCustomVersion = customVersionKey(0xfcf57afa, 0x50764283, 0xb9a9e658, 0xffa02d32);
+const VariablesUseTypeDefRegistry = 64;
+
+/**
+ * FNiagaraVariableBase: its name, then its type definition (NiagaraTypeDefinition, as properties); FNiagaraVariable
+ * adds its value bytes (VarData), FNiagaraVariableWithOffset its offset in the parameter store. Before the type-definition registry the variable was plain properties.
+ */
+function niagaraVariable(extra: 'none' | 'data' | 'offset'): NativeStruct {
+  const native = (S: Session) => hasCustomVersion(S.P, NiagaraCustomVersion, VariablesUseTypeDefRegistry);
+  return {
+    read(rd, S, c) {
+      if (!native(S)) throw new PropsReadError('a Niagara variable of this release is serialized as properties', rd.pos);
+      const o: JsonObject = { Name: readName(rd, S, 'variable name'), TypeDef: nestedRead(rd, c, 'NiagaraTypeDefinition') };
+      if (extra === 'data') {
+        const n = rd.count('variable data size');
+        o.VarData = hex(rd.bytes(n, 'variable data'));
+      } else if (extra === 'offset') o.Offset = rd.i32('variable offset');
+      return o;
+    },
+    write(w, S, v, c) {
+      if (!isObject(v)) return writeFail('Niagara variable is not an object', v);
+      writeName(w, S, v.Name, 'variable name');
+      nestedWrite(w, c, 'NiagaraTypeDefinition', v.TypeDef);
+      if (extra === 'data') {
+        const b = typeof v.VarData === 'string' ? unhex(v.VarData, 'variable data') : writeFail('Niagara variable VarData is not hex', v.VarData);
+        w.i32(b.length);
+        w.bytes(b);
+      } else if (extra === 'offset') w.i32(jsonInt(v.Offset, 'Niagara variable Offset', -0x80000000, 0x7fffffff));
+    },
+    zero(): Json {
+      const o: JsonObject = { Name: 'None', TypeDef: [] };
+      if (extra === 'data') o.VarData = '';
+      if (extra === 'offset') o.Offset = 0;
+      return o;
+    },
+  };
+}
+
 const real = 'real' as const;
 const v3: Field[] = xyz(real);
 const v2: Field[] = xy(real);
@@ -430,6 +485,9 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeStruct> = new Map<string,
   ['MovieSceneFloatChannel', movieSceneChannel('f32')],
   ['MovieSceneDoubleChannel', movieSceneChannel('f64')],
   ['MovieSceneTimeWarpVariant', timeWarpVariant],
+  ['NiagaraVariableBase', niagaraVariable('none')],
+  ['NiagaraVariable', niagaraVariable('data')],
+  ['NiagaraVariableWithOffset', niagaraVariable('offset')],
   ['FontCharacter', fields('FontCharacter', [['StartU', 'i32'], ['StartV', 'i32'], ['USize', 'i32'], ['VSize', 'i32'], ['TextureIndex', 'u8'], ['VerticalOffset', 'i32']])],
 ]);
 

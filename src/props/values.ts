@@ -1,7 +1,7 @@
 import { schemaOf, type Schema } from './schema.js';
 import { ObjectVersion } from './context.js';
 import { hasHexField, hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
-import { nativeStruct } from './native-structs.js';
+import { nativeStruct, setNestedStructs } from './native-structs.js';
 import {
   isObject,
   jsonBigInt,
@@ -243,7 +243,7 @@ function objectNameOfPath(path: string): string {
 
 export function readStruct(rd: Rd, c: Ctx, name: string | undefined, binary = false): Json {
   const native = nativeStruct(name);
-  if (native) return native.read(rd, c.S);
+  if (native) return native.read(rd, c.S, c);
   if (c.depth >= MAX_DEPTH) fail(rd, `structs nest more than ${MAX_DEPTH} levels`);
   c.depth++;
   try {
@@ -443,7 +443,7 @@ const propertyLabel = (name: Json) => `property ${JSON.stringify(name)}`;
 
 export function writeStruct(w: Wr, c: Ctx, name: string | undefined, v: Json | undefined): void {
   const native = nativeStruct(name);
-  if (native) return native.write(w, c.S, v);
+  if (native) return native.write(w, c.S, v, c);
   if (name === 'InstancedStruct') {
     if (!isObject(v)) return writeFail('instanced struct is not an object', v);
     writeRef(w, c.S, v.struct ?? '', 'instanced struct type');
@@ -1108,3 +1108,6 @@ export function newCtx(S: Session, mode: Mode, verify: boolean): Ctx {
   return { S, mode, depth: 0, verify };
 }
 export type { Ctx };
+
+// Native structs that hold a property-serialized struct (a Niagara type definition) read it through these.
+setNestedStructs((rd, c, name) => readStruct(rd, c as Ctx, name), (w, c, name, v) => writeStruct(w, c as Ctx, name, v));

@@ -45,7 +45,7 @@ describe('native structs of the fixture project', () => {
     expect((again.value as { Values: { Value: number }[] }).Values.map((k) => k.Value)).toEqual([0.125, 0.5, -0.25]);
   });
 
-  it('MovieSceneTimeWarpVariant (a play rate), FontCharacter and DeprecateSlateVector2D read typed', () => {
+  it('MovieSceneTimeWarpVariant (a play rate), FontCharacter, Niagara variables (name, type definition, offset) and DeprecateSlateVector2D read typed', () => {
     const nested = readZenProps(zen.get('Sequences/LS_Nested.uasset'), options('LS_Nested')).json;
     const warp = propsOfStruct(nested, 'MovieSceneTimeWarpVariant');
     expect(warp.map((p) => p.value)).toContainEqual({ PlayRate: 0.5 });
@@ -53,6 +53,11 @@ describe('native structs of the fixture project', () => {
     const chars = propsOfStruct(font, 'FontCharacter')[0]!;
     expect(chars.raw).toBeUndefined();
     expect((chars.value as unknown[]).length).toBeGreaterThan(0);
+    const ns = readZenProps(zen.get('Effects/NS_Fixture.uasset'), options('NS_Fixture')).json;
+    const offsets = propsOfStruct(ns, 'NiagaraVariableWithOffset').find((p) => p.name === 'SortedParameterOffsets')!;
+    const first = (offsets.value as Array<{ Name: string; TypeDef: PropJson[]; Offset: number }>)[0]!;
+    expect([first.Name, first.Offset, first.TypeDef.find((p) => p.name === 'ClassStructOrEnum')?.value]).toEqual(['User.FixtureScale', 0, '/Script/Niagara.NiagaraFloat']);
+    expect(propsOfStruct(ns, 'NiagaraVariableBase').every((p) => p.raw === undefined)).toBe(true);
     const rig = readZenProps(zen.get('ControlRig/CR_Fixture.uasset'), options('CR_Fixture')).json;
     expect(propsOfStruct(rig, 'DeprecateSlateVector2D').map((p) => p.value)).toContainEqual({ X: 0, Y: 0 });
   });
