@@ -40,7 +40,7 @@ function newExportData(json: PackagePropsJson, S: Session, old: readonly Uint8Ar
   const out = [...old];
   for (const e of json.exports) {
     try {
-      const data = writeExportProps(e as ExportPropsJson, S);
+      const data = writeExportProps(e as ExportPropsJson, S, old[e.index]!.length);
       // Unchanged data stays the same array: callers tell changed exports by identity.
       if (!sameBytes(data, old[e.index]!)) out[e.index] = data;
     } catch (err) {

@@ -155,9 +155,12 @@ function readTyped(data: Uint8Array, S: Session, info: ExportInfo, base: ExportP
   return out;
 }
 
-/** Writes an export's JSON back to its data. Throws PropsWriteError on JSON that does not fit its types. */
-export function writeExportProps(e: ExportPropsJson, S: Session): Uint8Array {
-  const w = new Wr(4096);
+/**
+ * Writes an export's JSON back to its data. Throws PropsWriteError on JSON that does not fit its types. `sizeHint`
+ * (the export's old size) sizes the buffer so that it seldom grows.
+ */
+export function writeExportProps(e: ExportPropsJson, S: Session, sizeHint = 4096): Uint8Array {
+  const w = new Wr(Math.max(64, Math.min(sizeHint + 64, 64 << 20)));
   writeExportInto(w, e, S);
   return w.done();
 }
