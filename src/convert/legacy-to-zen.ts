@@ -12,7 +12,7 @@ import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import type { ZenPackage } from '../zen/zen-package.js';
-import { legacyExportSpans, checkUexpTag } from '../legacy/export-data.js';
+import { legacyExportSpans, checkUexpTag, hasUexpTag } from '../legacy/export-data.js';
 import type { LegacyName, LegacyPackage } from '../legacy/package.js';
 import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
 
@@ -60,11 +60,14 @@ export interface ConvertedZenPackage {
   zen: ZenPackage;
   /** Package ids the package imports, in the order of its imported-package indices. */
   importedPackages: bigint[];
+  /** Set when the package converted with something to say (one line naming the file): a `.uexp` without its tag. */
+  warning?: string;
 }
 
-function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[]): ConvertedZenPackage {
+function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[], warning?: string): ConvertedZenPackage {
   let joined: Uint8Array | undefined;
   return {
+    ...(warning ? { warning } : {}),
     packageName,
     packageId: cachedPackageId(packageName),
     get chunk() {
@@ -139,6 +142,19 @@ function cellHash(versePath: string): bigint {
   return cityHash64(new TextEncoder().encode(versePath));
 }
 
+/** The package tag as the zen chunk ends with it (the .uexp's last four bytes). */
+const PACKAGE_TAG_BYTES = new Uint8Array([0xc1, 0x83, 0x2a, 0x9e]);
+
+/**
+ * Whether the `.uexp` ends with the package tag. Some games ship it without: such a package converts (its exports
+ * may then fill the file to its end, and the zen chunk gets the tag), with a warning naming the file.
+ */
+function uexpTag(uexp: Uint8Array, source: string): { tagged: boolean; warning?: string } {
+  if (hasUexpTag(uexp)) return { tagged: true };
+  if (uexp.length < 4) checkUexpTag(uexp, `${source} (.uexp)`);
+  return { tagged: false, warning: `${source.replace(/\.(uasset|umap)$/i, '.uexp')}: no closing package tag (0x9e2a83c1) at its end; converted, the tag added` };
+}
+
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
 function splitObjectPath(path: string): [string, string] {
   const at = path.search(/[.:]/);
@@ -160,8 +176,8 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   if (cells > 0 && !layout.cellMaps) {
     throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: source, offset: pkg.summary.cellExportOffset });
   }
-  checkUexpTag(uexp, `${source} (.uexp)`);
-  const spans = legacyExportSpans(pkg, uexp.length);
+  const { tagged, warning } = uexpTag(uexp, source);
+  const spans = legacyExportSpans(pkg, uexp.length, tagged);
   const s = pkg.summary;
   const packageName = legacyPackageName(pkg);
   if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: source, offset: 0 });
@@ -336,8 +352,8 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
   }
   const headerBytes = serializeZenPackageHeader(zen);
   zen.headerSize = headerBytes.length;
-  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
-  return converted(packageName, [headerBytes, ...data], zen, importedPackages);
+  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : tagged ? [uexp] : [uexp, PACKAGE_TAG_BYTES];
+  return converted(packageName, [headerBytes, ...data], zen, importedPackages, warning);
 }
 
 /** The zen name map being built: the legacy names, the zen names so far and where each text is. */
@@ -537,7 +553,7 @@ const cachedPathHash = memo((p: string) => cityHash64(lowerUtf16leBytes(p.replac
  */
 function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackageLayout): ConvertedZenPackage {
   const source = pkg.source;
-  checkUexpTag(uexp, `${source} (.uexp)`);
+  const { tagged, warning } = uexpTag(uexp, source);
   const s = pkg.summary;
   const packageName = legacyPackageName(pkg);
   if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}" (UE4 stores None): give its path below a mount point`, { file: source, offset: 0 });
@@ -602,9 +618,9 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
   zen.headerSize = header.length;
   const importedPackages = zen.referencedPackages.map((r) => r.packageId);
   // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
-  const spans = legacyExportSpans(pkg, uexp.length);
+  const spans = legacyExportSpans(pkg, uexp.length, tagged);
   const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
-  return converted(packageName, [header, ...data], zen, importedPackages);
+  return converted(packageName, [header, ...data], zen, importedPackages, warning);
 }
 
 /**

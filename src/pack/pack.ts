@@ -85,6 +85,11 @@ export interface PackOptions {
   pakVersion?: number;
   /** Called for each legacy package converted to zen on the way in. */
   onConvert?: (path: string) => void;
+  /**
+   * When set, a legacy package that cannot be converted is reported here and left out, with its bulk files; the
+   * others still convert. Without it, the first such package stops the pack.
+   */
+  onPackageError?: (file: string, error: IoStoreError) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -224,7 +229,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.onPackageError ? { onPackageError: o.onPackageError } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
   const shaderLibraries = read.shaderLibraries;
   const packages = read.packages;
   const names = [...read.ownNames.values()];

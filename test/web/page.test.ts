@@ -353,6 +353,30 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.close();
   });
 
+  it('legacy packages before 4.26: an unversioned UE 4.18 map (export data in the .umap), and a 5.7 cooked one', async () => {
+    const map = corpusPath('legacy-games', 'ue4.18-bloodstained', 'm02VIL_004_Gimmick.umap');
+    const { page, errors } = await openPage();
+    await drop(page, [map]);
+    await page.waitForSelector('#details .pkg-name');
+    const lib = describeLegacyPackage(parseLegacyPackage(new Uint8Array(readFileSync(map))));
+    const old = await legacyTables(page);
+    expect(old.exports).toEqual(lib.exports.map((e) => e.path));
+    expect(old.exports.length).toBe(143);
+    expect(old.exports[0]).toMatch(/\.m02VIL_004_Gimmick:PersistentLevel\.LevelBounds_1\.BoxComponent0$/);
+    expect(old.imports).toEqual(lib.imports.map((i) => i.path));
+    expect(old.uexp).toContain('the export data is in the .uasset, 38,450 bytes after the header, every export inside it');
+    const dir = corpusPath('legacy-games', 'ue5.7-nanosworld', 'Content', 'NanosWorld', 'Core', 'Entities');
+    await drop(page, [join(dir, 'BP_WorldWeapon.uasset'), join(dir, 'BP_WorldWeapon.uexp')]);
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/NanosWorld/Core/Entities/BP_WorldWeapon');
+    const cooked = await legacyTables(page);
+    const lib57 = describeLegacyPackage(parseLegacyPackage(new Uint8Array(readFileSync(join(dir, 'BP_WorldWeapon.uasset')))));
+    expect(cooked.exports).toEqual(lib57.exports.map((e) => e.path));
+    expect(cooked.exports).toContain('/Game/NanosWorld/Core/Entities/BP_WorldWeapon.BP_WorldWeapon_C');
+    expect(cooked.uexp).toContain('every export inside it');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a 513 MiB .pak (a sparse file in /tmp) opens from its tail; a file behind the big one shows in the text view', async () => {
     // 513 MiB of zeros, then a small .ini: the zero pieces are skipped when written, so the file costs no disk.
     const path = join(tmpdir(), `iostore-web-big-${process.pid}.pak`);
