@@ -5,7 +5,7 @@
  */
 import { isLegacyPackage } from '../../legacy/package.js';
 import { packageNameFromContentPath } from '../../legacy/paths.js';
-import { applyLegacyProps, applyZenProps, readLegacyProps, readZenProps, type ExportPropsJson, type PackagePropsJson, type PackagePropsResult, type PropJson, type ReadPropsOptions } from '../../props/index.js';
+import { applyLegacyProps, applyZenProps, keptByteLength, readLegacyProps, readZenProps, type ExportPropsJson, type PackagePropsJson, type PackagePropsResult, type PropJson, type ReadPropsOptions } from '../../props/index.js';
 import { fmtInt, h, saveBlob } from '../dom.js';
 import { chooseMappings, currentMappings, whenMappingsChange } from '../mappings.js';
 import { oneLine } from '../session.js';
@@ -108,7 +108,7 @@ function valueNode(label: Node[], v: Json, cls: string): HTMLElement {
 
 function propNode(p: PropJson): HTMLElement {
   const label = [h('span', { class: 'key' }, `${nameText(p.name)}${p.arrayIndex ? `[${p.arrayIndex}]` : ''}`), h('span', { class: 'type' }, ` ${p.type}`)];
-  const el = Object.prototype.hasOwnProperty.call(p, 'raw') ? leaf(label, ` = <${fmtInt(String(p.raw).length / 2)} bytes kept as they are>`, 'prop raw') : valueNode(label, p.value, 'prop');
+  const el = Object.prototype.hasOwnProperty.call(p, 'raw') ? leaf(label, ` = <${fmtInt(keptByteLength(p, 'raw'))} bytes kept as they are>`, 'prop raw') : valueNode(label, p.value, 'prop');
   el.dataset.name = nameText(p.name);
   return el;
 }
@@ -125,7 +125,7 @@ function exportNode(e: ExportPropsJson, open: boolean): HTMLElement {
     ...(e.error ? [h('div', { class: 'warn' }, e.error)] : []),
     ...(e.properties ?? []).map(propNode),
     ...(e.data !== undefined ? [valueNode([h('span', { class: 'key' }, 'data')], e.data, 'prop data')] : []),
-    ...(e.tail ? [h('div', { class: 'leaf tail' }, `${fmtInt(String(e.tail.hex).length / 2)} bytes of ${e.serialization === 'raw' ? 'data' : 'native data'} kept as they are, from offset ${fmtInt(e.tail.offset)}`)] : []),
+    ...(e.tail ? [h('div', { class: 'leaf tail' }, `${fmtInt(keptByteLength(e.tail, 'hex'))} bytes of ${e.serialization === 'raw' ? 'data' : 'native data'} kept as they are, from offset ${fmtInt(e.tail.offset)}`)] : []),
   ], open);
   node.dataset.export = e.name;
   return node;
