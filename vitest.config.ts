@@ -59,6 +59,9 @@ export default defineConfig({
     // Vitest's default (one fewer than the cores) ran the suite in a single process on a 2-core machine: 127 s.
     // Much of the suite waits on child processes, Chromium and the file system, so two processes there took 65 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The build output and the scripts (which import it) load as Node loads them: through vitest's transforms,
+    // scripts/synth.mjs and the dist/ it imports took 4.7 s of CPU, 10 s at load 10, in each worker.
+    server: { deps: { external: [/\/dist\//, /\/scripts\/[^/]+\.mjs$/] } },
     projects: [
       {
         extends: true,
