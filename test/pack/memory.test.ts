@@ -13,11 +13,13 @@ describe('pack memory', () => {
     const dir = join(tmp, 'mod', 'Game', 'Content');
     mkdirSync(dir, { recursive: true });
     const fd = openSync(join(dir, 'Huge.ubulk'), 'w');
-    // Stored uncompressed (and incompressible anyway), so holding the chunk's blocks would take 256 MiB.
+    // Stored uncompressed (and incompressible anyway), so holding the chunk's blocks would take 256 MiB. One MiB of
+    // noise, each copy numbered in its first bytes so that no two are alike.
     let x = 12345;
     const block = new Uint8Array(1 << 20);
+    for (let k = 0; k < block.length; k++) block[k] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
     for (let i = 0; i < 256; i++) {
-      for (let k = 0; k < block.length; k++) block[k] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+      new DataView(block.buffer).setUint32(0, i);
       writeSync(fd, block);
     }
     closeSync(fd);
