@@ -157,10 +157,16 @@ export async function extract(page: Page, downloads: string, button: '#extract-a
   return new Map(Object.entries(unzipSync(zip.bytes)));
 }
 
-/** What `unpack` writes for the same files (the manifest aside), as sha256 by path. */
-export async function unpacked(inputs: string[], key?: string): Promise<Map<string, string>> {
+/** A glob matching exactly these paths (every character but letters, digits and `/._-` escaped). */
+function exactly(paths: readonly string[]): string {
+  const each = paths.map((p) => p.replace(/[^A-Za-z0-9/._-]/g, '\\$&'));
+  return each.length === 1 ? each[0]! : `{${each.join(',')}}`;
+}
+
+/** What `unpack` writes for the same files (the manifest aside), as sha256 by path; with `only`, those paths alone. */
+export async function unpacked(inputs: string[], key?: string, only?: readonly string[]): Promise<Map<string, string>> {
   const out = fresh('unpack');
-  const r = await unpack(inputs.filter((p) => /\.(utoc|pak)$/i.test(p)), out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}) });
+  const r = await unpack(inputs.filter((p) => /\.(utoc|pak)$/i.test(p)), out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}), ...(only ? { filter: exactly(only) } : {}) });
   expect(r.failures).toEqual([]);
   return new Map(listFiles(out).filter((f) => f !== MANIFEST_NAME).map((f) => [f, sha(readFileSync(join(out, f)))]));
 }
