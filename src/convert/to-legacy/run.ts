@@ -62,7 +62,7 @@ export class ToLegacyRun {
   /** ShaderCode chunks (ids) that converted shader libraries take in: not files of their own. */
   readonly claimed = new Set<string>();
   readonly containers: OpenedContainer[] = [];
-  /** Chunk id -> the container (index) that provides it: later containers override earlier ones, as the engine's lookup does. */
+  /** Chunk id -> the container (index) providing it: later ones override earlier ones, as the engine's lookup does. */
   readonly owner = new Map<string, number>();
   readonly raw = new RawRangeReader();
   /**
