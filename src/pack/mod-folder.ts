@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
@@ -10,6 +10,7 @@ import type { EngineGeneration } from '../toc/engine.js';
 import { packageNameCandidates } from '../toc/package-path.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
+import { toHex } from '../util/bytes.js';
 
 /** A file to pack: where it goes below the mount point and how to read it (from disk or from memory). */
 export interface ModFile {
@@ -68,18 +69,69 @@ export interface ModLooseFile {
 /** Every file below `folder`, sorted, with its path below the folder; unsafe path components are rejected. */
 export async function listModFolder(folder: string): Promise<ModFile[]> {
   const files: string[] = [];
-  await walkFiles(folder, files);
-  return files.sort().map((file) => modFileAt(file, relative(folder, file).split(sep).join('/')));
+  await walkFiles(folder, files, '');
+  // Sorted as their full paths were (`/` and the platform's separator sort alike against names).
+  return files.sort((a, b) => compareAsPaths(a, b)).map((rel) => folderFile(folder, rel));
+}
+
+/** `a` < `b` as the same paths below one folder with the platform's separator would sort. */
+function compareAsPaths(a: string, b: string): number {
+  if (sep === '/') return a < b ? -1 : a > b ? 1 : 0;
+  const x = a.split('/').join(sep);
+  const y = b.split('/').join(sep);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The file `file` of a folder, at `path` (`/`-separated, relative to the folder). */
 export function modFileAt(file: string, path: string): ModFile {
-  // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
-  const size = withIoError(file, () => statSync(file)).size;
-  const read = size <= SMALL_FILE
-    ? async () => new Uint8Array(withIoError(file, () => readFileSync(file)))
-    : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
-  return { path, file, size, onDisk: true, read };
+  return new DiskFile(file, '', path, withIoError(file, () => statSync(file)).size, path);
+}
+
+/** File `rel` (`/`-separated) of `folder`, at its own path. */
+function folderFile(folder: string, rel: string): ModFile {
+  const file = join(folder, rel);
+  return new DiskFile(folder, rel, rel, withIoError(file, () => statSync(file)).size, rel);
+}
+
+/**
+ * A ModFile on disk: its path and size, its file name made when asked for (the folder and the path below it), and
+ * no closure: a mod folder of 150,000 files keeps one of these per file for the run.
+ */
+class DiskFile implements ModFile {
+  constructor(
+    /** The file itself (when `rel` is ''), or the folder `rel` is below. */
+    private readonly base: string,
+    private readonly rel: string,
+    readonly path: string,
+    readonly size: number,
+    /** The path the caller first gave (`at` keeps it for `file`). */
+    private readonly own: string,
+  ) {}
+
+  get file(): string {
+    return this.rel === '' ? this.base : join(this.base, this.rel);
+  }
+
+  get onDisk(): boolean {
+    return true;
+  }
+
+  read(): Promise<Uint8Array> {
+    const file = this.file;
+    // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
+    if (this.size <= SMALL_FILE) return Promise.resolve().then(() => new Uint8Array(withIoError(file, () => readFileSync(file))));
+    return readFile(file).then((b) => new Uint8Array(b), (e) => { throw ioError(e, file); });
+  }
+
+  at(path: string): ModFile {
+    return new DiskFile(this.base, this.rel, path, this.size, this.own);
+  }
+}
+
+/** `f` at another path below the mount point (its bytes and file the same). */
+export function modFileAtPath(f: ModFile, path: string): ModFile {
+  if (f instanceof DiskFile) return f.at(path);
+  return { path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
 }
 
 /** Files up to this size are stat'ed and read with blocking calls. */
@@ -93,21 +145,28 @@ const SMALL_FILE = 1 << 20;
 export function classifyModFiles(files: readonly ModFile[], mountPrefix: string, gen: EngineGeneration, knownIds?: ReadonlySet<bigint>, others?: ModLooseFile[]): ModChunk[] {
   const out: ModChunk[] = [];
   const uexps = new Map<string, ModFile>();
+  // Stems (lower case) of the .uasset and .umap files, for their .uexp files.
+  const packages = new Set<string>();
+  const checked = new Set<string>();
   for (const f of files) {
-    for (const part of f.path.split('/')) {
+    // Each folder's components are checked once, then each file's name.
+    const cut = f.path.lastIndexOf('/');
+    const dir = cut < 0 ? '' : f.path.slice(0, cut);
+    for (const part of checked.has(dir) ? [f.path.slice(cut + 1)] : f.path.split('/')) {
       const why = unsafeComponent(part);
       if (why) throw new IoStoreError('UNSAFE_PATH', `path component ${quote(part)} ${why}`, { file: f.file });
     }
-    if (f.path.toLowerCase().endsWith('.uexp')) uexps.set(f.path.slice(0, -5).toLowerCase(), f);
+    checked.add(dir);
+    const lower = f.path.toLowerCase();
+    if (lower.endsWith('.uexp')) uexps.set(lower.slice(0, -5), f);
+    else if (lower.endsWith('.uasset') || lower.endsWith('.umap')) packages.add(lower.slice(0, lower.lastIndexOf('.')));
   }
   for (const f of files) {
-    const { path, file } = f;
+    const { path } = f;
+    const file = f.file;
     const lower = path.toLowerCase();
     if (lower.endsWith('.uexp')) {
-      const stem = lower.slice(0, -5);
-      if (!files.some((o) => o.path.toLowerCase() === `${stem}.uasset` || o.path.toLowerCase() === `${stem}.umap`)) {
-        throw new IoStoreError('NOT_FOUND', 'a .uexp without its .uasset or .umap beside it', { file });
-      }
+      if (!packages.has(lower.slice(0, -5))) throw new IoStoreError('NOT_FOUND', 'a .uexp without its .uasset or .umap beside it', { file });
       continue;
     }
     const kind = KINDS.find(([ext]) => lower.endsWith(ext));
@@ -139,23 +198,36 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
 
 /** Two files must not become one chunk (e.g. two packages with one package id). */
 export function checkDistinctIds(chunks: readonly ModChunk[]): void {
-  const seen = new Map<string, string>();
-  for (const c of chunks) {
-    const key = Buffer.from(c.id).toString('hex');
-    const other = seen.get(key);
-    if (other) throw new IoStoreError('BAD_VALUE', `${quote(c.path)} and ${quote(other)} map to the same chunk id ${key}${c.packageName ? ` (package ${quote(c.packageName)})` : ''}`, { file: c.file, offset: 0 });
-    seen.set(key, c.path);
+  // Sorted by id (then by position), neighbours compared: a map of the ids as hex held a string per file.
+  const order = new Int32Array(chunks.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  const compare = (a: number, b: number) => {
+    const x = chunks[a]!.id;
+    const y = chunks[b]!.id;
+    for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+    return 0;
+  };
+  order.sort((a, b) => compare(a, b) || a - b);
+  for (let k = 1; k < order.length; k++) {
+    if (compare(order[k - 1]!, order[k]!) !== 0) continue;
+    const c = chunks[order[k]!]!;
+    const key = toHex(c.id);
+    throw new IoStoreError('BAD_VALUE', `${quote(c.path)} and ${quote(chunks[order[k - 1]!]!.path)} map to the same chunk id ${key}${c.packageName ? ` (package ${quote(c.packageName)})` : ''}`, { file: c.file, offset: 0 });
   }
 }
 
 /** Appends every regular file below `dir` to `out` (symbolic links are not followed). */
-export async function walkFiles(dir: string, out: string[]): Promise<void> {
+export async function walkFiles(dir: string, out: string[]): Promise<void>;
+/** With `rel`: the files' paths below the walk's top folder (`/`-separated, `rel` being `dir`'s) instead. */
+export async function walkFiles(dir: string, out: string[], rel: string): Promise<void>;
+export async function walkFiles(dir: string, out: string[], rel?: string): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
     throw ioError(e, dir);
   });
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) await walkFiles(p, out);
-    else if (e.isFile()) out.push(p);
+    const r = rel === undefined ? undefined : rel === '' ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) await (r === undefined ? walkFiles(p, out) : walkFiles(p, out, r));
+    else if (e.isFile()) out.push(r ?? p);
   }
 }

@@ -14,7 +14,7 @@ import { eventLoopTurns } from '../util/turns.js';
 import { isAborting } from '../layout/output.js';
 import { storeEntryFor } from './header-builder.js';
 import { checkDistinctIds, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
-import { readPieces, type PlannedChunk } from './planned-chunk.js';
+import { ChunkIds, FileChunk, type PlannedChunk } from './planned-chunk.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
 import type { ShaderCompression } from '../shaders/convert.js';
 
@@ -163,6 +163,7 @@ function leaveOut(mod: ModChunk[], failed: ReadonlyArray<[ModChunk, IoStoreError
 export function modChunks(mod: readonly ModChunk[], read: ModPackages, below: (path: string) => string): PlannedChunk[] {
   const chunks: PlannedChunk[] = read.shaderChunks.map((c) => (c.path === undefined ? c : { ...c, path: below(c.path) }));
   const pathOf = (m: ModChunk) => below(m.path);
+  const ids = new ChunkIds();
   for (const m of mod) {
     if (m.type === 'ShaderCodeLibrary') continue;
     const converted = read.converted.get(m);
@@ -171,15 +172,7 @@ export function modChunks(mod: readonly ModChunk[], read: ModPackages, below: (p
       chunks.push({ id: m.id, size: converted.size, pieces: async function* () { yield* pieces; }, path: pathOf(m), memoryMapped: false });
       continue;
     }
-    const src = m.src;
-    chunks.push({
-      id: m.id,
-      size: src.size,
-      pieces: src.onDisk ? () => readPieces(src.file) : async function* () { yield await src.read(); },
-      path: pathOf(m),
-      memoryMapped: m.type === 'MemoryMappedBulkData',
-      ...(src.onDisk ? { input: src.file, file: src.file } : {}),
-    });
+    chunks.push(new FileChunk(ids, m.id, m.src, pathOf(m), m.type === 'MemoryMappedBulkData'));
   }
   return chunks;
 }
