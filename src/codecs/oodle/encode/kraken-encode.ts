@@ -48,7 +48,8 @@ function buildStreams(src: Uint8Array, start: number, end: number, cmds: Command
       RUN_AT[runs] = p;
       RUN_LEN[runs] = lit;
       RUN_BACK[runs++] = r0;
-      if (lit > 16) LITS.set(src.subarray(p, p + lit), nl);
+      // A loop: a subarray to copy from costs more than copying the short runs most are.
+      if (lit > 256) LITS.set(src.subarray(p, p + lit), nl);
       else for (let i = 0; i < lit; i++) LITS[nl + i] = src[p + i]!;
       nl += lit;
       p += lit;
@@ -155,7 +156,7 @@ export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cm
       if (delta) fillDeltaLiterals(src, runs);
     }
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true, rle: false }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false });
   q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true });
   q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false });
@@ -180,14 +181,18 @@ function fitsDecoderScratch(count: number, nl: number, nc: number, no: number, n
   return nl + nc + no + nlen + 15 + 4 * no + 15 + 4 * nlen + 64 <= room;
 }
 
+/** Counts of the literals as differences, in four partial tables by position (as histogram does: see there). */
 function deltaHistogram(src: Uint8Array, runs: number): void {
-  deltaHist.fill(0);
+  deltaParts.fill(0);
   for (let r = 0; r < runs; r++) {
     const from = RUN_AT[r]!;
     const back = RUN_BACK[r]!;
-    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) deltaHist[(src[i]! - src[i - back]!) & 255]!++;
+    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) deltaParts[((i & 3) << 8) | ((src[i]! - src[i - back]!) & 255)]!++;
   }
+  for (let s = 0; s < 256; s++) deltaHist[s] = deltaParts[s]! + deltaParts[256 + s]! + deltaParts[512 + s]! + deltaParts[768 + s]!;
 }
+
+const deltaParts = new Uint32Array(1024);
 
 function fillDeltaLiterals(src: Uint8Array, runs: number): void {
   let k = 0;

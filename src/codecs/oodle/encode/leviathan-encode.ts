@@ -98,7 +98,7 @@ export function writeLeviathanChunk(src: Uint8Array, start: number, end: number,
     histogram(LITS, 0, nl, litHist);
     if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: true });
   if (q - head - 3 >= count) return -1;
   q = writeTail(no, nlong, out, q);

@@ -133,7 +133,7 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
     histogram(LITS, 0, nl, litHist);
     if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, st.nc, out, q, { entropy: o.entropy, longHeader: false });
   if (count > HALF) {
     out[q++] = cmdSplit;
