@@ -16,12 +16,23 @@ const keys = new Int32Array(256);
  */
 export function codeLengths(hist: Uint32Array, lens: Uint8Array, maxLen = MAX_CODE_LEN): number {
   let n = 0;
-  lens.fill(0);
   // Without a branch (which sparse counts would mispredict): the symbol is written, and kept if its count is not 0.
   for (let s = 0; s < 256; s++) {
     order[n] = s;
     n += -hist[s]! >>> 31;
   }
+  return lengthsOfOrder(hist, n, lens, maxLen);
+}
+
+/** codeLengths for a caller that has the present symbols already, ascending, in present[0, m). */
+export function codeLengthsOf(hist: Uint32Array, present: Int32Array, m: number, lens: Uint8Array): number {
+  for (let i = 0; i < m; i++) order[i] = present[i]!;
+  return lengthsOfOrder(hist, m, lens, MAX_CODE_LEN);
+}
+
+/** The lengths of the n present symbols in order[0, n). */
+function lengthsOfOrder(hist: Uint32Array, n: number, lens: Uint8Array, maxLen: number): number {
+  lens.fill(0);
   if (n <= 1) return n;
   sortByCount(hist, n);
   minimumRedundancy(work, n);
@@ -109,20 +120,23 @@ function limitLengths(lens: Uint8Array, n: number, maxLen: number): void {
   }
 }
 
-/** Canonical codes for `lens` (shorter codes first, then by symbol), bit-reversed for least-significant-first output. */
-export function canonicalCodes(lens: Uint8Array, codes: Uint16Array): void {
+/**
+ * The canonical code of each of the m present symbols (ascending in `present`; shorter codes first, then by symbol),
+ * bit-reversed for least-significant-first output, as one entry per symbol: code << 4 | length.
+ */
+export function canonicalEntries(lens: Uint8Array, present: Int32Array, m: number, entries: Int32Array): void {
   lengthCount.fill(0);
-  for (let s = 0; s < 256; s++) lengthCount[lens[s]!]!++;
+  for (let i = 0; i < m; i++) lengthCount[lens[present[i]!]!]!++;
   let code = 0;
   for (let len = 1; len <= MAX_CODE_LEN; len++) {
     nextCode[len] = code;
     code = (code + lengthCount[len]!) << 1;
   }
-  for (let s = 0; s < 256; s++) {
+  for (let i = 0; i < m; i++) {
+    const s = present[i]!;
     const len = lens[s]!;
-    if (len === 0) continue;
     // The code's bits reversed: its reversal in 11 bits, shifted down to its length.
-    codes[s] = REVERSED[nextCode[len]!++]! >>> (MAX_CODE_LEN - len);
+    entries[s] = ((REVERSED[nextCode[len]!++]! >>> (MAX_CODE_LEN - len)) << 4) | len;
   }
 }
 
@@ -137,13 +151,12 @@ const REVERSED = (() => {
 
 /** Counts below this pack with their symbol into one int32 sort key (arrays are at most 256 KiB: always so). */
 const KEY_LIMIT = 1 << 23;
-const INSERTION_UP_TO = 48;
 
 /**
  * Sorts the present symbols order[0, n) by count, ties by symbol, into order (and their counts into work): each
- * count and symbol packed into one integer key, a few keys by insertion, more by the typed array's native sort (each
- * several times faster there than a radix sort of so few values). Counts too large to pack are halved until they fit
- * (never needed: arrays are at most 256 KiB).
+ * count and symbol packed into one integer key for the typed array's native sort (faster, measured, than a radix sort
+ * or an insertion sort of 40 to 256 such keys). Counts too large to pack are halved until they fit (never needed:
+ * arrays are at most 256 KiB).
  */
 function sortByCount(hist: Uint32Array, n: number): void {
   let max = 0;
@@ -154,15 +167,7 @@ function sortByCount(hist: Uint32Array, n: number): void {
     const s = order[i]!;
     keys[i] = (Math.max(1, hist[s]! >>> shift) << 8) | s;
   }
-  if (n > INSERTION_UP_TO) keys.subarray(0, n).sort();
-  else {
-    for (let i = 1; i < n; i++) {
-      const k = keys[i]!;
-      let j = i - 1;
-      for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
-      keys[j + 1] = k;
-    }
-  }
+  keys.subarray(0, n).sort();
   for (let i = 0; i < n; i++) {
     order[i] = keys[i]! & 0xff;
     work[i] = keys[i]! >>> 8;

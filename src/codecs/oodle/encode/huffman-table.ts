@@ -8,7 +8,7 @@ import type { MsbWriter } from './bit-writer.js';
  *    average;
  *  - ranges: the lengths first (Rice coded as differences from a running sum), then the present symbols as ranges.
  * Symbols always go out in ascending order, so the canonical code (by length, then by symbol) is the one
- * canonicalCodes builds. Sizes are worked out arithmetically; only the chosen form is written.
+ * canonicalEntries builds. Sizes are worked out arithmetically; only the chosen form is written.
  */
 
 const SPARSE = 0;
@@ -42,16 +42,17 @@ function gammaBits(g: number): number {
   return 2 * bitLength(g + 1) - 2;
 }
 
-/** The cheapest form for `lens` (at least two symbols present) and its size in bits; the choice is kept for writing. */
-export function chooseHuffmanTable(lens: Uint8Array): { form: number; bits: number } {
-  count = 0;
+/**
+ * The cheapest form for `lens` (the m symbols present, at least two, ascending in `present`) and its size in bits;
+ * the choice is kept for writing.
+ */
+export function chooseHuffmanTable(lens: Uint8Array, present: Int32Array, m: number): { form: number; bits: number } {
+  count = m;
   let longest = 0;
-  for (let s = 0; s < 256; s++) {
-    const len = lens[s]!;
-    // Without a branch, as in codeLengths.
-    syms[count] = s;
-    count += -len >>> 31;
-    longest = Math.max(longest, len);
+  for (let i = 0; i < m; i++) {
+    const s = present[i]!;
+    syms[i] = s;
+    longest = Math.max(longest, lens[s]!);
   }
   let form = -1;
   let best = Infinity;

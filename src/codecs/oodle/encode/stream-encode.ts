@@ -113,7 +113,7 @@ function writeChunk(src: Uint8Array, cs: number, ce: number, out: Uint8Array, op
   let matched = 0;
   for (let k = 0; k < cmds.count; k++) matched += cmds.matchLen[k]!;
   if (entropy && params.entropyChunks && (best === Infinity || matched < count / 8)) {
-    const end = writeArray(src, cs, count, entropyOut, 0, { entropy: true, longHeader: true });
+    const end = writeArray(src, cs, count, entropyOut, 0, { entropy: true, longHeader: true, margin: params.buildMargin });
     if (end < best) {
       best = end;
       from = entropyOut;
@@ -154,7 +154,7 @@ function krakenChunk(src: Uint8Array, cs: number, ce: number, params: LevelParam
       parseLazy(mf, start, end, reps, cmds, lazyParams(params, false));
     }
   }
-  const o = { entropy: true, delta: params.deltaLiterals };
+  const o = { entropy: true, delta: params.deltaLiterals, margin: params.buildMargin };
   return leviathan ? writeLeviathanChunk(src, cs, ce, cmds, lzOut, 0, o) : writeKrakenChunk(src, cs, ce, cmds, lzOut, 0, o);
 }
 
@@ -182,5 +182,5 @@ function mermaidChunk(src: Uint8Array, cs: number, ce: number, params: LevelPara
     split = cmds.count;
     if (mid < ce) parseLazy(mf, mid, ce, reps, cmds, lazyParams(params, true));
   }
-  return writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta: params.deltaLiterals });
+  return writeMermaidChunk(src, cs, ce, cmds, split, lzOut, 0, { entropy, delta: params.deltaLiterals, margin: params.buildMargin });
 }
