@@ -248,7 +248,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const chunks = modChunks(mod, read, (p) => p.slice(prefix.length));
   const pakPrefix = mountFolderFor(loose.map((l) => l.path), prefix);
   const pakMountPoint = pakPrefix === prefix ? mountPoint : mountPointAt(likeMountPoint, pakPrefix);
-  const pakLoose = loose.map((l) => ({ ...l, path: l.path.slice(pakPrefix.length) }));
+  // Named fields, not a spread: a file on disk keeps its name in a getter, which a spread leaves behind.
+  const pakLoose = loose.map((l) => ({ file: l.file, path: l.path.slice(pakPrefix.length) }));
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });

@@ -11,7 +11,7 @@ import { pakMountRelative } from '../pak/safe-path.js';
 import { concatBytes, mountPointRelative } from '../toc/directory-index.js';
 import { ioError, readTocBytes } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { listModFolder, type ModFile } from './mod-folder.js';
+import { listModFolder, modFileAtPath, type ModFile } from './mod-folder.js';
 import { engineTarget } from './targets.js';
 import { settleTargetEngine } from './target-engine.js';
 import { legacyEngineCandidates } from '../legacy/unversioned.js';
@@ -184,7 +184,7 @@ async function placeLooseFiles(files: ModFile[], containerMount: string, project
   return files.map((f) => {
     const ext = PACKAGE_EXT.exec(f.path)?.[0] ?? COMPANION_EXT.exec(f.path)?.[0];
     const to = ext === undefined ? undefined : moved.get(f.path.slice(0, -ext.length).toLowerCase());
-    return to === undefined ? f : { ...f, path: to + ext };
+    return to === undefined ? f : modFileAtPath(f, to + ext);
   });
 }
 
