@@ -4,7 +4,7 @@ import { join, sep } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
-import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
+import { CHUNK_ID_SIZE, chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import type { EngineGeneration } from '../toc/engine.js';
 import { packageNameCandidates } from '../toc/package-path.js';
@@ -24,19 +24,44 @@ export interface ModFile {
   onDisk: boolean;
 }
 
-/** A file of a mod folder and the chunk it becomes. */
-export interface ModChunk {
-  file: string;
-  /** Path below the mount point, `/`-separated. */
-  path: string;
-  id: Uint8Array;
-  type: string;
-  /** For package and bulk files: the long package name and id. */
-  packageName?: string;
-  packageId?: bigint;
-  src: ModFile;
+/**
+ * A file of a mod folder and the chunk it becomes. Its id is made from the id value and type when asked for, and its
+ * file name from its source: a plan of 150,000 files holds one of these per file while it is made.
+ */
+export class ModChunk {
   /** The `.uexp` beside a `.uasset`/`.umap` (a legacy package's export data). */
   uexp?: ModFile;
+
+  constructor(
+    readonly src: ModFile,
+    /** Path below the mount point, `/`-separated. */
+    public path: string,
+    readonly type: string,
+    private readonly typeByte: number,
+    /** The id's 64-bit value: the package id, or a shader library's hash. */
+    private idValue: bigint,
+    /** For package and bulk files: the long package name (the id value is then its package id). */
+    public packageName?: string,
+  ) {}
+
+  get file(): string {
+    return this.src.file;
+  }
+
+  get packageId(): bigint | undefined {
+    return this.packageName === undefined ? undefined : this.idValue;
+  }
+
+  /** The chunk id (made per call; index and padding 0, as every file chunk's). */
+  get id(): Uint8Array {
+    return encodeChunkId({ id: this.idValue, index: 0, pad: 0, type: this.typeByte }, 'UE5');
+  }
+
+  /** Gives the chunk the ids of another package name (see renamePackage). */
+  rename(packageName: string, packageId: bigint): void {
+    this.packageName = packageName;
+    this.idValue = packageId;
+  }
 }
 
 /** What each file extension holds, as the engine names the chunk types. Longer suffixes first. */
@@ -84,13 +109,13 @@ function compareAsPaths(a: string, b: string): number {
 
 /** The file `file` of a folder, at `path` (`/`-separated, relative to the folder). */
 export function modFileAt(file: string, path: string): ModFile {
-  return new DiskFile(file, '', path, withIoError(file, () => statSync(file)).size, path);
+  return new DiskFile(file, '', path, withIoError(file, () => statSync(file)).size);
 }
 
 /** File `rel` (`/`-separated) of `folder`, at its own path. */
 function folderFile(folder: string, rel: string): ModFile {
   const file = join(folder, rel);
-  return new DiskFile(folder, rel, rel, withIoError(file, () => statSync(file)).size, rel);
+  return new DiskFile(folder, rel, rel, withIoError(file, () => statSync(file)).size);
 }
 
 /**
@@ -102,10 +127,8 @@ class DiskFile implements ModFile {
     /** The file itself (when `rel` is ''), or the folder `rel` is below. */
     private readonly base: string,
     private readonly rel: string,
-    readonly path: string,
+    public path: string,
     readonly size: number,
-    /** The path the caller first gave (`at` keeps it for `file`). */
-    private readonly own: string,
   ) {}
 
   get file(): string {
@@ -123,15 +146,18 @@ class DiskFile implements ModFile {
     return readFile(file).then((b) => new Uint8Array(b), (e) => { throw ioError(e, file); });
   }
 
-  at(path: string): ModFile {
-    return new DiskFile(this.base, this.rel, path, this.size, this.own);
-  }
 }
 
-/** `f` at another path below the mount point (its bytes and file the same). */
-export function modFileAtPath(f: ModFile, path: string): ModFile {
-  if (f instanceof DiskFile) return f.at(path);
-  return { path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
+/**
+ * The files with `prefix` before their paths: those listModFolder made are moved in place (the caller's list is
+ * theirs), others copied.
+ */
+export function prefixPaths(files: readonly ModFile[], prefix: string): ModFile[] {
+  return files.map((f) => {
+    if (!(f instanceof DiskFile)) return { path: prefix + f.path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
+    f.path = prefix + f.path;
+    return f;
+  });
 }
 
 /** Files up to this size are stat'ed and read with blocking calls. */
@@ -179,15 +205,14 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
     const typeByte = chunkTypeFromName(type, gen);
     if (type === 'ShaderCodeLibrary') {
       const stem = path.split('/').pop()!.slice(0, -ext.length).replace(/^ShaderArchive-/, '');
-      const id = cityHash64(utf16leBytes(lowerAscii(stem)));
-      out.push({ file, path, type, src: f, id: encodeChunkId({ id, index: 0, pad: 0, type: typeByte }, gen) });
+      out.push(new ModChunk(f, path, type, typeByte, cityHash64(utf16leBytes(lowerAscii(stem)))));
       continue;
     }
     const candidates = packageNameCandidates(mountPrefix + path.slice(0, -ext.length) + '.uasset');
     if (candidates.length === 0) throw new IoStoreError('BAD_VALUE', `${quote(mountPrefix + path)} is not below a Content folder, so it names no package`, { file });
     const packageName = candidates.find((n) => knownIds?.has(packageIdFromName(n))) ?? candidates[0]!;
     const packageId = packageIdFromName(packageName);
-    const chunk: ModChunk = { file, path, type, packageName, packageId, src: f, id: encodeChunkId({ id: packageId, index: 0, pad: 0, type: typeByte }, gen) };
+    const chunk = new ModChunk(f, path, type, typeByte, packageId, packageName);
     const uexp = type === 'ExportBundleData' ? uexps.get(lower.slice(0, -ext.length)) : undefined;
     if (uexp) chunk.uexp = uexp;
     out.push(chunk);
@@ -199,12 +224,12 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
 /** Two files must not become one chunk (e.g. two packages with one package id). */
 export function checkDistinctIds(chunks: readonly ModChunk[]): void {
   // Sorted by id (then by position), neighbours compared: a map of the ids as hex held a string per file.
+  const ids = new Uint8Array(chunks.length * CHUNK_ID_SIZE);
+  chunks.forEach((c, i) => ids.set(c.id, i * CHUNK_ID_SIZE));
   const order = new Int32Array(chunks.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   const compare = (a: number, b: number) => {
-    const x = chunks[a]!.id;
-    const y = chunks[b]!.id;
-    for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+    for (let k = 0, x = a * CHUNK_ID_SIZE, y = b * CHUNK_ID_SIZE; k < CHUNK_ID_SIZE; k++) if (ids[x + k] !== ids[y + k]) return ids[x + k]! - ids[y + k]!;
     return 0;
   };
   order.sort((a, b) => compare(a, b) || a - b);
@@ -225,9 +250,8 @@ export async function walkFiles(dir: string, out: string[], rel?: string): Promi
     throw ioError(e, dir);
   });
   for (const e of entries) {
-    const p = join(dir, e.name);
     const r = rel === undefined ? undefined : rel === '' ? e.name : `${rel}/${e.name}`;
-    if (e.isDirectory()) await (r === undefined ? walkFiles(p, out) : walkFiles(p, out, r));
-    else if (e.isFile()) out.push(r ?? p);
+    if (e.isDirectory()) await (r === undefined ? walkFiles(join(dir, e.name), out) : walkFiles(join(dir, e.name), out, r));
+    else if (e.isFile()) out.push(r ?? join(dir, e.name));
   }
 }

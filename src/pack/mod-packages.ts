@@ -1,6 +1,6 @@
 import { IoStoreError } from '../errors.js';
 import { packageIdFromName } from '../hash/names.js';
-import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
+import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineGeneration, EngineVersion } from '../toc/engine.js';
 import type { ContainerHeaderVersionName, ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
@@ -120,7 +120,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     out.ownNames.set(m, pkg.packageName);
     // The package's own name is what other packages import: its id wins over the path's, for the package and the
     // bulk files beside it (where it is filed is settled by the caller, see placement.ts).
-    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) renamePackage(mod, m, pkg.packageName, t.gen);
+    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) renamePackage(mod, m, pkg.packageName);
     // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
     // does not store: the store entry must carry that list.
     const game = t.entries.get(m.packageId!);
@@ -178,13 +178,11 @@ export function modChunks(mod: readonly ModChunk[], read: ModPackages, below: (p
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
-function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string, gen: EngineGeneration): void {
+function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string): void {
   const stem = pkgChunk.path.replace(/\.[^/.]+$/, '');
   const id = packageIdFromName(name);
   for (const c of mod) {
     if (c.packageId === undefined || c.path.replace(/(\.m)?\.[^/.]+$/, '') !== stem) continue;
-    c.packageName = name;
-    c.packageId = id;
-    c.id = encodeChunkId({ id, index: 0, pad: 0, type: chunkTypeFromName(c.type, gen) }, gen);
+    c.rename(name, id);
   }
 }

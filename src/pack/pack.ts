@@ -28,7 +28,7 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
-import { classifyModFiles, listModFolder, modFileAtPath, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { classifyModFiles, listModFolder, prefixPaths, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
@@ -225,7 +225,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   // Paths from here on are below the engine root (`../../../`): a folder written by unpack or to-legacy is laid
   // out so, a mod folder below the mount point.
   const layout = o.mountPoint !== undefined ? 'mount' : folderLayout(inFolder.map((f) => f.path), likePrefix, knownIds);
-  const files = layout === 'root' ? inFolder : inFolder.map((f) => modFileAtPath(f, likePrefix + f.path));
+  const files = layout === 'root' ? inFolder : prefixPaths(inFolder, likePrefix);
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
