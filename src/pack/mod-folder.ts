@@ -146,6 +146,9 @@ class DiskFile implements ModFile {
     return readFile(file).then((b) => new Uint8Array(b), (e) => { throw ioError(e, file); });
   }
 
+  at(path: string): DiskFile {
+    return new DiskFile(this.base, this.rel, path, this.size);
+  }
 }
 
 /**
@@ -158,6 +161,12 @@ export function prefixPaths(files: readonly ModFile[], prefix: string): ModFile[
     f.path = prefix + f.path;
     return f;
   });
+}
+
+/** `f` at another path below the mount point (its bytes and file the same). */
+export function modFileAtPath(f: ModFile, path: string): ModFile {
+  if (f instanceof DiskFile) return f.at(path);
+  return { path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
 }
 
 /** Files up to this size are stat'ed and read with blocking calls. */

@@ -85,6 +85,11 @@ export interface PackOptions {
   pakVersion?: number;
   /** Called for each legacy package converted to zen on the way in. */
   onConvert?: (path: string) => void;
+  /**
+   * When set, a legacy package that cannot be converted is reported here and left out, with its bulk files; the
+   * others still convert. Without it, the first such package stops the pack.
+   */
+  onPackageError?: (file: string, error: IoStoreError) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -225,7 +230,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.onPackageError ? { onPackageError: o.onPackageError } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
   const shaderLibraries = read.shaderLibraries;
   const packages = read.packages;
   const names = [...read.ownNames.values()];
@@ -244,7 +249,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const chunks = modChunks(mod, read, (p) => p.slice(prefix.length));
   const pakPrefix = mountFolderFor(loose.map((l) => l.path), prefix);
   const pakMountPoint = pakPrefix === prefix ? mountPoint : mountPointAt(likeMountPoint, pakPrefix);
-  const pakLoose = loose.map((l) => ({ ...l, path: l.path.slice(pakPrefix.length) }));
+  // Named fields, not a spread: a file on disk keeps its name in a getter, which a spread leaves behind.
+  const pakLoose = loose.map((l) => ({ file: l.file, path: l.path.slice(pakPrefix.length) }));
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
