@@ -66,7 +66,7 @@ const tmp = testTmpdir();
  * Test files that need a process of their own: they measure the whole process (its peak RSS), which the test files
  * run before them in a shared one would raise.
  */
-const ownProcess = ['test/fuzz/cli-fuzz.test.ts'];
+const ownProcess = ['test/fuzz/cli-fuzz.test.ts', 'test/fuzz/legacy-fuzz.test.ts'];
 const excluded = ['**/node_modules/**', ...withoutCorpus];
 
 export default defineConfig({

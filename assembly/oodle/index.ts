@@ -13,6 +13,7 @@ import { resetArenaTo, ARENA, SLACK } from './scratch';
  */
 
 export { errorAt, errorInOutput, errorMessage, errorValue } from './errors';
+export { sameBytes } from './compare';
 
 const BLOCK_SIZE: i32 = 0x40000;
 const CHUNK_SIZE: i32 = 0x20000;

@@ -26,6 +26,7 @@ interface OodleWasm {
   slack(): number;
   begin(src: number, srcLen: number, out: number, size: number): void;
   decodeUntil(limit: number): number;
+  sameBytes(a: number, b: number, n: number): number;
   errorMessage: { value: number };
   errorValue: { value: number };
   errorAt: { value: number };
@@ -79,17 +80,9 @@ export function wasmDecodeInto(src: Uint8Array, out: Uint8Array): boolean {
   const x = instance();
   const size = out.length;
   if (x === null || src.length + size > MAX_IO) return false;
-  const slack = x.slack();
-  const at = x.ioBase();
-  const outAt = (at + src.length + slack + 15) & ~15;
-  const need = outAt + size + slack;
+  const outAt = placeStream(x, src, size, 0);
   const mem = x.memory;
-  if (mem.buffer.byteLength < need) mem.grow(Math.ceil((need - mem.buffer.byteLength) / 65536));
-  const bytes = new Uint8Array(mem.buffer);
-  bytes.set(src, at);
-  // Bytes past the stream read as zero, as they do in the TypeScript decoder.
-  bytes.fill(0, at + src.length, outAt);
-  x.begin(at, src.length, outAt, size);
+  x.begin(x.ioBase(), src.length, outAt, size);
   // A piece at a time, each copied out while it is still in the cache (a large output copied at the end is not).
   for (let done = 0; done < size; ) {
     const next = Math.min(size, done + COPY_PIECE);
@@ -110,6 +103,48 @@ export function wasmDecodeInto(src: Uint8Array, out: Uint8Array): boolean {
     done = next;
   }
   return true;
+}
+
+/**
+ * Whether `src` decodes to exactly `expected` with the WebAssembly decoder, compared in the module's memory rather
+ * than copied out: the encoder's decode-back check. A corrupt stream gives false; undefined means the stream is one
+ * for the TypeScript decoder (as wasmDecodeInto's false).
+ */
+export function wasmDecodesTo(src: Uint8Array, expected: Uint8Array): boolean | undefined {
+  const x = instance();
+  const size = expected.length;
+  if (x === null || src.length + 2 * size > MAX_IO) return undefined;
+  const outAt = placeStream(x, src, size, size);
+  // The expected bytes behind the output's slack, which the decoder may write.
+  const expectedAt = (outAt + size + x.slack() + 15) & ~15;
+  new Uint8Array(x.memory.buffer).set(expected, expectedAt);
+  x.begin(x.ioBase(), src.length, outAt, size);
+  let status: number;
+  try {
+    status = x.decodeUntil(size);
+  } catch (e) {
+    if (!(e instanceof wasmApi!.RuntimeError) || x.errorMessage.value === 0) return undefined;
+    return false;
+  }
+  if (status !== 0) return undefined;
+  return x.sameBytes(outAt, expectedAt, size) !== 0;
+}
+
+/**
+ * Copies `src` to the module's I/O area, the bytes past it zero as the TypeScript decoder reads them, and makes room
+ * behind it for `size` bytes of output (and `extra` more after the output's slack); returns where the output goes.
+ */
+function placeStream(x: OodleWasm, src: Uint8Array, size: number, extra: number): number {
+  const slack = x.slack();
+  const at = x.ioBase();
+  const outAt = (at + src.length + slack + 15) & ~15;
+  const need = outAt + size + slack + (extra > 0 ? 16 + extra : 0);
+  const mem = x.memory;
+  if (mem.buffer.byteLength < need) mem.grow(Math.ceil((need - mem.buffer.byteLength) / 65536));
+  const bytes = new Uint8Array(mem.buffer);
+  bytes.set(src, at);
+  bytes.fill(0, at + src.length, outAt);
+  return outAt;
 }
 
 /** An AssemblyScript string constant: UTF-16 code units, their byte length in the four bytes before them. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { oodleDecompressReference } from '../../../src/codecs/oodle/index.js';
-import { oodleWasmAvailable, wasmDecodeInto } from '../../../src/codecs/oodle/wasm.js';
+import { oodleWasmAvailable, wasmDecodeInto, wasmDecodesTo } from '../../../src/codecs/oodle/wasm.js';
 import { EncryptionMethod, readToc } from '../../../src/toc/index.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../../corpus.js';
 
@@ -55,6 +55,24 @@ describe.skipIf(!hasCorpus)('the WebAssembly Oodle decoder', () => {
     const out = new Uint8Array(size).fill(7);
     expect(wasmDecodeInto(stream, out)).toBe(false);
     expect(out.every((b) => b === 7)).toBe(true);
+  });
+
+  it('tells whether a stream decodes to given bytes (the encoder\'s check): a byte changed anywhere, a corrupt stream, BitKnit', () => {
+    const { stream, size } = vector('kraken');
+    const text = oodleDecompressReference(stream, size);
+    expect(wasmDecodesTo(stream, text)).toBe(true);
+    // In a 16-byte step, in the tail past the last whole step, and the last byte.
+    for (const at of [0, 70000, size - (size % 16) - 1, size - 1]) {
+      const other = text.slice();
+      other[at]! ^= 0x20;
+      expect(wasmDecodesTo(stream, other), `byte ${at}`).toBe(false);
+    }
+    const broken = stream.slice();
+    broken[broken.length >> 1]! ^= 0xff;
+    expect(wasmDecodesTo(broken, text)).toBe(false);
+    expect(wasmDecodesTo(stream, text.subarray(0, size - 1))).toBe(false);
+    const bitknit = vector('bitknit');
+    expect(wasmDecodesTo(bitknit.stream, new Uint8Array(bitknit.size))).toBeUndefined();
   });
 
   it('decodes every Oodle block of the corpus containers byte for byte as the TypeScript decoder', () => {

@@ -1,36 +1,36 @@
 import { MsbWriter } from './bit-writer.js';
-import { canonicalCodes } from './huffman-lengths.js';
+import { canonicalEntries } from './huffman-lengths.js';
 import { writeHuffmanTable } from './huffman-table.js';
 
 /**
  * The payload of a Huffman array (entropy types 2 and 4): the table, then the symbols dealt round-robin to three bit
  * streams (A forward from the start, B backward from the end, C forward from A's end; see huffman.ts). Type 4 does
  * this for each half of the array. Returns the position after the payload, or -1 when a split does not fit its
- * field (the caller then codes the array another way). `form` is the table form chooseHuffmanTable picked.
+ * field (the caller then codes the array another way). `form` is the table form chooseHuffmanTable picked; the m
+ * symbols present are in `present`, ascending.
  */
-export function writeHuffmanPayload(src: Uint8Array, start: number, n: number, lens: Uint8Array, form: number, out: Uint8Array, at: number, halves: boolean): number {
-  canonicalCodes(lens, codes);
+export function writeHuffmanPayload(src: Uint8Array, start: number, n: number, lens: Uint8Array, present: Int32Array, m: number, form: number, out: Uint8Array, at: number, halves: boolean): number {
+  canonicalEntries(lens, present, m, entries);
   const w = new MsbWriter(out, at);
   writeHuffmanTable(w, lens, form);
   let p = w.finish();
-  if (!halves) return writeStreams(src, start, start + n, lens, out, p);
+  if (!halves) return writeStreams(src, start, start + n, out, p);
   const half = (n + 1) >> 1;
   const midField = p;
   p += 3;
-  const mid = writeStreams(src, start, start + half, lens, out, p);
+  const mid = writeStreams(src, start, start + half, out, p);
   // Each half's B and C streams must hold two bytes or more between them.
   if (mid < 0 || mid - p - 2 - (out[p]! | (out[p + 1]! << 8)) < 2) return -1;
   const midSplit = mid - p;
   out[midField] = midSplit;
   out[midField + 1] = midSplit >>> 8;
   out[midField + 2] = midSplit >>> 16;
-  const end = writeStreams(src, start + half, start + n, lens, out, mid);
+  const end = writeStreams(src, start + half, start + n, out, mid);
   if (end < 0 || end - mid - 2 - (out[mid]! | (out[mid + 1]! << 8)) < 2) return -1;
   return end;
 }
 
-const codes = new Uint16Array(256);
-/** Code and length of each symbol in one entry: code << 4 | length. */
+/** Code and length of each present symbol in one entry: code << 4 | length. */
 const entries = new Int32Array(256);
 /** Each stream is written on its own, then the three are laid out: A, C, then B reversed. */
 const STREAM_ROOM = 0x30000;
@@ -39,8 +39,7 @@ const bufB = new Uint8Array(STREAM_ROOM);
 const bufC = new Uint8Array(STREAM_ROOM);
 
 /** Writes [A's length: u16][A][C][B reversed] for src[from, to) at out[at]; returns the end, or -1 if A is too long. */
-function writeStreams(src: Uint8Array, from: number, to: number, lens: Uint8Array, out: Uint8Array, at: number): number {
-  for (let s = 0; s < 256; s++) entries[s] = (codes[s]! << 4) | lens[s]!;
+function writeStreams(src: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
   // Sixteen bits are written whenever sixteen are pending; fewer than sixteen plus an 11-bit code fit an int32.
   let accA = 0;
   let nA = 0;

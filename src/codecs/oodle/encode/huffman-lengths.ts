@@ -8,8 +8,7 @@ export const MAX_CODE_LEN = 11;
 
 const order = new Int32Array(256);
 const work = new Float64Array(256);
-const spare = new Int32Array(256);
-const buckets = new Int32Array(256);
+const keys = new Int32Array(256);
 
 /**
  * Fills `lens[0..255]` with code lengths for the symbol counts `hist` (0 for absent symbols) and returns how many
@@ -17,14 +16,25 @@ const buckets = new Int32Array(256);
  */
 export function codeLengths(hist: Uint32Array, lens: Uint8Array, maxLen = MAX_CODE_LEN): number {
   let n = 0;
+  // Without a branch (which sparse counts would mispredict): the symbol is written, and kept if its count is not 0.
   for (let s = 0; s < 256; s++) {
-    lens[s] = 0;
-    if (hist[s]! > 0) order[n++] = s;
+    order[n] = s;
+    n += -hist[s]! >>> 31;
   }
+  return lengthsOfOrder(hist, n, lens, maxLen);
+}
+
+/** codeLengths for a caller that has the present symbols already, ascending, in present[0, m). */
+export function codeLengthsOf(hist: Uint32Array, present: Int32Array, m: number, lens: Uint8Array): number {
+  for (let i = 0; i < m; i++) order[i] = present[i]!;
+  return lengthsOfOrder(hist, m, lens, MAX_CODE_LEN);
+}
+
+/** The lengths of the n present symbols in order[0, n). */
+function lengthsOfOrder(hist: Uint32Array, n: number, lens: Uint8Array, maxLen: number): number {
+  lens.fill(0);
   if (n <= 1) return n;
-  // Ascending by count, ties by symbol (the symbols start in order and the sort is stable).
   sortByCount(hist, n);
-  for (let i = 0; i < n; i++) work[i] = hist[order[i]!]!;
   minimumRedundancy(work, n);
   let longest = 0;
   for (let i = 0; i < n; i++) {
@@ -110,57 +120,56 @@ function limitLengths(lens: Uint8Array, n: number, maxLen: number): void {
   }
 }
 
-/** Canonical codes for `lens` (shorter codes first, then by symbol), bit-reversed for least-significant-first output. */
-export function canonicalCodes(lens: Uint8Array, codes: Uint16Array): void {
-  const count = new Int32Array(MAX_CODE_LEN + 2);
-  for (let s = 0; s < 256; s++) count[lens[s]!]!++;
-  const next = new Int32Array(MAX_CODE_LEN + 2);
+/**
+ * The canonical code of each of the m present symbols (ascending in `present`; shorter codes first, then by symbol),
+ * bit-reversed for least-significant-first output, as one entry per symbol: code << 4 | length.
+ */
+export function canonicalEntries(lens: Uint8Array, present: Int32Array, m: number, entries: Int32Array): void {
+  lengthCount.fill(0);
+  for (let i = 0; i < m; i++) lengthCount[lens[present[i]!]!]!++;
   let code = 0;
   for (let len = 1; len <= MAX_CODE_LEN; len++) {
-    next[len] = code;
-    code = (code + count[len]!) << 1;
+    nextCode[len] = code;
+    code = (code + lengthCount[len]!) << 1;
   }
-  for (let s = 0; s < 256; s++) {
+  for (let i = 0; i < m; i++) {
+    const s = present[i]!;
     const len = lens[s]!;
-    if (len === 0) continue;
-    codes[s] = reverseBits(next[len]!++, len);
+    // The code's bits reversed: its reversal in 11 bits, shifted down to its length.
+    entries[s] = ((REVERSED[nextCode[len]!++]! >>> (MAX_CODE_LEN - len)) << 4) | len;
   }
 }
 
-function reverseBits(v: number, len: number): number {
-  let r = 0;
-  for (let i = 0; i < len; i++) r |= ((v >>> i) & 1) << (len - 1 - i);
-  return r;
-}
+const lengthCount = new Int32Array(MAX_CODE_LEN + 2);
+const nextCode = new Int32Array(MAX_CODE_LEN + 2);
+/** Each 11-bit value with its bits in reverse order. */
+const REVERSED = (() => {
+  const t = new Uint16Array(1 << MAX_CODE_LEN);
+  for (let v = 1; v < t.length; v++) t[v] = (t[v >> 1]! >> 1) | ((v & 1) << (MAX_CODE_LEN - 1));
+  return t;
+})();
 
-/** Sorts order[0, n) by hist[order[i]], stably: a least-significant-byte radix sort, skipping bytes all counts share. */
+/** Counts below this pack with their symbol into one int32 sort key (arrays are at most 256 KiB: always so). */
+const KEY_LIMIT = 1 << 23;
+
+/**
+ * Sorts the present symbols order[0, n) by count, ties by symbol, into order (and their counts into work): each
+ * count and symbol packed into one integer key for the typed array's native sort (faster, measured, than a radix sort
+ * or an insertion sort of 40 to 256 such keys). Counts too large to pack are halved until they fit (never needed:
+ * arrays are at most 256 KiB).
+ */
 function sortByCount(hist: Uint32Array, n: number): void {
-  let or = 0;
-  let and = -1;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (hist[order[i]!]! > max) max = hist[order[i]!]!;
+  let shift = 0;
+  while (max >>> shift >= KEY_LIMIT) shift++;
   for (let i = 0; i < n; i++) {
-    or |= hist[order[i]!]!;
-    and &= hist[order[i]!]!;
+    const s = order[i]!;
+    keys[i] = (Math.max(1, hist[s]! >>> shift) << 8) | s;
   }
-  let from = order;
-  let to = spare;
-  for (let shift = 0; shift < 32; shift += 8) {
-    if (((or ^ and) >>> shift) & 0xff) {
-      buckets.fill(0);
-      for (let i = 0; i < n; i++) buckets[(hist[from[i]!]! >>> shift) & 0xff]!++;
-      let sum = 0;
-      for (let b = 0; b < 256; b++) {
-        const c = buckets[b]!;
-        buckets[b] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < n; i++) {
-        const sym = from[i]!;
-        to[buckets[(hist[sym]! >>> shift) & 0xff]!++] = sym;
-      }
-      const t = from;
-      from = to;
-      to = t;
-    }
+  keys.subarray(0, n).sort();
+  for (let i = 0; i < n; i++) {
+    order[i] = keys[i]! & 0xff;
+    work[i] = keys[i]! >>> 8;
   }
-  if (from !== order) order.set(from.subarray(0, n));
 }

@@ -8,7 +8,7 @@ import type { MsbWriter } from './bit-writer.js';
  *    average;
  *  - ranges: the lengths first (Rice coded as differences from a running sum), then the present symbols as ranges.
  * Symbols always go out in ascending order, so the canonical code (by length, then by symbol) is the one
- * canonicalCodes builds. Sizes are worked out arithmetically; only the chosen form is written.
+ * canonicalEntries builds. Sizes are worked out arithmetically; only the chosen form is written.
  */
 
 const SPARSE = 0;
@@ -42,15 +42,17 @@ function gammaBits(g: number): number {
   return 2 * bitLength(g + 1) - 2;
 }
 
-/** The cheapest form for `lens` (at least two symbols present) and its size in bits; the choice is kept for writing. */
-export function chooseHuffmanTable(lens: Uint8Array): { form: number; bits: number } {
-  count = 0;
+/**
+ * The cheapest form for `lens` (the m symbols present, at least two, ascending in `present`) and its size in bits;
+ * the choice is kept for writing.
+ */
+export function chooseHuffmanTable(lens: Uint8Array, present: Int32Array, m: number): { form: number; bits: number } {
+  count = m;
   let longest = 0;
-  for (let s = 0; s < 256; s++) {
-    const len = lens[s]!;
-    if (len === 0) continue;
-    syms[count++] = s;
-    if (len > longest) longest = len;
+  for (let i = 0; i < m; i++) {
+    const s = present[i]!;
+    syms[i] = s;
+    longest = Math.max(longest, lens[s]!);
   }
   let form = -1;
   let best = Infinity;
@@ -72,11 +74,23 @@ export function chooseHuffmanTable(lens: Uint8Array): { form: number; bits: numb
 }
 
 function runsBits(lens: Uint8Array): number {
+  // Each length's code under each of the four Rice parameters f, summed in the same pass.
   let avg4 = 32;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
+  let most = 0;
   for (let i = 0; i < count; i++) {
     const len = lens[syms[i]!]!;
-    runValues[i] = zigzag(len - ((avg4 + 2) >> 2));
+    const v = zigzag(len - ((avg4 + 2) >> 2));
+    runValues[i] = v;
     avg4 = len + ((3 * avg4 + 2) >> 2);
+    b0 += v + 1;
+    b1 += (v >>> 1) + 2;
+    b2 += (v >>> 2) + 3;
+    b3 += (v >>> 3) + 4;
+    if (v > most) most = v;
   }
   // Gaps and runs, gamma coded (no gap before a present symbol 0).
   let bits = 5;
@@ -92,46 +106,40 @@ function runsBits(lens: Uint8Array): number {
     i = j;
   }
   if (prev < 255) bits += gammaBits(255 - prev);
-  // Each length code is read in one step, which caps its zero prefix.
+  // Each length code is read in one step, which caps its zero prefix at 20 >> f.
   let best = Infinity;
+  const sums = [b0, b1, b2, b3];
   for (let f = 0; f < 4; f++) {
-    const maxPrefix = 20 >> f;
-    let b = 0;
-    for (let i = 0; i < count; i++) {
-      const q = runValues[i]! >>> f;
-      if (q > maxPrefix) {
-        b = Infinity;
-        break;
-      }
-      b += q + f + 1;
-    }
-    if (b < best) {
-      best = b;
-      runsForced = f;
-    }
+    if (most >>> f > 20 >> f || sums[f]! >= best) continue;
+    best = sums[f]!;
+    runsForced = f;
   }
   return bits + best;
 }
 
 function rangesBits(lens: Uint8Array): number {
+  // Each length's code under each of the four Rice parameters, summed in the same pass.
   let running = 0x1e;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
   for (let i = 0; i < count; i++) {
     const len = lens[syms[i]!]!;
     const delta = len - 1 - (running >> 2);
-    rangeValues[i] = zigzag(delta);
+    const v = zigzag(delta);
+    rangeValues[i] = v;
     running += delta;
+    b0 += v + 1;
+    b1 += (v >>> 1) + 2;
+    b2 += (v >>> 2) + 3;
+    b3 += (v >>> 3) + 4;
   }
   // Ranges: an optional leading gap, then (range length, gap) pairs; the last range is implied by the count.
   extra = 0;
-  const put = (unary: number, raw: number, width: number) => {
-    rangeValues[count + extra] = unary;
-    rawBits[count + extra] = raw;
-    rawWidth[count + extra] = width;
-    extra++;
-  };
   if (syms[0]! > 0) {
     const w = bitLength(syms[0]! + 1) - 1;
-    put(w - 1, syms[0]! + 1 - (1 << w), w);
+    putRangeValue(w - 1, syms[0]! + 1 - (1 << w), w);
   }
   for (let i = 0; ; ) {
     let j = i + 1;
@@ -140,9 +148,9 @@ function rangesBits(lens: Uint8Array): number {
     const run = j - i;
     const gap = syms[j]! - syms[j - 1]! - 1;
     const lw = bitLength(run) - 1;
-    put(lw, run - (1 << lw), lw);
+    putRangeValue(lw, run - (1 << lw), lw);
     const gw = bitLength(gap + 1) - 1;
-    put(gw - 1, gap + 1 - (1 << gw), gw);
+    putRangeValue(gw - 1, gap + 1 - (1 << gw), gw);
     i = j;
   }
   let bits = 2 + 2 + 8;
@@ -153,15 +161,21 @@ function rangesBits(lens: Uint8Array): number {
   }
   for (let i = count; i < count + extra; i++) bits += rangeValues[i]! + 1 + rawWidth[i]!;
   let best = Infinity;
+  const sums = [b0, b1, b2, b3];
   for (let f = 0; f < 4; f++) {
-    let b = 0;
-    for (let i = 0; i < count; i++) b += (rangeValues[i]! >>> f) + f + 1;
-    if (b < best) {
-      best = b;
-      rangesForced = f;
-    }
+    if (sums[f]! >= best) continue;
+    best = sums[f]!;
+    rangesForced = f;
   }
   return bits + best;
+}
+
+/** Appends a range-length or gap value of the ranges form: its unary part, raw bits and their width. */
+function putRangeValue(unary: number, raw: number, width: number): void {
+  rangeValues[count + extra] = unary;
+  rawBits[count + extra] = raw;
+  rawWidth[count + extra] = width;
+  extra++;
 }
 
 /** Writes the table chooseHuffmanTable priced for the same `lens` (it must be the last one priced). */

@@ -1,5 +1,5 @@
 import { decodeStream } from '../quantum.js';
-import { wasmDecodeInto } from '../wasm.js';
+import { wasmDecodesTo } from '../wasm.js';
 import { encodeOodleStream, type OodleEncodeOptions } from './stream-encode.js';
 
 export type { OodleEncodeOptions, OodleEncoderName } from './stream-encode.js';
@@ -30,11 +30,14 @@ export function oodleCompress(src: Uint8Array, o: OodleEncodeOptions = {}): Uint
 
 /** Whether `stream` decodes to exactly `src`. */
 function verifies(stream: Uint8Array, src: Uint8Array): boolean {
+  // The decoder unpack and verify use: the WebAssembly build where it runs (compared in its memory), else the
+  // TypeScript one.
+  const same = wasmDecodesTo(stream, src);
+  if (same !== undefined) return same;
   if (check.buf.length < src.length) check.buf = new Uint8Array(Math.max(src.length, 2 * check.buf.length));
   const out = check.buf.subarray(0, src.length);
   try {
-    // The decoder unpack and verify use: the WebAssembly build where it runs, else the TypeScript one.
-    if (!wasmDecodeInto(stream, out)) decodeStream(stream, src.length, out);
+    decodeStream(stream, src.length, out);
   } catch {
     return false;
   }

@@ -18,6 +18,8 @@ export interface KrakenChunkOptions {
   entropy: boolean;
   /** Consider coding literals as differences from the byte at the last offset (mode 0). */
   delta: boolean;
+  /** ArrayOptions.margin of every array. */
+  margin: number;
 }
 
 /** Each literal run: where it starts in the input, its length, and the last offset before it. */
@@ -26,12 +28,21 @@ const RUN_LEN = new Int32Array(CHUNK_SIZE / 2 + 16);
 const RUN_BACK = new Int32Array(CHUNK_SIZE / 2 + 16);
 const litHist = new Uint32Array(256);
 const deltaHist = new Uint32Array(256);
+/** Four partial counts of each, 256 apart (see copyLiterals). */
+const litParts = new Uint32Array(1024);
+const deltaParts = new Uint32Array(1024);
 
 /** Sizes of the streams buildStreams filled. */
 const built = { nl: 0, nc: 0, no: 0, nlen: 0, nlong: 0, runs: 0 };
 
-/** Fills the module's stream arrays (literals, commands, packed offsets and lengths, raw bits) from a parse. */
-function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands): typeof built {
+/**
+ * Fills the module's stream arrays (literals, commands, packed offsets and lengths, raw bits) from a parse, and
+ * counts the literals into litHist as they are copied (and, with `delta`, their differences from the byte at the
+ * last offset into deltaHist), which saves a pass over them.
+ */
+function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands, delta: boolean): typeof built {
+  litParts.fill(0);
+  if (delta) deltaParts.fill(0);
   let p = start === 0 ? 8 : start;
   let nl = 0;
   let nc = 0;
@@ -48,8 +59,7 @@ function buildStreams(src: Uint8Array, start: number, end: number, cmds: Command
       RUN_AT[runs] = p;
       RUN_LEN[runs] = lit;
       RUN_BACK[runs++] = r0;
-      if (lit > 16) LITS.set(src.subarray(p, p + lit), nl);
-      else for (let i = 0; i < lit; i++) LITS[nl + i] = src[p + i]!;
+      copyLiterals(src, p, lit, nl, delta ? r0 : 0);
       nl += lit;
       p += lit;
     }
@@ -96,9 +106,11 @@ function buildStreams(src: Uint8Array, start: number, end: number, cmds: Command
     RUN_AT[runs] = p;
     RUN_LEN[runs] = end - p;
     RUN_BACK[runs++] = r0;
-    LITS.set(src.subarray(p, end), nl);
+    copyLiterals(src, p, end - p, nl, delta ? r0 : 0);
     nl += end - p;
   }
+  for (let s = 0; s < 256; s++) litHist[s] = litParts[s]! + litParts[256 + s]! + litParts[512 + s]! + litParts[768 + s]!;
+  if (delta) for (let s = 0; s < 256; s++) deltaHist[s] = deltaParts[s]! + deltaParts[256 + s]! + deltaParts[512 + s]! + deltaParts[768 + s]!;
   built.nl = nl;
   built.nc = nc;
   built.no = no;
@@ -106,6 +118,20 @@ function buildStreams(src: Uint8Array, start: number, end: number, cmds: Command
   built.nlong = nlong;
   built.runs = runs;
   return built;
+}
+
+/**
+ * Copies n literals from src[p] to LITS[at], counting each into one of four partial tables by its position (so that
+ * repeated bytes do not wait on each other's increments, as in histogram), and, when `back` is not 0, its
+ * difference from the byte `back` before it into four more.
+ */
+function copyLiterals(src: Uint8Array, p: number, n: number, at: number, back: number): void {
+  for (let i = 0; i < n; i++) {
+    const b = src[p + i]!;
+    LITS[at + i] = b;
+    litParts[((at + i) & 3) << 8 | b]!++;
+  }
+  if (back !== 0) for (let i = 0; i < n; i++) deltaParts[((at + i) & 3) << 8 | ((src[p + i]! - src[p + i - back]!) & 255)]!++;
 }
 
 /** Histograms of a parse's streams, for the optimal parse's cost model. */
@@ -120,9 +146,8 @@ export interface KrakenStats {
 
 /** Counts the streams a parse gives (the literals both ways). */
 export function krakenStats(src: Uint8Array, start: number, end: number, cmds: Commands, into: KrakenStats): void {
-  const b = buildStreams(src, start, end, cmds);
-  histogram(LITS, 0, b.nl, into.lits);
-  deltaHistogram(src, b.runs);
+  const b = buildStreams(src, start, end, cmds, true);
+  into.lits.set(litHist);
   into.deltaLits.set(deltaHist);
   histogram(CMDS, 0, b.nc, into.cmds);
   histogram(OFFS, 0, b.no, into.offs);
@@ -136,7 +161,7 @@ export function krakenStats(src: Uint8Array, start: number, end: number, cmds: C
  */
 export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cmds: Commands, out: Uint8Array, at: number, o: KrakenChunkOptions): number {
   const count = end - start;
-  const { nl, nc, no, nlen, nlong, runs } = buildStreams(src, start, end, cmds);
+  const { nl, nc, no, nlen, nlong, runs } = buildStreams(src, start, end, cmds, o.entropy && o.delta);
   if (!fitsDecoderScratch(count, nl, nc, no, nlen)) return -1;
   const head = at;
   let q = at + 3;
@@ -147,18 +172,14 @@ export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cm
   // Mode 0 codes literals as differences from the byte at the last offset, mode 1 as they are.
   let delta = false;
   const counted = o.entropy && nl >= 32;
-  if (counted) {
-    histogram(LITS, 0, nl, litHist);
-    if (o.delta) {
-      deltaHistogram(src, runs);
-      delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
-      if (delta) fillDeltaLiterals(src, runs);
-    }
+  if (counted && o.delta) {
+    delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
+    if (delta) fillDeltaLiterals(src, runs);
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true }, counted ? (delta ? deltaHist : litHist) : undefined);
-  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false });
-  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true });
-  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false });
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: true, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
+  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
+  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   if (q - head - 3 >= count) return -1;
   q = writeTail(no, nlong, out, q);
   const used = q - head - 3;
@@ -180,14 +201,7 @@ function fitsDecoderScratch(count: number, nl: number, nc: number, no: number, n
   return nl + nc + no + nlen + 15 + 4 * no + 15 + 4 * nlen + 64 <= room;
 }
 
-function deltaHistogram(src: Uint8Array, runs: number): void {
-  deltaHist.fill(0);
-  for (let r = 0; r < runs; r++) {
-    const from = RUN_AT[r]!;
-    const back = RUN_BACK[r]!;
-    for (let i = from, e = from + RUN_LEN[r]!; i < e; i++) deltaHist[(src[i]! - src[i - back]!) & 255]!++;
-  }
-}
+
 
 function fillDeltaLiterals(src: Uint8Array, runs: number): void {
   let k = 0;

@@ -27,6 +27,8 @@ const recent = new Int32Array(7);
 export interface LeviathanChunkOptions {
   entropy: boolean;
   delta: boolean;
+  /** ArrayOptions.margin of every array. */
+  margin: number;
 }
 
 /** Returns the chunk's end at out[at] (header included), or -1 when it would not shrink. */
@@ -90,16 +92,16 @@ export function writeLeviathanChunk(src: Uint8Array, start: number, end: number,
     q += 8;
   }
   // A set top bit before the offset array would announce scaled offsets, and before the commands eight streams.
-  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true });
-  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false });
+  q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
+  q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   let delta = false;
   const counted = o.entropy && nl >= 32;
   if (counted) {
     histogram(LITS, 0, nl, litHist);
     if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false }, counted ? (delta ? deltaHist : litHist) : undefined);
-  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: true });
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
   if (q - head - 3 >= count) return -1;
   q = writeTail(no, nlong, out, q);
   const used = q - head - 3;

@@ -38,8 +38,10 @@ export class MatchFinder {
     this.view = new DataView(src.buffer, src.byteOffset, src.byteLength);
     const size = 1 << hashBits;
     // The chain entries reached from the table are all from this input (each written when its position was added).
-    if (this.head.length !== size || this.base + this.lastLength + src.length + 2 >= 0x40000000) {
-      this.head = new Int32Array(size);
+    // A smaller input hashes into the table's first entries only (fewer bits: they stay in the cache), which the
+    // moving base empties as it does the rest: the table is never made again for a smaller one.
+    if (this.head.length < size || this.base + this.lastLength + src.length + 2 >= 0x40000000) {
+      this.head = new Int32Array(Math.max(size, this.head.length));
       this.base = 0;
     } else this.base += this.lastLength + 1;
     this.lastLength = src.length;

@@ -25,6 +25,8 @@ const HALF = 0x10000;
 export interface MermaidChunkOptions {
   entropy: boolean;
   delta: boolean;
+  /** ArrayOptions.margin of every array. */
+  margin: number;
 }
 
 /** Running state of one chunk's streams while its commands are produced. */
@@ -133,14 +135,14 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
     histogram(LITS, 0, nl, litHist);
     if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   }
-  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false }, counted ? (delta ? deltaHist : litHist) : undefined);
-  q = writeArray(CMDS, 0, st.nc, out, q, { entropy: o.entropy, longHeader: false });
+  q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
+  q = writeArray(CMDS, 0, st.nc, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   if (count > HALF) {
     out[q++] = cmdSplit;
     out[q++] = cmdSplit >>> 8;
   }
   const nearAt = q;
-  q = writeNearOffsets(out, q, o.entropy);
+  q = writeNearOffsets(out, q, o.entropy, o.margin);
   if (!fitsDecoderScratch(count, nl, st.nc, out[nearAt] === 0xff && out[nearAt + 1] === 0xff ? st.nn : 0, st.nf)) return -1;
   // Far offset counts: 12 bits each, 4095 meaning a 16-bit count follows.
   const sizes = (Math.min(farA, 4095) << 12) | Math.min(farB, 4095);
@@ -273,7 +275,7 @@ function emitNew(p: number, begin: number, carry: number, len: number, d: number
   return p + len;
 }
 
-function writeNearOffsets(out: Uint8Array, q: number, entropy: boolean): number {
+function writeNearOffsets(out: Uint8Array, q: number, entropy: boolean, margin: number): number {
   const n = st.nn;
   if (entropy && n >= 32) {
     for (let i = 0; i < n; i++) {
@@ -283,8 +285,8 @@ function writeNearOffsets(out: Uint8Array, q: number, entropy: boolean): number 
     const at = q;
     out[q++] = 0xff;
     out[q++] = 0xff;
-    q = writeArray(NEAR_HI, 0, n, out, q, { entropy: true, longHeader: false });
-    q = writeArray(NEAR_LO, 0, n, out, q, { entropy: true, longHeader: false });
+    q = writeArray(NEAR_HI, 0, n, out, q, { entropy: true, longHeader: false, margin });
+    q = writeArray(NEAR_LO, 0, n, out, q, { entropy: true, longHeader: false, margin });
     if (q - at < 2 + 2 * n) return q;
     q = at;
   }

@@ -63,20 +63,10 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
   const last = Math.min(end, src.length - 4) - 4;
   while (p < last) {
     // Recent offsets first: they cost no offset bits.
-    let bestScore = 0;
-    let bestLen = 0;
-    let bestDist = 0;
-    for (let r = 0; r < recent; r++) {
-      const d = reps[r]!;
-      if (d > p || view.getUint32(p - d, true) !== view.getUint32(p, true)) continue;
-      const len = matchLength(src, view, p, d, end);
-      const s = repScore(len, r);
-      if (s > bestScore) {
-        bestScore = s;
-        bestLen = len;
-        bestDist = d;
-      }
-    }
+    bestRecent(src, view, p, end, reps, recent);
+    let bestScore = hit.score;
+    let bestLen = hit.len;
+    let bestDist = hit.dist;
     if (bestLen < o.nice) {
       const len = mf.find(p, end, o.minLen, o.depth, o.nice);
       if (len > 0) {
@@ -101,20 +91,10 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
     // Lazy evaluation: a better match starting a byte or two later is worth the literals it leaves behind.
     for (let ahead = 0; ahead < o.lazy && bestLen < o.nice && p + 1 < last; ahead++) {
       const q = p + 1;
-      let s2 = 0;
-      let l2 = 0;
-      let d2 = 0;
-      for (let r = 0; r < recent; r++) {
-        const d = reps[r]!;
-        if (d > q || view.getUint32(q - d, true) !== view.getUint32(q, true)) continue;
-        const len = matchLength(src, view, q, d, end);
-        const s = repScore(len, r);
-        if (s > s2) {
-          s2 = s;
-          l2 = len;
-          d2 = d;
-        }
-      }
+      bestRecent(src, view, q, end, reps, recent);
+      let s2 = hit.score;
+      let l2 = hit.len;
+      let d2 = hit.dist;
       const len = mf.find(q, end, o.minLen, o.depth, o.nice);
       if (len > 0) {
         const s = mermaid ? mermaidScore(len, mf.bestDist) : krakenScore(len, mf.bestDist);
@@ -139,6 +119,32 @@ export function parseLazy(mf: MatchFinder, start: number, end: number, reps: Int
     p += bestLen;
     litStart = p;
   }
+}
+
+/** The best recent-offset match bestRecent found: its score (0: none), length and distance. */
+const hit = { score: 0, len: 0, dist: 0 };
+
+/** Finds the best match at p among the `recent` recent distances into `hit`. */
+function bestRecent(src: Uint8Array, view: DataView, p: number, end: number, reps: Int32Array, recent: number): void {
+  const word = view.getUint32(p, true);
+  let score = 0;
+  let len = 0;
+  let dist = 0;
+  for (let r = 0; r < recent; r++) {
+    const d = reps[r]!;
+    if (d > p || view.getUint32(p - d, true) !== word) continue;
+    // The first four bytes are known to match.
+    const l = 4 + matchLength(src, view, p + 4, d, end);
+    const s = repScore(l, r);
+    if (s > score) {
+      score = s;
+      len = l;
+      dist = d;
+    }
+  }
+  hit.score = score;
+  hit.len = len;
+  hit.dist = dist;
 }
 
 /**
