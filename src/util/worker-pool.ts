@@ -1,5 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
 import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 
@@ -149,9 +151,30 @@ export function runnableUrl(specifier: string, callerUrl: string): URL {
   if (!callerUrl.endsWith('.ts')) return new URL(url);
   const built = new URL(url.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/\.ts$/, '.js'));
   // A worker started from its bundle costs a third of the CPU time one started from dist's modules does (50 ms, not
-  // 150), and the test suite starts hundreds. A bundle older than its module (tsc run alone since) is not used.
+  // 150), and the test suite starts hundreds. A bundle older than any of dist's modules (tsc run alone since) is not
+  // used.
   const bundle = new URL(built.href.replace(/-worker\.js$/, '-worker.cjs'));
-  return bundle.href !== built.href && existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(built).mtimeMs ? bundle : built;
+  if (bundle.href === built.href || !existsSync(bundle)) return built;
+  const dist = fileURLToPath(new URL(built.href.slice(0, built.href.lastIndexOf('/dist/') + 6)));
+  return statSync(bundle).mtimeMs >= newestModuleMs(dist) ? bundle : built;
+}
+
+/** The newest modification time of the modules under `dist` (the page's folder aside), found once per process. */
+let newestBuilt: { dist: string; ms: number } | undefined;
+function newestModuleMs(dist: string): number {
+  if (newestBuilt?.dist !== dist) {
+    let ms = 0;
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) {
+          if (e.name !== 'web') walk(join(dir, e.name));
+        } else if (e.name.endsWith('.js')) ms = Math.max(ms, statSync(join(dir, e.name)).mtimeMs);
+      }
+    };
+    walk(dist);
+    newestBuilt = { dist, ms };
+  }
+  return newestBuilt.ms;
 }
 
 /** The process's Node flags minus those a worker started from a file refuses (`node --input-type=module -e`). */

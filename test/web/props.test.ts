@@ -49,6 +49,7 @@ describe.skipIf(!canRun)('Properties tab in headless Chromium', () => {
     expect(await page.$$eval('#view .props-export.raw', (els) => els.length)).toBe(0);
     // A component's properties, opened in the tree.
     await page.click('#view [data-export="PointLight_GEN_VARIABLE"] > summary');
+    await page.waitForSelector('#view [data-export="PointLight_GEN_VARIABLE"] > .kids > .prop');
     const names = await page.$$eval('#view [data-export="PointLight_GEN_VARIABLE"] > .kids > .prop', (els) => els.map((e) => (e as HTMLElement).dataset.name));
     expect(names).toContain('RelativeLocation');
 
@@ -70,8 +71,10 @@ describe.skipIf(!canRun)('Properties tab in headless Chromium', () => {
     expect(await page.$$eval('#view .mappings', (els) => els.length)).toBe(0);
     const table = '#view [data-export="DT_AllProperties"]';
     expect(await page.$eval(`${table} > summary`, (el) => el.textContent)).toContain('DataTable');
+    // A tree node's children are made on its toggle event, which comes after the click: each level is waited for.
     await page.click(`${table} .prop.data > summary`);
-    await page.click(`${table} .prop.data > .kids > .item > summary`);
+    await (await page.waitForSelector(`${table} .prop.data > .kids > .item > summary`))!.click();
+    await page.waitForSelector(`${table} .prop.data > .kids > .item > .kids > .item > summary`);
     const rows = await page.$$eval(`${table} .prop.data > .kids > .item > .kids > .item > summary`, (els) => els.map((e) => e.textContent));
     expect(rows).toEqual(['[0] Alpha', '[1] Beta', '[2] Defaults']);
 

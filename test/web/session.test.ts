@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readPak, readPakEntryData } from '../../src/index.js';
 import { loadFiles, readRow } from '../../src/web/session.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
-import { expectSameBytes } from '../same-bytes.js';
+import { expectSameBytes } from '../fast-expect.js';
 
 /** A Blob that counts the bytes asked of it through slices, and any read of the whole. */
 function countingBlob(blob: Blob) {

@@ -40,7 +40,8 @@ describe.each(readable)('%s', (rel) => {
         const bytes = await r.readChunk(i);
         const entry = header!.packages.find((p) => p.packageId === toc.chunkId(i).id)!;
         const pkg = parseZenPackage(bytes, { source: `${rel}:${toc.chunkPath(i)}`, containerHeaderVersion: header!.version, storeEntry: entry });
-        pkg.names.forEach((n, k) => expect(pkg.nameHashes[k]).toBe(nameHash(n)));
+        // The names whose hash differs (an expect per name had been a third of the file's time).
+        expect(pkg.names.filter((n, k) => pkg.nameHashes[k] !== nameHash(n))).toEqual([]);
         // 5.3+ packages end with the 4-byte package tag; 5.0-5.2 ones (44-byte summary, as UE 5.1 wrote) do not.
         expect(pkg.headerSize + pkg.exportDataSize + (pkg.layout.summarySize === 52 ? 4 : 0)).toBe(bytes.length);
         // Versions that keep export counts in the store entry agree with the package.

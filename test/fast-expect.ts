@@ -1,3 +1,4 @@
+// Checks for large values that vitest's own matchers are slow on: they go to expect only when they fail.
 import { expect } from 'vitest';
 
 const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length);
@@ -13,3 +14,4 @@ export function expectSameBytes(actual: Uint8Array | undefined, expected: Uint8A
   if (actual !== undefined && expected !== undefined) while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
   expect(`${describe(actual)}, first difference at offset ${at}`, what).toBe(`${describe(expected)}, equal`);
 }
+
