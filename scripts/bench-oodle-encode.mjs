@@ -133,27 +133,45 @@ export async function benchOodleEncode(log = console.log) {
       });
     });
   }
-  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder:`);
+  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder (medians of 7 rounds of its own CPU-time figure, the sets in alternation):`);
+  const native = nativeFigures(sets, 7);
+  sets.forEach(([name, blocks], k) => {
+    const size = blocks.reduce((a, [s]) => a + s.length, 0);
+    const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
+    const ooz = native ? `; ooz ${median(native[k].t).toFixed(0)} MB/s (${median(native[k].r).toFixed(2)}x)` : '';
+    log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${ooz}`);
+  });
+}
+
+/**
+ * ooz's decode speed (MB/s of output, its CPU-time median over a short run) of each set, `rounds` times with the sets
+ * in alternation, and each round's speed as a share of the first set's; null without ooz.
+ */
+function nativeFigures(sets, rounds) {
+  if (!existsSync(OOZ)) return null;
   const dir = mkdtempSync(join(tmpdir(), 'oodle-bench-'));
   try {
-    sets.forEach(([name, blocks], k) => {
-      let native = '';
-      if (existsSync(OOZ)) {
-        const parts = [];
-        for (const [s, n] of blocks) {
-          const h = Buffer.alloc(8);
-          h.writeUInt32LE(s.length, 0);
-          h.writeUInt32LE(n, 4);
-          parts.push(h, s);
-        }
-        writeFileSync(join(dir, 'b.bin'), Buffer.concat(parts));
-        const r = JSON.parse(execFileSync(OOZ, ['-B', '1', join(dir, 'b.bin')], { encoding: 'utf8' }));
-        native = `; ooz ${r.cpuRate.toFixed(0)} MB/s`;
+    const files = sets.map(([, blocks], k) => {
+      const parts = [];
+      for (const [s, n] of blocks) {
+        const h = Buffer.alloc(8);
+        h.writeUInt32LE(s.length, 0);
+        h.writeUInt32LE(n, 4);
+        parts.push(h, s);
       }
-      const size = blocks.reduce((a, [s]) => a + s.length, 0);
-      const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
-      log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${native}`);
+      const file = join(dir, `${k}.bin`);
+      writeFileSync(file, Buffer.concat(parts));
+      return file;
     });
+    const figures = sets.map(() => ({ t: [], r: [] }));
+    for (let round = 0; round < rounds; round++) {
+      const rates = files.map((f) => JSON.parse(execFileSync(OOZ, ['-B', '0.3', f], { encoding: 'utf8' })).cpuRate);
+      rates.forEach((x, k) => {
+        figures[k].t.push(x);
+        figures[k].r.push(x / rates[0]);
+      });
+    }
+    return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
