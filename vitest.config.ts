@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -45,14 +45,50 @@ function corpusTests(): string[] {
 const withoutCorpus = existsSync(corpus) ? [] : corpusTests();
 if (withoutCorpus.length > 0) console.warn(`no corpus at ${corpus}: ${withoutCorpus.length} test files that read it are left out`);
 
+/**
+ * Where the tests' temporary files go: /dev/shm (memory) where Linux has it with room to spare, unless the caller set
+ * TMPDIR. The suite creates and removes tens of thousands of files: on the disk's ext4 that was ~3x the kernel CPU
+ * time (pack, chunk-pool, file-writer, output, to-legacy-folder: 9-10.5 s of system time, 3.5 s in /dev/shm).
+ */
+function testTmpdir(): string | undefined {
+  if (process.env.TMPDIR) return undefined;
+  try {
+    const fs = statfsSync('/dev/shm');
+    if (fs.bavail * fs.bsize >= 4 * 2 ** 30) return '/dev/shm';
+  } catch {
+    // no /dev/shm: the system's temporary folder
+  }
+  return undefined;
+}
+const tmp = testTmpdir();
+
+/**
+ * Test files that need a process of their own: they measure the whole process (its peak RSS), which the test files
+ * run before them in a shared one would raise.
+ */
+const ownProcess = ['test/fuzz/cli-fuzz.test.ts', 'test/fuzz/legacy-fuzz.test.ts'];
+const excluded = ['**/node_modules/**', ...withoutCorpus];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...withoutCorpus],
     testTimeout: 60_000,
+    // Child processes the tests start inherit it.
+    env: tmp ? { TMPDIR: tmp } : {},
     pool: 'forks',
     // Vitest's default (one fewer than the cores) ran the suite in a single process on a 2-core machine: 127 s.
     // Much of the suite waits on child processes, Chromium and the file system, so two processes there took 65 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The build output and the scripts (which import it) load as Node loads them: through vitest's transforms,
+    // scripts/synth.mjs and the dist/ it imports took 4.7 s of CPU, 10 s at load 10, in each worker.
+    server: { deps: { external: [/\/dist\//, /\/scripts\/[^/]+\.mjs$/] } },
+    projects: [
+      {
+        extends: true,
+        // The test files share their worker processes: each new process imported the library again (~1.5 s of CPU
+        // per file, 40% of the suite's CPU time). No test file mocks modules or changes globals.
+        test: { name: 'shared', isolate: false, include: ['test/**/*.test.ts'], exclude: [...excluded, ...ownProcess] },
+      },
+      { extends: true, test: { name: 'own-process', include: ownProcess, exclude: excluded } },
+    ],
   },
 });

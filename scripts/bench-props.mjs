@@ -6,7 +6,7 @@ import { ContainerReader, applyLegacyProps, applyZenProps, parseUsmap, readLegac
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
-async function zenSet(corpus) {
+export async function zenSet(corpus) {
   const dir = join(corpus, 'ue5.8-cue4parse');
   const reader = await ContainerReader.open(join(dir, 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc'));
   const global = await ContainerReader.open(join(dir, 'global', 'global.utoc'));
@@ -25,7 +25,7 @@ async function zenSet(corpus) {
   };
 }
 
-function legacySet(corpus) {
+export function legacySet(corpus) {
   const items = [];
   const walk = (d) => readdirSync(d).flatMap((e) => (statSync(join(d, e)).isDirectory() ? walk(join(d, e)) : [join(d, e)]));
   for (const game of ['ue5.3-readyornot', 'ue5.4-billiards', 'ue5.4-blankgame', 'ue5.4-joy']) {

@@ -12,10 +12,11 @@
 // The modules whose identity matters across bundles (SHARED: the IoStoreError class, the registry of temporary files
 // that bin/iostore.js's interrupt handler removes) exist once, in the main bundle; the other bundles take them
 // from it. The library (dist/index.js) stays ES modules, unchanged.
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isCurrent, markCurrent, signature } from './up-to-date.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -222,6 +223,15 @@ const main = {
   sourcefile: 'main-entry.js',
   loader: 'js',
 };
+// Nothing to do when dist's modules (the page's aside), this script and the dependencies are those the bundles were
+// made from (scripts/up-to-date.mjs).
+const stamp = join(dist, 'cli-bundles.stamp');
+const inputs = signature(
+  [{ path: dist, keep: (p) => p.endsWith('.js') && !p.startsWith(join(dist, 'web') + sep) }, { path: fileURLToPath(import.meta.url) }, { path: join(root, 'package-lock.json') }],
+  [esbuildVersion],
+);
+const outputs = [bundleFile('main'), ...Object.keys(LAZY).map(bundleFile), ...workerEntries(dist).map((w) => w.replace(/\.js$/, '.cjs'))];
+if (isCurrent(stamp, inputs, outputs)) process.exit(0);
 // The bundles' V8 code caches (bin/bundle-loader.js) belong to the bundles they were made from, and V8 checks little
 // more than a source's length: they go with the old bundles, and scripts/warm-code-cache.cjs writes new ones.
 const cliDir = join(dist, 'cli');
@@ -231,3 +241,4 @@ await Promise.all([
   ...Object.entries(LAZY).map(([name, rels]) => bundle(bundleFile(name), entryOf(rels), name)),
   ...workerEntries(dist).map((w) => bundle(w.replace(/\.js$/, '.cjs'), w)),
 ]);
+markCurrent(stamp, inputs);

@@ -13,6 +13,16 @@ const loader = require(join(root, 'bin', 'bundle-loader.js'));
 loader.prepare();
 
 async function main() {
+  // Nothing to do when the caches were written from these bundles, this script and the loader by this Node (V8
+  // rejects a cache another version made). scripts/build-cli.mjs removes the caches when it writes new bundles.
+  const { isCurrent, markCurrent, signature } = await import('./up-to-date.mjs');
+  const cli = join(root, 'dist', 'cli');
+  const stamp = join(root, 'dist', 'code-cache.stamp');
+  const inputs = signature(
+    [{ path: cli, keep: (p) => p.endsWith('.bundle.cjs') }, { path: __filename }, { path: join(root, 'bin', 'bundle-loader.js') }, { path: join(root, 'samples', 'demo', 'mod') }],
+    [process.version, process.arch, process.execArgv],
+  );
+  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache')])) return;
   const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
@@ -54,6 +64,7 @@ async function main() {
       if (code !== 0) throw new Error(`iostore ${args.join(' ')} exited with ${code}`);
     }
     loader.writeCodeCache();
+    markCurrent(stamp, inputs);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

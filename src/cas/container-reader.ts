@@ -2,9 +2,9 @@ import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { align } from '../util/bytes.js';
-import type { IoStoreToc, ReadTocOptions } from '../toc/toc.js';
+import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
 import type { EngineVersion } from '../toc/engine.js';
-import { openToc } from '../toc/read-file.js';
+import { readTocBytes } from '../toc/read-file.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { BlockCache } from './block-cache.js';
 import { fileSource, fileSourceSync, partitionPaths, type RandomAccessSource } from './source.js';
@@ -36,6 +36,11 @@ export interface ContainerOrigin {
   partitions: string[];
   aesKey?: Uint8Array;
   engine?: EngineVersion;
+  /**
+   * The .utoc's bytes in a SharedArrayBuffer: a worker parses them in place rather than reading a copy of its own
+   * (a game container's TOC is tens of MB).
+   */
+  tocBytes?: Uint8Array;
 }
 
 /**
@@ -75,9 +80,10 @@ export class ContainerReader {
     const tocOptions: ReadTocOptions = {};
     if (options.aesKey) tocOptions.aesKey = options.aesKey;
     if (options.engine) tocOptions.engine = options.engine;
-    const toc = await openToc(utocPath, tocOptions);
+    const bytes = await readTocBytes(utocPath, { shared: true });
+    const toc = readToc(bytes, { source: utocPath, ...tocOptions });
     const paths = partitionPaths(utocPath, toc.partitionCount);
-    const origin: ContainerOrigin = { utoc: utocPath, partitions: paths, ...(options.aesKey ? { aesKey: options.aesKey } : {}), ...(options.engine ? { engine: options.engine } : {}) };
+    const origin: ContainerOrigin = { utoc: utocPath, partitions: paths, ...(options.aesKey ? { aesKey: options.aesKey } : {}), ...(options.engine ? { engine: options.engine } : {}), tocBytes: bytes };
     return new ContainerReader(toc, paths.map(fileSource), { ...options, origin });
   }
 

@@ -20,7 +20,7 @@ async function open(): Promise<ContainerReader[]> {
   return setup.containers.map((o) => {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(readFileSync(o.utoc));
+      bytes = o.tocBytes ?? new Uint8Array(readFileSync(o.utoc));
     } catch (e) {
       throw ioError(e, o.utoc);
     }

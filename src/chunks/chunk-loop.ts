@@ -10,7 +10,10 @@ import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { withIoError } from '../toc/read-file.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
+import { ensureDirSync, isAborting, safeOutputPath, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
+import { chunkOutputPath } from '../layout/unnamed.js';
+import type { IoStoreToc } from '../toc/toc.js';
+import { IntList } from '../util/int-list.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
 export interface LoopTask {
@@ -21,17 +24,20 @@ export interface LoopTask {
 
 /** Builds a LoopTasks a task at a time. */
 export class LoopTaskBuilder {
-  private containers: number[] = [];
-  private indices: number[] = [];
-  private starts: number[] = [];
+  private containers = new IntList();
+  private indices = new IntList();
+  private starts = new IntList();
   private parts: string[] = [];
   private at = 0;
+
+  /** `root`: the output folder that `addOwnPath` tasks write below. */
+  constructor(private readonly root = '') {}
 
   add(container: number, index: number, target?: string): void {
     this.containers.push(container);
     this.indices.push(index);
     if (target === undefined) {
-      this.starts.push(-1);
+      this.starts.push(NO_TARGET);
       return;
     }
     this.parts.push(target);
@@ -39,11 +45,24 @@ export class LoopTaskBuilder {
     this.at += target.length + 1;
   }
 
+  /**
+   * A task writing the chunk under its own output path (chunkOutputPath) below the root: the path is made from the
+   * TOC when the task runs (the caller checked it with safeOutputPath), so the list holds no string for it.
+   */
+  addOwnPath(container: number, index: number): void {
+    this.containers.push(container);
+    this.indices.push(index);
+    this.starts.push(OWN_PATH);
+  }
+
   finish(): LoopTasks {
     const targets = this.parts.length > 0 ? `${this.parts.join('\0')}\0` : '';
-    return LoopTasks.from({ containers: Int32Array.from(this.containers), indices: Int32Array.from(this.indices), targets, targetStarts: Int32Array.from(this.starts) });
+    return LoopTasks.from({ containers: this.containers.toInt32Array(), indices: this.indices.toInt32Array(), targets, targetStarts: this.starts.toInt32Array(), root: this.root });
   }
 }
+
+const NO_TARGET = -1;
+const OWN_PATH = -2;
 
 /** A LoopTasks as plain data: what a worker is sent, and rebuilds with `LoopTasks.from`. */
 export interface LoopTaskData {
@@ -51,14 +70,16 @@ export interface LoopTaskData {
   indices: Int32Array;
   /** The targets, each followed by a NUL (no path holds one); '' when no task writes. */
   targets: string;
-  /** Where each task's target starts in `targets` (-1: no target). */
+  /** Where each task's target starts in `targets` (-1: no target; -2: its own path below `root`). */
   targetStarts: Int32Array;
+  /** The output folder of tasks that write under their own path. */
+  root: string;
 }
 
 /**
  * The loop's task list, packed: a game's plan has tens of thousands of chunks, and an object and a path string per
  * chunk cost the calling thread ~1 KB each, and each worker as much again in its copy (a plan of 30,000 chunks:
- * +57 MB of peak RSS for one worker).
+ * +57 MB of peak RSS for one worker). Most tasks hold no path at all (LoopTaskBuilder.addOwnPath): 12 bytes a task.
  */
 export class LoopTasks {
   private constructor(private readonly d: LoopTaskData) {}
@@ -89,8 +110,18 @@ export class LoopTasks {
     return this.d.indices[t]!;
   }
 
-  target(t: number): string | undefined {
+  /** Whether task t writes a file (else it only hashes its chunk). */
+  writes(t: number): boolean {
+    return this.d.targetStarts[t] !== NO_TARGET;
+  }
+
+  /** The file task t writes, or undefined for a hash task; `toc`: its container's. */
+  target(t: number, toc?: IoStoreToc): string | undefined {
     const start = this.d.targetStarts[t]!;
+    if (start === OWN_PATH) {
+      if (!toc) throw new Error('LoopTasks.target: a task writing under its own path needs its TOC');
+      return safeOutputPath(this.d.root, chunkOutputPath(toc, this.d.indices[t]!));
+    }
     return start < 0 ? undefined : this.d.targets.substring(start, this.d.targets.indexOf('\0', start));
   }
 }
@@ -159,9 +190,9 @@ export class LoopCounters {
 
 /** What one thread's loop did: tasks (by position in the task list) that succeeded, failed, or hashed wrong. */
 export interface LoopOutcome {
-  /** Positions of the tasks done, and for each its byte count. */
-  ok: number[];
-  bytes: number[];
+  /** Tasks done (hash tasks: whether or not the hash matched), by container; and their bytes (written, or hashed). */
+  done: number[];
+  bytes: number;
   failures: Array<{ task: number; code: string; message: string }>;
   /** Hash tasks whose digest differs from the chunk meta: the position and the digest. */
   mismatches: Array<{ task: number; actual: Uint8Array }>;
@@ -192,7 +223,7 @@ class Stopped extends Error {}
  * collected; any other error stops every thread (through the counters) and is thrown.
  */
 export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
-  const out: LoopOutcome = { ok: [], bytes: [], failures: [], mismatches: [] };
+  const out: LoopOutcome = { done: o.readers.map(() => 0), bytes: 0, failures: [], mismatches: [] };
   const { tasks, counters } = o;
   const yieldEvery = o.yieldEveryMs ?? Infinity;
   let lastYield = performance.now();
@@ -206,8 +237,8 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       if (t < 0) break;
       const container = tasks.container(t);
       const index = tasks.index(t);
-      const target = tasks.target(t);
       const reader = o.readers[container]!;
+      const target = tasks.target(t, reader.toc);
       const hasher = o.hashers?.[container];
       let n = 0;
       try {
@@ -218,8 +249,8 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
           n = reader.toc.chunkSize(index);
           if (!bytesEqual(digest, reader.toc.chunkHash(index).subarray(0, 20))) out.mismatches.push({ task: t, actual: digest });
         }
-        out.ok.push(t);
-        out.bytes.push(n);
+        out.done[container]!++;
+        out.bytes += n;
       } catch (e) {
         if (e instanceof Stopped) break;
         if (!(e instanceof IoStoreError)) throw e;

@@ -62,7 +62,7 @@ export const WRITE_FILES_MIN = 1024;
  */
 export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let files = 0;
-  for (let t = 0; t < tasks.length; t++) if (tasks.target(t) !== undefined) files++;
+  for (let t = 0; t < tasks.length; t++) if (tasks.writes(t)) files++;
   return threadsFor(decodeBytes(readers, tasks), files);
 }
 
@@ -261,8 +261,8 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
     const result: ChunkRunResult = { ...mine, threads: pool?.size ?? 0 };
     for (const s of settled) {
       const x = (s as PromiseFulfilledResult<LoopOutcome>).value;
-      result.ok.push(...x.ok);
-      result.bytes.push(...x.bytes);
+      x.done.forEach((n, c) => (result.done[c]! += n));
+      result.bytes += x.bytes;
       result.failures.push(...x.failures);
       result.mismatches.push(...x.mismatches);
     }
@@ -298,9 +298,15 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
 /** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
 function startWorker(url: URL, workerData: LoopWorkerSetup): Worker {
   try {
-    return new Worker(url, { workerData, execArgv: workerExecArgv() });
+    return new Worker(url, { workerData, execArgv: workerExecArgv(), resourceLimits: LOOP_WORKER_LIMITS });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    return new Worker(url, { workerData, execArgv: [] });
+    return new Worker(url, { workerData, execArgv: [], resourceLimits: LOOP_WORKER_LIMITS });
   }
 }
+
+/**
+ * A loop worker's young generation stays small: what its loop allocates per chunk dies at once, and V8 otherwise
+ * grows the young generation of a long run to its maximum (~48 MB of RSS per thread) as the few survivors add up.
+ */
+const LOOP_WORKER_LIMITS = { maxYoungGenerationSizeMb: 6 };

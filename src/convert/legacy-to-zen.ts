@@ -5,14 +5,15 @@ import { publicExportHash } from './naming.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { ByteReader, fromHex } from '../util/bytes.js';
 import { readDataResources } from '../legacy/data-resources.js';
-import type { BulkDataMapEntry, CellExportMapEntry, DependencyBundleHeader, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
+import type { BulkDataMapEntry, CellExportMapEntry, ExportBundleEntry, ExportMapEntry } from '../zen/export-map.js';
 import { nameHash } from '../zen/name-batch.js';
 import { makePackageImport, makeScriptImport, NULL_OBJECT_INDEX, packageImportParts } from '../zen/object-index.js';
 import { scriptImportIndex } from '../zen/script-objects.js';
 import { layoutFromHints, layoutFromObjectVersion, mergeLayout, type ZenPackageHints, type ZenPackageLayout } from '../zen/zen-layout.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
+import { dependencies, RF_PUBLIC, ue4BundleOrder } from './legacy-to-zen/export-bundles.js';
 import type { ZenPackage } from '../zen/zen-package.js';
-import { legacyExportSpans, checkUexpTag } from '../legacy/export-data.js';
+import { legacyExportSpans, checkUexpTag, hasUexpTag, type LegacyExportSpan } from '../legacy/export-data.js';
 import type { LegacyName, LegacyPackage } from '../legacy/package.js';
 import { legacyNameText, legacyObjectPath, legacyPackageName } from '../legacy/paths.js';
 
@@ -34,9 +35,6 @@ function memo<T>(f: (s: string) => T): (s: string) => T {
 const cachedNameHash = memo(nameHash);
 const cachedScriptImport = memo(scriptImportIndex);
 const cachedPackageId = memo(packageIdFromName);
-
-/** EObjectFlags bits the conversion looks at. */
-const RF_PUBLIC = 0x1;
 
 /** EZenPackageVersion written into versioning info (3: extra dependencies, the 5.3+ header). */
 const ZEN_PACKAGE_VERSION = 3;
@@ -60,11 +58,14 @@ export interface ConvertedZenPackage {
   zen: ZenPackage;
   /** Package ids the package imports, in the order of its imported-package indices. */
   importedPackages: bigint[];
+  /** Set when the package converted with something to say (one line naming the file): a `.uexp` without its tag. */
+  warning?: string;
 }
 
-function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[]): ConvertedZenPackage {
+function converted(packageName: string, pieces: Uint8Array[], zen: ZenPackage, importedPackages: bigint[], warning?: string): ConvertedZenPackage {
   let joined: Uint8Array | undefined;
   return {
+    ...(warning ? { warning } : {}),
     packageName,
     packageId: cachedPackageId(packageName),
     get chunk() {
@@ -139,6 +140,19 @@ function cellHash(versePath: string): bigint {
   return cityHash64(new TextEncoder().encode(versePath));
 }
 
+/** The package tag as the zen chunk ends with it (the .uexp's last four bytes). */
+const PACKAGE_TAG_BYTES = new Uint8Array([0xc1, 0x83, 0x2a, 0x9e]);
+
+/**
+ * Whether the `.uexp` ends with the package tag. Some games ship it without: such a package converts (its exports
+ * may then fill the file to its end, and the zen chunk gets the tag), with a warning naming the file.
+ */
+function uexpTag(uexp: Uint8Array, source: string): { tagged: boolean; warning?: string } {
+  if (hasUexpTag(uexp)) return { tagged: true };
+  if (uexp.length < 4) checkUexpTag(uexp, `${source} (.uexp)`);
+  return { tagged: false, warning: `${source.replace(/\.(uasset|umap)$/i, '.uexp')}: no closing package tag (0x9e2a83c1) at its end; converted, the tag added` };
+}
+
 /** Splits an object path at its package: `/Game/A.B:C` -> [`/Game/A`, `/B/C`]. */
 function splitObjectPath(path: string): [string, string] {
   const at = path.search(/[.:]/);
@@ -152,22 +166,86 @@ function splitObjectPath(path: string): [string, string] {
  * export map, export bundle entries and dependency bundles, the bulk-data map, and the `.uexp` bytes unchanged.
  */
 export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array, options: LegacyToZenOptions = {}): ConvertedZenPackage {
-  const source = pkg.source;
   const layout = options.layout ?? zenLayoutForLegacy(pkg, options);
   if (layout.format === 'UE4') return legacyToZenUe4(pkg, uexp, layout);
+  checkCellsFit(pkg, layout);
+  const { tagged, warning } = uexpTag(uexp, pkg.source);
+  const spans = legacyExportSpans(pkg, uexp.length, tagged);
+  const packageName = longPackageName(pkg);
+  const nameTable = exportDataNames(pkg);
+  const { imports, cellImports, importedPackages, importedNames, importedHashes } = zenImports(pkg);
+  const exports = zenExports(pkg, nameTable, imports, spans);
+  const packageNameIndex = { index: nameAt(nameTable, packageName), type: 0, number: 0 };
+  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
+  const cellExports = zenCellExports(pkg, nameTable, uexp.length);
+  const s = pkg.summary;
+  const names = nameTable.names;
+  const zen: ZenPackage = {
+    layout,
+    summary: null,
+    ue4Summary: null,
+    headerSize: 0,
+    name: packageNameIndex,
+    packageName,
+    packageFlags: s.packageFlags >>> 0,
+    cookedHeaderSize: s.totalHeaderSize,
+    versioningInfo: s.unversioned
+      ? null
+      : {
+          zenVersion: ZEN_PACKAGE_VERSION,
+          fileVersionUE4: s.fileVersionUE4,
+          fileVersionUE5: s.fileVersionUE5,
+          licenseeVersion: s.fileVersionLicenseeUE4,
+          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
+        },
+    names,
+    nameHashes: names.map(cachedNameHash),
+    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
+    importedPublicExportHashes: importedHashes,
+    imports,
+    exports,
+    cellImports,
+    cellExports,
+    exportBundleEntries: bundleEntries,
+    exportBundles: [],
+    referencedPackages: [],
+    internalArcs: [],
+    externalArcs: [],
+    dependencyBundleHeaders: dependencyHeaders,
+    dependencyBundleEntries: dependencyEntries,
+    importedPackageNames: importedPackageNames(importedPackages, importedNames),
+    sections: [],
+    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
+  };
   const graph = layout.summarySize === 44;
+  if (graph) toGraphForm(zen, pkg, importedPackages);
+  const headerBytes = serializeZenPackageHeader(zen);
+  zen.headerSize = headerBytes.length;
+  const data = graph ? inLoadOrder(bundleEntries, spans, uexp) : tagged ? [uexp] : [uexp, PACKAGE_TAG_BYTES];
+  return converted(packageName, [headerBytes, ...data], zen, importedPackages, warning);
+}
+
+/** Verse cells need the cell maps of the 5.6+ zen header. */
+function checkCellsFit(pkg: LegacyPackage, layout: ZenPackageLayout): void {
   const cells = pkg.cellImports.length + pkg.cellExports.length;
   if (cells > 0 && !layout.cellMaps) {
-    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: source, offset: pkg.summary.cellExportOffset });
+    throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${pkg.cellExports.length} exports, ${pkg.cellImports.length} imports), which the target's zen header (before UE 5.6) cannot hold`, { file: pkg.source, offset: pkg.summary.cellExportOffset });
   }
-  checkUexpTag(uexp, `${source} (.uexp)`);
-  const spans = legacyExportSpans(pkg, uexp.length);
-  const s = pkg.summary;
-  const packageName = legacyPackageName(pkg);
-  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: source, offset: 0 });
+}
 
-  // Names: export data refers to the first namesReferencedFromExportDataCount legacy names, so they keep their
-  // indices; the header then adds the names it needs, each once, in the order it needs them.
+/** The package's long package name (`/Game/...`), which a zen header must hold. */
+function longPackageName(pkg: LegacyPackage): string {
+  const packageName = legacyPackageName(pkg);
+  if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}", not a long package name; give its path below a mount point`, { file: pkg.source, offset: 0 });
+  return packageName;
+}
+
+/**
+ * The zen name map's start: export data refers to the first namesReferencedFromExportDataCount legacy names, so they
+ * keep their indices; the header then adds the names it needs, each once, in the order it needs them (mapName).
+ */
+function exportDataNames(pkg: LegacyPackage): NameTable {
+  const s = pkg.summary;
   const kept = s.namesReferencedFromExportDataCount > 0 && s.namesReferencedFromExportDataCount <= pkg.names.length ? s.namesReferencedFromExportDataCount : pkg.names.length;
   // Plain loops, no per-call closures: V8 optimizes a closure made in each call again, which cost more than the work.
   const names: string[] = new Array(kept);
@@ -177,10 +255,23 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     names[i] = n;
     if (!nameIndex.has(n)) nameIndex.set(n, i);
   }
-  const nameTable: NameTable = { all: pkg.names, names, index: nameIndex };
+  return { all: pkg.names, names, index: nameIndex };
+}
 
-  // Imports: script objects by the hash of their path; objects of other packages by (imported package, public
-  // export hash); the package entries themselves are null.
+/** The zen import map and cell imports, with the imported packages (sorted ids, and names) and public export hashes. */
+interface ZenImports {
+  imports: bigint[];
+  cellImports: bigint[];
+  importedPackages: bigint[];
+  importedNames: Map<bigint, string>;
+  importedHashes: bigint[];
+}
+
+/**
+ * Imports: script objects by the hash of their path; objects of other packages by (imported package, public export
+ * hash); the package entries themselves are null.
+ */
+function zenImports(pkg: LegacyPackage): ZenImports {
   const importCount = pkg.imports.length;
   const importPaths: string[] = new Array(importCount);
   const importPackage: string[] = new Array(importCount);
@@ -228,7 +319,11 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
     if (cellImportPackage[i]!.startsWith('/Script/')) cellImports.push(makeScriptImport(hash));
     else cellImports.push(makePackageImport(importedPackageAt.get(cachedPackageId(cellImportPackage[i]!))!, hashIndex(importedHashes, importedHashAt, hash)));
   });
+  return { imports, cellImports, importedPackages, importedNames, importedHashes };
+}
 
+/** The zen export map: offsets in the export data, names (added to the name map), object indices, public hashes. */
+function zenExports(pkg: LegacyPackage, nameTable: NameTable, imports: readonly bigint[], spans: readonly LegacyExportSpan[]): ExportMapEntry[] {
   const pathInPackage = exportPathsInPackage(pkg);
   const exports: ExportMapEntry[] = new Array(pkg.exports.length);
   for (let i = 0; i < pkg.exports.length; i++) {
@@ -246,18 +341,16 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       filterFlags: e.notForClient ? 1 : e.notForServer ? 2 : 0,
     };
   }
-  let packageNameAt = nameIndex.get(packageName);
-  if (packageNameAt === undefined) {
-    packageNameAt = names.push(packageName) - 1;
-    nameIndex.set(packageName, packageNameAt);
-  }
-  const packageNameIndex = { index: packageNameAt, type: 0, number: 0 };
+  return exports;
+}
 
-  const { bundleEntries, dependencyHeaders, dependencyEntries } = dependencies(pkg, [...imports, ...cellImports]);
-  const cellExports: CellExportMapEntry[] = pkg.cellExports.map((c, i) => {
+/** The zen cell export map: offsets in the export data (checked against the `.uexp`), class names, Verse path hashes. */
+function zenCellExports(pkg: LegacyPackage, nameTable: NameTable, uexpSize: number): CellExportMapEntry[] {
+  const s = pkg.summary;
+  return pkg.cellExports.map((c, i) => {
     const offset = c.serialOffset - s.totalHeaderSize;
-    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexp.length - 4) {
-      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexp.length}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: source, offset: s.cellExportOffset });
+    if (offset < 0 || c.serialSize < c.serialLayoutSize || offset + c.serialSize > uexpSize - 4) {
+      throw new IoStoreError('BAD_VALUE', `cell export ${i} (offset ${c.serialOffset}, ${c.serialSize} bytes, layout ${c.serialLayoutSize}) lies outside the ${uexpSize}-byte .uexp that follows the ${s.totalHeaderSize}-byte header`, { file: pkg.source, offset: s.cellExportOffset });
     }
     return {
       cookedSerialOffset: offset,
@@ -267,77 +360,44 @@ export function legacyToZen(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8A
       publicExportHash: c.versePath === '' ? 0n : cellHash(c.versePath),
     };
   });
+}
 
-
-  const zen: ZenPackage = {
-    layout,
-    summary: null,
-    ue4Summary: null,
-    headerSize: 0,
-    name: packageNameIndex,
-    packageName,
-    packageFlags: s.packageFlags >>> 0,
-    cookedHeaderSize: s.totalHeaderSize,
-    versioningInfo: s.unversioned
-      ? null
-      : {
-          zenVersion: ZEN_PACKAGE_VERSION,
-          fileVersionUE4: s.fileVersionUE4,
-          fileVersionUE5: s.fileVersionUE5,
-          licenseeVersion: s.fileVersionLicenseeUE4,
-          customVersions: s.customVersions.map((c) => ({ key: fromHex(c.key), version: c.version })),
-        },
-    names,
-    nameHashes: names.map(cachedNameHash),
-    bulkData: layout.bulkDataMap === 'none' ? [] : dataResources(pkg, uasset),
-    importedPublicExportHashes: importedHashes,
-    imports,
-    exports,
-    cellImports,
-    cellExports,
-    exportBundleEntries: bundleEntries,
-    exportBundles: [],
-    referencedPackages: [],
-    internalArcs: [],
-    externalArcs: [],
-    dependencyBundleHeaders: dependencyHeaders,
-    dependencyBundleEntries: dependencyEntries,
-    importedPackageNames: importedPackageNames(importedPackages, importedNames),
-    sections: [],
-    exportDataSize: pkg.exports.reduce((a, e) => a + e.serialSize, 0),
-  };
-  if (graph) {
-    // UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data
-    // in load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an arc from each of its
-    // objects an export waits for to the bundle.
-    zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: bundleEntries.length }];
-    zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
-    zen.externalArcs = importedPackages.map(() => []);
-    const seen = new Set<string>();
-    dependencyHeaders.forEach((h) => {
-      const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
-      let at = h.firstEntryIndex;
-      for (const [count, fromCommandType] of runs) {
-        for (let k = 0; k < count; k++, at++) {
-          const d = dependencyEntries[at]!;
-          if (d >= 0) continue;
-          const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
-          const key = `${-d - 1}:${fromCommandType}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
-        }
+/**
+ * UE 5.0-5.2: one export bundle with the same command order, export offsets as in the legacy package, export data in
+ * load order without the closing tag (as UE4), and graph data instead of dependency bundles: per imported package, an
+ * arc from each of its objects an export waits for to the bundle.
+ */
+function toGraphForm(zen: ZenPackage, pkg: LegacyPackage, importedPackages: readonly bigint[]): void {
+  const imports = zen.imports;
+  const dependencyEntries = zen.dependencyBundleEntries;
+  zen.exportBundles = [{ serialOffset: 0n, firstEntryIndex: 0, entryCount: zen.exportBundleEntries.length }];
+  zen.exports.forEach((e, i) => (e.cookedSerialOffset = pkg.exports[i]!.serialOffset));
+  zen.externalArcs = importedPackages.map(() => []);
+  const seen = new Set<string>();
+  zen.dependencyBundleHeaders.forEach((h) => {
+    const runs: Array<[number, number]> = [[h.createBeforeCreate, 0], [h.serializeBeforeCreate, 1], [h.createBeforeSerialize, 0], [h.serializeBeforeSerialize, 1]];
+    let at = h.firstEntryIndex;
+    for (const [count, fromCommandType] of runs) {
+      for (let k = 0; k < count; k++, at++) {
+        const d = dependencyEntries[at]!;
+        if (d >= 0) continue;
+        const { importedPackageIndex } = packageImportParts(imports[-d - 1]!);
+        const key = `${-d - 1}:${fromCommandType}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        zen.externalArcs[importedPackageIndex]!.push({ fromImportIndex: -d - 1, fromCommandType, toExportBundleIndex: 0 });
       }
-    });
-    for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
-    zen.dependencyBundleHeaders = [];
-    zen.dependencyBundleEntries = [];
-    zen.importedPackageNames = null;
-  }
-  const headerBytes = serializeZenPackageHeader(zen);
-  zen.headerSize = headerBytes.length;
-  const data = graph ? bundleEntries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size)) : [uexp];
-  return converted(packageName, [headerBytes, ...data], zen, importedPackages);
+    }
+  });
+  for (const arcs of zen.externalArcs) arcs.sort((a, b) => a.fromImportIndex - b.fromImportIndex || a.fromCommandType - b.fromCommandType);
+  zen.dependencyBundleHeaders = [];
+  zen.dependencyBundleEntries = [];
+  zen.importedPackageNames = null;
+}
+
+/** The export data in load order (the serialize commands of the export bundle), as UE4 and 5.0-5.2 store it. */
+function inLoadOrder(entries: readonly ExportBundleEntry[], spans: readonly LegacyExportSpan[], uexp: Uint8Array): Uint8Array[] {
+  return entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
 }
 
 /** The zen name map being built: the legacy names, the zen names so far and where each text is. */
@@ -349,13 +409,17 @@ interface NameTable {
 
 /** A legacy FName as a zen mapped name, adding its text to the zen name map the first time. */
 function mapName(t: NameTable, n: LegacyName) {
-  const text = t.all[n.index]!.name;
+  return { index: nameAt(t, t.all[n.index]!.name), type: 0, number: n.number };
+}
+
+/** The index of a text in the zen name map, added the first time. */
+function nameAt(t: NameTable, text: string): number {
   let i = t.index.get(text);
   if (i === undefined) {
     i = t.names.push(text) - 1;
     t.index.set(text, i);
   }
-  return { index: i, type: 0, number: n.number };
+  return i;
 }
 
 /** A legacy package index as a zen object index: imports through their zen values, exports by index. */
@@ -395,119 +459,6 @@ function splitNameNumber(text: string): { base: string; number: number } {
   return n < 0x7fffffff ? { base: m[1]!, number: n + 1 } : { base: text, number: 0 };
 }
 
-/** An export or a cell export, as the dependency graph sees it (cells come after the exports, never public). */
-interface Unit {
-  firstExportDependency: number;
-  serializationBeforeSerializationDependencies: number;
-  createBeforeSerializationDependencies: number;
-  serializationBeforeCreateDependencies: number;
-  createBeforeCreateDependencies: number;
-  isPublic: boolean;
-  /** Its index among the exports, or among the cell exports (for error messages). */
-  index: number;
-  cell: boolean;
-}
-
-/** The exports, then the cell exports (which have no "before create" dependencies). */
-function units(pkg: LegacyPackage): Unit[] {
-  const out: Unit[] = new Array(pkg.exports.length + pkg.cellExports.length);
-  pkg.exports.forEach((e, i) => {
-    out[i] = {
-      firstExportDependency: e.firstExportDependency,
-      serializationBeforeSerializationDependencies: e.serializationBeforeSerializationDependencies,
-      createBeforeSerializationDependencies: e.createBeforeSerializationDependencies,
-      serializationBeforeCreateDependencies: e.serializationBeforeCreateDependencies,
-      createBeforeCreateDependencies: e.createBeforeCreateDependencies,
-      isPublic: (e.objectFlags & RF_PUBLIC) !== 0,
-      index: i,
-      cell: false,
-    };
-  });
-  pkg.cellExports.forEach((c, i) => {
-    out[pkg.exports.length + i] = {
-      firstExportDependency: c.firstExportDependency,
-      serializationBeforeSerializationDependencies: c.serializationBeforeSerializationDependencies,
-      createBeforeSerializationDependencies: c.createBeforeSerializationDependencies,
-      serializationBeforeCreateDependencies: 0,
-      createBeforeCreateDependencies: 0,
-      isPublic: false,
-      index: i,
-      cell: true,
-    };
-  });
-  return out;
-}
-
-/** `export 3` / `cell export 0`, and the offset of its entry, for an error. */
-function unitWhere(pkg: LegacyPackage, u: Unit): { what: string; at: number } {
-  return u.cell ? { what: `cell export ${u.index}`, at: pkg.summary.cellExportOffset } : { what: `export ${u.index}`, at: pkg.summary.exportOffset + u.index * pkg.layout.exportEntrySize };
-}
-
-/**
- * Export bundle entries and dependency bundles from the legacy preload dependencies. The engine orders the create
- * and serialize commands topologically over the arcs between exports, taking among ready commands public exports
- * first, then creates before serializes, then lower export indices (UE4 takes the lowest export index first). Cell
- * exports follow the exports in every table (index exports + k), and package indices past the import map name cell
- * imports, in legacy and zen alike.
- */
-function dependencies(pkg: LegacyPackage, imports: bigint[]) {
-  const all = units(pkg);
-  const n = all.length;
-  const headers: DependencyBundleHeader[] = [];
-  const entries: number[] = [];
-  const deps = pkg.preloadDependencies;
-  // Dependencies kept in zen: exports and objects of other packages (script objects are always loaded).
-  const packageImport = new Uint8Array(imports.length);
-  for (let k = 0; k < imports.length; k++) packageImport[k] = imports[k]! >> 62n === 2n ? 1 : 0;
-  for (const e of all) {
-    const counts = [e.serializationBeforeSerializationDependencies, e.createBeforeSerializationDependencies, e.serializationBeforeCreateDependencies, e.createBeforeCreateDependencies];
-    const total = counts[0]! + counts[1]! + counts[2]! + counts[3]!;
-    if (e.firstExportDependency >= 0 && (e.firstExportDependency + total > deps.length || counts.some((c) => c < 0))) {
-      const { what, at: offset } = unitWhere(pkg, e);
-      throw new IoStoreError('BAD_VALUE', `${what}'s preload dependencies run past the ${deps.length}-entry list`, { file: pkg.source, offset });
-    }
-    const first = e.firstExportDependency < 0 ? 0 : e.firstExportDependency;
-    const listed = e.firstExportDependency < 0 ? 0 : total;
-    for (let k = first; k < first + listed; k++) {
-      const d = deps[k]!;
-      if (d > n || d < -imports.length) {
-        throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what} depends on package index ${d}, outside the import and export maps`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
-      }
-    }
-    // Legacy lists SBS, CBS, SBC, CBC; zen CBC, SBC, CBS, SBS.
-    const header: DependencyBundleHeader = {
-      // An export without preload dependencies has no entries to point at (the engine's cook writes -1 then).
-      firstEntryIndex: listed === 0 ? -1 : entries.length,
-      createBeforeCreate: 0,
-      serializeBeforeCreate: 0,
-      createBeforeSerialize: 0,
-      serializeBeforeSerialize: 0,
-    };
-    const kept = [0, 0, 0, 0];
-    for (let g = 3; g >= 0 && listed > 0; g--) {
-      let at = first;
-      for (let q = 0; q < g; q++) at += counts[q]!;
-      for (let k = at; k < at + counts[g]!; k++) {
-        const d = deps[k]!;
-        if (d > 0 || (d < 0 && packageImport[-d - 1] === 1)) {
-          entries.push(d);
-          kept[g]!++;
-        }
-      }
-    }
-    header.serializeBeforeSerialize = kept[0]!;
-    header.createBeforeSerialize = kept[1]!;
-    header.serializeBeforeCreate = kept[2]!;
-    header.createBeforeCreate = kept[3]!;
-    headers.push(header);
-  }
-  // Among ready commands: public exports first, then creates before serializes, then lower export indices.
-  const keys = new Float64Array(n * 2);
-  for (let k = 0; k < n * 2; k++) keys[k] = (all[k >> 1]!.isPublic ? 0 : 2 * n) + (k & 1) * n + (k >> 1);
-  const bundleEntries = topologicalOrder(n * 2, exportArcs(pkg, all), keys, pkg);
-  return { bundleEntries, dependencyHeaders: headers, dependencyEntries: entries };
-}
-
 /** The legacy data-resource table (UE5 1009+), as zen bulk-data map entries. */
 function dataResources(pkg: LegacyPackage, uasset: Uint8Array): BulkDataMapEntry[] {
   const at = pkg.summary.dataResourceOffset;
@@ -537,7 +488,7 @@ const cachedPathHash = memo((p: string) => cityHash64(lowerUtf16leBytes(p.replac
  */
 function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackageLayout): ConvertedZenPackage {
   const source = pkg.source;
-  checkUexpTag(uexp, `${source} (.uexp)`);
+  const { tagged, warning } = uexpTag(uexp, source);
   const s = pkg.summary;
   const packageName = legacyPackageName(pkg);
   if (!packageName.startsWith('/')) throw new IoStoreError('BAD_VALUE', `the package names itself "${packageName}" (UE4 stores None): give its path below a mount point`, { file: source, offset: 0 });
@@ -602,91 +553,6 @@ function legacyToZenUe4(pkg: LegacyPackage, uexp: Uint8Array, layout: ZenPackage
   zen.headerSize = header.length;
   const importedPackages = zen.referencedPackages.map((r) => r.packageId);
   // UE4 stores the export data in load order (the bundle's serialize commands), without the closing tag.
-  const spans = legacyExportSpans(pkg, uexp.length);
-  const data = entries.filter((e) => e.commandType === 1).map((e) => uexp.subarray(spans[e.localExportIndex]!.offset, spans[e.localExportIndex]!.offset + spans[e.localExportIndex]!.size));
-  return converted(packageName, [header, ...data], zen, importedPackages);
-}
-
-/**
- * UE4's single export bundle (checked on the UE 4.27 pair): the same arcs as UE5's, ordered topologically taking
- * among ready commands the lowest export index, create before serialize.
- */
-function ue4BundleOrder(pkg: LegacyPackage): ExportBundleEntry[] {
-  const n = pkg.exports.length;
-  const arcs = exportArcs(pkg);
-  const keys = new Float64Array(n * 2);
-  for (let k = 0; k < n * 2; k++) keys[k] = k;
-  return topologicalOrder(n * 2, arcs, keys, pkg);
-}
-
-/** Arcs between the commands of a package's exports (node 2i: create export i, 2i+1: serialize it). */
-function exportArcs(pkg: LegacyPackage, all: readonly Unit[] = units(pkg)): number[][] {
-  const n = all.length;
-  const out: number[][] = Array.from({ length: n * 2 }, () => []);
-  all.forEach((e, i) => {
-    out[i * 2]!.push(i * 2 + 1);
-    if (e.firstExportDependency < 0) return;
-    let at = e.firstExportDependency;
-    const groups: Array<[number, number, number]> = [
-      [e.serializationBeforeSerializationDependencies, 1, 1],
-      [e.createBeforeSerializationDependencies, 0, 1],
-      [e.serializationBeforeCreateDependencies, 1, 0],
-      [e.createBeforeCreateDependencies, 0, 0],
-    ];
-    for (const [count, fromCmd, toCmd] of groups) {
-      for (let k = 0; k < count; k++) {
-        const d = pkg.preloadDependencies[at++];
-        if (d === undefined) throw new IoStoreError('BAD_VALUE', `${unitWhere(pkg, e).what}'s preload dependencies run past the list`, { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
-        if (d > 0 && d <= n) out[(d - 1) * 2 + fromCmd]!.push(i * 2 + toCmd);
-      }
-    }
-  });
-  return out;
-}
-
-/** Kahn's topological sort taking the ready node of least key each time (a binary heap keeps it n log n). */
-function topologicalOrder(count: number, out: number[][], keys: Float64Array, pkg: LegacyPackage): ExportBundleEntry[] {
-  const before = (a: number, b: number) => keys[a]! < keys[b]!;
-  const incoming = new Int32Array(count);
-  for (const list of out) for (const t of list) incoming[t]!++;
-  const heap: number[] = [];
-  const push = (x: number) => {
-    let i = heap.push(x) - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[p]!)) break;
-      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-      i = p;
-    }
-  };
-  const pop = (): number => {
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = i * 2 + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
-      }
-    }
-    return top;
-  };
-  for (let k = 0; k < count; k++) if (incoming[k] === 0) push(k);
-  const order: ExportBundleEntry[] = [];
-  while (heap.length > 0) {
-    const k = pop();
-    order.push({ localExportIndex: k >> 1, commandType: k & 1 });
-    for (const t of out[k]!) if (--incoming[t]! === 0) push(t);
-  }
-  if (order.length !== count) {
-    throw new IoStoreError('BAD_VALUE', 'the preload dependencies between exports form a cycle', { file: pkg.source, offset: pkg.summary.preloadDependencyOffset });
-  }
-  return order;
+  const spans = legacyExportSpans(pkg, uexp.length, tagged);
+  return converted(packageName, [header, ...inLoadOrder(entries, spans, uexp)], zen, importedPackages, warning);
 }

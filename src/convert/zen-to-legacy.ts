@@ -1,7 +1,7 @@
 import { IoStoreError } from '../errors.js';
 import type { LegacyDataResource } from '../legacy/data-resources.js';
 import type { LegacyExport, LegacyImport, LegacyName } from '../legacy/package.js';
-import { objectVersionsOfEngine, UE5_LEGACY_VERSION, type LegacyObjectVersions } from '../legacy/versions.js';
+import { cookedImportsHavePackageName, objectVersionsOfEngine, PackageFlags, UE5_LEGACY_VERSION, type LegacyObjectVersions } from '../legacy/versions.js';
 import { taggedPropertiesEnd } from '../legacy/tagged-properties.js';
 import { buildUexp, exportsHaveScriptOffsets, writeLegacyPackage, type LegacyPackageSpec } from '../legacy/write.js';
 import type { EngineVersion } from '../toc/engine.js';
@@ -402,6 +402,9 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     preloadDependencies,
     dataResources,
   };
+  // UE 5.7 and 5.8 write the same object version; only 5.8+ cooked imports name their package.
+  const importPackageNames = cookedImportsHavePackageName(options.engine);
+  if (importPackageNames !== undefined && (z.packageFlags & PackageFlags.FilterEditorOnly) !== 0) spec.importPackageNames = importPackageNames;
   const { uasset } = writeLegacyPackage(spec);
   return { packageName: z.packageName, uasset, uexp: buildUexp(data), unnamed, versions };
 }

@@ -34,10 +34,27 @@ const lowerRun = (run: string): string => run.toLowerCase();
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
 export function packageIdFromName(packageName: string): bigint {
-  return cityHash64(lowerUtf16leBytes(packageName));
+  return cityHash64(lowerUtf16leScratch(packageName));
 }
 
 /** FIoContainerId: CityHash64 of the lower-cased container base name (`pakchunk0-Windows`) as UTF-16LE. */
 export function containerIdFromName(containerName: string): bigint {
-  return cityHash64(lowerUtf16leBytes(containerName));
+  return cityHash64(lowerUtf16leScratch(containerName));
 }
+
+/**
+ * lowerUtf16leBytes into one buffer reused from call to call (a view of it, valid until the next call): a pack of
+ * 150,000 files hashes a package name per file, and an array per name (off V8's heap past 64 bytes) was garbage the
+ * allocator kept.
+ */
+function lowerUtf16leScratch(s: string): Uint8Array {
+  if (scratch.length < s.length * 2) scratch = new Uint8Array(Math.max(s.length * 2, scratch.length * 2));
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    scratch[i * 2] = c & 0xff;
+    scratch[i * 2 + 1] = c >> 8;
+  }
+  return scratch.subarray(0, s.length * 2);
+}
+let scratch = new Uint8Array(512);

@@ -154,3 +154,31 @@ export function manifestChunk(toc: IoStoreToc, i: number, path: string): Manifes
   if (compression !== 'None' && rawBlocks.length > 0) c.rawBlocks = rawBlocks;
   return c;
 }
+
+/**
+ * The text `JSON.stringify(entry, null, 1)` makes of manifestChunk's entry (with `overriddenBy` when given), each line
+ * after the first led by `indent`, made without the object: a game's manifest has an entry per chunk, and the
+ * objects made to be stringified (with their hex strings and arrays) were most of what writing it allocated.
+ */
+export function manifestChunkJson(toc: IoStoreToc, i: number, path: string, overriddenBy: string | undefined, indent: string): string {
+  const first = toc.chunkFirstBlock(i);
+  const count = toc.chunkBlockCount(i);
+  let compression = 'None';
+  let raw = '';
+  for (let k = 0; k < count; k++) {
+    const m = toc.blocks.method(first + k);
+    if (m === 0) raw += `${raw === '' ? '' : ','}\n${indent}  ${k}`;
+    else compression = toc.compressionMethods[m]!;
+  }
+  const n = `,\n${indent} `;
+  const tocPath = toc.chunkPath(i);
+  return (
+    `{\n${indent} "id": "${toc.chunkIdHex(i)}"${n}"type": ${JSON.stringify(toc.chunkTypeName(i))}${n}"path": ${JSON.stringify(path)}` +
+    `${n}"order": ${i}${n}"size": ${toc.chunkSize(i)}${n}"hash": "${toc.chunkHashHex(i)}"${n}"flags": ${toc.chunkMetaFlags(i)}` +
+    `${n}"compression": ${JSON.stringify(compression)}${n}"offset": ${toc.chunkOffset(i)}${n}"ucasOffset": ${count > 0 ? toc.blocks.offset(first) : 'null'}` +
+    (tocPath !== undefined ? `${n}"tocPath": ${JSON.stringify(tocPath)}` : '') +
+    (compression !== 'None' && raw !== '' ? `${n}"rawBlocks": [${raw}\n${indent} ]` : '') +
+    (overriddenBy !== undefined ? `${n}"overriddenBy": ${JSON.stringify(overriddenBy)}` : '') +
+    `\n${indent}}`
+  );
+}

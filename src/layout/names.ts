@@ -2,6 +2,7 @@ import { closeSync, lstatSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from '../util/quote.js';
 import { MANIFEST_NAME } from './manifest.js';
+import { KeyTable } from '../util/key-table.js';
 
 /** A name given to an output file that another file of the run already took, and the free name used instead. */
 export interface Renamed {
@@ -31,8 +32,13 @@ export interface Renamed {
 type Clash = { path: string; why: Renamed['why'] };
 
 export class OutputNames {
-  /** Written file paths by key. */
-  private readonly files = new Map<string, string>();
+  /**
+   * Written file paths by key, each a reference (see `text`): a path the caller can make again (`resolve`) is not
+   * kept here as a string, so a game's 500,000 output paths cost a few bytes each.
+   */
+  private readonly files = new KeyTable((ref) => this.key(this.text(ref)));
+  /** Paths kept as strings: those claimed without a reference, renamed ones, reserved names. */
+  private readonly own: string[] = [];
   /** Written folder paths by key, and the folder each asked-for folder was written as. */
   private readonly folders = new Set<string>();
   private readonly folderOf = new Map<string, { folder: string; clash?: Clash }>();
@@ -45,9 +51,28 @@ export class OutputNames {
   constructor(
     readonly caseInsensitive: boolean,
     reserved: readonly string[] = [MANIFEST_NAME],
+    /**
+     * The path a claim's reference stands for (`claim(path, ref)`): the path as written, which is the path asked for
+     * (a claim that is renamed keeps its written name itself).
+     */
+    private readonly resolve?: (ref: number) => string,
   ) {
-    for (const r of reserved) this.files.set(this.key(r), r);
+    for (const r of reserved) this.files.set(this.key(r), this.keep(r));
     this.reserved = new Set(reserved.map((r) => this.key(r)));
+  }
+
+  /** A file's path from its reference in `files`: odd, one of `own`; even, the caller's (`resolve`). */
+  private text(ref: number): string {
+    return ref & 1 ? this.own[ref >>> 1]! : this.resolve!(ref >>> 1);
+  }
+
+  private keep(path: string): number {
+    return this.own.push(path) * 2 - 1;
+  }
+
+  private fileAt(key: string): string | undefined {
+    const ref = this.files.find(key);
+    return ref < 0 ? undefined : this.text(ref);
   }
 
   /** The name a path has on the file system: case and Unicode form folded where it ignores them. */
@@ -55,16 +80,19 @@ export class OutputNames {
     return this.caseInsensitive ? path.normalize('NFC').toLowerCase() : path;
   }
 
-  /** The path to write `path` (`/`-separated, relative to the output) under: itself, or a free name. */
-  claim(path: string): string {
-    return this.claimGroup([path])[0]!;
+  /**
+   * The path to write `path` (`/`-separated, relative to the output) under: itself, or a free name. `ref`: a number
+   * the constructor's `resolve` turns back into `path` (then this keeps no string for it unless it is renamed).
+   */
+  claim(path: string, ref?: number): string {
+    return this.claimGroup([path], ref)[0]!;
   }
 
   /**
    * Claims paths that must keep one stem (a legacy package: `X.uasset` and `X.uexp`): when any collides, all get the
    * same suffix.
    */
-  claimGroup(paths: readonly string[]): string[] {
+  claimGroup(paths: readonly string[], ref?: number): string[] {
     const placed = paths.map((p) => this.place(p));
     const base = this.key(placed[0]!.path);
     let out = placed.map((p) => p.path);
@@ -77,7 +105,7 @@ export class OutputNames {
         this.nextSuffix.set(base, n + 1);
       }
     }
-    for (const p of out) this.files.set(this.key(p), p);
+    out.forEach((p, k) => this.files.set(this.key(p), k === 0 && ref !== undefined && this.resolve && p === paths[0] ? ref * 2 : this.keep(p)));
     if (out.some((p, k) => p !== paths[k])) {
       const r: Renamed = { path: paths[0]!, written: out[0]!, clash: first!.path, why: first!.why };
       if (paths.length > 1) r.with = paths.slice(1).map((p, k) => ({ path: p, written: out[k + 1]! }));
@@ -90,7 +118,7 @@ export class OutputNames {
   private firstTaken(paths: readonly string[]): Clash | undefined {
     for (const p of paths) {
       const k = this.key(p);
-      const file = this.files.get(k);
+      const file = this.fileAt(k);
       if (file !== undefined) return { path: file, why: this.reserved.has(k) ? 'reserved' : file === p ? 'same path' : 'case' };
       if (this.folders.has(k)) return { path: p, why: 'file and folder' };
     }
@@ -104,22 +132,36 @@ export class OutputNames {
   private place(path: string): { path: string; clash?: Clash } {
     const cut = path.lastIndexOf('/');
     if (cut < 0) return { path };
+    // A folder's place, once made, never changes: the files of a folder (thousands of them) take it from here.
+    const dir = path.slice(0, cut);
+    let placed = this.placedDirs.get(dir);
+    if (placed === undefined) {
+      placed = this.placeFolder(dir);
+      this.placedDirs.set(dir, placed);
+    }
+    return { path: placed.folder === dir ? path : `${placed.folder}/${path.slice(cut + 1)}`, ...(placed.clash ? { clash: placed.clash } : {}) };
+  }
+
+  /** Each folder (`/`-separated, relative) as written, with the first clash met on the way. */
+  private readonly placedDirs = new Map<string, { folder: string; clash?: Clash }>();
+
+  private placeFolder(dir: string): { folder: string; clash?: Clash } {
     let asked = '';
     let written = '';
     let clash: Clash | undefined;
-    for (const part of path.slice(0, cut).split('/')) {
+    for (const part of dir.split('/')) {
       asked = asked === '' ? part : `${asked}/${part}`;
       const k = this.key(asked);
       let f = this.folderOf.get(k);
       if (f === undefined) {
         let folder = written === '' ? part : `${written}/${part}`;
-        const file = this.files.get(this.key(folder));
+        const file = this.fileAt(this.key(folder));
         let why: Clash | undefined;
         if (file !== undefined) {
           why = { path: file, why: 'file and folder' };
           const wanted = this.key(folder);
           const stem = folder;
-          for (let n = this.nextSuffix.get(wanted) ?? 2; this.files.has(this.key(folder)) || this.folders.has(this.key(folder)); n++) {
+          for (let n = this.nextSuffix.get(wanted) ?? 2; this.files.find(this.key(folder)) >= 0 || this.folders.has(this.key(folder)); n++) {
             folder = withSuffix(stem, n);
             this.nextSuffix.set(wanted, n + 1);
           }
@@ -131,7 +173,7 @@ export class OutputNames {
       clash ??= f.clash;
       written = f.folder;
     }
-    return { path: `${written}/${path.slice(cut + 1)}`, ...(clash ? { clash } : {}) };
+    return clash ? { folder: written, clash } : { folder: written };
   }
 }
 

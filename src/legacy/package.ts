@@ -1,17 +1,21 @@
 import { IoStoreError } from '../errors.js';
-import type { EngineVersion } from '../toc/engine.js';
 import { ByteReader } from '../util/bytes.js';
 import { readDataResources, type LegacyDataResource } from './data-resources.js';
+import { readLegacyEditorTables, type LegacyEditorTables } from './editor-tables/index.js';
+import { isWideLegacyName } from './name-hash.js';
 import { readLegacySummary, type LegacyPackageSummary } from './summary.js';
+import { exportEntryShape, readExport, readImport, readName, tableLayout, type LegacyTableLayout } from './tables.js';
 import {
+  cookedImportsHavePackageName,
   LEGACY_PACKAGE_TAG,
   objectVersionsOfEngine,
-  PackageFlags,
-  UE4_OBJECT_VERSION as V4,
   UE5_LEGACY_VERSION as V5,
-  UNVERSIONED_CANDIDATES,
+  unversionedCandidates,
+  type LegacyEngineRelease,
   type LegacyObjectVersions,
 } from './versions.js';
+
+export type { LegacyTableLayout } from './tables.js';
 
 /** An FName as stored in tables: an index into the name map and a number (0 = none, k = `_<k-1>`). */
 export interface LegacyName {
@@ -19,11 +23,13 @@ export interface LegacyName {
   number: number;
 }
 
-/** One name-map entry with its two stored 16-bit hashes (absent before UE4 504). */
+/** One name-map entry with its two stored 16-bit hashes (0 before UE4 504). */
 export interface LegacyNameEntry {
   name: string;
   nonCasePreservingHash: number;
   casePreservingHash: number;
+  /** Set when the name is stored in the other form than the writer would choose (UTF-16 for ASCII, or Latin-1). */
+  wide?: boolean;
 }
 
 /** FObjectImport. */
@@ -95,18 +101,6 @@ export interface LegacyCellExport {
   createBeforeSerializationDependencies: number;
 }
 
-/** The entry sizes and optional fields the tables were read with. */
-export interface LegacyTableLayout {
-  /** 28 (UE4), 32 (UE5 1003+), 40 with a package name. */
-  importEntrySize: number;
-  importHasPackageName: boolean;
-  /** 104 (4.27, with package GUID), 108 (5.0), 96 (5.1+), 112 (with script-serialization offsets). */
-  exportEntrySize: number;
-  exportHasScriptOffsets: boolean;
-  /** 12 (name + two hashes) or 4 + string, per entry; true when hashes follow each name. */
-  nameHashes: boolean;
-}
-
 /** A parsed legacy `.uasset`/`.umap` header. */
 export interface LegacyPackage {
   source: string;
@@ -125,15 +119,27 @@ export interface LegacyPackage {
   preloadDependencies: number[];
   /** UE 5.2+: the data resource table (bulk data payloads), empty when absent. */
   dataResources: LegacyDataResource[];
+  /** The data resource table's version (1 or 2), 0 when absent. */
+  dataResourceVersion: number;
+  /**
+   * The other tables the summary points at (thumbnails, gatherable text, soft object paths, metadata, searchable
+   * names, asset registry data, world tile info, the trailer, the depends map ...), each read on its own: one that
+   * does not parse is in `editorTables.errors` with its offset.
+   */
+  editorTables: LegacyEditorTables;
   /** The package name when the summary does not hold it (UE4 stores `None`), e.g. from the file's path. */
   packageNameHint?: string;
+  /** The bytes the package was read from (the tables this reader does not decode are kept from them). */
+  uasset: Uint8Array;
+  /** The engine release the package was read as, when the caller gave one. */
+  engine?: LegacyEngineRelease;
 }
 
 export interface ParseLegacyOptions {
   /** Name used in error messages. */
   source?: string;
-  /** Engine release, for unversioned packages (which store no object versions). */
-  engine?: EngineVersion;
+  /** Engine release, for unversioned packages (which store no object versions); UE 4.0 to 6.0. */
+  engine?: LegacyEngineRelease;
   /** Object versions for unversioned packages; wins over `engine`. */
   versions?: LegacyObjectVersions;
   /** The package name (e.g. `/Game/Maps/Level`), for UE4 packages whose summary stores `None`. */
@@ -152,12 +158,6 @@ export function isLegacyPackage(bytes: Uint8Array): boolean {
   return legacy < 0 && legacy >= -16;
 }
 
-function readName(r: ByteReader, what: string): LegacyName {
-  return { index: r.i32(what), number: r.i32(what) };
-}
-
-const bool32 = (r: ByteReader, what: string) => r.i32(what) !== 0;
-
 /** FUtf8String: i32 byte count (no terminator), then the bytes. */
 function utf8String(r: ByteReader, what: string): string {
   const at = r.pos;
@@ -173,125 +173,6 @@ function safeI64(r: ByteReader, what: string): number {
   return Number(v);
 }
 
-function baseImportSize(s: LegacyPackageSummary): number {
-  return 28 + (s.fileVersionUE5 >= V5.OptionalResources ? 4 : 0);
-}
-
-function baseExportSize(s: LegacyPackageSummary): number {
-  const ue4 = s.fileVersionUE4;
-  const ue5 = s.fileVersionUE5;
-  let n = 16 + 8 + 4; // class, super, template, outer; name; flags
-  if (ue4 < V4.TemplateIndexInCookedExports) n -= 4;
-  n += ue4 >= V4.ExportMap64BitSizes ? 16 : 8;
-  n += 12; // forced export, not for client, not for server
-  if (ue5 < V5.RemoveObjectExportPackageGuid) n += 16;
-  if (ue5 >= V5.TrackObjectExportIsInherited) n += 4;
-  n += 4; // package flags
-  n += 4; // not always loaded for editor game (UE4 365+, every supported version)
-  if (ue4 >= V4.PackageHasAssetFlag) n += 4;
-  if (ue5 >= V5.OptionalResources) n += 4;
-  if (ue4 >= V4.PreloadDependenciesInCookedExports) n += 20;
-  return n;
-}
-
-/**
- * The table layout for a summary. The stored versions say which fields exist; two optional fields depend on the
- * package's flags as well (import package names, script-serialization offsets), and where the bytes say otherwise
- * the space between adjacent tables decides.
- */
-function tableLayout(s: LegacyPackageSummary): LegacyTableLayout {
-  const cooked = (s.packageFlags & PackageFlags.FilterEditorOnly) !== 0;
-  const importBase = baseImportSize(s);
-  let importHasPackageName = (!cooked && s.fileVersionUE4 >= V4.NonOuterPackageImport) || s.fileVersionUE5 >= V5.ImportTypeHierarchies;
-  if (s.importCount > 0 && s.exportOffset > s.importOffset) {
-    const gap = (s.exportOffset - s.importOffset) / s.importCount;
-    if (gap === importBase) importHasPackageName = false;
-    else if (gap === importBase + 8) importHasPackageName = true;
-  }
-  const exportBase = baseExportSize(s);
-  let exportHasScriptOffsets = s.fileVersionUE5 >= V5.ScriptSerializationOffset && (s.packageFlags & PackageFlags.UnversionedProperties) === 0;
-  const afterExports = s.cellExportCount > 0 ? s.cellExportOffset : s.dependsOffset;
-  if (s.exportCount > 0 && afterExports > s.exportOffset) {
-    const gap = (afterExports - s.exportOffset) / s.exportCount;
-    if (gap === exportBase) exportHasScriptOffsets = false;
-    else if (gap === exportBase + 16) exportHasScriptOffsets = true;
-  }
-  return {
-    importEntrySize: importBase + (importHasPackageName ? 8 : 0),
-    importHasPackageName,
-    exportEntrySize: exportBase + (exportHasScriptOffsets ? 16 : 0),
-    exportHasScriptOffsets,
-    nameHashes: s.fileVersionUE4 >= V4.NameHashesSerialized,
-  };
-}
-
-function readImport(r: ByteReader, s: LegacyPackageSummary, layout: LegacyTableLayout): LegacyImport {
-  const imp: LegacyImport = {
-    classPackage: readName(r, 'import class package'),
-    className: readName(r, 'import class name'),
-    outerIndex: r.i32('import outer index'),
-    objectName: readName(r, 'import object name'),
-    importOptional: false,
-  };
-  if (layout.importHasPackageName) imp.packageName = readName(r, 'import package name');
-  if (s.fileVersionUE5 >= V5.OptionalResources) imp.importOptional = bool32(r, 'import optional');
-  return imp;
-}
-
-function readExport(r: ByteReader, s: LegacyPackageSummary, layout: LegacyTableLayout): LegacyExport {
-  const ue4 = s.fileVersionUE4;
-  const ue5 = s.fileVersionUE5;
-  const classIndex = r.i32('export class index');
-  const superIndex = r.i32('export super index');
-  const templateIndex = ue4 >= V4.TemplateIndexInCookedExports ? r.i32('export template index') : 0;
-  const outerIndex = r.i32('export outer index');
-  const objectName = readName(r, 'export object name');
-  const objectFlags = r.u32('export object flags');
-  let serialSize: number;
-  let serialOffset: number;
-  if (ue4 >= V4.ExportMap64BitSizes) {
-    serialSize = safeI64(r, 'export serial size');
-    serialOffset = safeI64(r, 'export serial offset');
-  } else {
-    serialSize = r.i32('export serial size');
-    serialOffset = r.i32('export serial offset');
-  }
-  const e: LegacyExport = {
-    classIndex, superIndex, templateIndex, outerIndex, objectName, objectFlags, serialSize, serialOffset,
-    forcedExport: bool32(r, 'forced export'),
-    notForClient: bool32(r, 'not for client'),
-    notForServer: bool32(r, 'not for server'),
-    isInheritedInstance: false,
-    packageFlags: 0,
-    notAlwaysLoadedForEditorGame: false,
-    isAsset: false,
-    generatePublicHash: false,
-    firstExportDependency: -1,
-    serializationBeforeSerializationDependencies: 0,
-    createBeforeSerializationDependencies: 0,
-    serializationBeforeCreateDependencies: 0,
-    createBeforeCreateDependencies: 0,
-  };
-  if (ue5 < V5.RemoveObjectExportPackageGuid) e.packageGuid = Array.from(r.bytesView(16, 'export package guid'), (b) => b.toString(16).padStart(2, '0')).join('');
-  if (ue5 >= V5.TrackObjectExportIsInherited) e.isInheritedInstance = bool32(r, 'inherited instance');
-  e.packageFlags = r.u32('export package flags');
-  e.notAlwaysLoadedForEditorGame = bool32(r, 'not always loaded for editor game');
-  if (ue4 >= V4.PackageHasAssetFlag) e.isAsset = bool32(r, 'is asset');
-  if (ue5 >= V5.OptionalResources) e.generatePublicHash = bool32(r, 'generate public hash');
-  if (ue4 >= V4.PreloadDependenciesInCookedExports) {
-    e.firstExportDependency = r.i32('first export dependency');
-    e.serializationBeforeSerializationDependencies = r.i32('dependency count');
-    e.createBeforeSerializationDependencies = r.i32('dependency count');
-    e.serializationBeforeCreateDependencies = r.i32('dependency count');
-    e.createBeforeCreateDependencies = r.i32('dependency count');
-  }
-  if (layout.exportHasScriptOffsets) {
-    e.scriptSerializationStartOffset = safeI64(r, 'script serialization start');
-    e.scriptSerializationEndOffset = safeI64(r, 'script serialization end');
-  }
-  return e;
-}
-
 /** Checks that a table of `count` entries of `size` bytes at `offset` lies inside the header. */
 function table(r: ByteReader, what: string, count: number, offset: number, size: number, summaryAt: number): void {
   if (count < 0) r.fail('BAD_VALUE', `${what} count ${count} is negative`, summaryAt);
@@ -301,45 +182,11 @@ function table(r: ByteReader, what: string, count: number, offset: number, size:
   r.needArray(count, size, what);
 }
 
-/** A summary is plausible when its tables follow it and fit the header; used to settle unversioned layouts. */
-function plausible(s: LegacyPackageSummary, size: number): boolean {
-  if (s.nameCount < 0 || s.importCount < 0 || s.exportCount < 0) return false;
-  if (s.nameCount > 0 && s.nameOffset !== s.summarySize) return false;
-  if (s.totalHeaderSize <= 0 || s.totalHeaderSize > size) return false;
-  const l = tableLayout(s);
-  const ends = (off: number, n: number, e: number) => n === 0 || (off >= s.summarySize && off + n * e <= size);
-  if (!ends(s.importOffset, s.importCount, l.importEntrySize) || !ends(s.exportOffset, s.exportCount, l.exportEntrySize)) return false;
-  if (s.importCount > 0 && s.exportCount > 0 && s.exportOffset - s.importOffset !== s.importCount * l.importEntrySize) return false;
-  return true;
-}
-
-function summaryOf(r: ByteReader, options: ParseLegacyOptions): LegacyPackageSummary {
-  const hint = options.versions ?? (options.engine ? objectVersionsOfEngine(options.engine) : undefined);
-  const first = readLegacySummary(r, hint ?? UNVERSIONED_CANDIDATES[0]!);
-  if (!first.unversioned || hint) return first;
-  let lastError: unknown;
-  for (const v of UNVERSIONED_CANDIDATES) {
-    try {
-      const s = readLegacySummary(r, v);
-      if (plausible(s, r.bytes.length)) return s;
-    } catch (e) {
-      lastError = e;
-    }
-  }
-  if (lastError instanceof IoStoreError && !plausible(first, r.bytes.length)) throw lastError;
-  r.fail('UNSUPPORTED', 'the package is unversioned and no engine version makes its summary consistent; give the engine version (--version)', 4);
-}
-
-/** Parses a legacy package header (`.uasset`/`.umap` bytes; the `.uexp` is not needed). */
-export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptions = {}): LegacyPackage {
-  const source = options.source ?? 'legacy package';
-  const r = new ByteReader(uasset, source);
-  r.need(8, 'package summary');
-  const s = summaryOf(r, options);
-  const layout = tableLayout(s);
+function readNames(r: ByteReader, s: LegacyPackageSummary, layout: LegacyTableLayout): LegacyNameEntry[] {
   const names: LegacyNameEntry[] = [];
   table(r, 'name map', s.nameCount, s.nameOffset, 5, 0);
   for (let i = 0; i < s.nameCount; i++) {
+    const wide = r.remaining >= 4 && r.view.getInt32(r.pos, true) < 0;
     const name = r.fstring('name');
     let nonCasePreservingHash = 0;
     let casePreservingHash = 0;
@@ -347,14 +194,116 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
       nonCasePreservingHash = r.u16('name hash');
       casePreservingHash = r.u16('name hash');
     }
-    names.push({ name, nonCasePreservingHash, casePreservingHash });
+    const entry: LegacyNameEntry = { name, nonCasePreservingHash, casePreservingHash };
+    if (wide !== isWideLegacyName(name) && name !== '') entry.wide = wide;
+    names.push(entry);
   }
+  return names;
+}
+
+/**
+ * How well a summary read with guessed versions fits the bytes: every test an engine-written header passes (the
+ * name map starts where the summary ends and ends where the next table starts, the import and export maps tile
+ * the space up to the table after them, the header fits the file). Returns the number of tests failed, or
+ * Infinity when a table cannot be read at all.
+ */
+function misfits(r: ByteReader, s: LegacyPackageSummary, cookedImportNames: boolean | undefined): number {
+  const size = r.bytes.length;
+  if (s.nameCount < 0 || s.importCount < 0 || s.exportCount < 0) return Infinity;
+  if (s.totalHeaderSize <= s.summarySize || s.totalHeaderSize > size) return Infinity;
+  const l = tableLayout(s, cookedImportNames);
+  const fits = (off: number, n: number, e: number) => n === 0 || (off >= s.summarySize && off + n * e <= size);
+  if (!fits(s.importOffset, s.importCount, l.importEntrySize) || !fits(s.exportOffset, s.exportCount, l.exportEntrySize)) return Infinity;
+  let bad = 0;
+  if (s.nameCount > 0 && s.nameOffset !== s.summarySize) bad++;
+  if (s.importCount > 0 && s.exportCount > 0 && s.exportOffset - s.importOffset !== s.importCount * l.importEntrySize) bad++;
+  const afterExports = s.cellExportCount > 0 ? s.cellExportOffset : s.dependsOffset;
+  if (s.exportCount > 0 && afterExports > s.exportOffset && afterExports - s.exportOffset !== s.exportCount * l.exportEntrySize) bad++;
+  if (s.nameCount > 0) {
+    try {
+      readNames(r, s, l);
+    } catch {
+      return Infinity;
+    }
+    const next = nextOffset(s, s.nameOffset);
+    if (next !== undefined && r.pos !== next) bad++;
+  }
+  return bad;
+}
+
+/** True when the summary's object versions and licensee version are all zero (an unversioned package). */
+function storesNoVersions(r: ByteReader): boolean {
+  const legacy = r.view.getInt32(4, true);
+  let at = legacy === -4 ? 8 : 12;
+  const n = legacy <= -8 ? 3 : 2;
+  if (r.bytes.length < at + 4 * n) return false;
+  for (let i = 0; i < n; i++, at += 4) if (r.view.getInt32(at, true) !== 0) return false;
+  return true;
+}
+
+/** The nearest table offset of the summary after `at` (within the header), if any. */
+function nextOffset(s: LegacyPackageSummary, at: number): number | undefined {
+  let best: number | undefined;
+  for (const o of [s.softObjectPathsOffset, s.gatherableTextDataOffset, s.importOffset, s.exportOffset, s.cellImportOffset, s.cellExportOffset, s.dependsOffset, s.totalHeaderSize]) {
+    if (o > at && o <= s.totalHeaderSize && (best === undefined || o < best)) best = o;
+  }
+  return best;
+}
+
+function summaryOf(r: ByteReader, options: ParseLegacyOptions, cookedImportNames: boolean | undefined): LegacyPackageSummary {
+  const hint = options.versions ?? (options.engine ? objectVersionsOfEngine(options.engine) : undefined);
+  const legacyFileVersion = r.view.getInt32(4, true);
+  const candidates = unversionedCandidates(legacyFileVersion);
+  if (hint) return readLegacySummary(r, hint);
+  // A versioned package reads the same with any candidate: the first settles it, or its error is the package's.
+  let first: LegacyPackageSummary | undefined;
+  try {
+    first = readLegacySummary(r, candidates[0]!);
+  } catch (e) {
+    if (!storesNoVersions(r)) throw e;
+  }
+  if (first && !first.unversioned) return first;
+  // Unversioned and no hint: the candidate the bytes fit best (ties: the first, the newest layout).
+  let best: LegacyPackageSummary | undefined;
+  let bestMisfits = Infinity;
+  let lastError: unknown;
+  for (const v of candidates) {
+    try {
+      const s = readLegacySummary(r, v);
+      const m = misfits(r, s, cookedImportNames);
+      if (m < bestMisfits) {
+        best = s;
+        bestMisfits = m;
+        if (m === 0) break;
+      }
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  if (best) return best;
+  if (lastError instanceof IoStoreError) throw lastError;
+  r.fail('UNSUPPORTED', 'the package is unversioned and no engine version makes its summary consistent; give the engine version (--version)', 4);
+}
+
+/**
+ * Parses a legacy package header (`.uasset`/`.umap` bytes; the `.uexp` is not needed). UE 4.0 to 6.0, cooked and
+ * editor packages; unversioned ones read with `engine` (or `versions`), or with the versions their bytes fit best.
+ */
+export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptions = {}): LegacyPackage {
+  const source = options.source ?? 'legacy package';
+  const r = new ByteReader(uasset, source);
+  r.need(8, 'package summary');
+  const cookedImportNames = cookedImportsHavePackageName(options.engine);
+  const s = summaryOf(r, options, cookedImportNames);
+  const layout = tableLayout(s, cookedImportNames);
+  const names = readNames(r, s, layout);
   table(r, 'import map', s.importCount, s.importOffset, layout.importEntrySize, 0);
   const imports: LegacyImport[] = [];
-  for (let i = 0; i < s.importCount; i++) imports.push(readImport(r, s, layout));
+  for (let i = 0; i < s.importCount; i++) imports.push(readImport(r, s.fileVersionUE5, layout));
   table(r, 'export map', s.exportCount, s.exportOffset, layout.exportEntrySize, 0);
   const exports: LegacyExport[] = [];
-  for (let i = 0; i < s.exportCount; i++) exports.push(readExport(r, s, layout));
+  const shape = exportEntryShape(s.fileVersionUE4, s.fileVersionUE5);
+  for (let i = 0; i < s.exportCount; i++) exports.push(readExport(r, shape, layout));
   // FCellImport: i32 package index, UTF-8 Verse path (i32 byte count, bytes); FCellExport: FName class info, Verse
   // path, i64 offset, layout size and size, then i32 first dependency and two counts.
   const cellImports: LegacyCellImport[] = [];
@@ -380,13 +329,18 @@ export function parseLegacyPackage(uasset: Uint8Array, options: ParseLegacyOptio
     for (let i = 0; i < s.preloadDependencyCount; i++) preloadDependencies.push(r.i32('preload dependency'));
   }
   const dataResources: LegacyDataResource[] = [];
+  let dataResourceVersion = 0;
   if (s.fileVersionUE5 >= V5.DataResources && s.dataResourceOffset > 0) {
     if (s.dataResourceOffset > uasset.length) r.fail('BAD_VALUE', `data resource offset ${s.dataResourceOffset} is outside the ${uasset.length}-byte header`, 0);
     r.pos = s.dataResourceOffset;
-    dataResources.push(...readDataResources(r).entries);
+    const table = readDataResources(r);
+    dataResources.push(...table.entries);
+    dataResourceVersion = table.version;
   }
-  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources };
+  const editorTables = readLegacyEditorTables({ source, summary: s, exports, uasset, ...(options.engine ? { engine: options.engine } : {}) });
+  const pkg: LegacyPackage = { source, summary: s, layout, names, imports, exports, cellImports, cellExports, preloadDependencies, dataResources, dataResourceVersion, editorTables, uasset };
   if (options.packageName !== undefined) pkg.packageNameHint = options.packageName;
+  if (options.engine !== undefined) pkg.engine = options.engine;
   checkReferences(pkg);
   return pkg;
 }

@@ -1,17 +1,23 @@
 import { toHex, type ByteReader } from '../util/bytes.js';
 import {
+  customVersionFormat,
   LEGACY_PACKAGE_TAG,
   LegacyFileVersion,
   PackageFlags,
   UE4_OBJECT_VERSION as V4,
   UE5_LEGACY_VERSION as V5,
+  type CustomVersionFormat,
   type LegacyObjectVersions,
 } from './versions.js';
 
-/** A custom version: the GUID (hex of its 16 bytes as stored) and the version number. */
+/**
+ * A custom version: the key (hex of its 16-byte GUID as stored; of its 4-byte tag in the `enums` form of legacy
+ * file version -2) and the version number; the `guids` form (-3 to -5) adds a friendly name.
+ */
 export interface LegacyCustomVersion {
   key: string;
   version: number;
+  friendlyName?: string;
 }
 
 /** FEngineVersion as stored in the summary. */
@@ -29,12 +35,14 @@ export interface GenerationInfo {
 }
 
 /**
- * FPackageFileSummary of a legacy `.uasset`/`.umap`. Offsets are from the start of the `.uasset`; fields that a
- * version does not store are 0 (counts, offsets) or absent (optional values).
+ * FPackageFileSummary of a legacy `.uasset`/`.umap`, every stored field. Offsets are from the start of the
+ * `.uasset`; fields that a version does not store are 0 (counts, offsets) or absent (optional values). The table
+ * offsets (thumbnails, gatherable text, asset registry data, ...) are kept as read, for readers of those tables.
  */
 export interface LegacyPackageSummary {
-  /** Negative: -7 (4.26/4.27), -8 (UE5), -9 (5.6+). */
+  /** Negative: -1 (first UE4 summaries) to -9 (5.6+); see LegacyFileVersion. */
   legacyFileVersion: number;
+  /** Stored for every legacy file version but -4 (0 there). */
   legacyUE3Version: number;
   /** As stored; 0 in unversioned packages. */
   storedFileVersionUE4: number;
@@ -78,6 +86,7 @@ export interface LegacyPackageSummary {
   persistentGuid?: string;
   ownerPersistentGuid?: string;
   generations: GenerationInfo[];
+  /** Before UE4 336 only the changelist is stored (the rest reads as 4.0.0 with no branch). */
   savedByEngineVersion: EngineVersionStamp;
   compatibleWithEngineVersion: EngineVersionStamp;
   compressionFlags: number;
@@ -88,6 +97,7 @@ export interface LegacyPackageSummary {
   assetRegistryDataOffset: number;
   bulkDataStartOffset: number;
   worldTileInfoDataOffset: number;
+  /** UE4 278-325 store one chunk id (kept as the one element, -1 included). */
   chunkIds: number[];
   preloadDependencyCount: number;
   preloadDependencyOffset: number;
@@ -100,8 +110,71 @@ export interface LegacyPackageSummary {
   summarySize: number;
 }
 
+/** Which optional fields a summary stores: one answer for the reader and the writer. */
+export interface SummaryShape {
+  ue3Version: boolean;
+  ue5Version: boolean;
+  customVersions: CustomVersionFormat;
+  /** 1016+: the saved hash and the header size come before the custom versions; no package GUID. */
+  savedHash: boolean;
+  softObjectPaths: boolean;
+  localizationId: boolean;
+  gatherableText: boolean;
+  cells: boolean;
+  metaData: boolean;
+  softPackageReferences: boolean;
+  searchableNames: boolean;
+  importTypeHierarchies: boolean;
+  persistentGuid: boolean;
+  ownerPersistentGuid: boolean;
+  engineVersionObject: boolean;
+  compatibleEngineVersion: boolean;
+  textureAllocations: boolean;
+  worldTileInfo: boolean;
+  chunkIds: 'none' | 'one' | 'array';
+  preloadDependencies: boolean;
+  namesReferencedFromExportData: boolean;
+  payloadToc: boolean;
+  dataResources: boolean;
+}
+
+export function summaryShape(legacyFileVersion: number, ue4: number, ue5: number, packageFlags: number): SummaryShape {
+  const uncooked = (packageFlags & PackageFlags.FilterEditorOnly) === 0;
+  return {
+    ue3Version: legacyFileVersion !== LegacyFileVersion.NoUe3Version,
+    ue5Version: legacyFileVersion <= LegacyFileVersion.Ue5Version,
+    customVersions: customVersionFormat(legacyFileVersion),
+    savedHash: ue5 >= V5.PackageSavedHash,
+    softObjectPaths: ue5 >= V5.AddSoftObjectPathList,
+    localizationId: uncooked && ue4 >= V4.AddedPackageSummaryLocalizationId,
+    gatherableText: ue4 >= V4.SerializeTextInPackages,
+    cells: ue5 >= V5.VerseCells,
+    metaData: ue5 >= V5.MetadataSerializationOffset,
+    softPackageReferences: ue4 >= V4.AddStringAssetReferencesMap,
+    searchableNames: ue4 >= V4.AddedSearchableNames,
+    importTypeHierarchies: ue5 >= V5.ImportTypeHierarchies,
+    persistentGuid: uncooked && ue4 >= V4.AddedPackageOwner,
+    ownerPersistentGuid: uncooked && ue4 >= V4.AddedPackageOwner && ue4 < V4.NonOuterPackageImport,
+    engineVersionObject: ue4 >= V4.EngineVersionObject,
+    compatibleEngineVersion: ue4 >= V4.PackageSummaryHasCompatibleEngineVersion,
+    textureAllocations: legacyFileVersion > LegacyFileVersion.RemovedTextureAllocations,
+    worldTileInfo: ue4 >= V4.WorldLevelInfo,
+    chunkIds: ue4 >= V4.ChunkIdsInSummary ? 'array' : ue4 >= V4.AddedChunkId ? 'one' : 'none',
+    preloadDependencies: ue4 >= V4.PreloadDependenciesInCookedExports,
+    namesReferencedFromExportData: ue5 >= V5.NamesReferencedFromExportData,
+    payloadToc: ue5 >= V5.PayloadToc,
+    dataResources: ue5 >= V5.DataResources,
+  };
+}
+
 /** Counts read from a file are checked against this before anything loops over them. */
-const sane = (r: ByteReader, n: number, elem: number, what: string) => r.needArray(n, elem, what);
+function count(r: ByteReader, elem: number, what: string): number {
+  const at = r.pos;
+  const n = r.i32(`${what} count`);
+  if (n < 0) r.fail('BAD_VALUE', `${what} count ${n} is negative`, at);
+  r.needArray(n, elem, what);
+  return n;
+}
 
 function guid(r: ByteReader, what: string): string {
   return toHex(r.bytesView(16, what));
@@ -109,6 +182,22 @@ function guid(r: ByteReader, what: string): string {
 
 function engineStamp(r: ByteReader, what: string): EngineVersionStamp {
   return { major: r.u16(what), minor: r.u16(what), patch: r.u16(what), changelist: r.u32(what), branch: r.fstring(`${what} branch`) };
+}
+
+function customVersions(r: ByteReader, format: CustomVersionFormat): LegacyCustomVersion[] {
+  const out: LegacyCustomVersion[] = [];
+  if (format === 'none') return out;
+  const n = count(r, format === 'enums' ? 8 : 20, 'custom versions');
+  for (let i = 0; i < n; i++) {
+    if (format === 'enums') {
+      out.push({ key: toHex(r.bytesView(4, 'custom version tag')), version: r.i32('custom version') });
+      continue;
+    }
+    const cv: LegacyCustomVersion = { key: guid(r, 'custom version key'), version: r.i32('custom version') };
+    if (format === 'guids') cv.friendlyName = r.fstring('custom version name');
+    out.push(cv);
+  }
+  return out;
 }
 
 /**
@@ -121,130 +210,100 @@ export function readLegacySummary(r: ByteReader, fallback: LegacyObjectVersions)
   if (tag !== LEGACY_PACKAGE_TAG) r.fail('BAD_MAGIC', `not a legacy package (tag 0x${tag.toString(16)}, expected 0x9e2a83c1)`, 0);
   const legacyFileVersion = r.i32('legacy file version');
   if (legacyFileVersion >= 0) r.fail('UNSUPPORTED', `legacy file version ${legacyFileVersion} is a classic (UE1-UE3) package, not a UE4/UE5 one`, 4);
-  if (legacyFileVersion > LegacyFileVersion.OptimizedCustomVersions || legacyFileVersion < LegacyFileVersion.SavedHashFirst) {
-    r.fail('UNSUPPORTED', `legacy file version ${legacyFileVersion} is not supported (UE 4.26 to 6.0 write -7 to -9)`, 4);
+  if (legacyFileVersion < LegacyFileVersion.SavedHashFirst) {
+    r.fail('UNSUPPORTED', `legacy file version ${legacyFileVersion} is newer than any this reader knows (UE 4.0 to 6.0 write -1 to -9)`, 4);
   }
-  const legacyUE3Version = r.i32('legacy UE3 version');
-  const storedFileVersionUE4 = r.i32('file version UE4');
-  const storedFileVersionUE5 = legacyFileVersion <= LegacyFileVersion.Ue5Version ? r.i32('file version UE5') : 0;
-  const fileVersionLicenseeUE4 = r.i32('licensee file version');
-  const unversioned = storedFileVersionUE4 === 0 && storedFileVersionUE5 === 0 && fileVersionLicenseeUE4 === 0;
-  const ue4 = unversioned ? fallback.fileVersionUE4 : storedFileVersionUE4;
-  // Packages older than -8 have no UE5 version at all, whatever the fallback says.
-  const ue5 = legacyFileVersion > LegacyFileVersion.Ue5Version ? 0 : unversioned ? fallback.fileVersionUE5 : storedFileVersionUE5;
-
-  let savedHash: string | undefined;
-  let totalHeaderSize = -1;
-  if (ue5 >= V5.PackageSavedHash) {
-    savedHash = toHex(r.bytesView(20, 'saved hash'));
-    totalHeaderSize = r.i32('total header size');
-  }
-  const cvAt = r.pos;
-  const cvCount = r.i32('custom version count');
-  sane(r, cvCount, 20, 'custom versions');
-  const customVersions: LegacyCustomVersion[] = [];
-  for (let i = 0; i < cvCount; i++) customVersions.push({ key: guid(r, 'custom version key'), version: r.i32('custom version') });
-  if (cvCount < 0) r.fail('BAD_VALUE', `custom version count ${cvCount} is negative`, cvAt);
-  if (ue5 < V5.PackageSavedHash) totalHeaderSize = r.i32('total header size');
-  const packageName = r.fstring('package name');
-  const packageFlags = r.u32('package flags');
-  const cooked = (packageFlags & PackageFlags.FilterEditorOnly) !== 0;
   const s = {} as LegacyPackageSummary;
-  Object.assign(s, {
-    legacyFileVersion, legacyUE3Version, storedFileVersionUE4, storedFileVersionUE5, fileVersionLicenseeUE4,
-    unversioned, fileVersionUE4: ue4, fileVersionUE5: ue5, totalHeaderSize, customVersions, packageName, packageFlags,
-  });
-  if (savedHash !== undefined) s.savedHash = savedHash;
+  s.legacyFileVersion = legacyFileVersion;
+  s.legacyUE3Version = legacyFileVersion !== LegacyFileVersion.NoUe3Version ? r.i32('legacy UE3 version') : 0;
+  const versionAt = r.pos;
+  s.storedFileVersionUE4 = r.i32('file version UE4');
+  s.storedFileVersionUE5 = legacyFileVersion <= LegacyFileVersion.Ue5Version ? r.i32('file version UE5') : 0;
+  s.fileVersionLicenseeUE4 = r.i32('licensee file version');
+  s.unversioned = s.storedFileVersionUE4 === 0 && s.storedFileVersionUE5 === 0 && s.fileVersionLicenseeUE4 === 0;
+  const ue4 = (s.fileVersionUE4 = s.unversioned ? fallback.fileVersionUE4 : s.storedFileVersionUE4);
+  // Packages older than -8 have no UE5 version at all, whatever the fallback says.
+  const ue5 = (s.fileVersionUE5 = legacyFileVersion > LegacyFileVersion.Ue5Version ? 0 : s.unversioned ? fallback.fileVersionUE5 : s.storedFileVersionUE5);
+  if (!s.unversioned && ue4 < V4.OldestLoadable) r.fail('UNSUPPORTED', `UE4 object version ${ue4} is older than the oldest the engine loads (${V4.OldestLoadable})`, versionAt);
+  if (ue5 !== 0 && ue5 < V5.Initial) r.fail('BAD_VALUE', `UE5 object version ${ue5} is not one (they start at ${V5.Initial})`, versionAt + 4);
+  if (ue5 >= V5.PackageSavedHash) {
+    s.savedHash = toHex(r.bytesView(20, 'saved hash'));
+    s.totalHeaderSize = r.i32('total header size');
+  }
+  s.customVersions = customVersions(r, customVersionFormat(legacyFileVersion));
+  if (ue5 < V5.PackageSavedHash) s.totalHeaderSize = r.i32('total header size');
+  s.packageName = r.fstring('package name');
+  s.packageFlags = r.u32('package flags');
+  readTables(r, s, summaryShape(legacyFileVersion, ue4, ue5, s.packageFlags));
+  return s;
+}
+
+/** The summary after the package flags: table counts and offsets, GUIDs, engine versions, the tail offsets. */
+function readTables(r: ByteReader, s: LegacyPackageSummary, shape: SummaryShape): void {
+  const opt = (on: boolean, what: string) => (on ? r.i32(what) : 0);
   s.nameCount = r.i32('name count');
   s.nameOffset = r.i32('name offset');
-  s.softObjectPathsCount = 0;
-  s.softObjectPathsOffset = 0;
-  if (ue5 >= V5.AddSoftObjectPathList) {
-    s.softObjectPathsCount = r.i32('soft object path count');
-    s.softObjectPathsOffset = r.i32('soft object path offset');
-  }
-  if (!cooked && ue4 >= V4.AddedPackageSummaryLocalizationId) s.localizationId = r.fstring('localization id');
-  s.gatherableTextDataCount = 0;
-  s.gatherableTextDataOffset = 0;
-  if (ue4 >= V4.SerializeTextInPackages) {
-    s.gatherableTextDataCount = r.i32('gatherable text count');
-    s.gatherableTextDataOffset = r.i32('gatherable text offset');
-  }
+  s.softObjectPathsCount = opt(shape.softObjectPaths, 'soft object path count');
+  s.softObjectPathsOffset = opt(shape.softObjectPaths, 'soft object path offset');
+  if (shape.localizationId) s.localizationId = r.fstring('localization id');
+  s.gatherableTextDataCount = opt(shape.gatherableText, 'gatherable text count');
+  s.gatherableTextDataOffset = opt(shape.gatherableText, 'gatherable text offset');
   s.exportCount = r.i32('export count');
   s.exportOffset = r.i32('export offset');
   s.importCount = r.i32('import count');
   s.importOffset = r.i32('import offset');
-  s.cellExportCount = s.cellExportOffset = s.cellImportCount = s.cellImportOffset = 0;
-  if (ue5 >= V5.VerseCells) {
-    s.cellExportCount = r.i32('cell export count');
-    s.cellExportOffset = r.i32('cell export offset');
-    s.cellImportCount = r.i32('cell import count');
-    s.cellImportOffset = r.i32('cell import offset');
-  }
-  s.metaDataOffset = ue5 >= V5.MetadataSerializationOffset ? r.i32('metadata offset') : 0;
+  s.cellExportCount = opt(shape.cells, 'cell export count');
+  s.cellExportOffset = opt(shape.cells, 'cell export offset');
+  s.cellImportCount = opt(shape.cells, 'cell import count');
+  s.cellImportOffset = opt(shape.cells, 'cell import offset');
+  s.metaDataOffset = opt(shape.metaData, 'metadata offset');
   s.dependsOffset = r.i32('depends offset');
-  s.softPackageReferencesCount = 0;
-  s.softPackageReferencesOffset = 0;
-  if (ue4 >= V4.AddStringAssetReferencesMap) {
-    s.softPackageReferencesCount = r.i32('soft package reference count');
-    s.softPackageReferencesOffset = r.i32('soft package reference offset');
-  }
-  s.searchableNamesOffset = ue4 >= V4.AddedSearchableNames ? r.i32('searchable names offset') : 0;
+  s.softPackageReferencesCount = opt(shape.softPackageReferences, 'soft package reference count');
+  s.softPackageReferencesOffset = opt(shape.softPackageReferences, 'soft package reference offset');
+  s.searchableNamesOffset = opt(shape.searchableNames, 'searchable names offset');
   s.thumbnailTableOffset = r.i32('thumbnail table offset');
-  s.importTypeHierarchiesCount = 0;
-  s.importTypeHierarchiesOffset = 0;
-  if (ue5 >= V5.ImportTypeHierarchies) {
-    s.importTypeHierarchiesCount = r.i32('import type hierarchies count');
-    s.importTypeHierarchiesOffset = r.i32('import type hierarchies offset');
-  }
-  if (ue5 < V5.PackageSavedHash) s.guid = guid(r, 'package guid');
-  if (!cooked && ue4 >= V4.AddedPackageOwner) {
-    s.persistentGuid = guid(r, 'persistent guid');
-    if (ue4 < V4.NonOuterPackageImport) s.ownerPersistentGuid = guid(r, 'owner persistent guid');
-  }
-  const genAt = r.pos;
-  const genCount = r.i32('generation count');
-  if (genCount < 0) r.fail('BAD_VALUE', `generation count ${genCount} is negative`, genAt);
-  sane(r, genCount, 8, 'generations');
+  s.importTypeHierarchiesCount = opt(shape.importTypeHierarchies, 'import type hierarchies count');
+  s.importTypeHierarchiesOffset = opt(shape.importTypeHierarchies, 'import type hierarchies offset');
+  if (!shape.savedHash) s.guid = guid(r, 'package guid');
+  if (shape.persistentGuid) s.persistentGuid = guid(r, 'persistent guid');
+  if (shape.ownerPersistentGuid) s.ownerPersistentGuid = guid(r, 'owner persistent guid');
+  const genCount = count(r, 8, 'generations');
   s.generations = [];
   for (let i = 0; i < genCount; i++) s.generations.push({ exportCount: r.i32('generation export count'), nameCount: r.i32('generation name count') });
-  s.savedByEngineVersion = engineStamp(r, 'saved-by engine version');
-  s.compatibleWithEngineVersion = ue4 >= V4.PackageSummaryHasCompatibleEngineVersion ? engineStamp(r, 'compatible engine version') : s.savedByEngineVersion;
+  s.savedByEngineVersion = shape.engineVersionObject
+    ? engineStamp(r, 'saved-by engine version')
+    : { major: 4, minor: 0, patch: 0, changelist: r.u32('engine changelist'), branch: '' };
+  s.compatibleWithEngineVersion = shape.compatibleEngineVersion ? engineStamp(r, 'compatible engine version') : s.savedByEngineVersion;
   s.compressionFlags = r.u32('compression flags');
   const ccAt = r.pos;
   const compressedChunks = r.i32('compressed chunk count');
   if (compressedChunks !== 0) r.fail('UNSUPPORTED', `the package declares ${compressedChunks} compressed chunks (package-level compression is not supported by the engine since 4.x)`, ccAt);
   s.packageSource = r.u32('package source');
-  const apAt = r.pos;
-  const apCount = r.i32('additional packages count');
-  if (apCount < 0) r.fail('BAD_VALUE', `additional packages count ${apCount} is negative`, apAt);
-  sane(r, apCount, 4, 'additional packages to cook');
+  const apCount = count(r, 4, 'additional packages to cook');
   s.additionalPackagesToCook = [];
   for (let i = 0; i < apCount; i++) s.additionalPackagesToCook.push(r.fstring('additional package'));
-  if (legacyFileVersion > LegacyFileVersion.RemovedTextureAllocations) s.numTextureAllocations = r.i32('texture allocations');
+  if (shape.textureAllocations) s.numTextureAllocations = r.i32('texture allocations');
   s.assetRegistryDataOffset = r.i32('asset registry data offset');
-  const bulkAt = r.pos;
-  const bulk = r.i64('bulk data start offset');
-  if (bulk < -1n || bulk > BigInt(Number.MAX_SAFE_INTEGER)) r.fail('BAD_VALUE', `bulk data start offset ${bulk} is out of range`, bulkAt);
-  s.bulkDataStartOffset = Number(bulk);
-  s.worldTileInfoDataOffset = ue4 >= V4.WorldLevelInfo ? r.i32('world tile info offset') : 0;
+  s.bulkDataStartOffset = i64(r, 'bulk data start offset');
+  s.worldTileInfoDataOffset = opt(shape.worldTileInfo, 'world tile info offset');
   s.chunkIds = [];
-  if (ue4 >= V4.ChunkIdsInSummary) {
-    const at = r.pos;
-    const n = r.i32('chunk id count');
-    if (n < 0) r.fail('BAD_VALUE', `chunk id count ${n} is negative`, at);
-    sane(r, n, 4, 'chunk ids');
+  if (shape.chunkIds === 'one') s.chunkIds.push(r.i32('chunk id'));
+  else if (shape.chunkIds === 'array') {
+    const n = count(r, 4, 'chunk ids');
     for (let i = 0; i < n; i++) s.chunkIds.push(r.i32('chunk id'));
   }
-  s.preloadDependencyCount = 0;
-  s.preloadDependencyOffset = 0;
-  if (ue4 >= V4.PreloadDependenciesInCookedExports) {
-    s.preloadDependencyCount = r.i32('preload dependency count');
-    s.preloadDependencyOffset = r.i32('preload dependency offset');
-  }
-  s.namesReferencedFromExportDataCount = ue5 >= V5.NamesReferencedFromExportData ? r.i32('names referenced from export data') : s.nameCount;
-  s.payloadTocOffset = ue5 >= V5.PayloadToc ? Number(r.i64('payload toc offset')) : -1;
-  s.dataResourceOffset = ue5 >= V5.DataResources ? r.i32('data resource offset') : -1;
+  s.preloadDependencyCount = opt(shape.preloadDependencies, 'preload dependency count');
+  s.preloadDependencyOffset = opt(shape.preloadDependencies, 'preload dependency offset');
+  s.namesReferencedFromExportDataCount = shape.namesReferencedFromExportData ? r.i32('names referenced from export data') : s.nameCount;
+  s.payloadTocOffset = shape.payloadToc ? i64(r, 'payload toc offset') : -1;
+  s.dataResourceOffset = shape.dataResources ? r.i32('data resource offset') : -1;
   s.summarySize = r.pos;
-  return s;
+}
+
+/** A 64-bit offset: -1 (none) up to the largest safe integer. */
+function i64(r: ByteReader, what: string): number {
+  const at = r.pos;
+  const v = r.i64(what);
+  if (v < -1n || v > BigInt(Number.MAX_SAFE_INTEGER)) r.fail('BAD_VALUE', `${what} ${v} is out of range`, at);
+  return Number(v);
 }

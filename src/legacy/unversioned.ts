@@ -1,7 +1,18 @@
 import { IoStoreError } from '../errors.js';
 import { ENGINE_VERSIONS, type EngineVersion } from '../toc/engine.js';
-import { parseLegacyPackage } from './package.js';
-import { objectVersionsOfEngine } from './versions.js';
+import { parseLegacyPackage, type LegacyPackage } from './package.js';
+import { cookedImportsHavePackageName, objectVersionsOfEngine, PackageFlags, UE5_LEGACY_VERSION } from './versions.js';
+
+/**
+ * Whether a release writes the package's import entries: UE 5.7, 5.8 and 6.0 all write object version 1018, but
+ * only 5.8 on give a cooked import its package name (the entry size, settled by the table's own size, tells them).
+ */
+function writesImportForm(pkg: LegacyPackage, engine: EngineVersion): boolean {
+  const s = pkg.summary;
+  const cooked = (s.packageFlags & PackageFlags.FilterEditorOnly) !== 0;
+  if (!cooked || s.importCount === 0 || s.fileVersionUE5 < UE5_LEGACY_VERSION.ImportTypeHierarchies) return true;
+  return cookedImportsHavePackageName(engine) === pkg.layout.importHasPackageName;
+}
 
 /**
  * The engine releases a legacy package fits. A versioned package names its object versions: the releases that write
@@ -19,7 +30,7 @@ export function legacyEngineCandidates(uasset: Uint8Array): EngineVersion[] {
     const s = first.summary;
     return ENGINE_VERSIONS.filter((e) => {
       const v = objectVersionsOfEngine(e);
-      return v.fileVersionUE4 === s.fileVersionUE4 && v.fileVersionUE5 === s.fileVersionUE5;
+      return v.fileVersionUE4 === s.fileVersionUE4 && v.fileVersionUE5 === s.fileVersionUE5 && writesImportForm(first!, e);
     });
   }
   // Packages before legacy file version -8 have no UE5 version: UE4 releases wrote them.
@@ -29,7 +40,7 @@ export function legacyEngineCandidates(uasset: Uint8Array): EngineVersion[] {
     try {
       const p = parseLegacyPackage(uasset, { engine: e });
       const s = p.summary;
-      return s.totalHeaderSize > 0 && s.totalHeaderSize <= uasset.length && (s.nameCount === 0 || s.nameOffset === s.summarySize);
+      return s.totalHeaderSize > 0 && s.totalHeaderSize <= uasset.length && (s.nameCount === 0 || s.nameOffset === s.summarySize) && writesImportForm(p, e);
     } catch (err) {
       if (!(err instanceof IoStoreError)) throw err;
       return false;

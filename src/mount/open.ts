@@ -21,7 +21,7 @@ export interface OpenContainerOptions {
 
 /** Opens one container, choosing its AES key from the ring by the container's key GUID. */
 export async function openContainer(entry: MountEntry, o: OpenContainerOptions): Promise<ContainerReader> {
-  const bytes = await readTocBytes(entry.utoc);
+  const bytes = await readTocBytes(entry.utoc, { shared: true });
   const header = parseTocHeader(bytes, entry.utoc);
   let aesKey: Uint8Array | undefined;
   if (header.containerFlags & ContainerFlags.Encrypted) {
@@ -33,7 +33,7 @@ export async function openContainer(entry: MountEntry, o: OpenContainerOptions):
   const toc = readToc(bytes, { source: entry.utoc, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
   if (toc.directoryIndexError) throw toc.directoryIndexError;
   const parts = partitionPaths(entry.utoc, toc.partitionCount);
-  const origin = { utoc: entry.utoc, partitions: parts, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) };
+  const origin = { utoc: entry.utoc, partitions: parts, ...(aesKey ? { aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), tocBytes: bytes };
   const readerOptions = { ...(aesKey ? { aesKey } : {}), ...(o.codecs ? { codecs: o.codecs } : {}), origin };
   // One clear error for a missing data file, rather than one per chunk that lives in it.
   const missing = toc.blockCount > 0 ? parts.find((p) => !existsSync(p)) : undefined;

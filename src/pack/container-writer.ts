@@ -3,10 +3,11 @@ import { aesCtrCrypt, aesEcbEncrypt } from '../crypto/aes.js';
 import type { Codec } from '../codecs/codec.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
-import { align } from '../util/bytes.js';
+import { align, toHex, writeU24LE, writeU40LE } from '../util/bytes.js';
+import { ByteList, IntList, NumberList } from '../util/int-list.js';
 import { alignedChunkStart } from '../toc/block-alignment.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
-import { BlockTable, type BlockEntry } from '../toc/compression-blocks.js';
+import { BLOCK_ENTRY_SIZE, BlockTable } from '../toc/compression-blocks.js';
 import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
 import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
@@ -22,7 +23,10 @@ const STREAM_BATCH = 1 << 20;
 
 /** Where a partition's bytes go: a file (pack) or memory (buildContainer, browsers, tests). */
 export interface PartitionSink {
-  /** Writes pieces back to back from `position`; positions only grow, gaps are zero padding. */
+  /**
+   * Writes pieces back to back from `position`; positions only grow, gaps are zero padding. The pieces are the
+   * writer's buffers, reused once the returned promise settles: a sink keeping bytes copies them.
+   */
   write(pieces: readonly Uint8Array[], position: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -66,7 +70,8 @@ export function memorySink(): PartitionSink & { bytes(): Uint8Array } {
   return {
     async write(pieces, position) {
       if (position > end) parts.push(new Uint8Array(position - end));
-      for (const p of pieces) parts.push(p);
+      // Copied: the writer reuses its buffers once the write settles.
+      for (const p of pieces) parts.push(p.slice());
       end = position + pieces.reduce((a, p) => a + p.length, 0);
     },
     close: async () => {},
@@ -113,15 +118,6 @@ export interface ContainerWriterOptions {
   reuseLayout?: { order: Map<string, number>; seeds: Int32Array; overflow: Int32Array };
 }
 
-interface ChunkRecord {
-  id: Uint8Array;
-  offset: number;
-  length: number;
-  hash: Uint8Array;
-  flags: number;
-  path: string | undefined;
-}
-
 /**
  * Whether a recorded TOC order places exactly these chunks: every id has a slot, and the slots are 0..n-1 (a
  * subset of the original chunks, as a partial unpack holds, has slots beyond its count).
@@ -141,20 +137,34 @@ function reusable(order: ReadonlyMap<string, number>, ids: readonly string[]): b
  * Writes a container chunk by chunk: each chunk's blocks are compressed, padded to 16 bytes by repeating their own
  * bytes, encrypted and appended to the current .ucas partition; the TOC is written at the end. One chunk's stored
  * blocks are held at a time (placement rules need the chunk's stored size before it is written), and up to 1 MiB of
- * stored bytes waiting for the next write, never the container.
+ * stored bytes waiting for the next write, never the container. Both in buffers reused from chunk to chunk, and what
+ * the TOC needs of each chunk in packed arrays: a game has 500,000+ chunks, and an array per chunk or block (its id,
+ * hash, a 64 KiB block buffer) had cost far more than the chunk's bytes.
  */
 export class ContainerWriter {
-  private readonly chunks: ChunkRecord[] = [];
-  private readonly blocks: BlockEntry[] = [];
-  private readonly ivs: Uint8Array[] = [];
+  /** Per chunk, in the order added: id, chunk-meta hash (20 bytes), meta flags, offset and length, path. */
+  private readonly ids = new ByteList(1 << 12);
+  private readonly hashes = new ByteList(1 << 12);
+  private readonly metaFlags = new ByteList(1 << 10);
+  private readonly offsets = new NumberList(1 << 10);
+  private readonly lengths = new NumberList(1 << 10);
+  private readonly paths = new PathList();
+  /** The compression block table as the TOC stores it, and the AES-CTR nonces (12 bytes per block). */
+  private readonly blocks = new ByteList(1 << 12);
+  private readonly ivs = new ByteList();
   private readonly methods = ['None'];
   private readonly partitions: PartitionSink[] = [];
   private readonly hasherPromise: Promise<ChunkHasher>;
   private partitionOffset = 0;
   private inflight: Promise<void> | undefined;
-  /** Stored bytes waiting for the next write, which starts at batchStart of batchSink. */
-  private batch: Uint8Array[] = [];
-  private batchBytes = 0;
+  /** The chunk being added: its stored blocks (padded, encrypted) until they are placed and written. */
+  private readonly staging = new ByteList(1 << 16);
+  /** Raw bytes of the block being cut from a chunk's pieces (addChunk). */
+  private pending: Uint8Array | undefined;
+  /** Stored bytes waiting for the next write, which starts at batchStart of batchSink; the other buffer is in flight. */
+  private batch = new Uint8Array(STREAM_BATCH);
+  private spare = new Uint8Array(STREAM_BATCH);
+  private batchFill = 0;
   private batchStart = 0;
   private batchSink: PartitionSink | undefined;
   private writeError: unknown;
@@ -183,38 +193,61 @@ export class ContainerWriter {
     return this.o.version >= TocVersion.ContainerEncryptionMethod ? EncryptionMethod.AesCtr : EncryptionMethod.AesEcb;
   }
 
-  /** Adds one chunk from its pieces (any sizes; re-cut into blocks here) and returns its chunk-meta hash. */
+  /** Chunks added so far. */
+  get chunkCount(): number {
+    return this.offsets.length;
+  }
+
+  /**
+   * Adds one chunk from its pieces (any sizes; re-cut into blocks here) and returns its chunk-meta hash. A piece may
+   * be a reused buffer: it is copied before the next is pulled.
+   */
   async addChunk(id: Uint8Array, pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, path?: string, memoryMapped = false): Promise<Uint8Array> {
     this.checkOpen(id);
-    const hasher = await this.hasherPromise;
+    const hasher = (this.hasher ??= await this.hasherPromise);
     hasher.reset();
     const bs = this.o.blockSize;
-    const codec = this.o.codec;
-    async function* blocks(): AsyncGenerator<EncodedBlock> {
-      let pending = new Uint8Array(bs);
-      let fill = 0;
-      for await (const piece of pieces) {
-        let o = 0;
-        while (o < piece.length) {
-          const n = Math.min(bs - fill, piece.length - o);
-          pending.set(piece.subarray(o, o + n), fill);
-          fill += n;
-          o += n;
-          if (fill === bs) {
-            hasher.update(pending);
-            yield encodeBlock(pending, codec, memoryMapped);
-            // A block kept raw is stored as is: the next one needs a buffer of its own.
-            pending = new Uint8Array(bs);
-            fill = 0;
-          }
+    // One block buffer for the writer's life: a block is copied into the staging buffer as soon as it is encoded.
+    const pending = (this.pending ??= new Uint8Array(bs));
+    this.beginChunk(memoryMapped);
+    let fill = 0;
+    for await (const piece of pieces) {
+      for (let o = 0; o < piece.length; ) {
+        const n = Math.min(bs - fill, piece.length - o);
+        pending.set(piece.subarray(o, o + n), fill);
+        fill += n;
+        o += n;
+        if (fill === bs) {
+          hasher.update(pending);
+          await this.addBlock(encodeBlock(pending, this.o.codec, memoryMapped), id, path);
+          fill = 0;
         }
       }
-      if (fill > 0) {
-        hasher.update(pending.subarray(0, fill));
-        yield encodeBlock(pending.subarray(0, fill), codec, memoryMapped);
-      }
     }
-    return this.addBlocks(id, blocks(), () => hasher.digest(), path, memoryMapped);
+    if (fill > 0) {
+      hasher.update(pending.subarray(0, fill));
+      await this.addBlock(encodeBlock(pending.subarray(0, fill), this.o.codec, memoryMapped), id, path);
+    }
+    return this.endChunk(id, hasher.digest(), path);
+  }
+
+  /**
+   * Adds one chunk whose bytes are at hand whole (`bytes` may be a reused buffer: nothing is kept of it); returns its
+   * hash. Nothing is awaited but the writes a full batch starts: a container of many small files is written without
+   * a promise or a closure per chunk.
+   */
+  async addChunkBytes(id: Uint8Array, bytes: Uint8Array, path?: string, memoryMapped = false): Promise<Uint8Array> {
+    this.checkOpen(id);
+    const hasher = (this.hasher ??= await this.hasherPromise);
+    hasher.reset();
+    hasher.update(bytes);
+    const bs = this.o.blockSize;
+    this.beginChunk(memoryMapped);
+    for (let o = 0; o < bytes.length; o += bs) {
+      const pending = this.addBlock(encodeBlock(bytes.subarray(o, o + bs), this.o.codec, memoryMapped), id, path);
+      if (pending) await pending;
+    }
+    return this.endChunk(id, hasher.digest(), path);
   }
 
   /**
@@ -223,7 +256,12 @@ export class ContainerWriter {
    */
   async addEncodedChunk(id: Uint8Array, chunk: EncodedChunk, path?: string, memoryMapped = false): Promise<Uint8Array> {
     this.checkOpen(id);
-    return this.addBlocks(id, chunk.blocks, () => chunk.hash, path, memoryMapped);
+    this.beginChunk(memoryMapped);
+    for (const block of chunk.blocks) {
+      const pending = this.addBlock(block, id, path);
+      if (pending) await pending;
+    }
+    return this.endChunk(id, chunk.hash, path);
   }
 
   private checkOpen(id: Uint8Array): void {
@@ -231,71 +269,107 @@ export class ContainerWriter {
     if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');
   }
 
-  /** Pads, encrypts and places a chunk's encoded blocks, streaming them to the current partition. */
-  private async addBlocks(id: Uint8Array, blocks: AsyncIterable<EncodedBlock> | Iterable<EncodedBlock>, digest: () => Uint8Array, path: string | undefined, memoryMapped: boolean): Promise<Uint8Array> {
-    const stored: Array<{ data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array }> = [];
-    let length = 0;
-    let flags = memoryMapped ? 2 : 0;
-    const store = (block: EncodedBlock) => {
-      length += block.rawSize;
-      let method = 0;
-      if (block.compressed) {
-        method = this.methodIndex(this.o.codec!.name);
-        flags |= 1;
-      }
-      let data = padBlock(block.payload);
-      let iv: Uint8Array | undefined;
-      if (this.encryption === EncryptionMethod.AesEcb) data = aesEcbEncrypt(this.o.aesKey!, data);
-      else if (this.encryption === EncryptionMethod.AesCtr) {
-        iv = new Uint8Array(randomBytes(12));
-        data = aesCtrCrypt(this.o.aesKey!, iv, data);
-      }
-      const rec: { data: Uint8Array; entry: Omit<BlockEntry, 'offset'>; iv?: Uint8Array } = { data, entry: { compressedSize: block.payload.length, uncompressedSize: block.rawSize, method } };
-      if (iv) rec.iv = iv;
-      stored.push(rec);
-    };
+  /** The hasher, once created. */
+  private hasher: ChunkHasher | undefined;
+
+  // The chunk being added. Its stored blocks (padded, encrypted) wait in `staging`, each block's sizes and method in
+  // `staged` (4 numbers a block), until the chunk is placed; then they go to the batch as they come.
+  private readonly staged: number[] = [];
+  private chunkLength = 0;
+  private chunkFlags = 0;
+  private placed = false;
+  /** Where the chunk's next stored byte goes in the current partition, once placed. */
+  private at = 0;
+
+  private beginChunk(memoryMapped: boolean): void {
+    this.staging.clear();
+    this.staged.length = 0;
+    this.chunkLength = 0;
+    this.chunkFlags = memoryMapped ? 2 : 0;
+    this.placed = false;
+  }
+
+  /**
+   * Pads and encrypts a block into the staging buffer, then places the chunk or flushes the staged blocks when due;
+   * returns a promise only when that has to wait for a write.
+   */
+  private addBlock(block: EncodedBlock, id: Uint8Array, path: string | undefined): Promise<void> | undefined {
+    this.stage(block);
     // Placement needs a chunk's stored size only as far as the rules look at it: all of it with partitions,
     // whether it crosses the next alignment boundary otherwise (known after at most A bytes). Blocks are held until
     // then and streamed after, so without partitions memory does not grow with the chunk.
-    const name = path ?? Buffer.from(id).toString('hex');
     const alignTo = this.o.compressionBlockAlignment ?? 0;
-    let placed = false;
-    let buffered = 0;
-    let at = 0;
-    const flush = async () => {
-      if (stored.length === 0) return;
-      const sink = this.partitions[this.partitions.length - 1]!;
-      const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
-      const start = at;
-      for (const b of stored) {
-        this.blocks.push({ offset: partBase + at, ...b.entry });
-        if (b.iv) this.ivs.push(b.iv);
-        at += b.data.length;
-      }
-      await this.queueWrite(sink, stored.map((b) => b.data), start);
-      stored.length = 0;
-      buffered = 0;
-    };
-    const place = async () => {
-      await this.placeChunk(buffered, name);
-      at = this.partitionOffset;
-      placed = true;
-    };
-    const afterBlock = async () => {
-      buffered += stored[stored.length - 1]!.data.length;
-      if (!placed && this.o.partitionSize === undefined && (alignTo <= 1 || buffered > alignTo - (this.partitionOffset % alignTo))) await place();
-      if (placed && buffered >= STREAM_BATCH) await flush();
-    };
-    for await (const block of blocks) {
-      store(block);
-      await afterBlock();
+    const size = this.staging.length;
+    if (!this.placed && this.o.partitionSize === undefined && (alignTo <= 1 || size > alignTo - (this.partitionOffset % alignTo))) {
+      const placing = this.place(id, path);
+      if (placing) return placing.then(() => (this.staging.length >= STREAM_BATCH ? this.flush() : undefined));
     }
-    if (!placed) await place();
-    await flush();
-    this.partitionOffset = at;
-    const hash = digest();
-    this.chunks.push({ id: id.slice(), offset: this.virtualOffset, length, hash, flags, path });
-    this.virtualOffset = align(this.virtualOffset + length, this.o.blockSize);
+    return this.placed && this.staging.length >= STREAM_BATCH ? this.flush() : undefined;
+  }
+
+  private stage(block: EncodedBlock): void {
+    this.chunkLength += block.rawSize;
+    let method = 0;
+    if (block.compressed) {
+      method = this.methodIndex(this.o.codec!.name);
+      this.chunkFlags |= 1;
+    }
+    const n = block.payload.length;
+    const size = align(n, 16);
+    const data = this.staging.extend(size);
+    data.set(block.payload);
+    // Padded with the block's own bytes from its start (the engine's rule, encrypted or not).
+    for (let i = n; i < size; i++) data[i] = data[i - n]!;
+    if (this.encryption === EncryptionMethod.AesEcb) data.set(aesEcbEncrypt(this.o.aesKey!, data));
+    else if (this.encryption === EncryptionMethod.AesCtr) {
+      const iv = new Uint8Array(randomBytes(12));
+      data.set(aesCtrCrypt(this.o.aesKey!, iv, data));
+      this.ivs.append(iv);
+    }
+    this.staged.push(n, block.rawSize, method, size);
+  }
+
+  /** Places the chunk (see placeChunk); a promise only when it has to wait (a new partition). */
+  private place(id: Uint8Array, path: string | undefined): Promise<void> | undefined {
+    const done = () => {
+      this.at = this.partitionOffset;
+      this.placed = true;
+    };
+    const moving = this.placeChunk(this.staging.length, () => path ?? toHex(id));
+    if (moving) return moving.then(done);
+    done();
+    return undefined;
+  }
+
+  /** Gives the staged blocks their table entries and their bytes to the batch; a promise when a write must wait. */
+  private flush(): Promise<void> | undefined {
+    const staged = this.staged;
+    if (staged.length === 0) return undefined;
+    const sink = this.partitions[this.partitions.length - 1]!;
+    const partBase = (this.partitions.length - 1) * (this.o.partitionSize ?? 0);
+    const start = this.at;
+    for (let k = 0; k < staged.length; k += 4) {
+      writeBlockEntry(this.blocks.extend(BLOCK_ENTRY_SIZE), 0, partBase + this.at, staged[k]!, staged[k + 1]!, staged[k + 2]!);
+      this.at += staged[k + 3]!;
+    }
+    staged.length = 0;
+    const writing = this.queueWrite(sink, this.staging.view(), start);
+    if (writing) return writing.then(() => this.staging.clear());
+    this.staging.clear();
+    return undefined;
+  }
+
+  private async endChunk(id: Uint8Array, hash: Uint8Array, path: string | undefined): Promise<Uint8Array> {
+    if (!this.placed) await this.place(id, path);
+    await this.flush();
+    this.partitionOffset = this.at;
+    this.ids.append(id);
+    this.hashes.append(hash.subarray(0, HASH_SIZE));
+    this.metaFlags.extend(1)[0] = this.chunkFlags;
+    this.offsets.push(this.virtualOffset);
+    this.lengths.push(this.chunkLength);
+    this.paths.push(path);
+    this.virtualOffset = align(this.virtualOffset + this.chunkLength, this.o.blockSize);
     return hash;
   }
 
@@ -304,50 +378,70 @@ export class ContainerWriter {
    * partitions, enough of it to tell whether it crosses the next alignment boundary): a chunk that would cross one
    * moves to it, and one that would overflow the partition starts the next partition file.
    */
-  private async placeChunk(size: number, name: string): Promise<void> {
+  private placeChunk(size: number, name: () => string): Promise<void> | undefined {
     const a = this.o.compressionBlockAlignment ?? 0;
-    let start = alignedChunkStart(this.partitionOffset, size, a);
+    const start = alignedChunkStart(this.partitionOffset, size, a);
     const ps = this.o.partitionSize;
     if (ps !== undefined && start + size > ps && this.partitionOffset > 0) {
-      await this.writeBatch();
-      await this.settleWrite();
-      this.partitions.push(await this.openPartition(this.partitions.length));
-      start = 0;
+      return (async () => {
+        await this.writeBatch();
+        await this.settleWrite();
+        this.partitions.push(await this.openPartition(this.partitions.length));
+        this.checkFits(0, size, name);
+        this.partitionOffset = 0;
+      })();
     }
-    // Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition.
-    if (ps !== undefined && start + size > ps) {
-      throw new IoStoreError('USAGE', `chunk ${name} takes ${size} bytes stored, more than a partition of ${ps}: pass --partition-size ${size} or more, or compress (--compression zlib)`);
-    }
+    this.checkFits(start, size, name);
     this.partitionOffset = start;
+    return undefined;
+  }
+
+  /** Block offsets address partitions as index * size + offset, so no chunk can be larger than one partition. */
+  private checkFits(start: number, size: number, name: () => string): void {
+    const ps = this.o.partitionSize;
+    if (ps !== undefined && start + size > ps) {
+      throw new IoStoreError('USAGE', `chunk ${name()} takes ${size} bytes stored, more than a partition of ${ps}: pass --partition-size ${size} or more, or compress (--compression zlib)`);
+    }
   }
 
   /**
-   * Adds stored bytes to the batch of the next write: one write per STREAM_BATCH bytes, not one per chunk (a
+   * Copies stored bytes into the batch of the next write: one write per STREAM_BATCH bytes, not one per chunk (a
    * container of many small chunks had made one call through libuv's pool per chunk, each waited for in turn).
    * A batch is written early when the bytes do not follow it (another partition, an alignment gap).
    */
-  private async queueWrite(sink: PartitionSink, pieces: readonly Uint8Array[], start: number): Promise<void> {
-    if (this.batch.length > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchBytes)) await this.writeBatch();
-    if (this.batch.length === 0) {
-      this.batchSink = sink;
-      this.batchStart = start;
+  private queueWrite(sink: PartitionSink, bytes: Uint8Array, start: number): Promise<void> | undefined {
+    if (this.batchFill > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchFill)) {
+      return this.writeBatch().then(() => this.queueWrite(sink, bytes, start));
     }
-    for (const p of pieces) {
-      this.batch.push(p);
-      this.batchBytes += p.length;
+    for (let o = 0; o < bytes.length; ) {
+      if (this.batchFill === 0) {
+        this.batchSink = sink;
+        this.batchStart = start + o;
+      }
+      const n = Math.min(bytes.length - o, this.batch.length - this.batchFill);
+      this.batch.set(bytes.subarray(o, o + n), this.batchFill);
+      this.batchFill += n;
+      o += n;
+      if (this.batchFill === this.batch.length) {
+        const rest = bytes.subarray(o);
+        return this.writeBatch().then(() => this.queueWrite(sink, rest, start + o));
+      }
     }
-    if (this.batchBytes >= STREAM_BATCH) await this.writeBatch();
+    return undefined;
   }
 
-  /** Starts writing the batch; one write in flight at most, overlapping with encoding what follows. */
+  /**
+   * Starts writing the batch; one write in flight at most, overlapping with encoding what follows (into the other
+   * buffer).
+   */
   private async writeBatch(): Promise<void> {
-    if (this.batch.length === 0) return;
+    if (this.batchFill === 0) return;
     await this.settleWrite();
-    const pieces = this.batch;
+    const pieces = [this.batch.subarray(0, this.batchFill)];
     const sink = this.batchSink!;
     const start = this.batchStart;
-    this.batch = [];
-    this.batchBytes = 0;
+    [this.batch, this.spare] = [this.spare, this.batch];
+    this.batchFill = 0;
     this.inflight = sink.write(pieces, start).catch((e) => {
       this.writeError = e;
     });
@@ -373,54 +467,67 @@ export class ContainerWriter {
     await this.settleWrite();
     this.closed = true;
     await Promise.all(this.partitions.map((p) => p.close()));
-    const n = this.chunks.length;
+    const n = this.chunkCount;
     const v = this.o.version;
+    const allIds = this.ids.view();
 
     // TOC order: perfect-hash slots when the version has them, else the order chunks were added.
-    let order = this.chunks.map((_, i) => i);
+    let order: Int32Array | undefined;
     let seeds: Int32Array = new Int32Array(0);
     let overflow: Int32Array = new Int32Array(0);
-    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
     const reuse = this.o.reuseLayout;
-    if (reuse && reusable(reuse.order, this.chunks.map((c) => hex(c.id)))) {
-      order = new Array(n);
-      this.chunks.forEach((c, i) => (order[reuse.order.get(hex(c.id))!] = i));
+    const hexIds = () => Array.from({ length: n }, (_, i) => toHex(allIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE)));
+    const hex = reuse ? hexIds() : [];
+    if (reuse && reusable(reuse.order, hex)) {
+      order = new Int32Array(n);
+      hex.forEach((h, i) => (order![reuse.order.get(h)!] = i));
       seeds = reuse.seeds;
       overflow = reuse.overflow;
     } else if (this.o.perfectHash && v >= TocVersion.PerfectHash) {
-      const layout = buildPerfectHash(this.chunks.map((c) => c.id));
+      const layout = buildPerfectHash(allIds);
       if (v >= TocVersion.PerfectHashWithOverflow || layout.overflow.length === 0) {
-        order = Array.from(layout.slotToInput);
+        order = layout.slotToInput;
         seeds = layout.seeds;
         overflow = layout.overflow;
       }
     }
+    hex.length = 0;
+    const srcOf = (slot: number) => (order ? order[slot]! : slot);
 
     const chunkIds = new Uint8Array(n * CHUNK_ID_SIZE);
     const offsets = new Float64Array(n);
     const lengths = new Float64Array(n);
-    const hashSize = 20;
+    const hashSize = HASH_SIZE;
     const metaHashes = new Uint8Array(n * hashSize);
     const metaFlags = new Uint8Array(n);
-    const files: DirectoryFile[] = [];
-    order.forEach((src, slot) => {
-      const c = this.chunks[src]!;
-      chunkIds.set(c.id, slot * CHUNK_ID_SIZE);
-      offsets[slot] = c.offset;
-      lengths[slot] = c.length;
-      metaHashes.set(c.hash, slot * hashSize);
-      metaFlags[slot] = c.flags;
-      if (c.path !== undefined) files.push({ path: c.path, tocIndex: slot });
-    });
+    const allHashes = this.hashes.view();
+    let named = 0;
+    for (let slot = 0; slot < n; slot++) {
+      const src = srcOf(slot);
+      chunkIds.set(allIds.subarray(src * CHUNK_ID_SIZE, (src + 1) * CHUNK_ID_SIZE), slot * CHUNK_ID_SIZE);
+      offsets[slot] = this.offsets.get(src);
+      lengths[slot] = this.lengths.get(src);
+      metaHashes.set(allHashes.subarray(src * hashSize, (src + 1) * hashSize), slot * hashSize);
+      metaFlags[slot] = this.metaFlags.at(src);
+      if (this.paths.has(src)) named++;
+    }
+    // The index's files in TOC order (the engine's own index lists them so: a faithful rebuild gives its bytes).
+    const paths = this.paths;
+    const files = function* (): Generator<DirectoryFile> {
+      for (let slot = 0; slot < n; slot++) {
+        const path = paths.get(srcOf(slot));
+        if (path !== undefined) yield { path, tocIndex: slot };
+      }
+    };
 
-    const indexed = files.length > 0 || this.o.indexWhenEmpty === true;
-    let dirIndex = indexed ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files)) : new Uint8Array(0);
+    const indexed = named > 0 || this.o.indexWhenEmpty === true;
+    let dirIndex = indexed ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files())) : new Uint8Array(0);
     const enc = this.encryption;
     if (enc !== EncryptionMethod.None && dirIndex.length > 0) {
       const padded = padBlock(dirIndex);
       if (enc === EncryptionMethod.AesCtr) {
         const iv = new Uint8Array(randomBytes(12));
-        this.ivs.push(iv);
+        this.ivs.append(iv);
         dirIndex = aesCtrCrypt(this.o.aesKey!, iv, padded);
       } else {
         dirIndex = aesEcbEncrypt(this.o.aesKey!, padded);
@@ -433,7 +540,7 @@ export class ContainerWriter {
     const header: TocHeader = {
       version: v,
       entryCount: n,
-      compressedBlockEntryCount: this.blocks.length,
+      compressedBlockEntryCount: this.blocks.length / BLOCK_ENTRY_SIZE,
       compressionMethodNameCount: this.methods.length - 1,
       compressionMethodNameLength: 32,
       compressionBlockSize: this.o.blockSize,
@@ -447,13 +554,11 @@ export class ContainerWriter {
       partitionSize: this.o.partitionSize !== undefined ? BigInt(this.o.partitionSize) : NO_PARTITION_SIZE,
       chunksWithoutPerfectHashCount: overflow.length,
       sourceHashCount: 0,
-      encryptionIvCount: this.ivs.length,
+      encryptionIvCount: this.ivs.length / 12,
     };
-    const ivBytes = new Uint8Array(this.ivs.length * 12);
-    this.ivs.forEach((iv, i) => ivBytes.set(iv, i * 12));
     const utoc = serializeToc({
       header, chunkIds, chunkOffsets: offsets, chunkLengths: lengths, perfectHashSeeds: seeds, chunksWithoutPerfectHash: overflow,
-      blocks: BlockTable.fromEntries(this.blocks), encryptionIvs: ivBytes, compressionMethods: this.methods, signatures: null,
+      blocks: new BlockTable(this.blocks.view()), encryptionIvs: this.ivs.view(), compressionMethods: this.methods, signatures: null,
       directoryIndexBytes: dirIndex, metaHashes, metaHashSize: hashSize, metaFlags, onDemandHashes: null, sourceHashes: null,
     });
     return { utoc, partitions: partitionCount };
@@ -462,8 +567,52 @@ export class ContainerWriter {
   /** Closes the partition files without writing a TOC (after a failure). */
   async abort(): Promise<void> {
     this.closed = true;
-    this.batch = [];
+    this.batchFill = 0;
     await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
+  }
+}
+
+/** Bytes of the chunk-meta hash the writer records (BLAKE3-160 or SHA-1). */
+const HASH_SIZE = 20;
+
+/** One block-table entry written at `b[o]`, as the TOC stores it (see BlockTable). */
+function writeBlockEntry(b: Uint8Array, o: number, offset: number, compressedSize: number, uncompressedSize: number, method: number): void {
+  writeU40LE(b, o, offset);
+  writeU24LE(b, o + 5, compressedSize);
+  writeU24LE(b, o + 8, uncompressedSize);
+  b[o + 11] = method;
+}
+
+/** The chunks' paths (or none), kept as UTF-8 in one buffer until the directory index is built. */
+class PathList {
+  private readonly text = new ByteList(1 << 14);
+  /** Per chunk: where its path starts in `text`, or -1; the end is the next start. */
+  private readonly starts = new IntList(1 << 10);
+  private readonly ends = new IntList(1 << 10);
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  push(path: string | undefined): void {
+    if (path === undefined) {
+      this.starts.push(-1);
+      this.ends.push(-1);
+      return;
+    }
+    const at = this.text.length;
+    const room = this.text.extend(path.length * 3);
+    const { written } = this.encoder.encodeInto(path, room);
+    this.text.truncate(at + written);
+    this.starts.push(at);
+    this.ends.push(at + written);
+  }
+
+  has(k: number): boolean {
+    return this.starts.get(k) >= 0;
+  }
+
+  get(k: number): string | undefined {
+    const at = this.starts.get(k);
+    return at < 0 ? undefined : this.decoder.decode(this.text.view(at, this.ends.get(k)));
   }
 }

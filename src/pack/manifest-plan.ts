@@ -309,6 +309,6 @@ function companionFiles(folder: string, companion: ManifestPak | undefined, adde
   const own = companion ? pakMountRelative(companion.mountPoint) : prefix;
   const pakPrefix = mountFolderFor(files.map((f) => f.path), own);
   if (pakPrefix !== own && companion) warnings.push(`companion pak mount point ${mountPointAt(ownMount, pakPrefix)}: files added to the folder lie outside ${ownMount}`);
-  return { mountPoint: pakPrefix === own ? ownMount : mountPointAt(ownMount, pakPrefix), files: files.map((f) => ({ ...f, path: f.path.slice(pakPrefix.length) })) };
+  return { mountPoint: pakPrefix === own ? ownMount : mountPointAt(ownMount, pakPrefix), files: files.map((f) => ({ file: f.file, path: f.path.slice(pakPrefix.length) })) };
 }
 

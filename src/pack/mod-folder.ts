@@ -1,15 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { cityHash64 } from '../hash/cityhash.js';
 import { lowerAscii, packageIdFromName, utf16leBytes } from '../hash/names.js';
-import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
+import { CHUNK_ID_SIZE, chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
 import { unsafeComponent } from '../toc/directory-index.js';
 import type { EngineGeneration } from '../toc/engine.js';
 import { packageNameCandidates } from '../toc/package-path.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
+import { toHex } from '../util/bytes.js';
 
 /** A file to pack: where it goes below the mount point and how to read it (from disk or from memory). */
 export interface ModFile {
@@ -23,19 +24,44 @@ export interface ModFile {
   onDisk: boolean;
 }
 
-/** A file of a mod folder and the chunk it becomes. */
-export interface ModChunk {
-  file: string;
-  /** Path below the mount point, `/`-separated. */
-  path: string;
-  id: Uint8Array;
-  type: string;
-  /** For package and bulk files: the long package name and id. */
-  packageName?: string;
-  packageId?: bigint;
-  src: ModFile;
+/**
+ * A file of a mod folder and the chunk it becomes. Its id is made from the id value and type when asked for, and its
+ * file name from its source: a plan of 150,000 files holds one of these per file while it is made.
+ */
+export class ModChunk {
   /** The `.uexp` beside a `.uasset`/`.umap` (a legacy package's export data). */
   uexp?: ModFile;
+
+  constructor(
+    readonly src: ModFile,
+    /** Path below the mount point, `/`-separated. */
+    public path: string,
+    readonly type: string,
+    private readonly typeByte: number,
+    /** The id's 64-bit value: the package id, or a shader library's hash. */
+    private idValue: bigint,
+    /** For package and bulk files: the long package name (the id value is then its package id). */
+    public packageName?: string,
+  ) {}
+
+  get file(): string {
+    return this.src.file;
+  }
+
+  get packageId(): bigint | undefined {
+    return this.packageName === undefined ? undefined : this.idValue;
+  }
+
+  /** The chunk id (made per call; index and padding 0, as every file chunk's). */
+  get id(): Uint8Array {
+    return encodeChunkId({ id: this.idValue, index: 0, pad: 0, type: this.typeByte }, 'UE5');
+  }
+
+  /** Gives the chunk the ids of another package name (see renamePackage). */
+  rename(packageName: string, packageId: bigint): void {
+    this.packageName = packageName;
+    this.idValue = packageId;
+  }
 }
 
 /** What each file extension holds, as the engine names the chunk types. Longer suffixes first. */
@@ -68,18 +94,79 @@ export interface ModLooseFile {
 /** Every file below `folder`, sorted, with its path below the folder; unsafe path components are rejected. */
 export async function listModFolder(folder: string): Promise<ModFile[]> {
   const files: string[] = [];
-  await walkFiles(folder, files);
-  return files.sort().map((file) => modFileAt(file, relative(folder, file).split(sep).join('/')));
+  await walkFiles(folder, files, '');
+  // Sorted as their full paths were (`/` and the platform's separator sort alike against names).
+  return files.sort((a, b) => compareAsPaths(a, b)).map((rel) => folderFile(folder, rel));
+}
+
+/** `a` < `b` as the same paths below one folder with the platform's separator would sort. */
+function compareAsPaths(a: string, b: string): number {
+  if (sep === '/') return a < b ? -1 : a > b ? 1 : 0;
+  const x = a.split('/').join(sep);
+  const y = b.split('/').join(sep);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The file `file` of a folder, at `path` (`/`-separated, relative to the folder). */
 export function modFileAt(file: string, path: string): ModFile {
-  // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
-  const size = withIoError(file, () => statSync(file)).size;
-  const read = size <= SMALL_FILE
-    ? async () => new Uint8Array(withIoError(file, () => readFileSync(file)))
-    : async () => new Uint8Array(await readFile(file).catch((e) => { throw ioError(e, file); }));
-  return { path, file, size, onDisk: true, read };
+  return new DiskFile(file, '', path, withIoError(file, () => statSync(file)).size);
+}
+
+/** File `rel` (`/`-separated) of `folder`, at its own path. */
+function folderFile(folder: string, rel: string): ModFile {
+  const file = join(folder, rel);
+  return new DiskFile(folder, rel, rel, withIoError(file, () => statSync(file)).size);
+}
+
+/**
+ * A ModFile on disk: its path and size, its file name made when asked for (the folder and the path below it), and
+ * no closure: a mod folder of 150,000 files keeps one of these per file for the run.
+ */
+class DiskFile implements ModFile {
+  constructor(
+    /** The file itself (when `rel` is ''), or the folder `rel` is below. */
+    private readonly base: string,
+    private readonly rel: string,
+    public path: string,
+    readonly size: number,
+  ) {}
+
+  get file(): string {
+    return this.rel === '' ? this.base : join(this.base, this.rel);
+  }
+
+  get onDisk(): boolean {
+    return true;
+  }
+
+  read(): Promise<Uint8Array> {
+    const file = this.file;
+    // Blocking calls for the small files mods are made of: a libuv round trip per call costs more than the call.
+    if (this.size <= SMALL_FILE) return Promise.resolve().then(() => new Uint8Array(withIoError(file, () => readFileSync(file))));
+    return readFile(file).then((b) => new Uint8Array(b), (e) => { throw ioError(e, file); });
+  }
+
+  at(path: string): DiskFile {
+    return new DiskFile(this.base, this.rel, path, this.size);
+  }
+}
+
+/**
+ * The files with `prefix` before their paths: those listModFolder made are moved in place (the caller's list is
+ * theirs), others copied.
+ */
+export function prefixPaths(files: readonly ModFile[], prefix: string): ModFile[] {
+  return files.map((f) => {
+    if (!(f instanceof DiskFile)) return { path: prefix + f.path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
+    f.path = prefix + f.path;
+    return f;
+  });
+}
+
+/** `f` at another path below the mount point (its bytes and file the same). */
+export function modFileAtPath(f: ModFile, path: string): ModFile {
+  if (f instanceof DiskFile) return f.at(path);
+  return { path, file: f.file, size: f.size, onDisk: f.onDisk, read: () => f.read() };
 }
 
 /** Files up to this size are stat'ed and read with blocking calls. */
@@ -93,21 +180,28 @@ const SMALL_FILE = 1 << 20;
 export function classifyModFiles(files: readonly ModFile[], mountPrefix: string, gen: EngineGeneration, knownIds?: ReadonlySet<bigint>, others?: ModLooseFile[]): ModChunk[] {
   const out: ModChunk[] = [];
   const uexps = new Map<string, ModFile>();
+  // Stems (lower case) of the .uasset and .umap files, for their .uexp files.
+  const packages = new Set<string>();
+  const checked = new Set<string>();
   for (const f of files) {
-    for (const part of f.path.split('/')) {
+    // Each folder's components are checked once, then each file's name.
+    const cut = f.path.lastIndexOf('/');
+    const dir = cut < 0 ? '' : f.path.slice(0, cut);
+    for (const part of checked.has(dir) ? [f.path.slice(cut + 1)] : f.path.split('/')) {
       const why = unsafeComponent(part);
       if (why) throw new IoStoreError('UNSAFE_PATH', `path component ${quote(part)} ${why}`, { file: f.file });
     }
-    if (f.path.toLowerCase().endsWith('.uexp')) uexps.set(f.path.slice(0, -5).toLowerCase(), f);
+    checked.add(dir);
+    const lower = f.path.toLowerCase();
+    if (lower.endsWith('.uexp')) uexps.set(lower.slice(0, -5), f);
+    else if (lower.endsWith('.uasset') || lower.endsWith('.umap')) packages.add(lower.slice(0, lower.lastIndexOf('.')));
   }
   for (const f of files) {
-    const { path, file } = f;
+    const { path } = f;
+    const file = f.file;
     const lower = path.toLowerCase();
     if (lower.endsWith('.uexp')) {
-      const stem = lower.slice(0, -5);
-      if (!files.some((o) => o.path.toLowerCase() === `${stem}.uasset` || o.path.toLowerCase() === `${stem}.umap`)) {
-        throw new IoStoreError('NOT_FOUND', 'a .uexp without its .uasset or .umap beside it', { file });
-      }
+      if (!packages.has(lower.slice(0, -5))) throw new IoStoreError('NOT_FOUND', 'a .uexp without its .uasset or .umap beside it', { file });
       continue;
     }
     const kind = KINDS.find(([ext]) => lower.endsWith(ext));
@@ -120,15 +214,14 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
     const typeByte = chunkTypeFromName(type, gen);
     if (type === 'ShaderCodeLibrary') {
       const stem = path.split('/').pop()!.slice(0, -ext.length).replace(/^ShaderArchive-/, '');
-      const id = cityHash64(utf16leBytes(lowerAscii(stem)));
-      out.push({ file, path, type, src: f, id: encodeChunkId({ id, index: 0, pad: 0, type: typeByte }, gen) });
+      out.push(new ModChunk(f, path, type, typeByte, cityHash64(utf16leBytes(lowerAscii(stem)))));
       continue;
     }
     const candidates = packageNameCandidates(mountPrefix + path.slice(0, -ext.length) + '.uasset');
     if (candidates.length === 0) throw new IoStoreError('BAD_VALUE', `${quote(mountPrefix + path)} is not below a Content folder, so it names no package`, { file });
     const packageName = candidates.find((n) => knownIds?.has(packageIdFromName(n))) ?? candidates[0]!;
     const packageId = packageIdFromName(packageName);
-    const chunk: ModChunk = { file, path, type, packageName, packageId, src: f, id: encodeChunkId({ id: packageId, index: 0, pad: 0, type: typeByte }, gen) };
+    const chunk = new ModChunk(f, path, type, typeByte, packageId, packageName);
     const uexp = type === 'ExportBundleData' ? uexps.get(lower.slice(0, -ext.length)) : undefined;
     if (uexp) chunk.uexp = uexp;
     out.push(chunk);
@@ -139,23 +232,35 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
 
 /** Two files must not become one chunk (e.g. two packages with one package id). */
 export function checkDistinctIds(chunks: readonly ModChunk[]): void {
-  const seen = new Map<string, string>();
-  for (const c of chunks) {
-    const key = Buffer.from(c.id).toString('hex');
-    const other = seen.get(key);
-    if (other) throw new IoStoreError('BAD_VALUE', `${quote(c.path)} and ${quote(other)} map to the same chunk id ${key}${c.packageName ? ` (package ${quote(c.packageName)})` : ''}`, { file: c.file, offset: 0 });
-    seen.set(key, c.path);
+  // Sorted by id (then by position), neighbours compared: a map of the ids as hex held a string per file.
+  const ids = new Uint8Array(chunks.length * CHUNK_ID_SIZE);
+  chunks.forEach((c, i) => ids.set(c.id, i * CHUNK_ID_SIZE));
+  const order = new Int32Array(chunks.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  const compare = (a: number, b: number) => {
+    for (let k = 0, x = a * CHUNK_ID_SIZE, y = b * CHUNK_ID_SIZE; k < CHUNK_ID_SIZE; k++) if (ids[x + k] !== ids[y + k]) return ids[x + k]! - ids[y + k]!;
+    return 0;
+  };
+  order.sort((a, b) => compare(a, b) || a - b);
+  for (let k = 1; k < order.length; k++) {
+    if (compare(order[k - 1]!, order[k]!) !== 0) continue;
+    const c = chunks[order[k]!]!;
+    const key = toHex(c.id);
+    throw new IoStoreError('BAD_VALUE', `${quote(c.path)} and ${quote(chunks[order[k - 1]!]!.path)} map to the same chunk id ${key}${c.packageName ? ` (package ${quote(c.packageName)})` : ''}`, { file: c.file, offset: 0 });
   }
 }
 
 /** Appends every regular file below `dir` to `out` (symbolic links are not followed). */
-export async function walkFiles(dir: string, out: string[]): Promise<void> {
+export async function walkFiles(dir: string, out: string[]): Promise<void>;
+/** With `rel`: the files' paths below the walk's top folder (`/`-separated, `rel` being `dir`'s) instead. */
+export async function walkFiles(dir: string, out: string[], rel: string): Promise<void>;
+export async function walkFiles(dir: string, out: string[], rel?: string): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch((e) => {
     throw ioError(e, dir);
   });
   for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) await walkFiles(p, out);
-    else if (e.isFile()) out.push(p);
+    const r = rel === undefined ? undefined : rel === '' ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) await (r === undefined ? walkFiles(join(dir, e.name), out) : walkFiles(join(dir, e.name), out, r));
+    else if (e.isFile()) out.push(r ?? join(dir, e.name));
   }
 }

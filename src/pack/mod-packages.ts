@@ -1,10 +1,11 @@
 import { IoStoreError } from '../errors.js';
 import { packageIdFromName } from '../hash/names.js';
-import { chunkTypeFromName, encodeChunkId } from '../toc/chunk-id.js';
+import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineGeneration, EngineVersion } from '../toc/engine.js';
 import type { ContainerHeaderVersionName, ContainerPackage } from '../zen/container-header.js';
 import type { StoreEntry } from '../zen/store-entry.js';
 import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
+import { hasInlineExportData } from '../legacy/export-data.js';
 import { isLegacyPackage, parseLegacyPackage } from '../legacy/package.js';
 import { legacyToZen } from '../convert/legacy-to-zen.js';
 import { packageShaderMaps, parseShaderAssetInfo, type ShaderAssetInfo } from '../shaders/asset-info.js';
@@ -13,7 +14,7 @@ import { eventLoopTurns } from '../util/turns.js';
 import { isAborting } from '../layout/output.js';
 import { storeEntryFor } from './header-builder.js';
 import { checkDistinctIds, type ModChunk, type ModFile, type ModLooseFile } from './mod-folder.js';
-import { readPieces, type PlannedChunk } from './planned-chunk.js';
+import { ChunkIds, FileChunk, type PlannedChunk } from './planned-chunk.js';
 import { shaderLibraryChunks, type PackedShaderLibrary } from './shader-chunks.js';
 import type { ShaderCompression } from '../shaders/convert.js';
 
@@ -28,6 +29,8 @@ export interface ModPackagesTarget {
   /** ShaderCode chunks as unpack writes them, by chunk id (hex, lower case). */
   unpackedCode: ReadonlyMap<string, ModFile>;
   onConvert?: (path: string) => void;
+  /** When set, a legacy package that cannot be converted is reported here and left out with its bulk files. */
+  onPackageError?: (file: string, error: IoStoreError) => void;
   /** How shader code is compressed (Oodle Mermaid; the level). */
   shaderCompression?: ShaderCompression;
 }
@@ -83,6 +86,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   }
   const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
   const legacyHints = { ...(t.engine ? { engine: t.engine } : {}), containerHeaderVersion: t.headerVersion };
+  const failed: Array<[ModChunk, IoStoreError]> = [];
   // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
   // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
   const turn = eventLoopTurns();
@@ -95,9 +99,15 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     let size = bytes.length;
     let convertedImports: bigint[] | undefined;
     if (isLegacyPackage(bytes)) {
-      if (!m.uexp) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
-      const lp = parseLegacyPackage(bytes, { source: m.file, ...(t.engine ? { engine: t.engine } : {}), packageName: m.packageName! });
-      const converted = legacyToZen(lp, bytes, await m.uexp.read(), legacyHints);
+      let converted;
+      try {
+        converted = await convertLegacy(m, bytes, t.engine, legacyHints);
+      } catch (e) {
+        if (!(e instanceof IoStoreError) || !t.onPackageError) throw e;
+        failed.push([m, e]);
+        continue;
+      }
+      if (converted.warning) warnings.push(converted.warning);
       // Kept in pieces (header, .uexp): the writer takes them as they are.
       out.converted.set(m, { pieces: converted.pieces, size: converted.size });
       size = converted.size;
@@ -110,7 +120,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     out.ownNames.set(m, pkg.packageName);
     // The package's own name is what other packages import: its id wins over the path's, for the package and the
     // bulk files beside it (where it is filed is settled by the caller, see placement.ts).
-    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) renamePackage(mod, m, pkg.packageName, t.gen);
+    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) renamePackage(mod, m, pkg.packageName);
     // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
     // does not store: the store entry must carry that list.
     const game = t.entries.get(m.packageId!);
@@ -121,8 +131,29 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     if (fromInfo) entry.shaderMapHashes = fromInfo;
     out.packages.push({ packageId: m.packageId!, ...entry });
   }
+  if (failed.length > 0) leaveOut(mod, failed, t.onPackageError!);
   checkDistinctIds(mod);
   return out;
+}
+
+/** A legacy package converted to zen; without a `.uexp`, the export data that follows its header in the `.uasset`. */
+async function convertLegacy(m: ModChunk, bytes: Uint8Array, engine: EngineVersion | undefined, hints: Parameters<typeof legacyToZen>[3]) {
+  const lp = parseLegacyPackage(bytes, { source: m.file, ...(engine ? { engine } : {}), packageName: m.packageName! });
+  // Cooks that do not split packages leave the export data after the header.
+  const inline = !m.uexp && hasInlineExportData(lp) ? bytes.subarray(lp.summary.totalHeaderSize) : undefined;
+  if (!m.uexp && !inline) throw new IoStoreError('NOT_FOUND', `a legacy package without its .uexp (expected ${m.path.replace(/\.[^./]+$/, '.uexp')} beside it)`, { file: m.file, offset: 0 });
+  return legacyToZen(lp, bytes, inline ?? (await m.uexp!.read()), hints);
+}
+
+/**
+ * Takes packages that could not be converted out of `mod`, with their bulk files, and reports each. A mod with
+ * nothing else to pack is the first one's error.
+ */
+function leaveOut(mod: ModChunk[], failed: ReadonlyArray<[ModChunk, IoStoreError]>, report: (file: string, e: IoStoreError) => void): void {
+  const ids = new Set(failed.map(([m]) => m.packageId));
+  for (let k = mod.length - 1; k >= 0; k--) if (mod[k]!.packageId !== undefined && ids.has(mod[k]!.packageId)) mod.splice(k, 1);
+  if (!mod.some((m) => m.type === 'ExportBundleData' || m.type === 'ShaderCodeLibrary')) throw failed[0]![1];
+  for (const [m, e] of failed) report(m.file, e);
 }
 
 /**
@@ -132,6 +163,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
 export function modChunks(mod: readonly ModChunk[], read: ModPackages, below: (path: string) => string): PlannedChunk[] {
   const chunks: PlannedChunk[] = read.shaderChunks.map((c) => (c.path === undefined ? c : { ...c, path: below(c.path) }));
   const pathOf = (m: ModChunk) => below(m.path);
+  const ids = new ChunkIds();
   for (const m of mod) {
     if (m.type === 'ShaderCodeLibrary') continue;
     const converted = read.converted.get(m);
@@ -140,27 +172,17 @@ export function modChunks(mod: readonly ModChunk[], read: ModPackages, below: (p
       chunks.push({ id: m.id, size: converted.size, pieces: async function* () { yield* pieces; }, path: pathOf(m), memoryMapped: false });
       continue;
     }
-    const src = m.src;
-    chunks.push({
-      id: m.id,
-      size: src.size,
-      pieces: src.onDisk ? () => readPieces(src.file) : async function* () { yield await src.read(); },
-      path: pathOf(m),
-      memoryMapped: m.type === 'MemoryMappedBulkData',
-      ...(src.onDisk ? { input: src.file, file: src.file } : {}),
-    });
+    chunks.push(new FileChunk(ids, m.id, m.src, pathOf(m), m.type === 'MemoryMappedBulkData'));
   }
   return chunks;
 }
 
 /** Gives a package and its sibling bulk files (same path stem) the chunk ids of another package name. */
-function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string, gen: EngineGeneration): void {
+function renamePackage(mod: ModChunk[], pkgChunk: ModChunk, name: string): void {
   const stem = pkgChunk.path.replace(/\.[^/.]+$/, '');
   const id = packageIdFromName(name);
   for (const c of mod) {
     if (c.packageId === undefined || c.path.replace(/(\.m)?\.[^/.]+$/, '') !== stem) continue;
-    c.packageName = name;
-    c.packageId = id;
-    c.id = encodeChunkId({ id, index: 0, pad: 0, type: chunkTypeFromName(c.type, gen) }, gen);
+    c.rename(name, id);
   }
 }

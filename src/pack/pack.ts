@@ -28,13 +28,13 @@ import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-poo
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
-import { classifyModFiles, listModFolder, type ModFile, type ModLooseFile } from './mod-folder.js';
+import { classifyModFiles, listModFolder, prefixPaths, type ModFile, type ModLooseFile } from './mod-folder.js';
 import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
 import { plural } from '../util/plural.js';
-import { readPieces, type PlannedChunk } from './planned-chunk.js';
+import { ChunkFileReader, readPieces, WHOLE_FILE_MAX, type PlannedChunk } from './planned-chunk.js';
 import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 import { planManifest } from './manifest-plan.js';
@@ -85,6 +85,11 @@ export interface PackOptions {
   pakVersion?: number;
   /** Called for each legacy package converted to zen on the way in. */
   onConvert?: (path: string) => void;
+  /**
+   * When set, a legacy package that cannot be converted is reported here and left out, with its bulk files; the
+   * others still convert. Without it, the first such package stops the pack.
+   */
+  onPackageError?: (file: string, error: IoStoreError) => void;
   /** Skip writing the companion .pak. */
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -220,11 +225,11 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   // Paths from here on are below the engine root (`../../../`): a folder written by unpack or to-legacy is laid
   // out so, a mod folder below the mount point.
   const layout = o.mountPoint !== undefined ? 'mount' : folderLayout(inFolder.map((f) => f.path), likePrefix, knownIds);
-  const files = layout === 'root' ? inFolder : inFolder.map((f) => ({ ...f, path: likePrefix + f.path }));
+  const files = layout === 'root' ? inFolder : prefixPaths(inFolder, likePrefix);
   const loose: ModLooseFile[] = [];
   const mod = classifyModFiles(files, '', gen, knownIds, loose);
   if (mod.length === 0 && loose.length === 0) throw new IoStoreError('NOT_FOUND', 'the folder holds no files to pack', { file: folder });
-  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
+  const read = await readModPackages(mod, files, loose, { gen, headerVersion, ...(target ? { engine: target.engine } : {}), entries, unpackedCode, ...(o.onConvert ? { onConvert: o.onConvert } : {}), ...(o.onPackageError ? { onPackageError: o.onPackageError } : {}), ...(o.compressionLevel !== undefined ? { shaderCompression: { level: o.compressionLevel } } : {}) }, warnings);
   const shaderLibraries = read.shaderLibraries;
   const packages = read.packages;
   const names = [...read.ownNames.values()];
@@ -243,7 +248,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   const chunks = modChunks(mod, read, (p) => p.slice(prefix.length));
   const pakPrefix = mountFolderFor(loose.map((l) => l.path), prefix);
   const pakMountPoint = pakPrefix === prefix ? mountPoint : mountPointAt(likeMountPoint, pakPrefix);
-  const pakLoose = loose.map((l) => ({ ...l, path: l.path.slice(pakPrefix.length) }));
+  // Named fields, not a spread: a file on disk keeps its name in a getter, which a spread leaves behind.
+  const pakLoose = loose.map((l) => ({ file: l.file, path: l.path.slice(pakPrefix.length) }));
   const header = serializeContainerHeader(buildContainerHeader(headerVersion, containerId, packages));
   const headerId = encodeChunkId({ id: containerId, index: 0, pad: 0, type: chunkTypeFromName('ContainerHeader', gen) }, gen);
   chunks.push({ id: headerId, size: header.length, pieces: async function* () { yield header; }, memoryMapped: false });
@@ -309,7 +315,11 @@ async function writeContainer(
   source?: string,
 ): Promise<Omit<PackResult, 'compression' | 'version' | 'warnings' | 'containerId' | 'containerIdFrom'>> {
   const outputs = [`${outBase}.utoc`, `${outBase}.ucas`].map((p) => resolve(p));
-  for (const c of chunks) if (c.input && outputs.includes(resolve(c.input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: c.input });
+  // Only a .utoc or .ucas input can be an output: the others are not resolved (a path per file of a big mod).
+  for (const c of chunks) {
+    const input = c.input;
+    if (input && /\.u(toc|cas)$/i.test(input) && outputs.includes(resolve(input))) throw new IoStoreError('USAGE', 'the output would overwrite one of its own input files', { file: input });
+  }
   // The folders made here go again if the run fails: no empty output folder is left behind. Made with a blocking
   // call after a check for an interrupt: one made after the interrupt's cleanup would outlive the run.
   if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: `${outBase}.utoc` });
@@ -333,10 +343,15 @@ async function writeContainer(
     pool = encodePoolFor(ordered, settings, o.threads);
     const threads = pool?.size ?? 0;
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
+    // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
+    const reader = new ChunkFileReader();
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
       const encoded = ahead?.take(k);
-      const hash = encoded ? await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped) : await writer.addChunk(c.id, c.pieces(), c.path, c.memoryMapped);
+      let hash: Uint8Array;
+      if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
+      else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file), c.path, c.memoryMapped);
+      else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
       progress.chunksDone++;
       progress.bytesDone += c.size;

@@ -116,18 +116,21 @@ const stemOf = (path: string) => path.replace(/(\.m)?\.[^/.]+$/, '');
 export function placeByOwnNames(mod: ModChunk[], ownNames: ReadonlyMap<ModChunk, string>, roots: PackageRoots, warnings: string[]): void {
   // Packages whose folder agrees with their name teach the roots of the others.
   for (const [m, name] of ownNames) if (packageNameCandidates(m.path).some((n) => n.toLowerCase() === name.toLowerCase())) roots.learn(name, stemOf(m.path));
-  const byStem = new Map<string, ModChunk[]>();
-  for (const m of mod) {
-    if (m.packageId === undefined) continue;
-    const key = stemOf(m.path).toLowerCase();
-    byStem.set(key, [...(byStem.get(key) ?? []), m]);
-  }
+  // The packages filed elsewhere, by their stem here: only their files are looked up (a map of every file's stem
+  // was strings and arrays per file of a big mod, for the few packages that move).
+  const moves = new Map<string, { here: string; target: string }>();
   for (const [m, name] of ownNames) {
     const target = roots.stemOf(name);
     const here = stemOf(m.path);
     if (target === undefined || target.toLowerCase() === here.toLowerCase()) continue;
     warnings.push(`${m.file}: the package is ${name}, so it goes to ${target}${m.path.slice(here.length)}, not where its folder puts it (${m.path})`);
-    for (const c of byStem.get(here.toLowerCase()) ?? []) c.path = target + c.path.slice(here.length);
+    if (!moves.has(here.toLowerCase())) moves.set(here.toLowerCase(), { here, target });
+  }
+  if (moves.size === 0) return;
+  for (const c of mod) {
+    if (c.packageId === undefined) continue;
+    const move = moves.get(stemOf(c.path).toLowerCase());
+    if (move) c.path = move.target + c.path.slice(move.here.length);
   }
 }
 

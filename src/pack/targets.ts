@@ -1,5 +1,6 @@
 import { IoStoreError } from '../errors.js';
-import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
+import { isIoStoreRelease, parseLegacyEngineRelease } from '../legacy/versions.js';
+import type { EngineVersion } from '../toc/engine.js';
 import type { ContainerHeaderVersionName } from '../zen/container-header.js';
 
 /** What an engine release writes: TOC, container header and companion pak versions. */
@@ -28,7 +29,10 @@ const TARGETS: Record<EngineVersion, Omit<EngineTarget, 'engine'>> = {
 };
 
 export function engineTarget(name: string): EngineTarget {
-  const engine = parseEngineVersion(name);
+  const engine = parseLegacyEngineRelease(name);
+  if (!isIoStoreRelease(engine)) {
+    throw new IoStoreError('UNSUPPORTED', `${engine} has no IoStore containers (they start with UE 4.26): its packages can be read (inspect --version ${engine}), not converted to zen`);
+  }
   const t = TARGETS[engine];
   if (!t) throw new IoStoreError('USAGE', `no target settings for ${engine}`);
   return { engine, ...t };

@@ -8,8 +8,8 @@ import { nameHash } from '../zen/name-batch.js';
 import { serializeZenPackageHeader } from '../zen/zen-package-writer.js';
 import { exportChunkOffsets, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { writeExportProps, type ExportPropsJson } from './export-props.js';
-import { Wr } from './io.js';
-import { legacyExportBytes, legacyPropsPackage, zenExportBytes, zenPropsPackage, type PackagePropsJson, type ReadPropsOptions } from './package-props.js';
+import { sameBytes, Wr } from './io.js';
+import { defineLocalStructs, legacyExportBytes, legacyExportInfos, legacyPropsPackage, zenExportBytes, zenExportInfos, zenPropsPackage, type PackagePropsJson, type ReadPropsOptions } from './package-props.js';
 import { PropsWriteError, Session } from './prims.js';
 
 /**
@@ -40,7 +40,9 @@ function newExportData(json: PackagePropsJson, S: Session, old: readonly Uint8Ar
   const out = [...old];
   for (const e of json.exports) {
     try {
-      out[e.index] = writeExportProps(e as ExportPropsJson, S);
+      const data = writeExportProps(e as ExportPropsJson, S, old[e.index]!.length);
+      // Unchanged data stays the same array: callers tell changed exports by identity.
+      if (!sameBytes(data, old[e.index]!)) out[e.index] = data;
     } catch (err) {
       if (err instanceof PropsWriteError || err instanceof Error) throw new IoStoreError('BAD_VALUE', `export ${e.index} (${e.name}): ${err.message}`, { file: source });
       throw err;
@@ -104,6 +106,7 @@ export function applyLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefine
   const S = new Session(P);
   const oldNames = P.names.length;
   const old = legacyExportBytes(pkg, uasset, uexp);
+  defineLocalStructs(S, old, legacyExportInfos(pkg));
   const data = newExportData(json, S, old, source);
   const addedNames = P.names.slice(oldNames);
   const s = pkg.summary;
@@ -216,6 +219,7 @@ export function applyZenProps(bytes: Uint8Array, json: PackagePropsJson, o: Read
   const S = new Session(P);
   const oldNames = P.names.length;
   const old = zenExportBytes(z, bytes);
+  defineLocalStructs(S, old, zenExportInfos(z, P, o));
   const data = newExportData(json, S, old, source);
   const addedNames = P.names.slice(oldNames);
   const offsets = exportChunkOffsets(z);

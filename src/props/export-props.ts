@@ -1,5 +1,6 @@
 import { CustomVersions, hasCustomVersion } from './context.js';
-import { hex, PropsReadError, Rd, sameBytes, unhex, Wr } from './io.js';
+import { objectNameOf } from './refs.js';
+import { hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
 import { isObject, jsonBigInt, jsonInt, PropsWriteError, readName, readStr, writeFail, writeName, writeStr, type Json, type JsonObject, type Session } from './prims.js';
 import {
   newCtx,
@@ -50,30 +51,51 @@ export interface ExportInfo {
 const RF_CLASS_DEFAULT_OBJECT = 0x10;
 export const isClassDefaultFlags = (objectFlags: number) => (objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
 
-export function objectNameOf(path: string): string {
-  const m = /[.:]([^.:/]+)$/.exec(path);
-  return m ? m[1]! : path.slice(path.lastIndexOf('/') + 1);
-}
+export { objectNameOf };
 
-/** Reads one export's data; never throws on bad data: an export that cannot be read comes back raw with `error`. */
+/**
+ * Reads one export's data; never throws on bad data: an export that cannot be read comes back raw with `error`.
+ *
+ * The JSON must write back to the export's bytes, or the bytes win. A first pass reads every value without checking
+ * it and writes the whole export back once: equal bytes prove every value at once (each value's bytes sit between
+ * tags whose sizes the writer recomputes, so one byte off anywhere shows). Only an export that fails that proof is
+ * read again value by value, each checked on its own, so that what does not write back keeps its bytes (`raw`)
+ * while the rest stays typed.
+ */
 export function readExportProps(data: Uint8Array, S: Session, info: ExportInfo): ExportPropsJson {
   const base: ExportPropsJson = { index: info.index, name: info.name, class: info.classPath, serialization: S.P.unversioned ? 'unversioned' : 'tagged' };
   S.current = `${S.P.source}: export ${info.index} (${info.name})`;
+  const notes = S.notes.length;
   let out: ExportPropsJson;
   try {
-    out = readTyped(data, S, info, base);
+    out = readTyped(data, S, info, base, false);
+  } catch (e) {
+    // The structure (tags, headers, sizes) is read the same way in both passes: a second one would fail alike.
+    return rawExport(base, data, describeFailure(e, S, info));
+  }
+  if (writesBack(out, S, data)) return out;
+  S.notes.length = notes;
+  try {
+    out = readTyped(data, S, info, base, true);
   } catch (e) {
     return rawExport(base, data, describeFailure(e, S, info));
   }
-  // The whole export written back must be its bytes; anything else is a reader mistake, and the bytes win.
-  let back: Uint8Array | undefined;
+  if (writesBack(out, S, data)) return out;
+  return rawExport(base, data, `${S.P.source}: export ${info.index} (${info.name}): its properties did not write back to the same bytes; kept as they are`);
+}
+
+/** Whether the JSON writes back to `data` (names the trial appended to the name map are taken back). */
+function writesBack(out: ExportPropsJson, S: Session, data: Uint8Array): boolean {
+  const names = S.P.names.length;
+  const w = S.scratch();
   try {
-    back = writeExportProps(out, S);
+    writeExportInto(w, out, S);
+    return sameBytes(w.view(), data);
   } catch {
-    back = undefined;
+    return false;
+  } finally {
+    S.truncateNames(names);
   }
-  if (!back || !sameBytes(back, data)) return rawExport(base, data, `${S.P.source}: export ${info.index} (${info.name}): its properties did not write back to the same bytes; kept as they are`);
-  return out;
 }
 
 function describeFailure(e: unknown, S: Session, info: ExportInfo): string {
@@ -83,13 +105,17 @@ function describeFailure(e: unknown, S: Session, info: ExportInfo): string {
 }
 
 function rawExport(base: ExportPropsJson, data: Uint8Array, error: string): ExportPropsJson {
-  return { index: base.index, name: base.name, class: base.class, serialization: 'raw', tail: { offset: 0, hex: hex(data) }, error };
+  return { index: base.index, name: base.name, class: base.class, serialization: 'raw', tail: tailOf(0, data), error };
 }
 
-function readTyped(data: Uint8Array, S: Session, info: ExportInfo, base: ExportPropsJson): ExportPropsJson {
+function tailOf(offset: number, bytes: Uint8Array): { offset: number; hex: string } {
+  return setHexField({ offset } as { offset: number; hex: string }, 'hex', bytes);
+}
+
+function readTyped(data: Uint8Array, S: Session, info: ExportInfo, base: ExportPropsJson, verify: boolean): ExportPropsJson {
   const out: ExportPropsJson = { ...base };
   const rd = new Rd(data);
-  const c = newCtx(S, S.P.unversioned ? 'unversioned' : 'tagged');
+  const c = newCtx(S, S.P.unversioned ? 'unversioned' : 'tagged', verify);
   if (c.mode === 'tagged') {
     const block = readTaggedProps(rd, c, true);
     if (block.control !== undefined) out.control = block.control;
@@ -114,28 +140,38 @@ function readTyped(data: Uint8Array, S: Session, info: ExportInfo, base: ExportP
     const start = rd.pos;
     try {
       out.data = reader.read(rd, c, out);
-      // Class data must write back to its bytes, or it stays in the tail.
-      const w = new Wr(rd.pos - start + 16);
-      reader.write(w, c, out.data, out);
-      if (!sameBytes(w.view(), data.subarray(start, rd.pos))) throw new Error('mismatch');
+      if (verify) {
+        // Class data must write back to its bytes, or it stays in the tail.
+        const w = new Wr(rd.pos - start + 16);
+        reader.write(w, c, out.data, out);
+        if (!sameBytes(w.view(), data.subarray(start, rd.pos))) throw new Error('mismatch');
+      }
     } catch {
       delete out.data;
       rd.pos = start;
     }
   }
-  if (rd.left > 0) out.tail = { offset: rd.pos, hex: hex(data.subarray(rd.pos)) };
+  if (rd.left > 0) out.tail = tailOf(rd.pos, data.subarray(rd.pos));
   return out;
 }
 
-/** Writes an export's JSON back to its data. Throws PropsWriteError on JSON that does not fit its types. */
-export function writeExportProps(e: ExportPropsJson, S: Session): Uint8Array {
-  const w = new Wr(4096);
+/**
+ * Writes an export's JSON back to its data. Throws PropsWriteError on JSON that does not fit its types. `sizeHint`
+ * (the export's old size) sizes the buffer so that it seldom grows.
+ */
+export function writeExportProps(e: ExportPropsJson, S: Session, sizeHint = 4096): Uint8Array {
+  const w = new Wr(Math.max(64, Math.min(sizeHint + 64, 64 << 20)));
+  writeExportInto(w, e, S);
+  return w.done();
+}
+
+function writeExportInto(w: Wr, e: ExportPropsJson, S: Session): void {
   if (e.serialization === 'raw') {
     if (!e.tail) throw new PropsWriteError(`export ${e.index} is raw but has no tail`);
-    w.bytes(unhex(e.tail.hex, 'tail'));
-    return w.done();
+    w.bytes(hexFieldBytes(e.tail, 'hex', 'tail'));
+    return;
   }
-  const c = newCtx(S, e.serialization);
+  const c = newCtx(S, e.serialization, false);
   if (c.mode !== (S.P.unversioned ? 'unversioned' : 'tagged')) throw new PropsWriteError(`export ${e.index} is ${e.serialization} but the package is not`);
   const props = Array.isArray(e.properties) ? e.properties : writeFail(`export ${e.index} properties`, e.properties as unknown as Json);
   if (c.mode === 'tagged') writeTaggedProps(w, c, props, true, e.control);
@@ -150,8 +186,7 @@ export function writeExportProps(e: ExportPropsJson, S: Session): Uint8Array {
     if (!reader) throw new PropsWriteError(`export ${e.index}: class ${e.class} has no class data`);
     reader.write(w, c, e.data, e);
   }
-  if (e.tail) w.bytes(unhex(e.tail.hex, 'tail'));
-  return w.done();
+  if (e.tail) w.bytes(hexFieldBytes(e.tail, 'hex', 'tail'));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -17,3 +17,4 @@ export type { Json as PropsJsonValue } from './prims.js';
 export { propsStats } from './stats.js';
 export type { PropsStats } from './stats.js';
 export { renderProps } from './render.js';
+export { hexFieldLength as keptByteLength } from './io.js';

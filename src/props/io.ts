@@ -1,3 +1,5 @@
+import { bytesEqual, latin1, toHex } from '../util/bytes.js';
+
 /**
  * The byte cursor and writer of property data. Reads fail with PropsReadError (the position inside the export),
  * which the export reader turns into one line naming the package, export, property and offset.
@@ -15,7 +17,6 @@ export class PropsReadError extends Error {
   }
 }
 
-const latin1 = new TextDecoder('latin1');
 const utf16 = new TextDecoder('utf-16le');
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
@@ -27,11 +28,16 @@ export class Rd {
   /** Reads stop here (the end of the export, or of the value being read). */
   end: number;
 
-  constructor(b: Uint8Array, pos = 0, end = b.length) {
+  constructor(b: Uint8Array, pos = 0, end = b.length, v?: DataView) {
     this.b = b;
-    this.v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.v = v ?? new DataView(b.buffer, b.byteOffset, b.byteLength);
     this.pos = pos;
     this.end = end;
+  }
+
+  /** A reader of [start, end) of the same bytes (sharing the view: one per value read adds up). */
+  sub(start: number, end: number): Rd {
+    return new Rd(this.b, start, end, this.v);
   }
 
   need(n: number, what: string): void {
@@ -117,7 +123,7 @@ export class Rd {
     if (n > 0) {
       const raw = this.bytes(n, what);
       if (raw[n - 1] !== 0) throw new PropsReadError(`${what} is not terminated`, at);
-      const text = latin1.decode(raw.subarray(0, n - 1));
+      const text = latin1(raw.subarray(0, n - 1));
       return { text, wide: false, canonical: n > 1 && isAsciiNoNul(raw, n - 1) };
     }
     if (n === -0x80000000) throw new PropsReadError(`${what} length ${n} is invalid`, at);
@@ -130,7 +136,7 @@ export class Rd {
   counted(what: string, encoding: 'utf8' | 'latin1'): { text: string; canonical: boolean } {
     const n = this.count(`${what} length`);
     const raw = this.bytes(n, what);
-    if (encoding === 'latin1') return { text: latin1.decode(raw), canonical: true };
+    if (encoding === 'latin1') return { text: latin1(raw), canonical: true };
     try {
       return { text: utf8Strict.decode(raw), canonical: true };
     } catch {
@@ -278,41 +284,85 @@ export class Wr {
   }
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-const HEX_CODES = new Uint16Array(256);
-for (let i = 0; i < 256; i++) HEX_CODES[i] = HEX[i]!.charCodeAt(0) | (HEX[i]!.charCodeAt(1) << 8);
-
+/** Lower-case hex of bytes (a native call in Node; the page's fallback in util/bytes). */
 export function hex(b: Uint8Array): string {
-  if (b.length < 64) {
-    let s = '';
-    for (let i = 0; i < b.length; i++) s += HEX[b[i]!];
-    return s;
-  }
-  // Long runs (tails of native data) through one ASCII buffer: string concatenation per byte costs 10x more.
-  const out = new Uint16Array(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = HEX_CODES[b[i]!]!;
-  return latin1.decode(new Uint8Array(out.buffer));
+  return toHex(b);
 }
 
-const NIBBLE = new Int8Array(128).fill(-1);
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+const NIBBLE = new Int8Array(256).fill(-1);
 for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
 for (let i = 0; i < 6; i++) NIBBLE[65 + i] = NIBBLE[97 + i] = 10 + i;
 
 export function unhex(s: string, what: string): Uint8Array {
   if (typeof s !== 'string' || s.length % 2 !== 0) throw new Error(`${what} is not a hex string`);
+  if (NodeBuffer !== undefined && s.length > 64) {
+    // Node's decoder stops at the first pair that is not hex: a short result is the sign of a bad string.
+    const b = NodeBuffer.from(s, 'hex');
+    if (b.length * 2 !== s.length) throw new Error(`${what} is not a hex string`);
+    return new Uint8Array(b.buffer, b.byteOffset, b.length);
+  }
   const out = new Uint8Array(s.length / 2);
   for (let i = 0, j = 0; i < out.length; i++, j += 2) {
-    const hi = NIBBLE[s.charCodeAt(j) & 0x7f]!;
-    const lo = NIBBLE[s.charCodeAt(j + 1) & 0x7f]!;
-    if (hi < 0 || lo < 0 || s.charCodeAt(j) > 0x7f || s.charCodeAt(j + 1) > 0x7f) throw new Error(`${what} is not a hex string`);
+    const hi = NIBBLE[s.charCodeAt(j) & 0xffff] ?? -1;
+    const lo = NIBBLE[s.charCodeAt(j + 1) & 0xffff] ?? -1;
+    if (hi < 0 || lo < 0) throw new Error(`${what} is not a hex string`);
     out[i] = (hi << 4) | lo;
   }
   return out;
 }
 
+/**
+ * Hex fields of the JSON form that hold bytes kept as they were (an export's tail, a raw value): the bytes are kept
+ * as a view of the package and turned into hex only when someone reads the field (JSON.stringify, a script), so a
+ * reader that never renders them (the verification write, `--apply` of a document read in the same process, the
+ * page's tree) never pays for hex. Assigning the field replaces the kept bytes.
+ */
+const keptBytes = new WeakMap<object, { key: string; bytes: Uint8Array; get: () => string }>();
+
+export function setHexField<T extends object>(o: T, key: string, bytes: Uint8Array): T {
+  let text: string | undefined;
+  const get = () => (text ??= hex(bytes));
+  keptBytes.set(o, { key, bytes, get });
+  Object.defineProperty(o, key, {
+    enumerable: true,
+    configurable: true,
+    get,
+    set(v: unknown) {
+      keptBytes.delete(o);
+      Object.defineProperty(o, key, { value: v, writable: true, enumerable: true, configurable: true });
+    },
+  });
+  return o;
+}
+
+/** The kept bytes of a hex field still as it was read; undefined when it was assigned (or never kept). */
+function keptOf(o: object, key: string): Uint8Array | undefined {
+  const k = keptBytes.get(o);
+  if (k === undefined || k.key !== key) return undefined;
+  return Object.getOwnPropertyDescriptor(o, key)?.get === k.get ? k.bytes : undefined;
+}
+
+/** Whether `o[key]` is there, without making hex of kept bytes. */
+export function hasHexField(o: object, key: string): boolean {
+  return keptOf(o, key) !== undefined || (o as Record<string, unknown>)[key] !== undefined;
+}
+
+/** The bytes of a hex field: the kept ones, or those of its hex text. */
+export function hexFieldBytes(o: object, key: string, what: string): Uint8Array {
+  return keptOf(o, key) ?? unhex((o as Record<string, unknown>)[key] as string, what);
+}
+
+/** The byte length a hex field stands for, without making hex of kept bytes. */
+export function hexFieldLength(o: object, key: string): number {
+  const k = keptOf(o, key);
+  if (k !== undefined) return k.length;
+  const v = (o as Record<string, unknown>)[key];
+  return typeof v === 'string' ? v.length / 2 : 0;
+}
+
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  if (NodeBuffer !== undefined && a.length > 64) return NodeBuffer.compare(a, b) === 0;
+  return bytesEqual(a, b);
 }

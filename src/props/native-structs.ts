@@ -1,4 +1,5 @@
-import { PropsReadError, type Rd, type Wr } from './io.js';
+import { customVersionKey, CustomVersions, hasCustomVersion } from './context.js';
+import { hex, PropsReadError, unhex, type Rd, type Wr } from './io.js';
 import {
   isObject,
   jsonBigInt,
@@ -29,13 +30,40 @@ import {
  * properties; in tagged data one the engine wrote natively keeps its bytes.
  */
 export interface NativeStruct {
-  read(rd: Rd, S: Session): Json;
-  write(w: Wr, S: Session, v: Json | undefined): void;
+  /** `c` is the reading context, for a struct inside that is serialized as properties (see `nested`). */
+  read(rd: Rd, S: Session, c?: unknown): Json;
+  write(w: Wr, S: Session, v: Json | undefined, c?: unknown): void;
   zero(S: Session): Json;
 }
 
-type Kind = 'u8' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'real' | readonly Field[];
+type Scalar = 'u8' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'real';
+type Kind = Scalar | readonly Field[];
 type Field = readonly [string, Kind];
+
+/** A member as read and written: its key, its kind, and its label in messages (made once, not per value). */
+interface Member {
+  key: string;
+  kind: Scalar | readonly Member[];
+  what: string;
+}
+
+function members(what: string, f: readonly Field[]): Member[] {
+  return f.map(([key, kind]) => ({ key, what: `${what}.${key}`, kind: typeof kind === 'string' ? kind : members(`${what}.${key}`, kind) }));
+}
+
+function readMembers(rd: Rd, S: Session, ms: readonly Member[]): JsonObject {
+  const o: JsonObject = {};
+  for (const m of ms) o[m.key] = typeof m.kind === 'string' ? readKind(rd, S, m.kind, m.what) : readMembers(rd, S, m.kind);
+  return o;
+}
+
+function writeMembers(w: Wr, S: Session, ms: readonly Member[], v: Json | undefined, what: string): void {
+  if (!isObject(v)) return writeFail(`${what} is not an object`, v);
+  for (const m of ms) {
+    if (typeof m.kind === 'string') writeKind(w, S, m.kind, v[m.key], m.what);
+    else writeMembers(w, S, m.kind, v[m.key], m.what);
+  }
+}
 
 function readKind(rd: Rd, S: Session, k: Kind, what: string): Json {
   switch (k) {
@@ -92,9 +120,10 @@ function zeroKind(k: Kind): Json {
 }
 
 function fields(name: string, f: readonly Field[]): NativeStruct {
+  const ms = members(name, f);
   return {
-    read: (rd, S) => readKind(rd, S, f, name),
-    write: (w, S, v) => writeKind(w, S, f, v, name),
+    read: (rd, S) => readMembers(rd, S, ms),
+    write: (w, S, v) => writeMembers(w, S, ms, v, name),
     zero: () => zeroKind(f),
   };
 }
@@ -201,6 +230,180 @@ function readStrSimple(rd: Rd): string {
   return rd.fstring('net id contents').text;
 }
 
+/** Bytes the engine leaves as padding inside a bulk-serialized element: zero, or the value keeps its bytes. */
+function zeroPadding(rd: Rd, n: number, what: string): void {
+  const at = rd.pos;
+  const b = rd.bytes(n, what);
+  for (let i = 0; i < n; i++) if (b[i] !== 0) throw new PropsReadError(`${what} holds non-zero padding`, at);
+}
+
+/** FFortniteMainBranchObjectVersion::SerializeFloatChannelShowCurve: channels end with bShowCurve. */
+const SerializeFloatChannelShowCurve = 53;
+
+/**
+ * FMovieSceneFloatChannel / FMovieSceneDoubleChannel: extrapolation, key times and key values as bulk arrays (each
+ * with its element size), the default value, the tick resolution, and (since a Fortnite-branch version) bShowCurve.
+ * A key value is the value, its tangents (arrive, leave, their weights, the weight mode), interp and tangent modes.
+ */
+function movieSceneChannel(valueKind: 'f32' | 'f64'): NativeStruct {
+  const valueSize = valueKind === 'f32' ? 4 : 8;
+  const elementSize = valueSize + 24;
+  const readV = (rd: Rd, what: string) => (valueKind === 'f32' ? readF32(rd, what) : readF64(rd, what));
+  const writeV = (w: Wr, v: Json | undefined, what: string) => (valueKind === 'f32' ? writeF32(w, v, what) : writeF64(w, v, what));
+  const showCurve = (S: Session) => hasCustomVersion(S.P, CustomVersions.FortniteMain, SerializeFloatChannelShowCurve);
+  const bulkSize = (rd: Rd, expected: number, what: string) => {
+    const at = rd.pos;
+    const size = rd.i32(`${what} element size`);
+    if (size !== expected) throw new PropsReadError(`${what} element size ${size} is not ${expected}`, at);
+  };
+  return {
+    read(rd, S) {
+      const o: JsonObject = { PreInfinityExtrap: rd.u8('pre-infinity extrapolation'), PostInfinityExtrap: rd.u8('post-infinity extrapolation') };
+      bulkSize(rd, 4, 'key times');
+      const nt = rd.count('key time count', 4);
+      const times: Json[] = [];
+      for (let i = 0; i < nt; i++) times.push(rd.i32('key time'));
+      o.Times = times;
+      bulkSize(rd, elementSize, 'key values');
+      const nv = rd.count('key value count', elementSize);
+      const values: Json[] = [];
+      for (let i = 0; i < nv; i++) {
+        const v: JsonObject = { Value: readV(rd, 'key value') };
+        v.ArriveTangent = readF32(rd, 'arrive tangent');
+        v.LeaveTangent = readF32(rd, 'leave tangent');
+        v.ArriveTangentWeight = readF32(rd, 'arrive tangent weight');
+        v.LeaveTangentWeight = readF32(rd, 'leave tangent weight');
+        v.TangentWeightMode = rd.u8('tangent weight mode');
+        zeroPadding(rd, 3, 'key tangent');
+        v.InterpMode = rd.u8('interp mode');
+        v.TangentMode = rd.u8('tangent mode');
+        zeroPadding(rd, elementSize - valueSize - 22, 'key value');
+        values.push(v);
+      }
+      o.Values = values;
+      o.DefaultValue = readV(rd, 'default value');
+      o.bHasDefaultValue = readBool32(rd, 'has default value');
+      o.TickResolution = { Numerator: rd.i32('tick resolution'), Denominator: rd.i32('tick resolution') };
+      if (showCurve(S)) o.bShowCurve = readBool32(rd, 'show curve');
+      return o;
+    },
+    write(w, S, v) {
+      if (!isObject(v)) return writeFail('channel is not an object', v);
+      w.u8(jsonInt(v.PreInfinityExtrap, 'channel.PreInfinityExtrap', 0, 255));
+      w.u8(jsonInt(v.PostInfinityExtrap, 'channel.PostInfinityExtrap', 0, 255));
+      const times = Array.isArray(v.Times) ? v.Times : writeFail('channel.Times is not an array', v.Times);
+      w.i32(4);
+      w.i32(times.length);
+      for (const t of times) w.i32(jsonInt(t, 'channel.Times[]', -0x80000000, 0x7fffffff));
+      const values = Array.isArray(v.Values) ? v.Values : writeFail('channel.Values is not an array', v.Values);
+      w.i32(elementSize);
+      w.i32(values.length);
+      for (const k of values) {
+        if (!isObject(k)) return writeFail('channel.Values[] is not an object', k);
+        writeV(w, k.Value, 'channel.Values[].Value');
+        writeF32(w, k.ArriveTangent, 'channel.Values[].ArriveTangent');
+        writeF32(w, k.LeaveTangent, 'channel.Values[].LeaveTangent');
+        writeF32(w, k.ArriveTangentWeight, 'channel.Values[].ArriveTangentWeight');
+        writeF32(w, k.LeaveTangentWeight, 'channel.Values[].LeaveTangentWeight');
+        w.u8(jsonInt(k.TangentWeightMode, 'channel.Values[].TangentWeightMode', 0, 255));
+        w.bytes(new Uint8Array(3));
+        w.u8(jsonInt(k.InterpMode, 'channel.Values[].InterpMode', 0, 255));
+        w.u8(jsonInt(k.TangentMode, 'channel.Values[].TangentMode', 0, 255));
+        w.bytes(new Uint8Array(elementSize - valueSize - 22));
+      }
+      writeV(w, v.DefaultValue, 'channel.DefaultValue');
+      w.u32(v.bHasDefaultValue === true ? 1 : 0);
+      const r = isObject(v.TickResolution) ? v.TickResolution : writeFail('channel.TickResolution is not an object', v.TickResolution);
+      w.i32(jsonInt(r.Numerator, 'channel.TickResolution.Numerator', -0x80000000, 0x7fffffff));
+      w.i32(jsonInt(r.Denominator, 'channel.TickResolution.Denominator', -0x80000000, 0x7fffffff));
+      if (showCurve(S)) w.u32(v.bShowCurve === true ? 1 : 0);
+    },
+    zero(S) {
+      const o: JsonObject = { PreInfinityExtrap: 0, PostInfinityExtrap: 0, Times: [], Values: [], DefaultValue: 0, bHasDefaultValue: false, TickResolution: { Numerator: 0, Denominator: 0 } };
+      if (showCurve(S)) o.bShowCurve = false;
+      return o;
+    },
+  };
+}
+
+/**
+ * FMovieSceneTimeWarpVariant (UE 5.5+): a literal flag, then 8 bytes: the play rate (a double) when literal, else a
+ * packed payload whose kind is in its top bits (kept as hex).
+ */
+const timeWarpVariant: NativeStruct = {
+  read(rd): Json {
+    const literal = readBool32(rd, 'time warp literal flag');
+    if (literal) return { PlayRate: readF64(rd, 'play rate') };
+    return { Payload: hex(rd.bytes(8, 'time warp payload')) };
+  },
+  write(w, _S, v) {
+    if (!isObject(v)) return writeFail('time warp is not an object', v);
+    if (v.PlayRate !== undefined) {
+      w.u32(1);
+      return writeF64(w, v.PlayRate, 'time warp.PlayRate');
+    }
+    const b = typeof v.Payload === 'string' ? unhex(v.Payload, 'time warp payload') : writeFail('time warp has neither PlayRate nor Payload', v);
+    if (b.length !== 8) return writeFail('time warp payload is not 8 bytes', v.Payload);
+    w.u32(0);
+    w.bytes(b);
+  },
+  zero: () => ({ PlayRate: 1 }),
+};
+
+/**
+ * Structs read as properties inside a native struct: values.ts hands its readers over (it imports this module, so
+ * this one cannot import it).
+ */
+let nestedRead: (rd: Rd, c: unknown, name: string) => Json = () => {
+  throw new Error('nested structs are not wired');
+};
+let nestedWrite: (w: Wr, c: unknown, name: string, v: Json | undefined) => void = () => {
+  throw new Error('nested structs are not wired');
+};
+export function setNestedStructs(read: typeof nestedRead, write: typeof nestedWrite): void {
+  nestedRead = read;
+  nestedWrite = write;
+}
+
+/** FNiagaraCustomVersion: a variable stores its name and its type definition (as properties) natively. */
+const NiagaraCustomVersion = customVersionKey(0xfcf57afa, 0x50764283, 0xb9a9e658, 0xffa02d32);
+const VariablesUseTypeDefRegistry = 64;
+
+/**
+ * FNiagaraVariableBase: its name, then its type definition (NiagaraTypeDefinition, as properties); FNiagaraVariable
+ * adds its value bytes (VarData), FNiagaraVariableWithOffset its offset in the parameter store. Before the type-definition registry the variable was plain properties.
+ */
+function niagaraVariable(extra: 'none' | 'data' | 'offset'): NativeStruct {
+  const native = (S: Session) => hasCustomVersion(S.P, NiagaraCustomVersion, VariablesUseTypeDefRegistry);
+  return {
+    read(rd, S, c) {
+      if (!native(S)) throw new PropsReadError('a Niagara variable of this release is serialized as properties', rd.pos);
+      const o: JsonObject = { Name: readName(rd, S, 'variable name'), TypeDef: nestedRead(rd, c, 'NiagaraTypeDefinition') };
+      if (extra === 'data') {
+        const n = rd.count('variable data size');
+        o.VarData = hex(rd.bytes(n, 'variable data'));
+      } else if (extra === 'offset') o.Offset = rd.i32('variable offset');
+      return o;
+    },
+    write(w, S, v, c) {
+      if (!isObject(v)) return writeFail('Niagara variable is not an object', v);
+      writeName(w, S, v.Name, 'variable name');
+      nestedWrite(w, c, 'NiagaraTypeDefinition', v.TypeDef);
+      if (extra === 'data') {
+        const b = typeof v.VarData === 'string' ? unhex(v.VarData, 'variable data') : writeFail('Niagara variable VarData is not hex', v.VarData);
+        w.i32(b.length);
+        w.bytes(b);
+      } else if (extra === 'offset') w.i32(jsonInt(v.Offset, 'Niagara variable Offset', -0x80000000, 0x7fffffff));
+    },
+    zero(): Json {
+      const o: JsonObject = { Name: 'None', TypeDef: [] };
+      if (extra === 'data') o.VarData = '';
+      if (extra === 'offset') o.Offset = 0;
+      return o;
+    },
+  };
+}
+
 const real = 'real' as const;
 const v3: Field[] = xyz(real);
 const v2: Field[] = xy(real);
@@ -277,11 +480,27 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeStruct> = new Map<string,
   ['PerPlatformInt', perPlatform('i32')],
   ['PerPlatformBool', perPlatform('bool')],
   ['UniqueNetIdRepl', netId],
+  ['DeprecateSlateVector2D', fields('DeprecateSlateVector2D', xy('f32'))],
+  ['MovieSceneSequenceID', fields('MovieSceneSequenceID', [['Value', 'u32']])],
+  ['MovieSceneFloatChannel', movieSceneChannel('f32')],
+  ['MovieSceneDoubleChannel', movieSceneChannel('f64')],
+  ['MovieSceneTimeWarpVariant', timeWarpVariant],
+  ['NiagaraVariableBase', niagaraVariable('none')],
+  ['NiagaraVariable', niagaraVariable('data')],
+  ['NiagaraVariableWithOffset', niagaraVariable('offset')],
+  ['FontCharacter', fields('FontCharacter', [['StartU', 'i32'], ['StartV', 'i32'], ['USize', 'i32'], ['VSize', 'i32'], ['TextureIndex', 'u8'], ['VerticalOffset', 'i32']])],
 ]);
 
 /** The native struct of a name (case as the engine's names compare: without case). */
 export function nativeStruct(name: string | undefined): NativeStruct | undefined {
   if (name === undefined) return undefined;
-  return NATIVE_STRUCTS.get(name) ?? NATIVE_BY_LOWER.get(name.toLowerCase());
+  let n = NATIVE_BY_NAME.get(name);
+  if (n === undefined) {
+    n = NATIVE_BY_LOWER.get(name.toLowerCase()) ?? null;
+    // Names asked for are few (those of the structs of the packages read): remember the answer, bounded.
+    if (NATIVE_BY_NAME.size < 65536) NATIVE_BY_NAME.set(name, n);
+  }
+  return n ?? undefined;
 }
 const NATIVE_BY_LOWER = new Map([...NATIVE_STRUCTS].map(([k, v]) => [k.toLowerCase(), v]));
+const NATIVE_BY_NAME = new Map<string, NativeStruct | null>(NATIVE_STRUCTS);

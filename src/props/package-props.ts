@@ -9,11 +9,12 @@ import { objectIndexValue, packageImportParts } from '../zen/object-index.js';
 import { scriptImportIndex } from '../zen/script-objects.js';
 import { exportChunkOffsets, exportName, importedPackageNameStrings, parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import type { PropsPackage } from './context.js';
-import { isClassDefaultFlags, readExportProps, type ExportPropsJson } from './export-props.js';
+import { isClassDefaultFlags, readExportProps, type ExportInfo, type ExportPropsJson } from './export-props.js';
 import { Rd } from './io.js';
 import { Session } from './prims.js';
 import { readSoftPath } from './prims.js';
-import { ObjectRefs } from './refs.js';
+import { ObjectRefs, objectNameOf } from './refs.js';
+import { definesStruct, readStructDef } from './struct-defs.js';
 
 /** The JSON form of a package's properties (docs/props-json.md). */
 export interface PackagePropsJson {
@@ -117,6 +118,70 @@ function legacyExportName(pkg: LegacyPackage, i: number): string {
   }
 }
 
+/** What the export reader needs of each export of a legacy package. */
+export function legacyExportInfos(pkg: LegacyPackage): ExportInfo[] {
+  return pkg.exports.map((e, i) => {
+    let classPath = '';
+    try {
+      classPath = legacyExportClassPath(pkg, i);
+    } catch {
+      classPath = '';
+    }
+    return { index: i, name: legacyExportName(pkg, i), classPath, isClassDefault: isClassDefaultFlags(e.objectFlags) };
+  });
+}
+
+/**
+ * Reads exports on demand, each once: an export that defines a struct (a Blueprint class) may be read first, for
+ * its layout, while another export's data needs it.
+ */
+function exportReader(S: Session, datas: readonly Uint8Array[], infos: readonly ExportInfo[]): (i: number) => ExportPropsJson {
+  const done: ExportPropsJson[] = [];
+  return (i) => {
+    let json = done[i];
+    if (json === undefined) {
+      const current = S.current;
+      json = done[i] = readExportProps(datas[i]!, S, infos[i]!);
+      S.current = current;
+    }
+    return json;
+  };
+}
+
+/**
+ * Lets the session use the layout of each struct and class the package defines (unversioned data needs it for
+ * the defaults and instances of Blueprint classes the mappings do not list). `read` gives an export's JSON.
+ */
+export function defineLocalStructs(S: Session, datas: readonly Uint8Array[], infos: readonly ExportInfo[], read: (i: number) => ExportPropsJson = exportReader(S, datas, infos)): void {
+  if (!S.P.unversioned) return;
+  infos.forEach((info, i) => {
+    if (!definesStruct(objectNameOf(info.classPath))) return;
+    S.defineStruct(info.name, () => {
+      const json = read(i);
+      // The struct's own data follows the export's properties (and object GUID): where the tail starts.
+      if (json.serialization === 'raw' || json.tail === undefined) return undefined;
+      return readStructDef(new Rd(datas[i]!, json.tail.offset), S, info.name);
+    });
+  });
+}
+
+/** Reads the exports of a package in order (with the structs it defines at hand). */
+function readExports(S: Session, datas: readonly Uint8Array[], infos: readonly ExportInfo[]): { exports: ExportPropsJson[]; warnings: string[]; bytes: number } {
+  const read = exportReader(S, datas, infos);
+  defineLocalStructs(S, datas, infos, read);
+  const exports: ExportPropsJson[] = [];
+  const warnings: string[] = [];
+  let bytes = 0;
+  for (let i = 0; i < datas.length; i++) {
+    const json = read(i);
+    if (json.error) warnings.push(json.error);
+    exports.push(json);
+    bytes += datas[i]!.length;
+  }
+  warnings.push(...S.notes);
+  return { exports, warnings, bytes };
+}
+
 /** Reads every export of a legacy package to the JSON form. */
 export function readLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefined, o: ReadPropsOptions = {}, parsed?: LegacyPackage): PackagePropsResult {
   const opts: ParseLegacyOptions = { source: o.source ?? 'package' };
@@ -125,24 +190,7 @@ export function readLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefined
   const pkg = parsed ?? parseLegacyPackage(uasset, opts);
   const P = legacyPropsPackage(pkg, uasset, o);
   const S = new Session(P);
-  const datas = legacyExportBytes(pkg, uasset, uexp);
-  const exports: ExportPropsJson[] = [];
-  const warnings: string[] = [];
-  let bytes = 0;
-  datas.forEach((data, i) => {
-    const e = pkg.exports[i]!;
-    let classPath = '';
-    try {
-      classPath = legacyExportClassPath(pkg, i);
-    } catch {
-      classPath = '';
-    }
-    const json = readExportProps(data, S, { index: i, name: legacyExportName(pkg, i), classPath, isClassDefault: isClassDefaultFlags(e.objectFlags) });
-    if (json.error) warnings.push(json.error);
-    exports.push(json);
-    bytes += data.length;
-  });
-  warnings.push(...S.notes);
+  const { exports, warnings, bytes } = readExports(S, legacyExportBytes(pkg, uasset, uexp), legacyExportInfos(pkg));
   const json: PackagePropsJson = {
     format: 'iostore-props',
     version: 1,
@@ -211,9 +259,20 @@ const KNOWN_SCRIPT_PATHS = new Map(
 );
 
 function scriptPath(o: ReadPropsOptions, v: bigint): string | undefined {
-  const p = o.scriptObjects?.get(v);
-  return p === undefined ? KNOWN_SCRIPT_PATHS.get(v) : scriptObjectPath(p);
+  const all = o.scriptObjects;
+  if (all === undefined) return KNOWN_SCRIPT_PATHS.get(v);
+  // The same script classes are imported by package after package: each path is made once per global container.
+  let made = scriptPaths.get(all);
+  if (made === undefined) scriptPaths.set(all, (made = new Map()));
+  let path = made.get(v);
+  if (path === undefined) {
+    const p = all.get(v);
+    path = p === undefined ? (KNOWN_SCRIPT_PATHS.get(v) ?? '') : scriptObjectPath(p);
+    made.set(v, path);
+  }
+  return path === '' ? undefined : path;
 }
+const scriptPaths = new WeakMap<ReadonlyMap<bigint, string>, Map<bigint, string>>();
 
 /** The props view of a zen package. */
 export function zenPropsPackage(z: ZenPackage, o: ReadPropsOptions = {}): PropsPackage {
@@ -285,23 +344,17 @@ export function zenExportBytes(z: ZenPackage, bytes: Uint8Array): Uint8Array[] {
   });
 }
 
+/** What the export reader needs of each export of a zen package. */
+export function zenExportInfos(z: ZenPackage, P: PropsPackage, o: ReadPropsOptions = {}): ExportInfo[] {
+  return z.exports.map((e, i) => ({ index: i, name: exportName(z, e) ?? `export ${i}`, classPath: zenClassPath(z, P, o, i), isClassDefault: isClassDefaultFlags(e.objectFlags) }));
+}
+
 /** Reads every export of a zen package (a package chunk: header and export data) to the JSON form. */
 export function readZenProps(bytes: Uint8Array, o: ReadPropsOptions = {}, parsed?: ZenPackage): PackagePropsResult {
   const z = parsed ?? parseZenPackage(bytes, { source: o.source ?? 'package', ...(o.engine ? { engine: o.engine } : {}) });
   const P = zenPropsPackage(z, o);
   const S = new Session(P);
-  const datas = zenExportBytes(z, bytes);
-  const exports: ExportPropsJson[] = [];
-  const warnings: string[] = [];
-  let total = 0;
-  datas.forEach((data, i) => {
-    const e = z.exports[i]!;
-    const json = readExportProps(data, S, { index: i, name: exportName(z, e) ?? `export ${i}`, classPath: zenClassPath(z, P, o, i), isClassDefault: isClassDefaultFlags(e.objectFlags) });
-    if (json.error) warnings.push(json.error);
-    exports.push(json);
-    total += data.length;
-  });
-  warnings.push(...S.notes);
+  const { exports, warnings, bytes: total } = readExports(S, zenExportBytes(z, bytes), zenExportInfos(z, P, o));
   const json: PackagePropsJson = {
     format: 'iostore-props',
     version: 1,

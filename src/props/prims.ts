@@ -1,5 +1,8 @@
 import { CustomVersions, hasCustomVersion, ObjectVersion, type PropsPackage } from './context.js';
-import { hex, PropsReadError, unhex, type Rd, type Wr } from './io.js';
+import { usmapStruct, type UsmapStruct } from '../usmap/usmap.js';
+import { hex, PropsReadError, unhex, Wr, type Rd } from './io.js';
+import { sharedSchemas, type Schema } from './schema.js';
+import type { TagType } from './values.js';
 
 /** A JSON value of the props form. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -61,6 +64,73 @@ export class Session {
     return this.index().get(base);
   }
 
+  /** Takes back names appended after the first `n` (by a trial write). */
+  truncateNames(n: number): void {
+    const names = this.P.names;
+    if (names.length <= n) return;
+    for (let i = n; i < names.length; i++) if (this.byName?.get(names[i]!) === i) this.byName.delete(names[i]!);
+    this.added -= names.length - n;
+    names.length = n;
+    this.nameJsons.length = Math.min(this.nameJsons.length, n);
+    this.nameRefs.clear();
+    this.typeBytes.clear();
+  }
+
+  /** The (index, number) of name texts written, by text. */
+  readonly nameRefs = new Map<string, [number, number]>();
+
+  /** A writer for trial writes that are compared and dropped at once (shared: their buffers would add up). */
+  scratch(): Wr {
+    if (scratchWr.b.length > 16 << 20) scratchWr = new Wr(1 << 16);
+    scratchWr.len = 0;
+    return scratchWr;
+  }
+
+  /** Type names of 5.4+ tags written, by their type string (name-map indices: dropped with appended names). */
+  readonly typeBytes = new Map<string, Uint8Array>();
+  /** Type names of 5.4+ tags read, by a hash of their bytes. */
+  readonly tagTypes = new Map<number, TagType[]>();
+
+  /** The JSON of names read with number 0, by name-map index (a name is read far more often than it is new). */
+  readonly nameJsons: (Json | undefined)[] = [];
+
+  /** Structs the package's own exports define, by lower-cased name: made on first use (null while being made). */
+  private readonly defined = new Map<string, { make: () => UsmapStruct | undefined; made?: UsmapStruct | null }>();
+
+  /** Lets unversioned data use the layout of a struct or class an export of the package defines. */
+  defineStruct(name: string, make: () => UsmapStruct | undefined): void {
+    this.defined.set(name.toLowerCase(), { make });
+  }
+
+  private ownSchemas: WeakMap<UsmapStruct, Schema> | undefined;
+
+  /** Unversioned schemas: per package when it defines structs of its own, else shared by every package. */
+  get schemas(): WeakMap<UsmapStruct, Schema> {
+    if (this.defined.size === 0) return sharedSchemas;
+    return (this.ownSchemas ??= new WeakMap());
+  }
+
+  /**
+   * The layout of a struct or class for unversioned data: the package's own definition when it has one (the
+   * package is its truth), else the mappings'. A definition that cannot be read falls back to the mappings, with a
+   * note saying why.
+   */
+  structDef(name: string): UsmapStruct | undefined {
+    const d = this.defined.get(name.toLowerCase());
+    if (d !== undefined) {
+      if (d.made === undefined) {
+        d.made = null;
+        try {
+          d.made = d.make() ?? null;
+        } catch (e) {
+          this.notes.push(`${this.P.source}: the layout of ${name} in the package could not be read (${(e as Error).message})`);
+        }
+      }
+      if (d.made) return d.made;
+    }
+    return this.P.mappings ? usmapStruct(this.P.mappings, name) : undefined;
+  }
+
   get ue4(): number {
     return this.P.fileVersionUE4;
   }
@@ -71,6 +141,8 @@ export class Session {
     return this.P.fileVersionUE5 >= ObjectVersion.LargeWorldCoordinates;
   }
 }
+
+let scratchWr = new Wr(1 << 16);
 
 /** Splits an FName's text as the engine does: a `_<digits>` suffix without a leading zero is its number. */
 export function splitName(text: string): { base: string; number: number } {
@@ -95,11 +167,18 @@ export function readName(rd: Rd, S: Session, what = 'name'): Json {
 }
 
 export function nameJson(S: Session, index: number, number: number, at = 0): Json {
+  if (number === 0) {
+    const known = S.nameJsons[index];
+    if (known !== undefined) return known;
+  }
   const base = S.P.names[index];
   if (base === undefined || number < 0) throw new PropsReadError(`name ${index} is outside the ${S.P.names.length}-entry name map`, at);
   const text = nameText(base, number);
   const split = splitName(text);
-  if (split.base === base && split.number === number && S.findName(base) === index) return text;
+  if (split.base === base && split.number === number && S.findName(base) === index) {
+    if (number === 0) S.nameJsons[index] = text;
+    return text;
+  }
   const o: JsonObject = { name: base, number };
   if (S.findName(base) !== index) o.index = index;
   return o;
@@ -108,8 +187,13 @@ export function nameJson(S: Session, index: number, number: number, at = 0): Jso
 /** The (index, number) of an FName given as JSON, appending its entry to the name map when needed. */
 export function nameRef(S: Session, v: Json | undefined, what = 'name'): [number, number] {
   if (typeof v === 'string') {
-    const { base, number } = splitName(v);
-    return [S.nameIndex(base), number];
+    let r = S.nameRefs.get(v);
+    if (r === undefined) {
+      const { base, number } = splitName(v);
+      r = [S.nameIndex(base), number];
+      S.nameRefs.set(v, r);
+    }
+    return r;
   }
   if (isObject(v) && typeof v.name === 'string') {
     const number = typeof v.number === 'number' ? v.number : 0;
@@ -282,16 +366,34 @@ export function jsonBool(v: Json | undefined, what: string): boolean {
 
 /** 16 bytes (a GUID) as 32 hex digits in the engine's order (four 32-bit words, each printed big-endian). */
 export function readGuid(rd: Rd, what = 'GUID'): string {
-  const a = rd.u32(what);
-  const b = rd.u32(what);
-  const c = rd.u32(what);
-  const d = rd.u32(what);
-  return [a, b, c, d].map((x) => x.toString(16).toUpperCase().padStart(8, '0')).join('');
+  rd.need(16, what);
+  const b = rd.b;
+  const at = rd.pos;
+  rd.pos += 16;
+  let s = '';
+  for (let i = 0; i < 16; i += 4) s += HEX_UPPER[b[at + i + 3]!]! + HEX_UPPER[b[at + i + 2]!]! + HEX_UPPER[b[at + i + 1]!]! + HEX_UPPER[b[at + i]!]!;
+  return s;
 }
+const HEX_UPPER = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'));
 
 export function writeGuid(w: Wr, v: Json | undefined, what = 'GUID'): void {
-  if (typeof v !== 'string' || !/^[0-9a-fA-F]{32}$/.test(v)) writeFail(`${what} is not 32 hex digits`, v);
-  for (let i = 0; i < 4; i++) w.u32(parseInt(v.slice(i * 8, i * 8 + 8), 16));
+  if (typeof v !== 'string' || v.length !== 32) return writeFail(`${what} is not 32 hex digits`, v);
+  for (let i = 0; i < 32; i += 8) {
+    let x = 0;
+    for (let j = i; j < i + 8; j++) {
+      const d = hexDigit(v.charCodeAt(j));
+      if (d < 0) return writeFail(`${what} is not 32 hex digits`, v);
+      x = x * 16 + d;
+    }
+    w.u32(x);
+  }
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
 }
 
 /** Soft object path (FSoftObjectPath) in each layout, as `/Package/Path.Asset[:SubPath]`. */

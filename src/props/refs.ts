@@ -29,3 +29,9 @@ export class ObjectRefs {
     return m ? Number(m[1]) : undefined;
   }
 }
+
+/** The object name at the end of an object path (`/Game/A.B_C:Sub` -> `Sub`). */
+export function objectNameOf(path: string): string {
+  const m = /[.:]([^.:/]+)$/.exec(path);
+  return m ? m[1]! : path.slice(path.lastIndexOf('/') + 1);
+}

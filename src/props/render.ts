@@ -1,3 +1,4 @@
+import { hasHexField, hexFieldLength } from './io.js';
 import type { ExportPropsJson } from './export-props.js';
 import type { PackagePropsJson } from './package-props.js';
 import type { Json } from './prims.js';
@@ -30,7 +31,7 @@ function renderExport(out: string[], e: ExportPropsJson): void {
       renderValue(out, e.data as Json, 2);
     }
   }
-  if (e.tail) out.push(`  (${e.tail.hex.length / 2} bytes of ${e.serialization === 'raw' ? 'data' : 'native data'} kept as they are, from offset ${e.tail.offset})`);
+  if (e.tail) out.push(`  (${hexFieldLength(e.tail, 'hex')} bytes of ${e.serialization === 'raw' ? 'data' : 'native data'} kept as they are, from offset ${e.tail.offset})`);
 }
 
 function nameOf(n: Json | undefined): string {
@@ -41,8 +42,8 @@ function nameOf(n: Json | undefined): string {
 function renderProp(out: string[], p: PropJson, depth: number): void {
   const pad = '  '.repeat(depth);
   const label = `${pad}${nameOf(p.name)}${p.arrayIndex ? `[${p.arrayIndex}]` : ''} (${p.type})`;
-  if (p.raw !== undefined) {
-    out.push(`${label} = <${p.raw.length / 2} bytes>`);
+  if (hasHexField(p, 'raw')) {
+    out.push(`${label} = <${hexFieldLength(p, 'raw')} bytes>`);
     return;
   }
   if (isScalar(p.value)) {

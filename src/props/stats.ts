@@ -1,3 +1,4 @@
+import { hasHexField } from './io.js';
 import type { ExportPropsJson } from './export-props.js';
 import type { PackagePropsJson } from './package-props.js';
 
@@ -13,8 +14,8 @@ function hasRawValue(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(hasRawValue);
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    if (typeof o.raw === 'string') return true;
-    return Object.values(o).some(hasRawValue);
+    // Looked at by key: reading a kept `raw` would turn its bytes into hex.
+    for (const k in o) if (k === 'raw' ? hasHexField(o, 'raw') : hasRawValue(o[k])) return true;
   }
   return false;
 }

@@ -133,3 +133,18 @@ export function nodeOfTy(t: Ty): TypeNode {
   }
   return { name: t.t, params };
 }
+
+const parsedTypes = new Map<string, { node: TypeNode; ty: Ty }>();
+
+/** A type string's tree and reading facts, parsed once (a document repeats few types). Shared: never modify. */
+export function parsedType(s: string): { node: TypeNode; ty: Ty } {
+  let t = parsedTypes.get(s);
+  if (t === undefined) {
+    const node = parseTypeNode(s);
+    t = { node, ty: tyOfNode(node) };
+    // Bounded: types are few, but documents are input.
+    if (parsedTypes.size >= 4096) parsedTypes.clear();
+    parsedTypes.set(s, t);
+  }
+  return t;
+}

@@ -1,7 +1,7 @@
-import { usmapPropertyAt, usmapStruct, type UsmapStruct } from '../usmap/usmap.js';
+import { schemaOf, type Schema } from './schema.js';
 import { ObjectVersion } from './context.js';
-import { hex, PropsReadError, Rd, sameBytes, unhex, Wr } from './io.js';
-import { nativeStruct } from './native-structs.js';
+import { hasHexField, hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
+import { nativeStruct, setNestedStructs } from './native-structs.js';
 import {
   isObject,
   jsonBigInt,
@@ -33,7 +33,7 @@ import {
   type Session,
 } from './prims.js';
 import { readText, writeText } from './text.js';
-import { formatTypeNode, nodeOfTy, parseTypeNode, tyOfNode, tyOfUsmap, type Ty, type TypeNode } from './types.js';
+import { formatTypeNode, parsedType, tyOfNode, type Ty, type TypeNode } from './types.js';
 
 /**
  * Property values, tagged property lists and unversioned property blocks: reading to the JSON form and writing it
@@ -73,7 +73,13 @@ export type Mode = 'tagged' | 'unversioned';
 interface Ctx {
   S: Session;
   mode: Mode;
+  /** Struct nesting: readStruct counts it up and down again. */
   depth: number;
+  /**
+   * Check each value by writing it back as it is read (values that do not give their bytes back keep them as
+   * `raw`). Off in the first pass of an export, whose whole write-back checks every value at once.
+   */
+  verify: boolean;
 }
 
 const MAX_DEPTH = 48;
@@ -236,16 +242,20 @@ function objectNameOfPath(path: string): string {
 }
 
 export function readStruct(rd: Rd, c: Ctx, name: string | undefined, binary = false): Json {
-  if (c.depth > MAX_DEPTH) fail(rd, `structs nest more than ${MAX_DEPTH} levels`);
   const native = nativeStruct(name);
-  if (native) return native.read(rd, c.S);
-  if (name === 'InstancedStruct') return readInstancedStruct(rd, c);
-  if (binary) fail(rd, `struct ${name} is serialized natively and the toolkit does not know its layout`);
-  const inner = { ...c, depth: c.depth + 1 };
-  if (c.mode === 'tagged') return readTaggedProps(rd, inner, false).props as unknown as Json;
-  if (name === undefined) fail(rd, 'struct has no name');
-  const block = readUnversionedProps(rd, inner, name);
-  return block.header === undefined ? (block.props as unknown as Json) : ({ header: block.header, properties: block.props } as unknown as Json);
+  if (native) return native.read(rd, c.S, c);
+  if (c.depth >= MAX_DEPTH) fail(rd, `structs nest more than ${MAX_DEPTH} levels`);
+  c.depth++;
+  try {
+    if (name === 'InstancedStruct') return readInstancedStruct(rd, c);
+    if (binary) fail(rd, `struct ${name} is serialized natively and the toolkit does not know its layout`);
+    if (c.mode === 'tagged') return readTaggedProps(rd, c, false).props as unknown as Json;
+    if (name === undefined) fail(rd, 'struct has no name');
+    const block = readUnversionedProps(rd, c, name);
+    return block.header === undefined ? (block.props as unknown as Json) : ({ header: block.header, properties: block.props } as unknown as Json);
+  } finally {
+    c.depth--;
+  }
 }
 
 function readInstancedStruct(rd: Rd, c: Ctx): Json {
@@ -257,27 +267,27 @@ function readInstancedStruct(rd: Rd, c: Ctx): Json {
   const end = start + size;
   if (struct === '' || typeof struct !== 'string') {
     rd.pos = end;
-    return size === 0 ? { struct } : { struct, raw: hex(rd.b.subarray(start, end)) };
+    return size === 0 ? { struct } : setHexField({ struct }, 'raw', rd.b.subarray(start, end));
   }
-  const sub = new Rd(rd.b, start, end);
+  const sub = rd.sub(start, end);
   let value: Json | undefined;
   try {
-    value = readStruct(sub, { ...c, depth: c.depth + 1 }, objectNameOfPath(struct));
+    value = readStruct(sub, c, objectNameOfPath(struct));
     if (sub.pos !== end) value = undefined;
   } catch {
     value = undefined;
   }
-  if (value !== undefined) {
+  if (value !== undefined && c.verify) {
     const w = new Wr(size + 16);
     try {
-      writeStruct(w, { ...c, depth: c.depth + 1 }, objectNameOfPath(struct), value);
+      writeStruct(w, c, objectNameOfPath(struct), value);
       if (!sameBytes(w.view(), rd.b.subarray(start, end))) value = undefined;
     } catch {
       value = undefined;
     }
   }
   rd.pos = end;
-  return value === undefined ? { struct, raw: hex(rd.b.subarray(start, end)) } : { struct, value };
+  return value === undefined ? setHexField({ struct }, 'raw', rd.b.subarray(start, end)) : { struct, value };
 }
 
 export function writeValue(w: Wr, c: Ctx, ty: Ty, v: Json | undefined, where: Where, what: string): void {
@@ -362,7 +372,7 @@ export function writeValue(w: Wr, c: Ctx, ty: Ty, v: Json | undefined, where: Wh
       if (!Array.isArray(v)) return writeFail(`${what} is not an array`, v);
       w.i32(v.length);
       const inner = ty.inner ?? writeFail(`${what} has no element type`, undefined);
-      v.forEach((e, i) => writeValue(w, c, inner, e, 'elem', `${what}[${i}]`));
+      writeElements(w, c, inner, v, what, '');
       return;
     }
     case 'SetProperty': {
@@ -370,9 +380,9 @@ export function writeValue(w: Wr, c: Ctx, ty: Ty, v: Json | undefined, where: Wh
       const removed = isObject(v) && Array.isArray(v.removed) ? v.removed : [];
       const items = Array.isArray(v) ? v : isObject(v) && Array.isArray(v.items) ? v.items : writeFail(`${what} is not an array`, v);
       w.i32(removed.length);
-      removed.forEach((e, i) => writeValue(w, c, inner, e, 'elem', `${what}.removed[${i}]`));
+      writeElements(w, c, inner, removed, what, '.removed');
       w.i32(items.length);
-      items.forEach((e, i) => writeValue(w, c, inner, e, 'elem', `${what}[${i}]`));
+      writeElements(w, c, inner, items, what, '');
       return;
     }
     case 'MapProperty': {
@@ -381,13 +391,18 @@ export function writeValue(w: Wr, c: Ctx, ty: Ty, v: Json | undefined, where: Wh
       const removed = isObject(v) && Array.isArray(v.removed) ? v.removed : [];
       const entries = Array.isArray(v) ? v : isObject(v) && Array.isArray(v.entries) ? v.entries : writeFail(`${what} is not an array of [key, value] pairs`, v);
       w.i32(removed.length);
-      removed.forEach((e, i) => writeValue(w, c, k, e, 'elem', `${what}.removed[${i}]`));
+      writeElements(w, c, k, removed, what, '.removed');
       w.i32(entries.length);
-      entries.forEach((e, i) => {
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
         if (!Array.isArray(e) || e.length !== 2) writeFail(`${what}[${i}] is not a [key, value] pair`, e);
-        writeValue(w, c, k, e[0], 'elem', `${what}[${i}] key`);
-        writeValue(w, c, vt, e[1], 'elem', `${what}[${i}] value`);
-      });
+        try {
+          writeValue(w, c, k, e[0], 'elem', what);
+          writeValue(w, c, vt, e[1], 'elem', what);
+        } catch (err) {
+          throw relabel(err, what, `${what}[${i}]`);
+        }
+      }
       return;
     }
     case 'OptionalProperty': {
@@ -402,16 +417,40 @@ export function writeValue(w: Wr, c: Ctx, ty: Ty, v: Json | undefined, where: Wh
   throw new PropsWriteError(`${what}: property type ${ty.t} is not known`);
 }
 
+/**
+ * Elements of an array, set or map, each written with the container's label: the element's own label
+ * (`what[i]`) is made only for a message, not for each element written.
+ */
+function writeElements(w: Wr, c: Ctx, ty: Ty, items: readonly Json[], what: string, part: string): void {
+  for (let i = 0; i < items.length; i++) {
+    try {
+      writeValue(w, c, ty, items[i], 'elem', what);
+    } catch (err) {
+      throw relabel(err, what, `${what}${part}[${i}]`);
+    }
+  }
+}
+
+/** A write error whose message starts with the label `from`, with `to` in its place. */
+function relabel(err: unknown, from: string, to: string): unknown {
+  if (err instanceof Error && !(err instanceof PropsReadError) && err.message.startsWith(from)) return new PropsWriteError(to + err.message.slice(from.length));
+  return err;
+}
+
+/** The label of a property in write errors until one is thrown (then it becomes `property "<name>"`). */
+const PROPERTY = '\u0001property';
+const propertyLabel = (name: Json) => `property ${JSON.stringify(name)}`;
+
 export function writeStruct(w: Wr, c: Ctx, name: string | undefined, v: Json | undefined): void {
   const native = nativeStruct(name);
-  if (native) return native.write(w, c.S, v);
+  if (native) return native.write(w, c.S, v, c);
   if (name === 'InstancedStruct') {
     if (!isObject(v)) return writeFail('instanced struct is not an object', v);
     writeRef(w, c.S, v.struct ?? '', 'instanced struct type');
     const slot = w.slot();
     const start = w.len;
-    if (typeof v.raw === 'string') w.bytes(unhex(v.raw, 'instanced struct'));
-    else if (v.value !== undefined && typeof v.struct === 'string' && v.struct !== '') writeStruct(w, { ...c, depth: c.depth + 1 }, objectNameOfPath(v.struct), v.value);
+    if (hasHexField(v, 'raw')) w.bytes(hexFieldBytes(v, 'raw', 'instanced struct'));
+    else if (v.value !== undefined && typeof v.struct === 'string' && v.struct !== '') writeStruct(w, c, objectNameOfPath(v.struct), v.value);
     w.patchI32(slot, w.len - start);
     return;
   }
@@ -496,16 +535,53 @@ function nodeName(rd: Rd, S: Session): string {
   return n;
 }
 
-function readTagNew(rd: Rd, S: Session, name: Json): Tag {
-  // The complete type name: its nodes in pre-order, each with the count of its parameters.
-  const flat: { name: string; inner: number }[] = [];
+/** A complete type name as read from a 5.4+ tag, kept per package by its bytes (a package repeats few types). */
+export interface TagType {
+  bytes: Uint8Array;
+  node: TypeNode;
+  ty: Ty;
+  type: string;
+}
+
+/** The complete type name of a 5.4+ tag: its nodes in pre-order, each a name and the count of its parameters. */
+function readTypeNew(rd: Rd, S: Session): TagType {
+  // Find where the type ends (12 bytes a node) and a hash of its bytes; anything odd is left to the full read.
+  const start = rd.pos;
+  const v = rd.v;
+  let at = start;
   let pending = 1;
+  let h = 0x811c9dc5;
+  for (let nodes = 0; pending > 0 && nodes <= 256 && at + 12 <= rd.end; nodes++) {
+    const inner = v.getInt32(at + 8, true);
+    if (inner < 0 || inner > 256) break;
+    h = Math.imul(h ^ v.getInt32(at, true), 0x01000193);
+    h = Math.imul(h ^ v.getInt32(at + 4, true), 0x01000193);
+    h = Math.imul(h ^ inner, 0x01000193);
+    pending += inner - 1;
+    at += 12;
+  }
+  const bucket = pending === 0 ? S.tagTypes.get(h) : undefined;
+  if (bucket) {
+    const b = rd.b;
+    for (const t of bucket) {
+      const tb = t.bytes;
+      if (tb.length !== at - start) continue;
+      let i = 0;
+      while (i < tb.length && tb[i] === b[start + i]) i++;
+      if (i === tb.length) {
+        rd.pos = at;
+        return t;
+      }
+    }
+  }
+  const flat: { name: string; inner: number }[] = [];
+  pending = 1;
   while (pending > 0) {
     if (flat.length > 256) fail(rd, 'type name has more than 256 nodes');
     const n = nodeName(rd, S);
-    const at = rd.pos;
+    const countAt = rd.pos;
     const inner = rd.i32('type parameter count');
-    if (inner < 0 || inner > 256) throw new PropsReadError(`type parameter count ${inner} is invalid`, at);
+    if (inner < 0 || inner > 256) throw new PropsReadError(`type parameter count ${inner} is invalid`, countAt);
     flat.push({ name: n, inner });
     pending += inner - 1;
   }
@@ -517,18 +593,28 @@ function readTagNew(rd: Rd, S: Session, name: Json): Tag {
     return { name: f.name, params };
   };
   const node = build();
+  const t: TagType = { bytes: rd.b.slice(start, rd.pos), node, ty: tyOfNode(node), type: formatTypeNode(node) };
+  if (rd.pos === at) {
+    if (bucket) bucket.push(t);
+    else S.tagTypes.set(h, [t]);
+  }
+  return t;
+}
+
+function readTagNew(rd: Rd, S: Session, name: Json): Tag {
+  const { node, ty, type } = readTypeNew(rd, S);
   const sizeAt = rd.pos;
   const size = rd.i32('property size');
   if (size < 0) throw new PropsReadError(`property size ${size} is negative`, sizeAt);
   const flags = rd.u8('tag flags');
-  const prop: PropJson = { name, type: formatTypeNode(node) };
+  const prop: PropJson = { name, type };
   if (flags & 0x01) prop.arrayIndex = rd.i32('array index');
   if (flags & 0x02) prop.guid = readGuid(rd, 'property GUID');
   if (flags & 0x04) prop.ext = readExtension(rd);
   if (flags & 0x08) prop.binary = true;
   if (flags & 0x20) prop.skipped = true;
   if (flags & 0xc0) throw new PropsReadError(`tag flags 0x${flags.toString(16)} hold unknown bits`, sizeAt + 4);
-  return { prop, node, ty: tyOfNode(node), size, flags, boolValue: (flags & 0x10) !== 0 };
+  return { prop, node, ty, size, flags, boolValue: (flags & 0x10) !== 0 };
 }
 
 /** The tag extension byte and what its bits add (the overridable operation and a 32-bit flag). */
@@ -549,12 +635,13 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
   const size = rd.i32('property size');
   if (size < 0) throw new PropsReadError(`property size ${size} is negative`, sizeAt);
   const arrayIndex = rd.i32('array index');
-  const params: TypeNode[] = [];
+  let p0: string | undefined;
+  let p1: string | undefined;
   let boolValue = false;
   let structGuid: string | undefined;
   switch (type) {
     case 'StructProperty':
-      params.push({ name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
       if (S.ue4 >= ObjectVersion.StructGuidInPropertyTag || S.ue5 > 0) structGuid = readGuid(rd, 'struct GUID');
       break;
     case 'BoolProperty':
@@ -565,14 +652,15 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
     case 'ArrayProperty':
     case 'SetProperty':
     case 'OptionalProperty':
-      params.push({ name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
       break;
     case 'MapProperty':
-      params.push({ name: nodeName(rd, S), params: [] }, { name: nodeName(rd, S), params: [] });
+      p0 = nodeName(rd, S);
+      p1 = nodeName(rd, S);
       break;
   }
-  const node: TypeNode = { name: type, params };
-  const prop: PropJson = { name, type: formatTypeNode(node) };
+  const { node, ty, type: typeText } = oldTagType(type, p0, p1);
+  const prop: PropJson = { name, type: typeText };
   if (arrayIndex !== 0) prop.arrayIndex = arrayIndex;
   if (structGuid !== undefined && structGuid !== '00000000000000000000000000000000') prop.structGuid = structGuid;
   if (S.ue4 >= ObjectVersion.PropertyGuidInPropertyTag || S.ue5 > 0) {
@@ -582,7 +670,26 @@ function readTagOld(rd: Rd, S: Session, name: Json): Tag {
     const e = readExtension(rd);
     if (e !== '00') prop.ext = e;
   }
-  return { prop, node, ty: tyOfNode(node), size, flags: 0, boolValue };
+  return { prop, node, ty, size, flags: 0, boolValue };
+}
+
+/** Types of pre-5.4 tags (a type name and up to two parameter names), made once: a package repeats few. Shared: never modify. */
+const oldTagTypes = new Map<string, { node: TypeNode; ty: Ty; type: string }>();
+
+function oldTagType(type: string, p0: string | undefined, p1: string | undefined): { node: TypeNode; ty: Ty; type: string } {
+  const key = p0 === undefined ? type : p1 === undefined ? `${type}\u0000${p0}` : `${type}\u0000${p0}\u0000${p1}`;
+  let t = oldTagTypes.get(key);
+  if (t === undefined) {
+    const params: TypeNode[] = [];
+    if (p0 !== undefined) params.push({ name: p0, params: [] });
+    if (p1 !== undefined) params.push({ name: p1, params: [] });
+    const node: TypeNode = { name: type, params };
+    t = { node, ty: tyOfNode(node), type: formatTypeNode(node) };
+    // Bounded: types are few, but packages are input.
+    if (oldTagTypes.size >= 4096) oldTagTypes.clear();
+    oldTagTypes.set(key, t);
+  }
+  return t;
 }
 
 function newLayout(S: Session): boolean {
@@ -601,9 +708,9 @@ export interface TaggedBlock {
 }
 
 /**
- * A tagged property list up to its `None` terminator. Each value is decoded inside its tag's size and then written
- * back: a value that does not reproduce its bytes (a type or struct layout the toolkit does not know) keeps them as
- * hex instead.
+ * A tagged property list up to its `None` terminator. Each value is decoded inside its tag's size; one that does not
+ * read there (a type or struct layout the toolkit does not know) keeps its bytes as hex instead, and so does one that
+ * does not write back to its bytes when the context asks for each value to be checked (`verify`).
  */
 export function readTaggedProps(rd: Rd, c: Ctx, isObject: boolean): TaggedBlock {
   const S = c.S;
@@ -654,34 +761,37 @@ function readTaggedValue(rd: Rd, c: Ctx, tag: Tag, start: number, end: number): 
   if (!KNOWN_TYPES.has(tag.ty.t)) {
     c.S.notes.push(`${c.S.current} property ${JSON.stringify(prop.name)} at offset 0x${start.toString(16)}: unknown property type ${tag.ty.t}; its ${end - start} bytes are kept as they are`);
   }
-  const bytes = rd.b.subarray(start, end);
-  const sub = new Rd(rd.b, start, end);
+  // The value is read inside its tag's size: the reader's end moves there for it (no reader made per value).
+  const outerEnd = rd.end;
+  rd.pos = start;
+  rd.end = end;
   let value: Json | undefined;
   let innerTag: JsonObject | undefined;
   try {
-    if (tag.ty.t === 'StructProperty') value = readStruct(sub, { ...c, depth: c.depth + 1 }, tag.ty.struct, prop.binary === true);
+    if (tag.ty.t === 'StructProperty') value = readStruct(rd, c, tag.ty.struct, prop.binary === true);
     else if (tag.ty.t === 'ArrayProperty' && !newLayout(c.S) && tag.ty.inner?.t === 'StructProperty' && (c.S.ue4 >= ObjectVersion.InnerArrayTagInfo || c.S.ue5 > 0)) {
-      const r = readOldStructArray(sub, c);
+      const r = readOldStructArray(rd, c);
       value = r.value;
       innerTag = r.innerTag;
-    } else value = readValue(sub, c, tag.ty, 'top');
-    if (sub.pos !== end) value = undefined;
+    } else value = readValue(rd, c, tag.ty, 'top');
+    if (rd.pos !== end) value = undefined;
   } catch {
     value = undefined;
   }
-  if (value !== undefined) {
+  rd.end = outerEnd;
+  if (value !== undefined && c.verify) {
     // Written back, the value must give the same bytes, or it stays raw.
     try {
-      const w = new Wr(bytes.length + 16);
+      const w = new Wr(end - start + 16);
       const trial: PropJson = { ...prop, value };
       if (innerTag) trial.innerTag = innerTag;
       writeTaggedValue(w, c, trial, tag.ty);
-      if (!sameBytes(w.view(), bytes)) value = undefined;
+      if (!sameBytes(w.view(), rd.b.subarray(start, end))) value = undefined;
     } catch {
       value = undefined;
     }
   }
-  if (value === undefined) prop.raw = hex(bytes);
+  if (value === undefined) setHexField(prop, 'raw', rd.b.subarray(start, end));
   else {
     prop.value = value;
     if (innerTag) prop.innerTag = innerTag;
@@ -698,25 +808,28 @@ function readOldStructArray(rd: Rd, c: Ctx): { value: Json; innerTag: JsonObject
   const innerTag: JsonObject = { name, type: tag.prop.type };
   for (const k of ['arrayIndex', 'structGuid', 'guid', 'ext'] as const) if (tag.prop[k] !== undefined) innerTag[k] = tag.prop[k]!;
   const out: Json[] = [];
-  for (let i = 0; i < n; i++) out.push(readStruct(rd, { ...c, depth: c.depth + 1 }, tag.ty.struct));
+  for (let i = 0; i < n; i++) out.push(readStruct(rd, c, tag.ty.struct));
   return { value: out, innerTag };
 }
 
+/** Writes a tagged value; its messages name the property `PROPERTY` (the caller puts the name in). */
 function writeTaggedValue(w: Wr, c: Ctx, p: PropJson, ty: Ty): void {
-  const what = `property ${JSON.stringify(p.name)}`;
-  if (p.raw !== undefined) {
-    w.bytes(unhex(p.raw, what));
+  const what = PROPERTY;
+  if (hasHexField(p, 'raw')) {
+    w.bytes(hexFieldBytes(p, 'raw', what));
     return;
   }
-  if (ty.t === 'StructProperty') return writeStruct(w, { ...c, depth: c.depth + 1 }, ty.struct, p.value);
+  if (ty.t === 'StructProperty') return writeStruct(w, c, ty.struct, p.value);
   if (ty.t === 'ArrayProperty' && !newLayout(c.S) && ty.inner?.t === 'StructProperty' && (c.S.ue4 >= ObjectVersion.InnerArrayTagInfo || c.S.ue5 > 0)) {
     if (!Array.isArray(p.value)) return writeFail(`${what} is not an array`, p.value);
     const it = p.innerTag ?? { name: p.name, type: 'StructProperty' };
-    const node = parseTypeNode(String(it.type));
+    const { node } = parsedType(String(it.type));
     w.i32(p.value.length);
-    const sizeAt = writeTagOld(w, c.S, { ...(it as unknown as PropJson), name: it.name ?? p.name }, node, false);
+    const innerName = it.name ?? p.name;
+    writeName(w, c.S, innerName, 'inner tag name');
+    const sizeAt = writeTagOld(w, c.S, { ...(it as unknown as PropJson), name: innerName }, node, false);
     const start = w.len;
-    for (const e of p.value) writeStruct(w, { ...c, depth: c.depth + 1 }, node.params[0]?.name, e);
+    for (const e of p.value) writeStruct(w, c, node.params[0]?.name, e);
     w.patchI32(sizeAt, w.len - start);
     return;
   }
@@ -759,12 +872,20 @@ function writeTagOld(w: Wr, S: Session, p: PropJson, node: TypeNode, boolValue: 
 const ZERO_BYTE = new Uint8Array(1);
 
 function writeTagNew(w: Wr, S: Session, p: PropJson, node: TypeNode, boolValue: boolean): number {
-  const walk = (n: TypeNode) => {
-    writeName(w, S, n.name, 'type name');
-    w.i32(n.params.length);
-    n.params.forEach(walk);
-  };
-  walk(node);
+  // The type's bytes depend only on the name map: made once per type and package.
+  let bytes = S.typeBytes.get(p.type);
+  if (bytes === undefined) {
+    const t = new Wr(64);
+    const walk = (n: TypeNode) => {
+      writeName(t, S, n.name, 'type name');
+      t.i32(n.params.length);
+      n.params.forEach(walk);
+    };
+    walk(node);
+    bytes = t.done();
+    S.typeBytes.set(p.type, bytes);
+  }
+  w.bytes(bytes);
   const sizeAt = w.slot();
   const flags = p.tagFlags ?? derivedFlags(p, boolValue);
   w.u8(flags);
@@ -779,21 +900,25 @@ export function writeTaggedProps(w: Wr, c: Ctx, props: readonly PropJson[], isOb
   if (isObject && S.ue5 >= ObjectVersion.PropertyTagExtension) w.bytes(unhex(control ?? '00', 'serialization control'));
   for (const p of props) {
     if (p === null || typeof p !== 'object' || typeof p.type !== 'string') writeFail('property is not an object with a type', p as unknown as Json);
-    const what = `property ${JSON.stringify(p.name)}`;
     let node: TypeNode;
+    let ty: Ty;
     try {
-      node = parseTypeNode(p.type);
+      ({ node, ty } = parsedType(p.type));
     } catch (e) {
-      throw new PropsWriteError(`${what}: ${(e as Error).message}`);
+      throw new PropsWriteError(`${propertyLabel(p.name)}: ${(e as Error).message}`);
     }
-    const ty = tyOfNode(node);
-    writeName(w, S, p.name, 'property name');
-    const inTag = ty.t === 'BoolProperty' && p.raw === undefined;
-    const boolValue = inTag ? jsonBool(p.value ?? false, what) : false;
-    const sizeAt = newLayout(S) ? writeTagNew(w, S, p, node, boolValue) : writeTagOld(w, S, p, node, boolValue);
-    const start = w.len;
-    if (!inTag && !(p.skipped && p.value === undefined && p.raw === undefined)) writeTaggedValue(w, c, p, ty);
-    w.patchI32(sizeAt, w.len - start);
+    try {
+      writeName(w, S, p.name, 'property name');
+      const hasRaw = hasHexField(p, 'raw');
+      const inTag = ty.t === 'BoolProperty' && !hasRaw;
+      const boolValue = inTag ? jsonBool(p.value ?? false, PROPERTY) : false;
+      const sizeAt = newLayout(S) ? writeTagNew(w, S, p, node, boolValue) : writeTagOld(w, S, p, node, boolValue);
+      const start = w.len;
+      if (!inTag && !(p.skipped && p.value === undefined && !hasRaw)) writeTaggedValue(w, c, p, ty);
+      w.patchI32(sizeAt, w.len - start);
+    } catch (err) {
+      throw relabel(err, PROPERTY, propertyLabel(p.name));
+    }
   }
   writeName(w, S, 'None', 'property name');
 }
@@ -807,168 +932,182 @@ export interface UnversionedBlock {
   header?: string;
 }
 
-interface HeaderEntry {
-  index: number;
-  zero: boolean;
-}
+/** Header entries as numbers: the schema index times two, plus one when the value is zero (its mask bit set). */
+type HeaderEntry = number;
 
 function readHeader(rd: Rd): HeaderEntry[] {
-  const frags: { skip: number; zeros: boolean; values: number; last: boolean }[] = [];
+  const start = rd.pos;
   let maskBits = 0;
-  for (;;) {
-    if (frags.length > 65536) fail(rd, 'unversioned header has too many fragments');
+  for (let n = 0; ; n++) {
+    if (n > 65536) fail(rd, 'unversioned header has too many fragments');
     const x = rd.u16('unversioned header fragment');
-    const f = { skip: x & 0x7f, zeros: (x & 0x80) !== 0, values: x >>> 9, last: (x & 0x100) !== 0 };
-    frags.push(f);
-    if (f.zeros) maskBits += f.values;
-    if (f.last) break;
+    if (x & 0x80) maskBits += x >>> 9;
+    if (x & 0x100) break;
   }
-  let mask: Uint8Array = new Uint8Array(0);
-  if (maskBits > 0) {
-    const bytes = maskBits <= 8 ? 1 : maskBits <= 16 ? 2 : Math.ceil(maskBits / 32) * 4;
-    mask = rd.bytes(bytes, 'unversioned zero mask');
-  }
+  const fragsEnd = rd.pos;
+  let mask: Uint8Array | undefined;
+  if (maskBits > 0) mask = rd.bytes(maskBits <= 8 ? 1 : maskBits <= 16 ? 2 : Math.ceil(maskBits / 32) * 4, 'unversioned zero mask');
   const out: HeaderEntry[] = [];
   let index = 0;
   let bit = 0;
-  for (const f of frags) {
-    index += f.skip;
-    for (let i = 0; i < f.values; i++) {
-      let zero = false;
-      if (f.zeros) {
-        zero = ((mask[bit >> 3]! >> (bit & 7)) & 1) === 1;
+  for (let at = start; at < fragsEnd; at += 2) {
+    const x = rd.v.getUint16(at, true);
+    index += x & 0x7f;
+    const values = x >>> 9;
+    for (let i = 0; i < values; i++) {
+      let zero = 0;
+      if (mask !== undefined && x & 0x80) {
+        zero = (mask[bit >> 3]! >> (bit & 7)) & 1;
         bit++;
       }
-      out.push({ index: index++, zero });
+      out.push(index++ * 2 + zero);
     }
   }
   return out;
 }
 
-/** The header the engine writes for these (sorted) schema indices. */
-function writeHeader(w: Wr, entries: readonly HeaderEntry[]): void {
-  type Frag = { skip: number; values: number; zeros: boolean; bits: boolean[] };
-  const frags: Frag[] = [{ skip: 0, values: 0, zeros: false, bits: [] }];
+/**
+ * The header the engine writes for these (sorted) entries: fragments of up to 127 skipped and 127 stored indices.
+ * With no entries at all, the engine's one fragment skips the schema's first `schemaSize` indices (at most 127).
+ */
+function writeHeader(w: Wr, entries: readonly HeaderEntry[], schemaSize: number | undefined): void {
+  if (entries.length === 0) {
+    w.u16(Math.min(schemaSize ?? 0, 127) | 0x100);
+    return;
+  }
+  // Fragment k: skip[k] indices skipped, count[k] stored, the first at bits[first[k]]; zeros[k] if any is zero.
+  const skip = [0];
+  const count = [0];
+  const zeros = [false];
+  const first = [0];
+  const bits: number[] = [];
+  let k = 0;
   let next = 0;
-  const last = () => frags[frags.length - 1]!;
+  const fragment = () => {
+    k++;
+    skip.push(0);
+    count.push(0);
+    zeros.push(false);
+    first.push(bits.length);
+  };
   for (const e of entries) {
-    while (next < e.index) {
-      const f = last();
-      if (f.values > 0 || f.skip === 127) frags.push({ skip: 0, values: 0, zeros: false, bits: [] });
-      last().skip++;
+    const index = Math.floor(e / 2);
+    while (next < index) {
+      if (count[k]! > 0 || skip[k] === 127) fragment();
+      skip[k]!++;
       next++;
     }
-    if (last().values === 127) frags.push({ skip: 0, values: 0, zeros: false, bits: [] });
-    const f = last();
-    f.values++;
-    f.zeros ||= e.zero;
-    f.bits.push(e.zero);
+    if (count[k] === 127) fragment();
+    count[k]!++;
+    if (e & 1) zeros[k] = true;
+    bits.push(e & 1);
     next++;
   }
-  while (frags.length > 1 && last().values === 0) frags.pop();
-  const bits: boolean[] = [];
-  frags.forEach((f, i) => {
-    w.u16(f.skip | (f.zeros ? 0x80 : 0) | (i === frags.length - 1 ? 0x100 : 0) | (f.values << 9));
-    if (f.zeros) bits.push(...f.bits);
-  });
-  if (bits.length > 0) {
-    const bytes = bits.length <= 8 ? 1 : bits.length <= 16 ? 2 : Math.ceil(bits.length / 32) * 4;
-    const mask = new Uint8Array(bytes);
-    bits.forEach((b, i) => {
-      if (b) mask[i >> 3]! |= 1 << (i & 7);
-    });
+  while (k > 0 && count[k] === 0) k--;
+  let maskBits = 0;
+  for (let i = 0; i <= k; i++) {
+    w.u16(skip[i]! | (zeros[i] ? 0x80 : 0) | (i === k ? 0x100 : 0) | (count[i]! << 9));
+    if (zeros[i]) maskBits += count[i]!;
+  }
+  if (maskBits > 0) {
+    const mask = new Uint8Array(maskBits <= 8 ? 1 : maskBits <= 16 ? 2 : Math.ceil(maskBits / 32) * 4);
+    let b = 0;
+    for (let i = 0; i <= k; i++) {
+      if (!zeros[i]) continue;
+      for (let j = first[i]!; j < first[i]! + count[i]!; j++, b++) if (bits[j]) mask[b >> 3]! |= 1 << (b & 7);
+    }
     w.bytes(mask);
   }
 }
 
-function schemaOf(c: Ctx, name: string, rd?: Rd): UsmapStruct {
-  const m = c.S.P.mappings;
-  if (!m) throw rd ? new PropsReadError(`unversioned properties of ${name} need type mappings (a .usmap)`, rd.pos) : new PropsWriteError(`unversioned properties of ${name} need type mappings (a .usmap)`);
-  const s = usmapStruct(m, name);
-  if (!s) throw rd ? new PropsReadError(`the mappings have no struct or class ${name}`, rd.pos) : new PropsWriteError(`the mappings have no struct or class ${name}`);
-  return s;
+function structSchema(c: Ctx, name: string, rd?: Rd): Schema {
+  const s = c.S.structDef(name);
+  if (!s) {
+    const message = c.S.P.mappings ? `the mappings have no struct or class ${name}` : `unversioned properties of ${name} need type mappings (a .usmap)`;
+    throw rd ? new PropsReadError(message, rd.pos) : new PropsWriteError(message);
+  }
+  return schemaOf(c.S, s);
 }
+
+/** How many indices the schema has, when all of its supers are known. */
+const schemaSize = (schema: Schema): number | undefined => (schema.missingSuper === undefined ? schema.slots.length : undefined);
 
 export function readUnversionedProps(rd: Rd, c: Ctx, structName: string): UnversionedBlock {
   const S = c.S;
-  const schema = schemaOf(c, structName, rd);
+  const schema = structSchema(c, structName, rd);
   const headerStart = rd.pos;
   const entries = readHeader(rd);
-  const headerBytes = rd.b.subarray(headerStart, rd.pos);
-  const props: PropJson[] = [];
-  const m = S.P.mappings!;
-  for (const e of entries) {
-    const found = usmapPropertyAt(m, schema, e.index);
-    if (!found) throw new PropsReadError(`the mappings of ${structName} have no property at schema index ${e.index}`, rd.pos);
-    const { property, arrayIndex } = found;
-    const ty = tyOfUsmap(property.type);
-    const p: PropJson = { name: property.name, type: formatTypeNode(nodeOfTy(ty)) };
-    if (property.arraySize > 1) p.arrayIndex = arrayIndex;
-    if (e.zero) {
+  const headerEnd = rd.pos;
+  const props: PropJson[] = new Array(entries.length);
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    const index = Math.floor(e / 2);
+    const slot = schema.slots[index];
+    if (!slot) {
+      if (schema.missingSuper !== undefined && index >= schema.slots.length) throw new PropsReadError(`schema index ${index} of ${structName} lies in its super struct ${schema.missingSuper}, which neither the package nor the mappings describe`, rd.pos);
+      throw new PropsReadError(`the mappings of ${structName} have no property at schema index ${index}`, rd.pos);
+    }
+    const p: PropJson = { name: slot.property.name, type: slot.type };
+    if (slot.property.arraySize > 1) p.arrayIndex = slot.arrayIndex;
+    if (e & 1) {
       p.zero = true;
-      p.value = zeroValue(S, ty);
+      p.value = zeroValue(S, slot.ty);
     } else {
       try {
-        p.value = readValue(rd, c, ty, 'top');
+        p.value = readValue(rd, c, slot.ty, 'top');
       } catch (err) {
-        if (err instanceof PropsReadError) throw new PropsReadError(`property ${property.name} of ${structName}: ${err.message}`, err.at);
+        if (err instanceof PropsReadError) throw new PropsReadError(`property ${slot.property.name} of ${structName}: ${err.message}`, err.at);
         throw err;
       }
     }
-    props.push(p);
+    props[k] = p;
   }
   const block: UnversionedBlock = { props };
-  const w = new Wr(headerBytes.length + 8);
-  writeHeader(w, entries);
+  // The JSON keeps the header only when the engine would not write the same one for these properties.
+  const w = c.S.scratch();
+  writeHeader(w, entries, schemaSize(schema));
+  const headerBytes = rd.b.subarray(headerStart, headerEnd);
   if (!sameBytes(w.view(), headerBytes)) block.header = hex(headerBytes);
   return block;
 }
 
-/** The schema index of a property (and fixed-array element) in a struct and its supers. */
-function schemaIndexOf(c: Ctx, schema: UsmapStruct, name: string, arrayIndex: number): { index: number; ty: Ty } | undefined {
-  const m = c.S.P.mappings!;
-  const want = name.toLowerCase();
-  let base = 0;
-  let cur: UsmapStruct | undefined = schema;
-  for (let depth = 0; cur && depth < 256; depth++) {
-    for (const p of cur.properties) {
-      if (p && p.name.toLowerCase() === want && arrayIndex < p.arraySize) return { index: base + p.schemaIndex + arrayIndex, ty: tyOfUsmap(p.type) };
-    }
-    base += cur.propertyCount;
-    cur = cur.superType === undefined ? undefined : usmapStruct(m, cur.superType);
-  }
-  return undefined;
-}
-
 export function writeUnversionedProps(w: Wr, c: Ctx, structName: string, props: readonly PropJson[], header?: string): void {
   const S = c.S;
-  const schema = schemaOf(c, structName);
+  const schema = structSchema(c, structName);
   const items = props.map((p) => {
     const text = nameJsonText(p.name);
     if (text === undefined) writeFail('property name', p.name);
-    const at = schemaIndexOf(c, schema, text, p.arrayIndex ?? 0);
-    if (!at) throw new PropsWriteError(`${structName} has no property ${text}${p.arrayIndex ? `[${p.arrayIndex}]` : ''} in the mappings`);
-    const zero = p.zero === true && (p.value === undefined || JSON.stringify(p.value) === JSON.stringify(zeroValue(S, at.ty)));
-    return { p, ...at, zero };
+    const arrayIndex = p.arrayIndex ?? 0;
+    const first = schema.byName.get(text.toLowerCase());
+    const slot = first === undefined ? undefined : schema.slots[first];
+    if (!slot || !Number.isInteger(arrayIndex) || arrayIndex < 0 || arrayIndex >= slot.property.arraySize) throw new PropsWriteError(`${structName} has no property ${text}${p.arrayIndex ? `[${p.arrayIndex}]` : ''} in the mappings`);
+    const zero = p.zero === true && (p.value === undefined || JSON.stringify(p.value) === JSON.stringify(zeroValue(S, slot.ty)));
+    return { p, index: first! + arrayIndex, ty: slot.ty, zero };
   });
   items.sort((a, b) => a.index - b.index);
   for (let i = 1; i < items.length; i++) if (items[i]!.index === items[i - 1]!.index) throw new PropsWriteError(`${structName}: property ${JSON.stringify(items[i]!.p.name)} appears twice`);
-  const entries = items.map((x) => ({ index: x.index, zero: x.zero }));
+  const entries = items.map((x) => x.index * 2 + (x.zero ? 1 : 0));
   if (header !== undefined) {
     const stored = unhex(header, 'unversioned header');
     const check = readHeader(new Rd(stored));
-    if (check.length === entries.length && check.every((e, i) => e.index === entries[i]!.index && e.zero === entries[i]!.zero)) w.bytes(stored);
-    else writeHeader(w, entries);
-  } else writeHeader(w, entries);
+    if (check.length === entries.length && check.every((e, i) => e === entries[i])) w.bytes(stored);
+    else writeHeader(w, entries, schemaSize(schema));
+  } else writeHeader(w, entries, schemaSize(schema));
   for (const x of items) {
     if (x.zero) continue;
-    const what = `property ${JSON.stringify(x.p.name)}`;
-    if (x.p.raw !== undefined) w.bytes(unhex(x.p.raw, what));
-    else writeValue(w, c, x.ty, x.p.value, 'top', what);
+    try {
+      if (hasHexField(x.p, 'raw')) w.bytes(hexFieldBytes(x.p, 'raw', PROPERTY));
+      else writeValue(w, c, x.ty, x.p.value, 'top', PROPERTY);
+    } catch (err) {
+      throw relabel(err, PROPERTY, propertyLabel(x.p.name));
+    }
   }
 }
 
-export function newCtx(S: Session, mode: Mode): Ctx {
-  return { S, mode, depth: 0 };
+export function newCtx(S: Session, mode: Mode, verify: boolean): Ctx {
+  return { S, mode, depth: 0, verify };
 }
 export type { Ctx };
+
+// Native structs that hold a property-serialized struct (a Niagara type definition) read it through these.
+setNestedStructs((rd, c, name) => readStruct(rd, c as Ctx, name), (w, c, name, v) => writeStruct(w, c as Ctx, name, v));

@@ -1,4 +1,5 @@
-import { oodleCompress, oodleDecompress } from '../codecs/oodle/index.js';
+import type { Codec } from '../codecs/codec.js';
+import { defaultCodecs, encoderFor } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import { toHex } from '../util/bytes.js';
 import { groupShaders, shaderCodeChunkId } from './groups.js';
@@ -32,9 +33,20 @@ export interface ShaderCompression {
 /** The engine's compression of shader code: Mermaid; the stored form when that does not shrink it. */
 export function compressShaderCode(code: Uint8Array, o: ShaderCompression = {}): Uint8Array {
   if (code.length === 0) return code;
-  const packed = oodleCompress(code, { codec: 'mermaid', level: o.level ?? SHADER_LEVEL });
+  const packed = shaderEncoder(o.level ?? SHADER_LEVEL).compress!(code);
   return packed.length < code.length ? packed : code;
 }
+
+/**
+ * Mermaid at `level`, through the codec registry: the CLI's bundles load the Oodle module (large static tables) when
+ * it is first used, not with every pack (see scripts/build-cli.mjs).
+ */
+function shaderEncoder(level: number): Codec {
+  let c = encoders.get(level);
+  if (!c) encoders.set(level, (c = encoderFor('Oodle', { oodleCodec: 'mermaid', level })));
+  return c;
+}
+const encoders = new Map<number, Codec>();
 
 /** Optimal parsing: shader code is a small share of a game and the engine compresses it hard. */
 const SHADER_LEVEL = 8;
@@ -164,7 +176,7 @@ export function legacyGroupCode(zen: ZenShaderLibrary, g: number, chunk: Uint8Ar
 function decodeGroup(chunk: Uint8Array, size: number, where: string): Uint8Array {
   if (size > MAX_DECODED_SHADER_SIZE) throw new IoStoreError('UNSUPPORTED', `shader code of ${size} bytes exceeds the ${MAX_DECODED_SHADER_SIZE}-byte limit`, { file: where });
   try {
-    return oodleDecompress(chunk, size);
+    return defaultCodecs().require('Oodle').decompress(chunk, size);
   } catch (e) {
     throw new IoStoreError('CODEC', `Oodle could not decode the shader code (${e instanceof Error ? e.message : String(e)})`, { file: where });
   }

@@ -61,14 +61,17 @@ export function decodeChunkId(b: Uint8Array, at: number, gen: EngineGeneration):
 }
 
 export function encodeChunkId(c: ChunkId, gen: EngineGeneration): Uint8Array {
+  // Written through a shared scratch view and copied: a view of the id's own buffer would move its 12 bytes off V8's
+  // heap into an allocation of their own (a pack makes an id per file).
+  ID_SCRATCH.setBigUint64(0, c.id, true);
+  ID_SCRATCH.setUint16(8, c.index, gen === 'UE4');
   const out = new Uint8Array(CHUNK_ID_SIZE);
-  const view = new DataView(out.buffer);
-  view.setBigUint64(0, c.id, true);
-  view.setUint16(8, c.index, gen === 'UE4');
-  view.setUint8(10, c.pad);
-  view.setUint8(11, c.type);
+  for (let i = 0; i < 10; i++) out[i] = ID_SCRATCH.getUint8(i);
+  out[10] = c.pad;
+  out[11] = c.type;
   return out;
 }
+const ID_SCRATCH = new DataView(new ArrayBuffer(16));
 
 /** The 24-hex-digit form used in listings: the 12 raw bytes in file order. */
 export function chunkIdHex(b: Uint8Array, at = 0): string {

@@ -1,6 +1,8 @@
 import { IoStoreError } from '../errors.js';
 import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
+import { ByteList, IntList } from '../util/int-list.js';
+import { KeyTable } from '../util/key-table.js';
 
 const NONE = 0xffffffff;
 
@@ -11,7 +13,14 @@ export interface DirectoryIndex {
   directories: Uint32Array;
   /** 3 u32 per file: name, next file, user data (the chunk's TOC index). */
   files: Uint32Array;
-  strings: string[];
+  /** The string table (names of directories and files): a `string[]`, or, parsed, the bytes it was read from. */
+  strings: DirectoryNames;
+}
+
+/** The string table of an index: a name by its number (a `string[]` is one). */
+export interface DirectoryNames {
+  readonly length: number;
+  at(i: number): string | undefined;
 }
 
 /** A file of the directory index with its path relative to the mount point. */
@@ -32,20 +41,20 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   const stringCount = r.u32('string table count');
   // Each FString takes at least 4 bytes, which bounds the count before the array is built.
   r.needArray(stringCount, 4, 'string table');
-  const strings: string[] = new Array(stringCount);
-  // The rest of the index decoded at once: 8-bit names are cut from it rather than built a character at a time.
+  // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
+  // bytes each, in every thread that opened the container.
+  const starts = new Int32Array(stringCount);
   const tableAt = r.pos;
-  const table = latin1(r.bytes.subarray(tableAt));
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
-    const s = readName(r, i, table, tableAt);
-    if (s === undefined) {
+    if (!stepOverName(r, i)) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
       r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
-    strings[i] = s;
+    starts[i] = at - tableAt;
   }
+  const strings = new StoredNames(r.bytes.subarray(tableAt, r.pos), starts);
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
   // The mount point only prefixes file paths. The engine writes `/` (or nothing) in the index of a container that
@@ -70,17 +79,16 @@ function readU32s(r: ByteReader, count: number): Uint32Array {
 }
 
 /**
- * Reads one string-table entry, checking its bytes for characters that could escape a folder while decoding it:
- * a directory index of a big container holds thousands of names, and this is the hot loop of opening one.
- * Returns undefined for an unsafe name (the caller re-reads it to say why).
+ * Steps over one string-table entry, checking its bytes for characters that could escape a folder: a directory
+ * index of a big container holds thousands of names, and this is the hot loop of opening one. Returns false for an
+ * unsafe name (the caller re-reads it to say why).
  */
-function readName(r: ByteReader, i: number, table: string, tableAt: number): string | undefined {
+function stepOverName(r: ByteReader, i: number): boolean {
   const at = r.pos;
   const len = r.i32('string length');
   if (len <= 0) {
     r.pos = at;
-    const s = r.fstring(`directory index string ${i}`);
-    return unsafeComponent(s) ? undefined : s;
+    return unsafeComponent(r.fstring(`directory index string ${i}`)) === undefined;
   }
   if (len > r.remaining) r.fail('TRUNCATED', `directory index string ${i}: length ${len} exceeds the ${r.remaining} bytes that remain`, at);
   const b = r.bytes;
@@ -90,12 +98,41 @@ function readName(r: ByteReader, i: number, table: string, tableAt: number): str
   for (let k = start; k < end; k++) {
     const c = b[k]!;
     // '/', '\', ':' and control characters never belong in one path component.
-    if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return undefined;
+    if (c < 0x20 || c === 0x2f || c === 0x5c || c === 0x3a) return false;
   }
-  const s = table.substring(start - tableAt, end - tableAt);
   r.pos = end + 1;
-  if (s === '.' || s === '..' || s === '') return undefined;
-  return s;
+  // '', '.' and '..'
+  return !(len === 1 || (b[start] === 0x2e && (len === 2 || (len === 3 && b[start + 1] === 0x2e))));
+}
+
+/**
+ * A parsed string table: the FStrings as stored (already checked by parseDirectoryIndex) and where each starts.
+ * A name is decoded each time it is asked for.
+ */
+class StoredNames implements DirectoryNames {
+  constructor(
+    /** The string table as stored: its FStrings back to back (serializeDirectoryIndex copies them as they are). */
+    readonly bytes: Uint8Array,
+    private readonly starts: Int32Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  at(i: number): string | undefined {
+    if (i < 0 || i >= this.starts.length) return undefined;
+    return decodeFString(this.bytes, this.starts[i]!);
+  }
+}
+
+/** The FString at `bytes[at]` (one already checked: see stepOverName). */
+function decodeFString(b: Uint8Array, at: number): string {
+  const len = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
+  if (len > 0) return latin1(b.subarray(at + 4, at + 3 + len));
+  const r = new ByteReader(b, 'directory index');
+  r.pos = at;
+  return r.fstring();
 }
 
 /** Why a single path component is unsafe to join into an output path, or undefined when it is fine. */
@@ -152,9 +189,12 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
   const bad = (what: string): never => {
     throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
   };
-  const name = (i: number, what: string): string => {
+  const checkName = (i: number, what: string): void => {
     if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
-    return strings[i]!;
+  };
+  const name = (i: number, what: string): string => {
+    checkName(i, what);
+    return strings.at(i)!;
   };
   // Directories are marked when first reached, so a sibling chain that loops back fails at once.
   const stack: Array<[number, number]> = [[0, 0]];
@@ -168,7 +208,7 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
       seenFiles[f] = 1;
       const tocIndex = files[f * 3 + 2]!;
       if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
-      name(files[f * 3]!, `file entry ${f}`);
+      checkName(files[f * 3]!, `file entry ${f}`);
       onFile(f, prefixes[prefix]!, tocIndex, prefix);
     }
     for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
@@ -188,7 +228,7 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
 export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
   const out: DirectoryFile[] = [];
   walkDirectoryIndex(index, chunkCount, source, (f, prefix, tocIndex) => {
-    out.push({ path: prefix + index.strings[index.files[f * 3]!]!, tocIndex });
+    out.push({ path: prefix + index.strings.at(index.files[f * 3]!)!, tocIndex });
   });
   return out;
 }
@@ -227,80 +267,98 @@ export class ChunkPaths {
   /** Path of chunk i, or undefined if no file entry names it. */
   get(i: number): string | undefined {
     const p = this.prefixOf[i]!;
-    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings[this.nameOf[i]!]!;
+    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings.at(this.nameOf[i]!)!;
   }
 }
 
-/** Builds an index from paths relative to the mount point, deduplicating names as the engine does. */
-export function buildDirectoryIndex(mountPoint: string, entries: readonly DirectoryFile[]): DirectoryIndex {
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
+/**
+ * Builds an index from paths relative to the mount point, deduplicating names as the engine does. The names are kept
+ * as the FStrings the index stores (StoredNames), entries in growing integer arrays: an index of a game's 500,000
+ * files is built without an object or string per file.
+ */
+export function buildDirectoryIndex(mountPoint: string, entries: Iterable<DirectoryFile>): DirectoryIndex {
+  const names = new ByteList(1 << 12);
+  const starts = new IntList();
+  const ids = new KeyTable((id) => decodeFString(names.view(), starts.get(id)));
   const intern = (s: string): number => {
-    let id = stringIds.get(s);
-    if (id === undefined) {
-      id = strings.length;
-      strings.push(s);
-      stringIds.set(s, id);
+    let id = ids.find(s);
+    if (id < 0) {
+      id = starts.push(names.length);
+      names.append(encodeFString(s));
+      ids.set(s, id);
     }
     return id;
   };
-  const dirs: number[][] = [[NONE, NONE, NONE, NONE]];
+  // Per directory: name, first child, next sibling, first file; per file: name, next file, TOC index.
+  const dirs = new IntList(64);
+  dirs.push(-1), dirs.push(-1), dirs.push(-1), dirs.push(-1);
+  const files = new IntList(1024);
   const dirByPath = new Map<string, number>([['', 0]]);
-  const fileRows: number[][] = [];
-  const dirFor = (parts: string[]): number => {
+  const dirFor = (dirPath: string, path: string): number => {
+    const known = dirByPath.get(dirPath);
+    if (known !== undefined) return known;
     let cur = 0;
-    let path = '';
-    for (const p of parts) {
-      path += `${p}/`;
-      let d = dirByPath.get(path);
+    let at = '';
+    for (const p of dirPath.split('/')) {
+      checkComponent(path, p);
+      at = at === '' ? p : `${at}/${p}`;
+      let d = dirByPath.get(at);
       if (d === undefined) {
-        d = dirs.length;
+        d = dirs.length / 4;
         // New children go to the front of the sibling list: order is free and this needs no tail pointer.
-        dirs.push([intern(p), NONE, dirs[cur]![1]!, NONE]);
-        dirs[cur]![1] = d;
-        dirByPath.set(path, d);
+        dirs.push(intern(p)), dirs.push(-1), dirs.push(dirs.get(cur * 4 + 1)), dirs.push(-1);
+        dirs.set(cur * 4 + 1, d);
+        dirByPath.set(at, d);
       }
       cur = d;
     }
     return cur;
   };
   for (const e of entries) {
-    const parts = e.path.split('/');
-    const fileName = parts.pop()!;
-    for (const p of [...parts, fileName]) {
-      const why = unsafeComponent(p);
-      if (why) throw new IoStoreError('UNSAFE_PATH', `path ${quote(e.path)}: component ${quote(p)} ${why}`);
-    }
-    const d = dirFor(parts);
-    const f = fileRows.length;
-    fileRows.push([intern(fileName), dirs[d]![3]!, e.tocIndex]);
-    dirs[d]![3] = f;
+    const cut = e.path.lastIndexOf('/');
+    const fileName = e.path.slice(cut + 1);
+    const d = cut < 0 ? 0 : dirFor(e.path.slice(0, cut), e.path);
+    checkComponent(e.path, fileName);
+    const f = files.length / 3;
+    files.push(intern(fileName)), files.push(dirs.get(d * 4 + 3)), files.push(e.tocIndex);
+    dirs.set(d * 4 + 3, f);
   }
-  return {
-    mountPoint,
-    directories: Uint32Array.from(dirs.flat()),
-    files: Uint32Array.from(fileRows.flat()),
-    strings,
-  };
+  const u32 = (l: IntList) => new Uint32Array(l.toInt32Array().buffer);
+  return { mountPoint, directories: u32(dirs), files: u32(files), strings: new StoredNames(names.view().slice(), starts.toInt32Array()) };
 }
 
-/** Serialises an index to its on-disk form (unencrypted, unpadded). */
+function checkComponent(path: string, p: string): void {
+  const why = unsafeComponent(p);
+  if (why) throw new IoStoreError('UNSAFE_PATH', `path ${quote(path)}: component ${quote(p)} ${why}`);
+}
+
+/** Serialises an index to its on-disk form (unencrypted, unpadded), in one buffer. */
 export function serializeDirectoryIndex(index: DirectoryIndex): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const u32 = (v: number) => {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, v, true);
-    parts.push(b);
+  const mount = encodeFString(index.mountPoint);
+  const stored = index.strings instanceof StoredNames ? index.strings.bytes : undefined;
+  const names: Uint8Array[] = [];
+  if (!stored) for (let i = 0; i < index.strings.length; i++) names.push(encodeFString(index.strings.at(i)!));
+  const namesSize = stored ? stored.length : names.reduce((a, n) => a + n.length, 0);
+  const out = new Uint8Array(mount.length + 12 + index.directories.byteLength + index.files.byteLength + namesSize);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  const bytes = (b: Uint8Array) => {
+    out.set(b, at);
+    at += b.length;
   };
-  const fstr = (s: string) => parts.push(encodeFString(s));
-  fstr(index.mountPoint);
-  u32(index.directories.length / 4);
-  parts.push(new Uint8Array(index.directories.buffer, index.directories.byteOffset, index.directories.byteLength).slice());
-  u32(index.files.length / 3);
-  parts.push(new Uint8Array(index.files.buffer, index.files.byteOffset, index.files.byteLength).slice());
-  u32(index.strings.length);
-  for (const s of index.strings) fstr(s);
-  return concatBytes(parts);
+  const u32s = (a: Uint32Array) => {
+    view.setUint32(at, a.length / (a === index.directories ? 4 : 3), true);
+    at += 4;
+    for (let i = 0; i < a.length; i++, at += 4) view.setUint32(at, a[i]!, true);
+  };
+  bytes(mount);
+  u32s(index.directories);
+  u32s(index.files);
+  view.setUint32(at, index.strings.length, true);
+  at += 4;
+  if (stored) bytes(stored);
+  else for (const n of names) bytes(n);
+  return out;
 }
 
 /** FString encoding as the engine writes it: 8-bit when every char fits, else UTF-16LE; NUL-terminated. */
@@ -331,4 +389,34 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
     o += p.length;
   }
   return out;
+}
+
+/**
+ * TOC index of the file at `relPath` (below the mount point, `/`-separated, compared case-insensitively as the
+ * engine's file system does), or -1. Walks down one directory per component: no table over every file is built,
+ * and a corrupt index that loops ends after as many steps as it has entries.
+ */
+export function findDirectoryIndexFile(index: DirectoryIndex, relPath: string): number {
+  const { directories, files, strings } = index;
+  const parts = relPath.split('/').filter((p) => p !== '');
+  if (parts.length === 0 || directories.length === 0) return -1;
+  let budget = directories.length / 4 + files.length / 3;
+  const same = (s: number, want: string) => s < strings.length && strings.at(s)!.toLowerCase() === want;
+  let dir = 0;
+  for (let k = 0; k < parts.length - 1; k++) {
+    const want = parts[k]!.toLowerCase();
+    let c = directories[dir * 4 + 1]!;
+    while (c !== NONE && c * 4 < directories.length && !same(directories[c * 4]!, want)) {
+      if (--budget < 0) return -1;
+      c = directories[c * 4 + 2]!;
+    }
+    if (c === NONE || c * 4 >= directories.length) return -1;
+    dir = c;
+  }
+  const want = parts[parts.length - 1]!.toLowerCase();
+  for (let f = directories[dir * 4 + 3]!; f !== NONE && f * 3 < files.length; f = files[f * 3 + 1]!) {
+    if (same(files[f * 3]!, want)) return files[f * 3 + 2]!;
+    if (--budget < 0) return -1;
+  }
+  return -1;
 }

@@ -13,8 +13,13 @@ export const ENGINE_VERSIONS = [
 export type EngineVersion = (typeof ENGINE_VERSIONS)[number];
 export type EngineGeneration = 'UE4' | 'UE5';
 
+/** `ue5.4`, `UE_5_4`, `5.4` -> `UE5_4` (or `5_4`, which callers also try with a `UE` prefix). */
+export function normalizeEngineName(s: string): string {
+  return s.trim().toUpperCase().replace(/^UE_?/, 'UE').replace(/[.\-]/g, '_');
+}
+
 export function parseEngineVersion(s: string): EngineVersion {
-  const norm = s.trim().toUpperCase().replace(/^UE_?/, 'UE').replace(/[.\-]/g, '_');
+  const norm = normalizeEngineName(s);
   const v = ENGINE_VERSIONS.find((e) => e === norm || e === `UE${norm}`);
   if (!v) throw new IoStoreError('USAGE', `unknown engine version ${quote(s)} (expected one of ${ENGINE_VERSIONS.join(', ')})`);
   return v;

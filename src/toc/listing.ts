@@ -57,7 +57,7 @@ export function containerInfo(toc: IoStoreToc): ContainerInfo {
     mountPoint: toc.directoryIndex ? toc.directoryIndex.mountPoint : null,
     chunkCount: toc.chunkCount,
     blockCount: toc.blockCount,
-    fileCount: toc.directoryIndex ? toc.files().length : null,
+    fileCount: toc.directoryIndex ? toc.fileCount : null,
     rawSize,
     storedSize,
     ratio: rawSize > 0 ? storedSize / rawSize : null,

@@ -103,32 +103,46 @@ export interface PerfectHashLayout {
  * takes the first prime seed that places all its chunks in distinct free slots (or overflows), single chunks take
  * the lowest free slots as direct (negative) seeds, overflow chunks the slots left.
  */
-export function buildPerfectHash(ids: readonly Uint8Array[]): PerfectHashLayout {
-  const n = ids.length;
+export function buildPerfectHash(ids: readonly Uint8Array[] | Uint8Array): PerfectHashLayout {
+  // Either one id per array, or the ids back to back (12 bytes each), as a writer of many chunks keeps them.
+  const packed = ids instanceof Uint8Array;
+  const n = packed ? ids.length / CHUNK_ID_SIZE : ids.length;
+  const hashMod = (i: number, seed: number, mod: number) => (packed ? chunkIdHashMod(ids, i * CHUNK_ID_SIZE, seed, mod) : chunkIdHashMod(ids[i]!, 0, seed, mod));
   if (n === 0) return { slotToInput: new Int32Array(0), seeds: new Int32Array(0), overflow: new Int32Array(0) };
   const s = Math.max(1, Math.ceil(n / 2));
-  const buckets: number[][] = Array.from({ length: s }, () => []);
-  for (let i = 0; i < n; i++) buckets[chunkIdHashMod(ids[i]!, 0, 0, s)]!.push(i);
-  const order = buckets.map((_, i) => i).sort((a, b) => buckets[b]!.length - buckets[a]!.length || a - b);
+  // Buckets as runs of one array (a counting sort by bucket, inputs in order within each): an array per bucket was
+  // ~50 bytes per chunk of a game's container.
+  const bucketOf = new Int32Array(n);
+  const start = new Int32Array(s + 1);
+  for (let i = 0; i < n; i++) start[(bucketOf[i] = hashMod(i, 0, s)) + 1]!++;
+  for (let b = 0; b < s; b++) start[b + 1]! += start[b]!;
+  const items = new Int32Array(n);
+  const fill = start.slice(0, s);
+  for (let i = 0; i < n; i++) items[fill[bucketOf[i]!]!++] = i;
+  const sizeOf = (b: number) => start[b + 1]! - start[b]!;
+  const bucket = (b: number) => items.subarray(start[b]!, start[b + 1]!);
+  const order = new Int32Array(s);
+  for (let b = 0; b < s; b++) order[b] = b;
+  order.sort((a, b) => sizeOf(b) - sizeOf(a) || a - b);
 
   const seeds = new Int32Array(s);
   const slotToInput = new Int32Array(n).fill(-1);
   const overflowInputs: number[] = [];
   for (const bi of order) {
-    const bucket = buckets[bi]!;
-    if (bucket.length < 2) break;
+    const inputs = bucket(bi);
+    if (inputs.length < 2) break;
     let placed = false;
     for (const prime of primeSeeds()) {
-      const slots = bucket.map((input) => chunkIdHashMod(ids[input]!, 0, prime, n));
+      const slots = Array.from(inputs, (input) => hashMod(input, prime, n));
       if (slots.some((slot, k) => slotToInput[slot] !== -1 || slots.indexOf(slot) !== k)) continue;
-      slots.forEach((slot, k) => (slotToInput[slot] = bucket[k]!));
+      slots.forEach((slot, k) => (slotToInput[slot] = inputs[k]!));
       seeds[bi] = prime;
       placed = true;
       break;
     }
     if (!placed) {
       seeds[bi] = -(n + 1 + overflowInputs.length);
-      overflowInputs.push(...bucket);
+      overflowInputs.push(...inputs);
     }
   }
   let free = 0;
@@ -137,10 +151,9 @@ export function buildPerfectHash(ids: readonly Uint8Array[]): PerfectHashLayout 
     return free;
   };
   for (const bi of order) {
-    const bucket = buckets[bi]!;
-    if (bucket.length !== 1) continue;
+    if (sizeOf(bi) !== 1) continue;
     const slot = nextFree();
-    slotToInput[slot] = bucket[0]!;
+    slotToInput[slot] = items[start[bi]!]!;
     seeds[bi] = -(slot + 1);
   }
   const overflow = new Int32Array(overflowInputs.length);

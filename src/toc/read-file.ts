@@ -14,11 +14,11 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
 }
 
 /**
- * The bytes of a .utoc. Read with blocking calls: a TOC is read whole and at once (kilobytes to tens of MB), and five
+ * The bytes of a .utoc (`shared`: in a SharedArrayBuffer, for ContainerOrigin.tocBytes). Read with blocking calls: a TOC is read whole and at once (kilobytes to tens of MB), and five
  * round trips through libuv's thread pool (open, stat, head, body, close) cost `list` and `info` more than the
  * reads themselves.
  */
-export async function readTocBytes(path: string): Promise<Uint8Array> {
+export async function readTocBytes(path: string, o: { shared?: boolean } = {}): Promise<Uint8Array> {
   if (UCAS.test(path)) throw ucasGiven(path);
   let fd: number;
   try {
@@ -34,7 +34,8 @@ export async function readTocBytes(path: string): Promise<Uint8Array> {
     if (!magicOk) {
       throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
     }
-    const bytes = new Uint8Array(size);
+    // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own.
+    const bytes = new Uint8Array(o.shared && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
     let done = 0;
     while (done < size) {
       const n = readSync(fd, bytes, done, size - done, done);

@@ -5,6 +5,7 @@ import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
   ChunkPaths,
+  findDirectoryIndexFile,
   directoryIndexFiles,
   mountPointRelative,
   parseDirectoryIndex,
@@ -73,10 +74,12 @@ export class IoStoreToc {
     /** The directory index as stored (encrypted when the container is). */
     readonly directoryIndexBytes: Uint8Array,
     readonly directoryIndex: DirectoryIndex | null,
-    /** Hash field of each chunk meta: 32 bytes (v<8) or 20 bytes (v8+). */
-    readonly metaHashes: Uint8Array,
-    readonly metaHashSize: number,
-    readonly metaFlags: Uint8Array,
+    /**
+     * The chunk metas as stored: per chunk its hash field (32 bytes before v8, 20 after), its flags, padding. Read in
+     * place: a copy of the hashes was 20 bytes per chunk more in every thread that opened the container.
+     */
+    readonly metas: Uint8Array,
+    readonly metaSize: number,
     /** v6 OnDemand containers: 20-byte disk hashes per chunk, then per block. */
     readonly onDemandHashes: Uint8Array | null,
     /** v9+: 20-byte source hashes (layout inferred from the count; no sample had any). */
@@ -127,12 +130,9 @@ export class IoStoreToc {
     return this.chunkIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE);
   }
   chunkIdHex(i: number): string {
-    // Slices of one hex string of every id: a plan asks for each id several times, and a string per call (with the
-    // view it was made from) was most of what planning an unpack allocated.
-    this.idHexAll ??= toHex(this.chunkIds);
-    return this.idHexAll.substring(i * CHUNK_ID_SIZE * 2, (i + 1) * CHUNK_ID_SIZE * 2);
+    // Made per call: a hex string of every id, kept for the run, was 24 bytes per chunk in every thread.
+    return toHex(this.chunkIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE));
   }
-  private idHexAll: string | undefined;
   chunkType(i: number): number {
     return this.chunkIds[i * CHUNK_ID_SIZE + 11]!;
   }
@@ -160,10 +160,18 @@ export class IoStoreToc {
    */
   chunksInUcasOrder(): Int32Array {
     if (!this.ucasOrder) {
-      // Each chunk's offset read once: the sort compares each chunk a dozen times.
+      // Each chunk's offset read once: the sort compares each chunk a dozen times. Sorted as a typed array: an
+      // array of numbers to sort was ~100 bytes per chunk of peak memory.
       const at = new Float64Array(this.chunkCount);
-      for (let i = 0; i < this.chunkCount; i++) at[i] = this.chunkLengths[i] === 0 ? 0 : this.blocks.offset(this.chunkFirstBlock(i));
-      this.ucasOrder = Int32Array.from(Array.from(at.keys()).sort((a, b) => at[a]! - at[b]! || a - b));
+      let sorted = true;
+      for (let i = 0; i < this.chunkCount; i++) {
+        at[i] = this.chunkLengths[i] === 0 ? 0 : this.blocks.offset(this.chunkFirstBlock(i));
+        if (i > 0 && at[i]! < at[i - 1]!) sorted = false;
+      }
+      const order = new Int32Array(this.chunkCount);
+      for (let i = 0; i < order.length; i++) order[i] = i;
+      // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
+      this.ucasOrder = sorted ? order : order.sort((a, b) => at[a]! - at[b]! || a - b);
     }
     return this.ucasOrder;
   }
@@ -175,29 +183,46 @@ export class IoStoreToc {
     for (let b = first; b < end; b++) n += this.blocks.compressedSize(b);
     return n;
   }
+  /** Bytes of each chunk meta's hash field: 32 (v<8) or 20 (v8+). */
+  get metaHashSize(): number {
+    return this.metaSize === 24 ? 20 : 32;
+  }
+  /** The hash fields of every chunk meta, packed (a copy made per call). */
+  get metaHashes(): Uint8Array {
+    const s = this.metaHashSize;
+    const out = new Uint8Array(this.chunkCount * s);
+    for (let i = 0; i < this.chunkCount; i++) out.set(this.metas.subarray(i * this.metaSize, i * this.metaSize + s), i * s);
+    return out;
+  }
+  /** The flags of every chunk meta (a copy made per call). */
+  get metaFlags(): Uint8Array {
+    const out = new Uint8Array(this.chunkCount);
+    for (let i = 0; i < out.length; i++) out[i] = this.chunkMetaFlags(i);
+    return out;
+  }
   /** The stored hash: 20 bytes (BLAKE3-160 in UE5), or all 32 when the extra 12 bytes of a v<8 slot are used. */
   chunkHash(i: number): Uint8Array {
     const s = this.metaHashSize;
-    const h = this.metaHashes.subarray(i * s, (i + 1) * s);
-    return s > 20 && h.subarray(20).every((b) => b === 0) ? h.subarray(0, 20) : h;
+    const h = this.metas.subarray(i * this.metaSize, i * this.metaSize + s);
+    if (s > 20) {
+      for (let k = 20; k < s; k++) if (h[k] !== 0) return h;
+      return h.subarray(0, 20);
+    }
+    return h;
   }
   chunkHashHex(i: number): string {
-    const w = this.metaHashSize * 2;
-    if (this.hashHexAll === undefined) {
-      this.hashHexAll = toHex(this.metaHashes);
-      this.unusedHashTail = '0'.repeat(Math.max(0, w - 40));
-    }
-    const h = this.hashHexAll.substring(i * w, (i + 1) * w);
-    // As chunkHash: a slot wider than 20 bytes whose rest is zero holds a 20-byte hash.
-    return w > 40 && h.endsWith(this.unusedHashTail) ? h.substring(0, 40) : h;
+    return toHex(this.chunkHash(i));
   }
-  private hashHexAll: string | undefined;
-  private unusedHashTail = '';
   chunkMetaFlags(i: number): number {
-    return this.metaFlags[i]!;
+    return this.metas[i * this.metaSize + this.metaHashSize]!;
   }
   blockMethodName(b: number): string {
     return this.compressionMethods[this.blocks.method(b)]!;
+  }
+
+  /** File entries the directory index names (0 when there is none), without making their paths. */
+  get fileCount(): number {
+    return this.paths()?.fileCount ?? 0;
   }
 
   /** Files of the directory index with their paths below the mount point; empty when there is none. */
@@ -210,10 +235,29 @@ export class IoStoreToc {
 
   /** Path of chunk i (mount point without its `../` hops, then the file's path), or undefined if unnamed. */
   chunkPath(i: number): string | undefined {
+    return this.paths()?.get(i);
+  }
+
+  private paths(): ChunkPaths | null {
     if (this.pathCache === undefined) {
       this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
     }
-    return this.pathCache?.get(i);
+    return this.pathCache;
+  }
+
+  /**
+   * TOC index of the file at `path`, or -1: the path as `chunkPath` gives it (`Game/Content/Maps/Level.umap`) or
+   * below the mount point, `\\` or `/`, compared case-insensitively as the engine does.
+   */
+  findPath(path: string): number {
+    if (!this.directoryIndex) return -1;
+    const p = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const prefix = mountPointRelative(this.mountPoint);
+    if (prefix !== '' && p.toLowerCase().startsWith(prefix.toLowerCase())) {
+      const hit = findDirectoryIndexFile(this.directoryIndex, p.slice(prefix.length));
+      if (hit >= 0) return hit;
+    }
+    return findDirectoryIndexFile(this.directoryIndex, p);
   }
 
   /**
@@ -341,17 +385,6 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
     }
   }
 
-  const metaHashSize = metaSize === 24 ? 20 : 32;
-  // The hashes packed together: the metas copied once, then each hash moved down over the flags before it (one
-  // native move per chunk rather than a loop over every byte).
-  const packed = metaBytes.slice();
-  const metaFlags = new Uint8Array(n);
-  for (let i = 0, src = 0; i < n; i++, src += metaSize) {
-    metaFlags[i] = metaBytes[src + metaHashSize]!;
-    if (i > 0) packed.copyWithin(i * metaHashSize, src, src + metaHashSize);
-  }
-  const metaHashes = packed.subarray(0, n * metaHashSize);
-
   let directoryIndex: DirectoryIndex | null = null;
   let directoryIndexError: IoStoreError | undefined;
   if (h.containerFlags & ContainerFlags.Indexed && dirBytes.length > 0) {
@@ -367,7 +400,7 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
 
   const toc = new IoStoreToc(
     source, bytes.length, h, generation, chunkIds, chunkOffsets, chunkLengths, seeds, overflow, blocks, ivBytes,
-    compressionMethods, signatures, dirBytes, directoryIndex, metaHashes, metaHashSize, metaFlags, onDemandHashes,
+    compressionMethods, signatures, dirBytes, directoryIndex, metaBytes, metaSize, onDemandHashes,
     sourceHashes, sections,
   );
   toc.directoryIndexError = directoryIndexError;

@@ -20,6 +20,12 @@ export interface TocContent {
   compressionMethods: readonly string[];
   signatures: TocSignatures | null;
   directoryIndexBytes: Uint8Array;
+  /**
+   * The chunk metas as a parsed TOC keeps them (see IoStoreToc.metas): used when the three below are absent, as in
+   * `{ ...toc }` (a parsed TOC makes its packed hashes and flags per call, so a spread leaves them out).
+   */
+  metas?: Uint8Array;
+  metaSize?: number;
   metaHashes: Uint8Array;
   metaHashSize: number;
   metaFlags: Uint8Array;
@@ -34,7 +40,8 @@ export function serializeToc(t: TocContent): Uint8Array {
   const n = t.chunkIds.length / CHUNK_ID_SIZE;
   const b = t.blocks.count;
   const v = t.header.version;
-  if (t.chunkOffsets.length !== n || t.chunkLengths.length !== n || t.metaFlags.length !== n) {
+  const stored = (t.metaHashes as Uint8Array | undefined) === undefined && t.metas !== undefined && t.metaSize !== undefined ? { metas: t.metas, size: t.metaSize, hashSize: t.metaSize === 24 ? 20 : 32 } : undefined;
+  if (t.chunkOffsets.length !== n || t.chunkLengths.length !== n || (stored ? stored.metas.length !== n * stored.size : t.metaFlags.length !== n)) {
     throw new IoStoreError('USAGE', 'serializeToc: per-chunk arrays differ in length');
   }
   const methods = t.compressionMethods.slice(1);
@@ -82,10 +89,14 @@ export function serializeToc(t: TocContent): Uint8Array {
   const metaSize = v >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
   const hashField = metaSize === 24 ? 20 : 32;
   const metas = new Uint8Array(n * metaSize);
+  const hashes = stored ? stored.metas : t.metaHashes;
+  const hashStride = stored ? stored.size : t.metaHashSize;
+  const hashSize = stored ? stored.hashSize : t.metaHashSize;
+  const flags = stored ? undefined : t.metaFlags;
   for (let i = 0; i < n; i++) {
-    const h = t.metaHashes.subarray(i * t.metaHashSize, i * t.metaHashSize + Math.min(t.metaHashSize, hashField));
+    const h = hashes.subarray(i * hashStride, i * hashStride + Math.min(hashSize, hashField));
     metas.set(h, i * metaSize);
-    metas[i * metaSize + hashField] = t.metaFlags[i]!;
+    metas[i * metaSize + hashField] = flags ? flags[i]! : stored!.metas[i * stored!.size + stored!.hashSize]!;
   }
   parts.push(metas);
   if (t.onDemandHashes) parts.push(t.onDemandHashes);

@@ -2,8 +2,10 @@
 export { unpack } from './unpack.js';
 export { openContainer } from '../mount/open.js';
 export type { OpenContainerOptions } from '../mount/open.js';
-export { unnamedChunkPath, UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
-export type { UnpackOptions, UnpackProgress, UnpackResult, UnpackFailure, PlannedChunk } from './unpack.js';
+export { chunkOutputPath, unnamedChunkPath, UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
+export type { UnpackOptions, UnpackProgress, UnpackResult, UnpackFailure } from './unpack.js';
+export { PlannedChunks } from './chunk-plan.js';
+export type { PlannedChunk } from './chunk-plan.js';
 export { discoverContainers, discoverMounts, containerPriority, mountEntry, pakMountEntry } from '../mount/mount.js';
 export type { MountEntry, PakMountEntry } from '../mount/mount.js';
 export { KeyRing } from '../mount/keys.js';

@@ -29,7 +29,7 @@ export interface PakUnpackRun {
    */
   threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
-  claimed: ReadonlyMap<string, string>;
+  claimed: PakClaims;
   /**
    * The container that supplies the package `key` (see packageKey) in zen form, when the mount-order winner of the
    * package as a whole is one; else undefined. A package never mixes the zen and legacy forms.
@@ -37,6 +37,11 @@ export interface PakUnpackRun {
   packageWinner?: (key: string, pak: string, path: string) => string | undefined;
   /** The run's output names: a pak file that would replace another file of the run is written under a free name. */
   names?: OutputNames;
+}
+
+/** Which container writes an output path (lower case), if one does. */
+export interface PakClaims {
+  get(lowerPath: string): string | undefined;
 }
 
 export interface PakPlanned {

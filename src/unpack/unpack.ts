@@ -7,9 +7,9 @@ import type { EngineVersion } from '../toc/engine.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
 import { readManifestFile, keptManifestEntries } from '../layout/manifest-read.js';
-import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestChunkJson, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
-import type { OpenedPaks, PakUnpackOutcome } from './pak-unpack.js';
+import type { OpenedPaks, PakClaims, PakUnpackOutcome } from './pak-unpack.js';
 import { packageKey } from '../layout/package-files.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
@@ -20,7 +20,10 @@ import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
 import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
 import { JsonLazyArray, jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
-import { unnamedChunkPath } from '../layout/unnamed.js';
+import { chunkOutputPath } from '../layout/unnamed.js';
+import { KeyTable } from '../util/key-table.js';
+import { IntList } from '../util/int-list.js';
+import { ChunkIdOwners, ChunkPlan, PlannedChunks, type PlannedChunk } from './chunk-plan.js';
 import { plural } from '../util/plural.js';
 
 export interface UnpackOptions {
@@ -69,15 +72,6 @@ export interface UnpackFailure {
   message: string;
 }
 
-export interface PlannedChunk {
-  container: string;
-  index: number;
-  id: string;
-  type: string;
-  path: string;
-  size: number;
-}
-
 export interface UnpackResult {
   outdir: string;
   /**
@@ -87,7 +81,8 @@ export interface UnpackResult {
   containers: Array<{ name: string; priority: number; chunks: number; written: number; overridden: number; overriddenBy: string[] }>;
   chunksWritten: number;
   bytesWritten: number;
-  planned: PlannedChunk[];
+  /** What the run writes (or, dry, would write), in plan order: made a chunk at a time when read. */
+  planned: PlannedChunks;
   failures: UnpackFailure[];
   warnings: string[];
   manifest: string | null;
@@ -141,9 +136,6 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     stage = o.dryRun ? undefined : StagedFolder.open(outdir);
     if (stage && stage.leftovers.length > 0) warnings.push(leftoversWarning(stage.leftovers));
     const root = stage?.root ?? outdir;
-    // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
-    // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system.
-    const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin');
     /** By container: the chunks written under another name than their own. */
     const renamedAt = opened.map(() => new Map<number, string>());
     // Paks are opened first: a package held by a pak (legacy) and by a container (zen) comes out in one form.
@@ -161,39 +153,34 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     };
     // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
     // (a container alone owns all its chunks: no table of its ids).
-    const owner = new Map<string, number>();
-    if (opened.length > 1) {
-      opened.forEach(({ reader }, c) => {
-        for (let i = 0; i < reader.toc.chunkCount; i++) owner.set(reader.toc.chunkIdHex(i), c);
-      });
-    }
+    const tocs = opened.map(({ reader }) => reader.toc);
+    const owners = opened.length > 1 ? new ChunkIdOwners(tocs) : undefined;
 
     // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
     const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
     // Chunk entries are made as the manifest is written (JsonLazyArray), from the TOC: an object per chunk held
     // from the plan to the end was most of the plan's memory.
     const manifest: LazyManifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
-    const planned: PlannedChunk[] = [];
-    // By plan position: the container each planned chunk is read from (index into `opened`).
-    const plannedFrom: number[] = [];
-    const byPath = new Map<string, number>();
+    const plan = new ChunkPlan(tocs, opened.map(({ entry }) => entry.name));
+    // Plan positions by output path, when two containers could write the same one.
+    const byPath = opened.length > 1 ? new KeyTable((k) => plan.path(k)) : undefined;
     const summary: UnpackResult['containers'] = [];
     opened.forEach(({ entry, reader }, c) => {
       const toc = reader.toc;
       const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
       const missing = toc.compressionMethods.map((m, k) => k > 0 && !codecs.get(m));
       const skipped = new Map<string, number>();
-      const listed: number[] = [];
+      const listed = new IntList();
       const overriddenBy = new Map<number, string>();
       const by = new Set<string>();
+      const needPath = match !== undefined || winners !== undefined || byPath !== undefined;
       for (let i = 0; i < toc.chunkCount; i++) {
         if (type !== undefined && toc.chunkType(i) !== type) continue;
-        const id = toc.chunkIdHex(i);
-        const path = outputPathOf(toc, i);
+        const path = needPath ? chunkOutputPath(toc, i) : '';
         if (match && !match(path)) continue;
         const key = winners ? packageKey(path) : undefined;
         const packageWinner = key === undefined ? undefined : winners!.byPackage.get(key);
-        const winner = owner.get(id) ?? c;
+        const winner = owners ? owners.owner(c, i) : c;
         if (packageWinner !== undefined && winners!.sources[packageWinner]!.form !== 'zen') {
           const name = winners!.sources[packageWinner]!.name;
           overriddenBy.set(i, name);
@@ -206,30 +193,33 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           const m = firstMissingMethod(toc, i, missing);
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
         } else {
-          const clash = byPath.get(path);
+          const clash = byPath ? byPath.find(path) : -1;
           // The same path in one container is no override: both chunks are written (the later under a free name).
-          if (clash !== undefined && plannedFrom[clash] !== c) {
-            warnings.push(`${path}: written from ${entry.name} (chunk ${id}) over ${planned[clash]!.container}'s chunk ${planned[clash]!.id}`);
-            planned[clash] = { container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) };
-            plannedFrom[clash] = c;
+          if (clash >= 0 && plan.container(clash) !== c) {
+            const was = plan.entry(clash);
+            warnings.push(`${path}: written from ${entry.name} (chunk ${toc.chunkIdHex(i)}) over ${was.container}'s chunk ${was.id}`);
+            plan.replace(clash, c, i);
           } else {
-            byPath.set(path, planned.length);
-            planned.push({ container: entry.name, index: i, id, type: toc.chunkTypeName(i), path, size: toc.chunkSize(i) });
-            plannedFrom.push(c);
+            const k = plan.add(c, i);
+            byPath?.set(path, k);
           }
         }
         listed.push(i);
       }
-      const chunks = Int32Array.from(listed);
+      const chunks = listed.toInt32Array();
       manifest.containers.push({
         ...manifestContainer(toc, entry.name, entry.priority),
-        chunks: new JsonLazyArray(chunks.length, (k) => {
-          const i = chunks[k]!;
-          const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? outputPathOf(toc, i));
-          const by = overriddenBy.get(i);
-          if (by !== undefined) chunk.overriddenBy = by;
-          return chunk;
-        }),
+        chunks: new JsonLazyArray(
+          chunks.length,
+          (k) => {
+            const i = chunks[k]!;
+            const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? chunkOutputPath(toc, i));
+            const by = overriddenBy.get(i);
+            if (by !== undefined) chunk.overriddenBy = by;
+            return chunk;
+          },
+          (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!) ?? chunkOutputPath(toc, chunks[k]!), overriddenBy.get(chunks[k]!), indent),
+        ),
       });
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
@@ -237,17 +227,27 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
     });
 
-    planned.forEach((p, k) => {
-      const written = names.claim(p.path);
-      if (written === p.path) return;
-      p.path = written;
-      renamedAt[plannedFrom[k]!]!.set(p.index, written);
-    });
+    // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
+    // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system. A path is
+    // kept as a string only when renamed: the others are made again from the plan.
+    const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin', undefined, (k) => plan.path(k));
+    for (let k = 0; k < plan.length; k++) {
+      const path = plan.path(k);
+      const written = names.claim(path, k);
+      if (written === path) continue;
+      plan.rename(k, written);
+      renamedAt[plan.container(k)]!.set(plan.index(k), written);
+    }
 
+    // Paths (lower case) the containers write, by container name: a pak file of the same path is left out.
+    const claimed = (): PakClaims => {
+      const lower = new KeyTable((k) => plan.path(k).toLowerCase());
+      for (let k = 0; k < plan.length; k++) lower.set(plan.path(k).toLowerCase(), k);
+      return { get: (path) => { const k = lower.find(path); return k < 0 ? undefined : opened[plan.container(k)]!.entry.name; } };
+    };
     // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
     // --type selects chunk types, which pak files do not have.
     if (pakOpen) {
-      const claimed = new Map(planned.map((p) => [p.path.toLowerCase(), p.container]));
       const { planPaks } = await import('./pak-unpack.js');
       const packageWinner = winners
         ? (key: string, pak: string, path: string) => {
@@ -257,7 +257,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             return winners.sources[w]!.name;
           }
         : undefined;
-      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, names, ...(packageWinner ? { packageWinner } : {}) });
+      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed: claimed(), names, ...(packageWinner ? { packageWinner } : {}) });
       if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
       failures.push(...pakPlan.failures);
       pakPlan.failures = failures;
@@ -273,7 +273,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       containers: summary,
       chunksWritten: 0,
       bytesWritten: 0,
-      planned: pakPlanned.length > 0 ? [...planned, ...pakPlanned] : planned,
+      planned: new PlannedChunks(plan, pakPlanned),
       failures,
       warnings,
       manifest: null,
@@ -282,39 +282,41 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     if (o.dryRun) return result;
 
     let bytesTotal = 0;
-    for (const p of planned) bytesTotal += p.size;
+    for (let k = 0; k < plan.length; k++) bytesTotal += plan.size(k);
     for (const p of pakPlanned) bytesTotal += p.size;
-    const total = { chunksDone: 0, chunksTotal: planned.length + pakPlanned.length, bytesDone: 0, bytesTotal };
+    const total = { chunksDone: 0, chunksTotal: plan.length + pakPlanned.length, bytesDone: 0, bytesTotal };
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
     // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
     const plannedAt = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
-    planned.forEach((p, k) => {
-      plannedAt[plannedFrom[k]!]![p.index] = k;
-    });
-    const order: number[] = [];
-    readers.forEach((r, c) => {
-      for (const i of r.toc.chunksInUcasOrder()) if (plannedAt[c]![i]! >= 0) order.push(plannedAt[c]![i]!);
-    });
-    const build = new LoopTaskBuilder();
-    const taskPlan: number[] = [];
+    for (let k = 0; k < plan.length; k++) plannedAt[plan.container(k)]![plan.index(k)] = k;
+    // Each task writes its chunk under its own path (made again from the TOC by the thread that writes it), or a
+    // renamed one; taskPlan gives a task's plan position.
+    const build = new LoopTaskBuilder(root);
+    const taskPlan = new IntList(plan.length);
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
     const fail = (k: number, code: string, message: string) => {
-      const p = planned[k]!;
+      const p = plan.entry(k);
       chunkFailures.push({ k, f: { container: p.container, index: p.index, id: p.id, path: p.path, code, message } });
     };
-    for (const k of order) {
-      const p = planned[k]!;
-      try {
-        build.add(plannedFrom[k]!, p.index, safeOutputPath(root, p.path));
-        taskPlan.push(k);
-      } catch (e) {
-        if (!(e instanceof IoStoreError)) throw e;
-        fail(k, e.code, e.message);
-        total.chunksDone++;
-        total.bytesDone += p.size;
+    readers.forEach((r, c) => {
+      for (const i of r.toc.chunksInUcasOrder()) {
+        const k = plannedAt[c]![i]!;
+        if (k < 0) continue;
+        try {
+          const path = plan.path(k);
+          safeOutputPath(root, path);
+          if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, path));
+          else build.addOwnPath(c, i);
+          taskPlan.push(k);
+        } catch (e) {
+          if (!(e instanceof IoStoreError)) throw e;
+          fail(k, e.code, e.message);
+          total.chunksDone++;
+          total.bytesDone += plan.size(k);
+        }
       }
-    }
+    });
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
     const run = await runChunkTasks(readers, build.finish(), {
       ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
@@ -328,13 +330,12 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       },
     });
     result.threads = run.threads;
-    const writtenBy = new Map(summary.map((c) => [c.name, c]));
-    run.ok.forEach((t, k) => {
-      result.chunksWritten++;
-      result.bytesWritten += run.bytes[k]!;
-      writtenBy.get(planned[taskPlan[t]!]!.container)!.written++;
+    run.done.forEach((n, c) => {
+      result.chunksWritten += n;
+      summary[c]!.written += n;
     });
-    for (const x of run.failures) fail(taskPlan[x.task]!, x.code, x.message);
+    result.bytesWritten += run.bytes;
+    for (const x of run.failures) fail(taskPlan.get(x.task), x.code, x.message);
     // Threads finish out of order: failures are listed in the order of the plan.
     chunkFailures.sort((a, b) => a.k - b.k);
     failures.push(...chunkFailures.map((x) => x.f));
@@ -355,7 +356,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       // One manifest per folder: the earlier unpack's entries stay, their files written over marked as such.
       const failed = new Set(failures.map((f) => f.path?.toLowerCase()));
       const written = new Map<string, string>();
-      for (const p of [...planned, ...pakPlanned]) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
+      for (const p of result.planned) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
       const kept = keptManifestEntries(previous, manifest, written);
       manifest.containers = [...kept.containers, ...manifest.containers];
       const allPaks = [...kept.paks, ...(manifest.paks ?? [])];
@@ -368,7 +369,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       yield '\n';
     };
     try {
-      await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true });
+      await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true, transient: true });
       result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
     } catch (e) {
       // A failure among the others (a full disk fails the files before it too): each is reported, not only this one.
@@ -470,8 +471,4 @@ function firstMissingMethod(toc: IoStoreToc, i: number, missing: boolean[]): str
 
 function codecHint(method: string): string {
   return `register a codec named "${method}" with CodecRegistry.register`;
-}
-
-function outputPathOf(toc: IoStoreToc, i: number): string {
-  return toc.chunkPath(i) ?? unnamedChunkPath(toc.chunkTypeName(i), toc.chunkIdHex(i));
 }

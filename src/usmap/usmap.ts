@@ -150,14 +150,42 @@ export function parseUsmap(bytes: Uint8Array, options: ParseUsmapOptions = {}): 
   return out;
 }
 
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/**
+ * Names of a dump (tens of thousands, nearly all ASCII) as strings: ASCII ones as Latin-1 in one native call where
+ * Node's Buffer exists, the rest as UTF-8. A decoder call per name costs several times more.
+ */
+function nameDecoder(bytes: Uint8Array): (at: number, n: number) => string {
+  const utf8 = new TextDecoder();
+  const buf = NodeBuffer?.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  return (at, n) => {
+    const end = at + n;
+    let ascii = true;
+    for (let i = at; i < end; i++) {
+      if (bytes[i]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (buf !== undefined) return buf.toString(ascii ? 'latin1' : 'utf8', at, end);
+    if (!ascii || n > 64) return utf8.decode(bytes.subarray(at, end));
+    let s = '';
+    for (let i = at; i < end; i++) s += String.fromCharCode(bytes[i]!);
+    return s;
+  };
+}
+
 function parseBody(r: ByteReader, version: number): Pick<Usmap, 'names' | 'enums' | 'structs'> {
   const nameCount = r.u32('name count');
   r.needArray(nameCount, 1, 'names');
   const names: string[] = new Array(nameCount);
-  const utf8 = new TextDecoder();
+  const text = nameDecoder(r.bytes);
   for (let i = 0; i < nameCount; i++) {
     const n = version >= UsmapVersion.LongFName ? r.u16('name length') : r.u8('name length');
-    names[i] = utf8.decode(r.bytesView(n, 'name'));
+    r.need(n, 'name');
+    names[i] = text(r.pos, n);
+    r.pos += n;
   }
   const name = (what: string): string | undefined => {
     const at = r.pos;

@@ -140,12 +140,9 @@ export class ByteReader {
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 export function latin1(b: Uint8Array): string {
-  // Directory-index names are short: a plain loop beats spreading into fromCharCode by far.
-  if (b.length <= 64) {
-    let s = '';
-    for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-    return s;
-  }
+  // Directory-index names are short, and decoded each time a path is asked for: one call on the bytes makes a flat
+  // string (a loop appending a character at a time made a chain of pieces, 1.7x slower once read).
+  if (b.length <= 64) return String.fromCharCode.apply(null, b as unknown as number[]);
   // A long run (a directory index's whole string table) is one native call where Node's Buffer exists.
   if (NodeBuffer !== undefined) return NodeBuffer.from(b.buffer, b.byteOffset, b.length).toString('latin1');
   let s = '';

@@ -90,8 +90,13 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
       hash: [algorithm],
       onProgress: (chunks, bytes) => o.onProgress?.({ ...progress, chunksDone: chunks, bytesDone: bytes }),
     });
-    const wrong = new Map(run.mismatches.map((m) => [m.task, m.actual]));
-    for (const t of run.ok) record(tasks.index(t), wrong.get(t));
+    // Counts for the chunks that matched; an entry only for those that did not, or failed.
+    r.verified = run.done[0]! - run.mismatches.length;
+    r.bytes = run.bytes;
+    for (const m of run.mismatches) {
+      const i = tasks.index(m.task);
+      r.mismatches.push({ index: i, id: toc.chunkIdHex(i), type: toc.chunkTypeName(i), path: toc.chunkPath(i) ?? '', expected: toHex(toc.chunkHash(i).subarray(0, 20)), actual: toHex(m.actual) });
+    }
     for (const f of run.failures) record(tasks.index(f.task), undefined, new IoStoreError(f.code as IoStoreErrorCode, f.message));
   } else {
     // Sources with only asynchronous reads (a browser's Blob): one chunk after another on this thread.

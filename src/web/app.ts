@@ -9,6 +9,7 @@ import { showSideTab } from './details.js';
 import { extract, updateExtractButtons } from './extraction.js';
 import { wireLayout } from './layout.js';
 import { wireLoading } from './loading.js';
+import { wireMappings } from './mappings.js';
 import { perf, state } from './state.js';
 import { rowSubject } from './subject.js';
 import { applyView, wireTable } from './table.js';
@@ -50,6 +51,7 @@ function wireToolbar(): void {
 }
 
 wireLoading();
+wireMappings();
 wireToolbar();
 wireTable();
 wireTree();

@@ -9,6 +9,7 @@ import { renderContainers } from './containers.js';
 import { clearDetails, showSubject } from './details.js';
 import { updateExtractButtons } from './extraction.js';
 import { PackageContext } from './package-view.js';
+import { currentMappings, mappingsFromOpened } from './mappings.js';
 import { loadFiles, oneLine, type InputFile } from './session.js';
 import { perf, state } from './state.js';
 import { setError, setStatus } from './status.js';
@@ -17,6 +18,7 @@ import { applyView } from './table.js';
 import { renderTree } from './tree.js';
 
 const OPENED = /\.(utoc|ucas|pak|uasset|umap|uzenasset|uexp|ubulk|locres)$/i;
+const USMAP = /\.usmap$/i;
 
 async function filesFromDrop(dt: DataTransfer): Promise<InputFile[]> {
   const entries = [...dt.items].map((i) => i.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
@@ -91,6 +93,13 @@ function markReady(): void {
 export async function open(files: InputFile[]): Promise<void> {
   perf.dropAt = performance.now();
   perf.tableMs = -1;
+  // A .usmap opened alone sets the page's mappings and leaves the shown set as it is.
+  if (files.length > 0 && files.every((f) => USMAP.test(f.path))) {
+    await mappingsFromOpened(files);
+    setStatus(`Mappings: ${currentMappings()?.name ?? 'none'}`);
+    return;
+  }
+  await mappingsFromOpened(files);
   startNewSet();
   state.files = files.filter((f) => OPENED.test(f.path));
   if (state.files.length === 0) {

@@ -29,6 +29,8 @@ export interface Subject {
   bytes(limit?: number): Promise<Uint8Array>;
   /** A package (zen or legacy form) the package view can show. */
   isPackage: boolean;
+  /** A file beside it of the same stem (`.uexp` of a legacy package), from the same set; undefined when absent. */
+  companion(ext: string): Promise<Uint8Array | undefined>;
   /** The package's view, or why there is none (made once). */
   packageView(): Promise<AnyPackageView | string>;
   /** Re-hashes an IoStore chunk against its chunk meta. */
@@ -81,6 +83,7 @@ export function rowSubject(loaded: LoadResult, ctx: PackageContext, idx: number,
     read: async (from, length) => (c.reader ? c.reader.readRange(r.index, from, length) : (await readRow(loaded.containers, r, key, from + length)).subarray(from)),
     bytes: (limit) => (limit === undefined ? memo('bytes', () => readRow(loaded.containers, r, key)) : readRow(loaded.containers, r, key, limit)),
     isPackage: r.type === 'ExportBundleData' || /\.(uasset|umap)$/i.test(r.path),
+    companion,
     packageView: () => memo('package', () => ctx.packageView(r, key, companion)),
     ...(c.reader ? { verify: () => verifyChunk(c, r.index) } : {}),
     memo,
@@ -113,6 +116,7 @@ export function looseSubject(files: readonly InputFile[], f: InputFile, ctx: Pac
     read: async (from, length) => new Uint8Array(await f.file.slice(from, from + length).arrayBuffer()),
     bytes: async (limit) => (limit === undefined ? all() : new Uint8Array(await f.file.slice(0, limit).arrayBuffer())),
     isPackage: /\.(uasset|umap|uzenasset)$/i.test(f.path),
+    companion,
     packageView: () => memo('package', async () => viewLoosePackage(await all(), f.path, companion, await ctx?.scriptObjects(), ctx && ((id) => ctx.loadPackage(id)))),
     memo,
   };

@@ -11,22 +11,43 @@ export interface ZipSink {
   close(): Promise<Blob | undefined>;
 }
 
+/** Writes below this size are copied together into one part (see blobSink). */
+const GATHER_BYTES = 64 << 10;
+
 /**
  * Keeps the archive as a Blob of parts: the pending parts are folded into the Blob every `foldBytes`, so each byte
- * lives in one place (the browser may page large Blobs to disk) rather than in a growing array as well.
+ * lives in one place (the browser may page large Blobs to disk) rather than in a growing array as well. Small writes
+ * (entry headers, data descriptors, small files) are gathered into 64 KiB parts first: a Blob made of hundreds of
+ * thousands of tiny parts is slow to build and to read back (70,000 one-byte files took 12 s in Node).
  */
 export function blobSink(foldBytes = 32 << 20): ZipSink {
   let blob = new Blob([], { type: 'application/zip' });
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
+  let gather = new Uint8Array(GATHER_BYTES);
+  let gathered = 0;
+  const endGather = () => {
+    if (gathered === 0) return;
+    pending.push(gather.subarray(0, gathered));
+    gather = new Uint8Array(GATHER_BYTES);
+    gathered = 0;
+  };
   const fold = () => {
+    endGather();
     blob = new Blob([blob, ...(pending as BlobPart[])], { type: 'application/zip' });
     pending = [];
     pendingBytes = 0;
   };
   return {
     write(chunk) {
-      pending.push(chunk);
+      if (chunk.length < GATHER_BYTES / 4) {
+        if (gathered + chunk.length > GATHER_BYTES) endGather();
+        gather.set(chunk, gathered);
+        gathered += chunk.length;
+      } else {
+        endGather();
+        pending.push(chunk);
+      }
       pendingBytes += chunk.length;
       if (pendingBytes >= foldBytes) fold();
     },
@@ -65,34 +86,41 @@ export function crc32(data: Uint8Array, crc = 0): number {
   return ~c >>> 0;
 }
 
+const UTF8 = new TextEncoder();
 const MAX32 = 0xffffffff;
 const MAX16 = 0xffff;
 const FLAG_DESCRIPTOR = 0x0008;
 const FLAG_UTF8 = 0x0800;
 
+/**
+ * A little-endian record writer. It sets bytes one by one rather than through a DataView: a header is a few dozen
+ * bytes, which V8 keeps on its heap until something asks for the ArrayBuffer (as a DataView does), and moving it off
+ * the heap then was most of the cost of a small entry.
+ */
 class Out {
   private readonly buf: Uint8Array;
-  private readonly view: DataView;
   at = 0;
   constructor(size: number) {
     this.buf = new Uint8Array(size);
-    this.view = new DataView(this.buf.buffer);
   }
   u16(v: number): this {
-    this.view.setUint16(this.at, v, true);
+    const b = this.buf;
+    b[this.at] = v;
+    b[this.at + 1] = v >>> 8;
     this.at += 2;
     return this;
   }
   u32(v: number): this {
-    this.view.setUint32(this.at, v >>> 0, true);
+    const b = this.buf;
+    b[this.at] = v;
+    b[this.at + 1] = v >>> 8;
+    b[this.at + 2] = v >>> 16;
+    b[this.at + 3] = v >>> 24;
     this.at += 4;
     return this;
   }
   u64(v: number): this {
-    this.view.setUint32(this.at, v % 2 ** 32, true);
-    this.view.setUint32(this.at + 4, Math.floor(v / 2 ** 32), true);
-    this.at += 8;
-    return this;
+    return this.u32(v % 2 ** 32).u32(Math.floor(v / 2 ** 32));
   }
   bytes(b: Uint8Array): this {
     this.buf.set(b, this.at);
@@ -100,7 +128,7 @@ class Out {
     return this;
   }
   done(): Uint8Array {
-    return this.buf.subarray(0, this.at);
+    return this.at === this.buf.length ? this.buf : this.buf.subarray(0, this.at);
   }
 }
 
@@ -137,7 +165,7 @@ export class ZipWriter {
 
   async begin(path: string): Promise<void> {
     if (this.current) throw new Error('zip: the previous entry is not finished');
-    const name = new TextEncoder().encode(path);
+    const name = UTF8.encode(path);
     this.current = { name, crc: 0, size: 0, offset: this.offset };
     const h = new Out(30 + name.length)
       .u32(0x04034b50)

@@ -19,7 +19,8 @@ function prng(seed: number): (n: number) => number {
 function attempt(bytes: Uint8Array, source: string): IoStoreError | undefined {
   try {
     const p = parseClassicPackage(bytes, { source });
-    for (const e of p.exports) if (e.serialOffset !== null) expect(e.serialOffset + e.serialSize).toBeLessThanOrEqual(bytes.length);
+    // expect only for an export that is past the end: one expect per export of every case was a third of the file's time.
+    for (const e of p.exports) if (e.serialOffset !== null && e.serialOffset + e.serialSize > bytes.length) expect(e.serialOffset + e.serialSize).toBeLessThanOrEqual(bytes.length);
     return undefined;
   } catch (e) {
     if (!(e instanceof IoStoreError)) throw new Error(`${source}: expected IoStoreError, got ${String(e)}`, { cause: e });

@@ -56,17 +56,25 @@ describe.skipIf(!hasCorpus)('legacy -> zen on the engine-made pairs', () => {
     expect(publicExportHash('T_Test')).toBe(0x384692722f9fb7c9n);
   });
 
-  it('rejects a .uexp that does not end with the package tag, naming the offset', () => {
+  it('a .uexp without its closing tag converts to the chunk of the tagged one, with one warning naming it; an export past its end is refused', () => {
     const rel = 'zen-assets/UE5.5/T_Test';
     const uasset = readCorpus(`${rel}.uasset`);
-    const uexp = readCorpus(`${rel}.uexp`).slice(0, -2);
-    const pkg = parseLegacyPackage(uasset, { source: rel, engine: 'UE5_5' });
+    const uexp = readCorpus(`${rel}.uexp`);
+    const pkg = parseLegacyPackage(uasset, { source: `${rel}.uasset`, engine: 'UE5_5' });
+    const tagged = legacyToZen(pkg, uasset, uexp, { engine: 'UE5_5' });
+    expect(tagged.warning).toBeUndefined();
+    const untagged = legacyToZen(pkg, uasset, uexp.slice(0, -4), { engine: 'UE5_5' });
+    expect(Buffer.compare(Buffer.from(untagged.chunk), Buffer.from(tagged.chunk))).toBe(0);
+    expect(untagged.warning).toMatch(/^zen-assets\/UE5\.5\/T_Test\.uexp: no closing package tag/);
+    // Cut into the last export: it no longer fits, whatever the tag.
+    const cut = uexp.slice(0, -6);
     try {
-      legacyToZen(pkg, uasset, uexp, { engine: 'UE5_5' });
+      legacyToZen(pkg, uasset, cut, { engine: 'UE5_5' });
       throw new Error('expected an error');
     } catch (e) {
       expect(e).toBeInstanceOf(IoStoreError);
-      expect((e as IoStoreError).offset).toBe(uexp.length - 4);
+      expect((e as IoStoreError).message).toMatch(/export 0 .* lies outside the \d+-byte \.uexp/);
+      expect((e as IoStoreError).offset).toBe(pkg.summary.exportOffset);
     }
   });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writePakBytes } from '../../src/pak/index.js';
 import { CORPUS_AES_KEY_HEX, corpusPath, hasCorpus } from '../corpus.js';
 import { BIN, pakDeclaringBlock } from '../hostile.js';
+import { CHILD_PEAK_RSS_BYTES } from '../peak-rss.js';
 import { tempDir } from '../tmp.js';
 import { prng } from './mutate.js';
 
@@ -30,7 +31,7 @@ interface Run {
 /** A preload that reports the process's peak RSS on stderr as it exits (a line the checks then drop). */
 function rssPreload(dir: string): string {
   const file = join(dir, 'rss-preload.cjs');
-  writeFileSync(file, "process.on('exit', () => process.stderr.write(`\\n@@rss ${process.resourceUsage().maxRSS}\\n`));\n");
+  writeFileSync(file, `process.on('exit', () => process.stderr.write('\\n@@rss ' + Math.round(${CHILD_PEAK_RSS_BYTES} / 1024) + '\\n'));\n`);
   return file;
 }
 

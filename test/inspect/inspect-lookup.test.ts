@@ -87,7 +87,7 @@ describe.skipIf(!hasCorpus)('inspect finds a package by what the help promises',
     const r = await cli('inspect', pak, 'DT_AllProperties');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`Pak entry:        ${pak}/DataTables/DT_AllProperties.uasset\nPackage:          /Game/Fixtures/DataTables/DT_AllProperties\n`);
-    expect(r.out).toContain('.uexp:            1614 bytes, exports inside, closing tag present');
+    expect(r.out).toContain('Export data:      .uexp, 1614 bytes, exports inside, closing tag present');
     const j = JSON.parse((await cli('inspect', pak, 'Maps/Empty.umap', '--json')).out);
     expect(j.packageName).toBe('/Game/Fixtures/Maps/Empty');
     const list = await cli('inspect', pak);

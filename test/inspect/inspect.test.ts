@@ -134,3 +134,14 @@ describe('iostore inspect', () => {
     expect((await cli('inspect', '--help')).out).toMatch(/container-header-version/);
   });
 });
+
+describe('iostore inspect of a container header: the table has the columns its layout stores', () => {
+  it('shows export counts for UE 5.1/5.2 store entries and no empty exports column for 5.3+ ones', async () => {
+    const old = await cli('inspect', corpusPath('ue5.1-patchtest/jh-patchtest-chunk1/pakchunk1-Windows.utoc'));
+    expect(old.out).toMatch(/package id\s+name\s+imports\s+exports\s+shader maps/);
+    expect(old.out).toMatch(/\/Game\/Test\s+0\s+1\s+0/);
+    const current = await cli('inspect', corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc'));
+    expect(current.out).toMatch(/package id\s+name\s+imports\s+shader maps\n/);
+    expect(current.out).toMatch(/\/Game\/Fixtures\/Blueprints\/BP_Components\s+1\s+0\n/);
+  });
+});

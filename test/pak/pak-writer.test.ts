@@ -10,7 +10,12 @@ const codecs = defaultCodecs();
 /** A folder's worth of files: text that compresses, random bytes that do not, an empty file, sizes around blocks. */
 function sampleFiles(): { path: string; data: Uint8Array }[] {
   let x = 12345;
-  const rnd = (n: number) => Uint8Array.from({ length: n }, () => ((x = (x * 1103515245 + 12345) >>> 0) >>> 24));
+  // A plain loop: Uint8Array.from with a callback per byte had been a fifth of the file's time (called per case).
+  const rnd = (n: number) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    return out;
+  };
   const text = new TextEncoder().encode('[/Script/Engine.GameSession]\nMaxPlayers=16\n'.repeat(400));
   return [
     { path: 'Config/DefaultGame.ini', data: text },

@@ -93,7 +93,7 @@ describe('codecs on worker threads', () => {
     const r = await unpack([input], dir, { threads: 2, codecs: defaultCodecs().register(codec) });
     expect(r.failures).toEqual([]);
     expect(r.threads).toBe(2);
-    const zlibChunks = r.planned.filter((p) => p.size > 0);
+    const zlibChunks = Array.from(r.planned).filter((p) => p.size > 0);
     // Every chunk that has a Zlib block starts with one (its first block compresses): those the workers decoded
     // carry the mark, and apart from the marks every file equals the one unpacked on the calling thread.
     const marked = zlibChunks.filter((p) => readFileSync(join(dir, p.path))[0] === 0xab);

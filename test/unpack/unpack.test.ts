@@ -273,7 +273,7 @@ describe('the manifest', () => {
     const r = await unpack([join(src, 'Clash-Windows.utoc')], dir);
     expect(r.failures).toEqual([]);
     // The chunk is kept too, under a free name the manifest records (#24 item 11).
-    expect(r.planned.map((p) => p.path)).toContain('iostore-manifest (2).json');
+    expect(Array.from(r.planned, (p) => p.path)).toContain('iostore-manifest (2).json');
     expect(r.warnings).toContain('"iostore-manifest.json": the output\'s own "iostore-manifest.json" has that name: written as "iostore-manifest (2).json"');
     const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as Manifest;
     expect(m.tool).toBe('iostore-toolkit');

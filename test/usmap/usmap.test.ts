@@ -6,6 +6,8 @@ import { corpusPath } from '../corpus.js';
 
 const MAPPINGS = 'ue5.8-cue4parse/mappings';
 const read = (name: string) => readFileSync(corpusPath(MAPPINGS, name));
+/** Mappings as JSON text (maps as entry lists, bigints as decimal strings). */
+const text = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x] : typeof x === 'bigint' ? x.toString() : x));
 
 describe('usmap', () => {
   const plain = parseUsmap(read('CUE4ParseFixtures-Uncompressed.usmap'), { source: 'Uncompressed.usmap' });
@@ -18,9 +20,11 @@ describe('usmap', () => {
     const m = parseUsmap(read(file), { source: file });
     expect(m.compression).toBe(compression);
     expect(m.version).toBe(4);
-    expect(m.names).toEqual(plain.names);
-    expect(m.enums).toEqual(plain.enums);
-    expect(m.structs).toEqual(plain.structs);
+    // Compared as text: the runner's deep equality takes seconds on 9,000 structs.
+    expect(m.names.length).toBe(plain.names.length);
+    expect(text(m.names) === text(plain.names)).toBe(true);
+    expect(text(m.enums) === text(plain.enums)).toBe(true);
+    expect(text(m.structs) === text(plain.structs)).toBe(true);
   });
 
   it('holds the fixture schemas CUE4Parse checks', () => {

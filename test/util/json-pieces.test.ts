@@ -33,12 +33,20 @@ describe('jsonPieces: JSON.stringify(value, null, 1) in pieces', () => {
       const eager = { top: { items: Array.from({ length: n }, (_, i) => make(i)) }, flat: Array.from({ length: n }, (_, i) => i) };
       for (const d of [1, 2, 3, 4, 6]) expect([...jsonPieces(lazy, d)].join('')).toBe(JSON.stringify(eager, null, 1));
       expect(JSON.stringify(lazy)).toBe(JSON.stringify(eager));
+      // Elements given as text (each line after the first led by the indent) take the place of the objects where
+      // elements are written whole (the list at depth 2: split depths up to 3).
+      const text = (i: number, indent: string) => JSON.stringify(make(i), null, 1).replace(/\n/g, `\n${indent}`);
+      const asText = { top: { items: new JsonLazyArray(n, make, text) } };
+      for (const d of [1, 2, 3, 4]) expect([...jsonPieces(asText, d)].join('')).toBe(JSON.stringify({ top: eager.top }, null, 1));
+      const textOnly = { top: { items: new JsonLazyArray(n, () => ({ wrong: true }), text) } };
+      expect([...jsonPieces(textOnly, 3)].join('')).toBe(JSON.stringify({ top: eager.top }, null, 1));
     }
   });
 
   it('encodes in batches that join to the UTF-8 of the whole text', () => {
     const doc = { names: Array.from({ length: 3000 }, (_, i) => ({ i, s: `ñame ${i} ✓` })) };
-    const bytes = Buffer.concat([...utf8Batches(jsonPieces(doc), 1000)]);
+    // Each batch is taken before the next is pulled: they share one buffer.
+    const bytes = Buffer.concat(Array.from(utf8Batches(jsonPieces(doc), 1000), (b) => Buffer.from(b)));
     expect(bytes.toString('utf8')).toBe(JSON.stringify(doc, null, 1));
     expect([...utf8Batches(jsonPieces(doc), 1000)].length).toBeGreaterThan(10);
   });

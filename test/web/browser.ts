@@ -4,7 +4,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'puppeteer-core';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startWebServer } from '../../src/cli/commands/web.js';
 import { KeyRing, MANIFEST_NAME, parseAesKey, unpack } from '../../src/index.js';
 import { hasCorpus } from '../corpus.js';
-import { listFiles, tempDir } from '../tmp.js';
+import { listFiles } from '../tmp.js';
 
 export const ROOT = resolve(__dirname, '../..');
 export const WEB = join(ROOT, 'dist', 'web');
@@ -40,7 +41,11 @@ if (!chromium) {
 /** Whether the page tests can run here. */
 export const canRun = !!chromium && hasCorpus;
 
-const tmp = tempDir('iostore-web-');
+/**
+ * The test file's temporary folder, made and removed by useBrowser's hooks. (Made when this module loaded, it went
+ * with the first test file that imported it: the test files of a worker process share their modules.)
+ */
+let tmp = '';
 let n = 0;
 export const fresh = (name: string) => join(tmp, `${name}-${n++}`);
 export const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -65,6 +70,7 @@ export function useBrowser() {
   let stopServer: () => Promise<void>;
 
   beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'iostore-web-'));
     // `npm test` builds first; a lone run of a page test builds the page itself (esbuild, well under a second).
     if (!existsSync(join(WEB, 'app.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs')]);
     const { launch } = await import('puppeteer-core');
@@ -77,6 +83,7 @@ export function useBrowser() {
   afterAll(async () => {
     await browser?.close();
     await stopServer?.();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   async function openPage(at?: string, viewport = { width: 1400, height: 820 }): Promise<Opened> {
@@ -150,10 +157,16 @@ export async function extract(page: Page, downloads: string, button: '#extract-a
   return new Map(Object.entries(unzipSync(zip.bytes)));
 }
 
-/** What `unpack` writes for the same files (the manifest aside), as sha256 by path. */
-export async function unpacked(inputs: string[], key?: string): Promise<Map<string, string>> {
+/** A glob matching exactly these paths (every character but letters, digits and `/._-` escaped). */
+function exactly(paths: readonly string[]): string {
+  const each = paths.map((p) => p.replace(/[^A-Za-z0-9/._-]/g, '\\$&'));
+  return each.length === 1 ? each[0]! : `{${each.join(',')}}`;
+}
+
+/** What `unpack` writes for the same files (the manifest aside), as sha256 by path; with `only`, those paths alone. */
+export async function unpacked(inputs: string[], key?: string, only?: readonly string[]): Promise<Map<string, string>> {
   const out = fresh('unpack');
-  const r = await unpack(inputs.filter((p) => /\.(utoc|pak)$/i.test(p)), out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}) });
+  const r = await unpack(inputs.filter((p) => /\.(utoc|pak)$/i.test(p)), out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}), ...(only ? { filter: exactly(only) } : {}) });
   expect(r.failures).toEqual([]);
   return new Map(listFiles(out).filter((f) => f !== MANIFEST_NAME).map((f) => [f, sha(readFileSync(join(out, f)))]));
 }

@@ -129,7 +129,7 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     await page.close();
   });
 
-  it('axe-core finds no critical (and no serious) violation: first screen, a package, a container header, loose files', async () => {
+  it('axe-core finds no critical (and no serious) violation: first screen, a package, its properties, a container header, loose files', async () => {
     const { page, errors } = await openPage();
     await page.setBypassCSP(true);
     await page.reload();
@@ -151,6 +151,10 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     await page.click('#window .tr');
     await page.waitForSelector('#view .pkg-name');
     minor.push(...(await audit('package view')));
+    await page.click('#details [data-view="props"]');
+    await page.waitForSelector('#view .props-tree');
+    await page.click('#view .props-export > summary');
+    minor.push(...(await audit('properties view')));
     await page.click('#tabs [data-tab="containers"]');
     await page.click('#containers [data-action="header"]');
     await page.waitForSelector('#details table.header-packages');

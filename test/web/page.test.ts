@@ -3,7 +3,7 @@
  * shows, downloads and extracts is checked against the library (unpack, readPak, the package readers).
  */
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer-core';
@@ -32,6 +32,15 @@ async function exportCountOf(name: string): Promise<number> {
   } finally {
     await reader.close();
   }
+}
+
+/**
+ * Time budgets hold for a machine with a core to spare. When other work keeps every core busy (a load average above
+ * the core count), the page gets that much less of one, and the budget grows by the same factor: a regression that
+ * makes the page several times slower still fails.
+ */
+function loadSlack(): number {
+  return Math.max(1, loadavg()[0]! / availableParallelism());
 }
 
 describe.skipIf(!canRun)('web page in headless Chromium', () => {
@@ -214,7 +223,7 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     console.log(`test/web: WayOfTheNinja (5,370 chunks) table on screen ${shown.tableMs.toFixed(0)} ms after the files came in`);
     expect(shown.rows).toBe('5,370 of 5,370 rows');
     expect(shown.error).toMatch(/missing WayOfTheNinja-Windows\.ucas/);
-    expect(shown.tableMs).toBeLessThan(1000);
+    expect(shown.tableMs).toBeLessThan(1000 * loadSlack());
     // Sorting by size puts the largest chunk first; the keyboard moves the selection down the table.
     await page.click('#thead [data-key="size"]');
     const first = await page.$eval('#window .tr .c-num', (el) => el.textContent);
@@ -259,8 +268,8 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     console.log(`test/web: 102,030 rows: table ${shown.tableMs.toFixed(0)} ms after the drop; scrolling ${mean.toFixed(1)} ms per jump on average, worst ${worst.toFixed(1)} ms`);
     expect(frames.rendered).toBeLessThan(100); // virtualised: only the rows in view exist
     // Two animation frames per jump (~33 ms at 60 Hz) is the floor; a stall would be several times that.
-    expect(mean).toBeLessThan(100);
-    expect(worst).toBeLessThan(500);
+    expect(mean).toBeLessThan(100 * loadSlack());
+    expect(worst).toBeLessThan(500 * loadSlack());
     await page.close();
   });
 
@@ -353,6 +362,30 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.close();
   });
 
+  it('legacy packages before 4.26: an unversioned UE 4.18 map (export data in the .umap), and a 5.7 cooked one', async () => {
+    const map = corpusPath('legacy-games', 'ue4.18-bloodstained', 'm02VIL_004_Gimmick.umap');
+    const { page, errors } = await openPage();
+    await drop(page, [map]);
+    await page.waitForSelector('#details .pkg-name');
+    const lib = describeLegacyPackage(parseLegacyPackage(new Uint8Array(readFileSync(map))));
+    const old = await legacyTables(page);
+    expect(old.exports).toEqual(lib.exports.map((e) => e.path));
+    expect(old.exports.length).toBe(143);
+    expect(old.exports[0]).toMatch(/\.m02VIL_004_Gimmick:PersistentLevel\.LevelBounds_1\.BoxComponent0$/);
+    expect(old.imports).toEqual(lib.imports.map((i) => i.path));
+    expect(old.uexp).toContain('the export data is in the .uasset, 38,450 bytes after the header, every export inside it');
+    const dir = corpusPath('legacy-games', 'ue5.7-nanosworld', 'Content', 'NanosWorld', 'Core', 'Entities');
+    await drop(page, [join(dir, 'BP_WorldWeapon.uasset'), join(dir, 'BP_WorldWeapon.uexp')]);
+    await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/NanosWorld/Core/Entities/BP_WorldWeapon');
+    const cooked = await legacyTables(page);
+    const lib57 = describeLegacyPackage(parseLegacyPackage(new Uint8Array(readFileSync(join(dir, 'BP_WorldWeapon.uasset')))));
+    expect(cooked.exports).toEqual(lib57.exports.map((e) => e.path));
+    expect(cooked.exports).toContain('/Game/NanosWorld/Core/Entities/BP_WorldWeapon.BP_WorldWeapon_C');
+    expect(cooked.uexp).toContain('every export inside it');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a 513 MiB .pak (a sparse file in /tmp) opens from its tail; a file behind the big one shows in the text view', async () => {
     // 513 MiB of zeros, then a small .ini: the zero pieces are skipped when written, so the file costs no disk.
     const path = join(tmpdir(), `iostore-web-big-${process.pid}.pak`);
@@ -417,8 +450,11 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     for (let k = 0; k < set.containers.length; k++) {
       const c = set.containers[k]!;
       const own = c.path.endsWith('.pak') ? files.filter((f) => basename(f) === basename(c.path)) : files.filter((f) => /\.(utoc|ucas)$/.test(f) && stem(f) === stem(c.path));
-      const reference = await unpacked(own, key);
-      for (const i of sampleRows(set, k)) {
+      const rows = sampleRows(set, k);
+      // What unpack writes for the sampled rows alone (a filter rather than the whole container).
+      const reference = await unpacked(own, key, rows.map((i) => set.rows[i]!.path));
+      expect(reference.size, c.path).toBe(rows.length);
+      for (const i of rows) {
         const r = set.rows[i]!;
         expect(await rowSha256(page, i), `${c.path}: ${r.path}`).toBe(reference.get(r.path));
         checked.push({ container: c.label, compression: r.compression });

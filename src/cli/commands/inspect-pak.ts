@@ -1,13 +1,12 @@
 import { IoStoreError } from '../../errors.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import type { PakEntry } from '../../pak/read.js';
-import type { EngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
 import { formatBytes, renderJson, renderTable } from '../format.js';
 import { cliCodecs, keyRing, type KeyArgs } from '../keys.js';
 import { openPakForCli } from '../pak-open.js';
 import { plural } from '../plural.js';
-import { inspectLegacyBytes } from './inspect-legacy.js';
+import { inspectLegacyBytes, type LegacyInspectOptions } from './inspect-legacy.js';
 
 const PACKAGE = /\.(uasset|umap)$/i;
 
@@ -15,7 +14,7 @@ const PACKAGE = /\.(uasset|umap)$/i;
  * `inspect <x.pak> [package]`: a package inside a pak (a legacy one with its .uexp, read from the pak), found by
  * path below the mount point or its tail, with or without extension; without a package, the packages it holds.
  */
-export async function inspectPak(file: string, query: string | undefined, args: KeyArgs & { json?: boolean }, engine: EngineVersion | undefined, showZen: (source: string, bytes: Uint8Array) => Promise<string>): Promise<string> {
+export async function inspectPak(file: string, query: string | undefined, args: KeyArgs & { json?: boolean }, legacy: LegacyInspectOptions, showZen: (source: string, bytes: Uint8Array) => Promise<string>): Promise<string> {
   const a = await openPakForCli(file, await keyRing(args));
   try {
     const packages = a.pak.entries.filter((e) => PACKAGE.test(e.path));
@@ -32,7 +31,7 @@ export async function inspectPak(file: string, query: string | undefined, args: 
     const uexpEntry = a.pak.entries.find((e) => e.path.toLowerCase() === uexpPath);
     const uexp = uexpEntry ? await a.readAll(uexpEntry, codecs) : undefined;
     // The mount point places the package below its Content folder (the name of UE4 packages, which store None).
-    return inspectLegacyBytes(`${a.pak.mountPoint.replace(/^(\.\.\/)+/, '')}${entry.path}`, bytes, uexp, !!args.json, engine).replace(/^Package: {10}/, `Pak entry:        ${source}\nPackage:          `);
+    return inspectLegacyBytes(`${a.pak.mountPoint.replace(/^(\.\.\/)+/, '')}${entry.path}`, bytes, uexp, !!args.json, legacy).replace(/^Package: {10}/, `Pak entry:        ${source}\nPackage:          `);
   } finally {
     await a.close();
   }

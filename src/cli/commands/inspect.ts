@@ -19,7 +19,8 @@ import { parseEngineVersion } from '../../toc/engine.js';
 import { quote } from '../../util/quote.js';
 import { notExpectedKind, sniffFile } from '../../util/sniff.js';
 import { isLegacyPackage } from '../../legacy/package.js';
-import { inspectLegacy } from './inspect-legacy.js';
+import { parseLegacyEngineRelease } from '../../legacy/versions.js';
+import { inspectLegacy, type LegacyInspectOptions } from './inspect-legacy.js';
 import { isLocres } from '../../locres/locres.js';
 import { inspectLocres } from './inspect-locres.js';
 import { inspectShaderLibrary } from './inspect-shaders.js';
@@ -34,7 +35,10 @@ interface InspectArgs extends KeyArgs {
   json?: boolean;
   'container-header-version'?: string;
   engine?: string;
+  version?: string;
+  mount?: string;
   global?: string;
+  thumbnails?: string;
 }
 
 export const inspectCommand: Command<InspectArgs> = {
@@ -46,31 +50,48 @@ export const inspectCommand: Command<InspectArgs> = {
       .positional('package', { type: 'string', describe: 'with a .utoc or .pak: a package path (or its tail, with or without extension) or name to show instead of the container header (a .pak: the list of its packages)' })
       .option('json', { type: 'boolean', describe: 'print JSON' })
       .option('container-header-version', { type: 'string', describe: 'settle the header layout: PreInitial, Initial, UE5Initial, LocalizedPackages, OptionalSegmentPackages, NoExportInfo, SoftPackageReferences, SoftPackageReferencesOffset' })
-      .option('engine', engineOption('engine release of the package (e.g. UE4_27, UE5_3) when its bytes cannot tell'))
+      .option('engine', engineOption('engine release of the package (e.g. UE4_27, UE5_3; legacy packages UE4_0 on) when its bytes cannot tell'))
+      .option('mount', { type: 'string', describe: 'long package path (e.g. /Game/Maps) of a UE4 legacy package\'s folder, which its summary does not name' })
       .option('global', { type: 'string', describe: 'global.utoc, or the ScriptObjects chunk unpack writes (_chunks/ScriptObjects/<id>.bin), to name script imports (default: found beside the container or above the package file)' })
+      .option('thumbnails', { type: 'string', describe: 'with a legacy .uasset/.umap (or one in a .pak): write each thumbnail as the image file it is (<object>.png/.jpg) into this folder' })
       .example('$0 inspect pakchunk0-Windows.utoc', 'the container header')
       .example('$0 inspect pakchunk0-Windows.utoc Maps/Level.umap', 'one package, imports resolved')
       .example('$0 inspect pakchunk0-Windows.utoc Level', 'the same: a path tail or package name')
       .example('$0 inspect MyMod_P.pak Hero', 'a legacy package inside a .pak, with its .uexp')
       .example('$0 inspect out/Game/Content/Hero.uasset --engine UE5_4', '')
+      .example('$0 inspect Maps/Level.umap --version UE4_18', 'an unversioned UE 4.18 package (export data in the .umap)')
       .example('$0 inspect System/Botpack.u --json', 'a classic UE1/UE2 package: names, imports, exports')
+      .example('$0 inspect Content/Hero.uasset --thumbnails thumbs', 'an editor package: its tables, and its thumbnails as thumbs/Hero.png')
       .example('$0 inspect Localization/Game/de/Game.locres', 'the German texts by namespace and key') as never,
   async run(args, io) {
     const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
     const hints: ParseZenPackageOptions = {};
-    if (args.engine !== undefined) hints.engine = parseEngineVersion(args.engine);
+    const engineName = args.version ?? args.engine;
+    // Legacy packages go back to UE 4.0; zen ones and containers start at 4.25: parsed once the file's kind is known.
+    const zenEngine = () => {
+      if (engineName !== undefined) hints.engine = parseEngineVersion(engineName);
+    };
+    const legacyOptions = (): LegacyInspectOptions => ({
+      ...(engineName !== undefined ? { engine: parseLegacyEngineRelease(engineName) } : {}),
+      ...(args.mount !== undefined ? { mount: args.mount } : {}),
+      ...(args.thumbnails !== undefined ? { thumbnails: args.thumbnails } : {}),
+    });
     if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
 
     if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
     if (/\.pak$/i.test(args.file)) {
       const showZen = async (source: string, bytes: Uint8Array) => {
+        if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: source });
+        zenEngine();
         const view = describePackage(parseZenPackage(bytes, { source, ...hints }), {});
         return args.json ? renderJson(view) : renderPackage(view);
       };
-      io.out(await inspectPak(args.file, args.package, args, hints.engine, showZen));
+      io.out(await inspectPak(args.file, args.package, args, legacyOptions(), showZen));
       return ExitCode.Ok;
     }
     if (/\.utoc$/i.test(args.file)) {
+      if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; containers hold cooked ones, which have none)', { file: args.file });
+      zenEngine();
       const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
       try {
         const names = packageNamesFromToc(reader.toc);
@@ -117,9 +138,11 @@ export const inspectCommand: Command<InspectArgs> = {
     if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
     // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
     if (isLegacyPackage(bytes)) {
-      io.out(inspectLegacy(args.file, bytes, !!args.json, hints.engine));
+      io.out(inspectLegacy(args.file, bytes, !!args.json, legacyOptions()));
       return ExitCode.Ok;
     }
+    if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: args.file });
+    zenEngine();
     if (SHADER_LIBRARY.test(args.file)) {
       io.out(inspectShaderLibrary(args.file, bytes, !!args.json));
       return ExitCode.Ok;
@@ -205,5 +228,9 @@ function renderHeader(v: ContainerHeaderView): string {
     `Soft references:  ${v.softPackageReferences}`,
     '',
   ].join('\n');
+  // UE 5.3+ store entries hold no export counts (the package's own header does): no column that would stay empty.
+  if (v.packages.every((p) => p.exportCount === undefined)) {
+    return `${head}\n${renderTable(['package id', 'name', 'imports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right'])}`;
+  }
   return `${head}\n${renderTable(['package id', 'name', 'imports', 'exports', 'shader maps'], v.packages.map((p) => [p.id, p.name ?? '', String(p.importedPackages.length), p.exportCount === undefined ? '' : String(p.exportCount), String(p.shaderMapHashes)]), ['left', 'left', 'right', 'right', 'right'])}`;
 }

@@ -145,7 +145,8 @@ async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] 
     io.out(`${rows.length} of ${plural(total, 'chunk')} in ${plural(entries.length, 'container')}\n`);
     if (paks.length > 0 && !args.csv) {
       io.out('\n');
-      printPakRows(args, io, pakRows, true);
+      // An empty table would only repeat its headers: the count line says it.
+      if (pakRows.length > 0) printPakRows(args, io, pakRows, true);
       io.out(`${plural(pakRows.length, 'file')} in ${plural(paks.length, 'pak')}\n`);
     }
   }

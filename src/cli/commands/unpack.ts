@@ -70,8 +70,9 @@ export const unpackCommand: Command<UnpackArgs> = {
       io.out(renderJson({ ...result, containers, planned: args['dry-run'] ? result.planned : undefined, chunks: result.chunksWritten, bytes: result.bytesWritten, ok: !partial }));
     } else {
       if (args['dry-run']) {
-        io.out(renderTable(['container', '#', 'type', 'size', 'path'], result.planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));
-        io.out(`${plural(result.planned.length, 'chunk')}, ${formatBytes(result.planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
+        const planned = Array.from(result.planned);
+        io.out(renderTable(['container', '#', 'type', 'size', 'path'], planned.map((p) => [p.container, String(p.index), p.type, String(p.size), p.path]), ['left', 'right', 'left', 'right', 'left']));
+        io.out(`${plural(planned.length, 'chunk')}, ${formatBytes(planned.reduce((a, p) => a + p.size, 0))} would be written to ${outdir}\n`);
       } else if (!args.quiet) {
         io.out(`wrote ${plural(result.chunksWritten, 'chunk')} (${formatBytes(result.bytesWritten)}) from ${sources(result.containers.map((c) => c.name))} to ${outdir}\n`);
         for (const c of result.containers) {

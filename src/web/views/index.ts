@@ -6,8 +6,9 @@ import { hexTab } from './hex.js';
 import { jsonTab } from './json.js';
 import { locresTab } from './locres.js';
 import { packageTab } from './package.js';
+import { propsTab } from './props.js';
 import { textTab } from './text.js';
 import type { SubjectView } from './view.js';
 
-export const subjectViews: SubjectView[] = [packageTab, locresTab, textTab, jsonTab, hexTab];
+export const subjectViews: SubjectView[] = [packageTab, propsTab, locresTab, textTab, jsonTab, hexTab];
 export type { SubjectView, ViewContext } from './view.js';

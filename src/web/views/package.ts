@@ -1,7 +1,8 @@
-/** The package tab: a zen or legacy package's summary, exports, imports and names. */
+/** The package tab: a zen or legacy package's summary, exports, imports and names (a legacy one's thumbnails and editor tables too). */
 import type { LegacyPackageView } from '../../legacy/describe.js';
 import { facts, fmtInt, h, objectCell, table, wrappingText } from '../dom.js';
 import { isLegacyView, type AnyPackageView } from '../package-view.js';
+import { editorTableNodes, thumbnailNodes } from './editor-tables.js';
 import type { SubjectView } from './view.js';
 
 export const packageTab: SubjectView = {
@@ -36,7 +37,8 @@ export function packageNodes(v: AnyPackageView): Node[] {
 
 function legacyNodes(v: LegacyPackageView): Node[] {
   const ver = v.versioning;
-  const uexp = v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset';
+  const inline = v.exportData.in === 'uasset' ? `none needed: the export data is in the .uasset, ${fmtInt(v.exportData.size)} bytes after the header${v.exportData.ok ? ', every export inside it' : `: ${v.exportData.error}`}` : undefined;
+  const uexp = inline ?? (v.uexp ? (v.uexp.ok ? `${fmtInt(v.uexp.size)} bytes, every export inside it` : `${fmtInt(v.uexp.size)} bytes: ${v.uexp.error}`) : 'not found beside the package: drop it with the .uasset');
   return [
     h('h3', { class: 'pkg-name' }, wrappingText(v.packageName)),
     facts([
@@ -47,10 +49,12 @@ function legacyNodes(v: LegacyPackageView): Node[] {
       ['data resources', fmtInt(v.dataResources)],
       ['.uexp', uexp],
     ], 'summary'),
+    ...thumbnailNodes(v),
     h('h4', {}, `Exports (${v.exports.length})`),
     table(['#', 'object / class', 'size', 'offset', 'flags'], v.exports.map((e) => [String(e.index), objectCell(e.path, e.class), fmtInt(e.serialSize), fmtInt(e.serialOffset), e.objectFlags.replace(/^0x0*(?=.)/, '0x')]), 'exports', [0, 2, 3, 4]),
     h('h4', {}, `Imports (${v.imports.length})`),
     table(['#', 'object / class'], v.imports.map((i) => [String(i.index), objectCell(i.path, `${i.classPackage}.${i.class}`)]), 'imports', [0]),
+    ...editorTableNodes(v),
     h('h4', {}, `Names (${v.nameCount})`),
     h('pre', { class: 'names', tabindex: '0', 'aria-label': 'Names' }, v.names.join('\n')),
   ];

@@ -7,16 +7,35 @@ import { readToc } from '../../../src/toc/index.js';
 import { corpusPath, hasCorpus } from '../../corpus.js';
 
 /** xorshift32: the same cases on every run. */
-function prng(seed: number): (n: number) => number {
+interface Prng {
+  (n: number): number;
+  /** Sets m[from..to) to r(256) each, in order, as that many calls would (and as fast as a plain loop). */
+  bytes(m: Uint8Array, from: number, to: number): void;
+}
+
+function prng(seed: number): Prng {
   let s = seed >>> 0 || 1;
-  return (n) => {
+  const r = ((n: number) => {
     s ^= s << 13;
     s >>>= 0;
     s ^= s >>> 17;
     s ^= s << 5;
     s >>>= 0;
     return Math.floor((s / 4294967296) * n);
+  }) as Prng;
+  r.bytes = (m, from, to) => {
+    let x = s;
+    for (let i = from; i < to; i++) {
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
+      m[i] = x >>> 24; // = Math.floor((x / 2 ** 32) * 256)
+    }
+    s = x;
   };
+  return r;
 }
 
 interface Seed {
@@ -48,7 +67,7 @@ function vectorSeeds(): Seed[] {
   });
 }
 
-type Mutation = (s: Uint8Array, size: number, r: (n: number) => number) => [Uint8Array, number];
+type Mutation = (s: Uint8Array, size: number, r: Prng) => [Uint8Array, number];
 
 const MUTATIONS: Record<string, Mutation> = {
   'bit flips': (s, size, r) => {
@@ -71,7 +90,7 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   'garbage tail': (s, size, r) => {
     const m = s.slice();
-    for (let i = 2 + r(Math.min(48, m.length)); i < m.length; i++) m[i] = r(256);
+    r.bytes(m, 2 + r(Math.min(48, m.length)), m.length);
     return [m, size];
   },
   'wrong size': (s, size, r) => [s, r(2 * size + 16)],
