@@ -4,13 +4,16 @@
 // them), each level's MB/s of input and size, beside node:zlib deflate of the same blocks; the highest levels' size
 // against the engine's own Oodle containers of the same projects, block for block; and how fast the decoders (ours,
 // and ooz where present) read our streams beside the engine's. Speeds are medians of passes by CPU time, the encoder
-// and zlib in alternation, so that other load on the machine falls on both alike; the load average is printed.
-// Run `npm run build` first: it times dist/.
+// and zlib in alternation, so that other load on the machine falls on both alike; the load average is printed. Each
+// encoder row runs in a worker thread of its own (one at a time): a V8 isolate compiles the encoder for the codecs
+// and levels it has run, and a process that ran all the others ran level 1 a fifth slower than one that ran only it,
+// as `pack` does. Run `npm run build` first: it times dist/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,17 +29,26 @@ function container(project, dir, name) {
   return { toc: readToc(new Uint8Array(readFileSync(`${base}.utoc`))), ucas: new Uint8Array(readFileSync(`${base}.ucas`)) };
 }
 
+/** The uncompressed containers' blocks. */
+function plainBlocks() {
+  const plain = [];
+  for (const project of PROJECTS) {
+    const u = container(project, 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    for (let b = 0; b < u.toc.blockCount; b++) plain.push(u.ucas.subarray(u.toc.blocks.offset(b), u.toc.blocks.offset(b) + u.toc.blocks.uncompressedSize(b)));
+  }
+  return plain;
+}
+
 /**
  * The uncompressed containers' blocks; the engine's Oodle containers' total size; and the blocks the engine
  * compressed, paired with the same bytes uncompressed (chunk by chunk, by chunk id), for the decode comparison.
  */
 function corpusInputs() {
-  const plain = [];
+  const plain = plainBlocks();
   const pairs = [];
   let engineBytes = 0;
   for (const project of PROJECTS) {
     const u = container(project, 'uncompressed', 'CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    for (let b = 0; b < u.toc.blockCount; b++) plain.push(u.ucas.subarray(u.toc.blocks.offset(b), u.toc.blocks.offset(b) + u.toc.blocks.uncompressedSize(b)));
     const o = container(project, 'oodle', 'CUE4ParseFixtures-Minimal-Oodle-Windows');
     for (let b = 0; b < o.toc.blockCount; b++) engineBytes += o.toc.blocks.compressedSize(b);
     const index = new Map();
@@ -76,28 +88,41 @@ export async function benchOodleEncode(log = console.log) {
   const { plain, pairs, engineBytes } = corpusInputs();
   const raw = plain.reduce((a, b) => a + b.length, 0);
   log(`\nOodle encoder, one core (${plain.length} blocks of 64 KiB, ${(raw / 1e6).toFixed(1)} MB: the ue5.8 and ue6.0 uncompressed containers; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${'' + (await import('node:os')).availableParallelism()} cores)`);
+  // [name, what the worker runs, rounds]: the slow rows only in the first round.
+  const kraken = (level, check = false) => ({ codec: 'kraken', level, check });
   const rows = [
-    ['zlib 1 (node:zlib)', (b) => deflateRawSync(b, { level: 1 }), 5],
-    ['zlib 6 (node:zlib)', (b) => deflateRawSync(b, { level: 6 }), 5],
-    ...[1, 2, 3, 4, 5].map((l) => [`Kraken ${l}`, (b) => encodeOodleStream(b, { level: l }), 5]),
-    ['Kraken 1 + check', (b) => oodleCompress(b, { level: 1 }), 5],
-    ['Kraken 4 + check', (b) => oodleCompress(b, { level: 4 }), 5],
-    ...[1, 4].map((l) => [`Mermaid ${l}`, (b) => encodeOodleStream(b, { codec: 'mermaid', level: l }), 5]),
-    ['Selkie 4', (b) => encodeOodleStream(b, { codec: 'selkie', level: 4 }), 5],
-    ...[6, 7, 9].map((l) => [`Kraken ${l}`, (b) => encodeOodleStream(b, { level: l }), 1]),
-    ...[7, 9].map((l) => [`Mermaid ${l}`, (b) => encodeOodleStream(b, { codec: 'mermaid', level: l }), 1]),
+    ['zlib 1 (node:zlib)', { zlib: 1 }, 5],
+    ['zlib 6 (node:zlib)', { zlib: 6 }, 5],
+    ...[1, 2, 3, 4, 5].map((l) => [`Kraken ${l}`, kraken(l), 5]),
+    ['Kraken 1 + check', kraken(1, true), 5],
+    ['Kraken 4 + check', kraken(4, true), 5],
+    ...[1, 4].map((l) => [`Mermaid ${l}`, { codec: 'mermaid', level: l }, 5]),
+    ['Selkie 4', { codec: 'selkie', level: 4 }, 5],
+    ...[6, 7, 9].map((l) => [`Kraken ${l}`, kraken(l), 1]),
+    ...[7, 9].map((l) => [`Mermaid ${l}`, { codec: 'mermaid', level: l }, 1]),
   ];
-  // Warm-up, then rounds in which every row runs once (the slow rows only in the first rounds).
-  for (const [, f] of rows.slice(0, 6)) pass(f, plain.slice(0, 20));
+  const workers = rows.map(([, row]) => new Worker(new URL(import.meta.url), { workerData: { row } }));
+  const ask = (w, m) =>
+    new Promise((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+      w.postMessage(m);
+    });
   const times = rows.map(() => []);
   const sizes = rows.map(() => 0);
-  for (let round = 0; round < 5; round++) {
-    rows.forEach(([, f, n], k) => {
-      if (round >= n) return;
-      const r = pass(f, plain);
-      times[k].push(r.s);
-      sizes[k] = r.size;
-    });
+  try {
+    // Warm-up (the slow rows on a few blocks), then rounds in which every row runs once.
+    for (const [k, w] of workers.entries()) await ask(w, rows[k][2] > 1 ? 'warm' : 'warm a little');
+    for (let round = 0; round < 5; round++) {
+      for (const [k, w] of workers.entries()) {
+        if (round >= rows[k][2]) continue;
+        const r = await ask(w, 'pass');
+        times[k].push(r.s);
+        sizes[k] = r.size;
+      }
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
   }
   const zlib1 = median(times[0]);
   const zlib6 = median(times[1]);
@@ -133,30 +158,61 @@ export async function benchOodleEncode(log = console.log) {
       });
     });
   }
-  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder:`);
+  log(`  decode of the ${pairs.length} blocks the engine compressed (${(bytes / 1e6).toFixed(1)} MB out), one core: our decoder as unpack runs it, the TypeScript reference decoder (medians of 15 rounds in alternation; in brackets, speed as a share of the engine streams' in the same round) and ooz's native decoder (medians of 7 rounds of its own CPU-time figure, the sets in alternation):`);
+  const native = nativeFigures(sets, 7);
+  sets.forEach(([name, blocks], k) => {
+    const size = blocks.reduce((a, [s]) => a + s.length, 0);
+    const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
+    const ooz = native ? `; ooz ${median(native[k].t).toFixed(0)} MB/s (${median(native[k].r).toFixed(2)}x)` : '';
+    log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${ooz}`);
+  });
+}
+
+/**
+ * ooz's decode speed (MB/s of output, its CPU-time median over a short run) of each set, `rounds` times with the sets
+ * in alternation, and each round's speed as a share of the first set's; null without ooz.
+ */
+function nativeFigures(sets, rounds) {
+  if (!existsSync(OOZ)) return null;
   const dir = mkdtempSync(join(tmpdir(), 'oodle-bench-'));
   try {
-    sets.forEach(([name, blocks], k) => {
-      let native = '';
-      if (existsSync(OOZ)) {
-        const parts = [];
-        for (const [s, n] of blocks) {
-          const h = Buffer.alloc(8);
-          h.writeUInt32LE(s.length, 0);
-          h.writeUInt32LE(n, 4);
-          parts.push(h, s);
-        }
-        writeFileSync(join(dir, 'b.bin'), Buffer.concat(parts));
-        const r = JSON.parse(execFileSync(OOZ, ['-B', '1', join(dir, 'b.bin')], { encoding: 'utf8' }));
-        native = `; ooz ${r.cpuRate.toFixed(0)} MB/s`;
+    const files = sets.map(([, blocks], k) => {
+      const parts = [];
+      for (const [s, n] of blocks) {
+        const h = Buffer.alloc(8);
+        h.writeUInt32LE(s.length, 0);
+        h.writeUInt32LE(n, 4);
+        parts.push(h, s);
       }
-      const size = blocks.reduce((a, [s]) => a + s.length, 0);
-      const rates = decoders.map(([d], j) => `${d} ${(bytes / 1e6 / median(figures[k][j].t)).toFixed(0)} MB/s (${median(figures[k][j].r).toFixed(2)}x)`).join(', ');
-      log(`    ${name.padEnd(14)} ${String(size).padStart(8)} bytes  ${rates}${native}`);
+      const file = join(dir, `${k}.bin`);
+      writeFileSync(file, Buffer.concat(parts));
+      return file;
     });
+    const figures = sets.map(() => ({ t: [], r: [] }));
+    for (let round = 0; round < rounds; round++) {
+      const rates = files.map((f) => JSON.parse(execFileSync(OOZ, ['-B', '0.3', f], { encoding: 'utf8' })).cpuRate);
+      rates.forEach((x, k) => {
+        figures[k].t.push(x);
+        figures[k].r.push(x / rates[0]);
+      });
+    }
+    return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await benchOodleEncode();
+/** A row's worker: passes of its one encoder over the blocks when asked, each answered with its seconds and size. */
+function rowWorker(row) {
+  const plain = plainBlocks();
+  const o = { codec: row.codec, level: row.level };
+  const f = row.zlib ? (b) => deflateRawSync(b, { level: row.zlib }) : row.check ? (b) => oodleCompress(b, o) : (b) => encodeOodleStream(b, o);
+  parentPort.on('message', (m) => {
+    if (m === 'warm') pass(f, plain);
+    if (m === 'warm a little') pass(f, plain.slice(0, 20));
+    parentPort.postMessage(m === 'pass' ? pass(f, plain) : null);
+  });
+}
+
+if (!isMainThread && workerData?.row) rowWorker(workerData.row);
+else if (process.argv[1] === fileURLToPath(import.meta.url)) await benchOodleEncode();

@@ -4,6 +4,7 @@ import { encodeOodleStream, encoderFallbacks, oodleCompress, storedStream, type 
 import { oodleCodec, oodleDecompress } from '../../../src/codecs/oodle/index.js';
 import { encoderFor, encoderSettings } from '../../../src/codecs/registry.js';
 import { codeLengths } from '../../../src/codecs/oodle/encode/huffman-lengths.js';
+import { writeArray } from '../../../src/codecs/oodle/encode/entropy-encode.js';
 import { readToc } from '../../../src/toc/index.js';
 import { corpusPath, hasCorpus } from '../../corpus.js';
 import { hasOoz, oozDecode } from './ooz.js';
@@ -156,6 +157,21 @@ describe('Oodle encoder', () => {
     // Unlimited, the same counts need far longer codes.
     expect(codeLengths(hist, lens, 32)).toBe(30);
     expect(Math.max(...lens)).toBe(29);
+  });
+
+  it('builds a Huffman code only when the array\'s entropy promises the margin: 32 bytes by default, 128 at level 1', () => {
+    // 75 byte values, 8 of each: 467 bytes of entropy against 602 stored, which a code must bring under 550.
+    const data = Uint8Array.from({ length: 600 }, (_, i) => (i * 7) % 75);
+    const out = new Uint8Array(2048);
+    const typeOf = (margin: number | undefined) => {
+      const end = writeArray(data, 0, data.length, out, 0, { entropy: true, longHeader: false, margin });
+      return [(out[0]! >> 4) & 7, end] as const;
+    };
+    const [coded, codedEnd] = typeOf(undefined);
+    expect(coded).toBe(2);
+    expect(codedEnd).toBeLessThan(550);
+    expect(typeOf(32)[0]).toBe(2);
+    expect(typeOf(128)).toEqual([0, 602]);
   });
 
   it('stored streams decode; the check behind oodleCompress returns the input as such a stream when needed', () => {

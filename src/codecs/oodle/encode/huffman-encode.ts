@@ -32,9 +32,11 @@ export function writeHuffmanPayload(src: Uint8Array, start: number, n: number, l
 
 /** Code and length of each present symbol in one entry: code << 4 | length. */
 const entries = new Int32Array(256);
-/** Each stream is written on its own, then the three are laid out: A, C, then B reversed. */
+/**
+ * A is written in place (it comes first), C and B on their own and then copied behind it; B backward from the end of
+ * its buffer, so that it comes out reversed, as it is laid out.
+ */
 const STREAM_ROOM = 0x30000;
-const bufA = new Uint8Array(STREAM_ROOM);
 const bufB = new Uint8Array(STREAM_ROOM);
 const bufC = new Uint8Array(STREAM_ROOM);
 
@@ -43,10 +45,11 @@ function writeStreams(src: Uint8Array, from: number, to: number, out: Uint8Array
   // Sixteen bits are written whenever sixteen are pending; fewer than sixteen plus an 11-bit code fit an int32.
   let accA = 0;
   let nA = 0;
-  let pA = 0;
+  const startA = at + 2;
+  let pA = startA;
   let accB = 0;
   let nB = 0;
-  let pB = 0;
+  let pB = STREAM_ROOM;
   let accC = 0;
   let nC = 0;
   let pC = 0;
@@ -63,16 +66,16 @@ function writeStreams(src: Uint8Array, from: number, to: number, out: Uint8Array
     accC |= (e >>> 4) << nC;
     nC += e & 15;
     if (nA >= 16) {
-      bufA[pA] = accA;
-      bufA[pA + 1] = accA >>> 8;
+      out[pA] = accA;
+      out[pA + 1] = accA >>> 8;
       pA += 2;
       accA >>>= 16;
       nA -= 16;
     }
     if (nB >= 16) {
-      bufB[pB] = accB;
-      bufB[pB + 1] = accB >>> 8;
-      pB += 2;
+      bufB[pB - 1] = accB;
+      bufB[pB - 2] = accB >>> 8;
+      pB -= 2;
       accB >>>= 16;
       nB -= 16;
     }
@@ -94,17 +97,16 @@ function writeStreams(src: Uint8Array, from: number, to: number, out: Uint8Array
     accB |= (e >>> 4) << nB;
     nB += e & 15;
   }
-  for (; nA > 0; nA -= 8, accA >>>= 8) bufA[pA++] = accA;
-  for (; nB > 0; nB -= 8, accB >>>= 8) bufB[pB++] = accB;
+  for (; nA > 0; nA -= 8, accA >>>= 8) out[pA++] = accA;
+  for (; nB > 0; nB -= 8, accB >>>= 8) bufB[--pB] = accB;
   for (; nC > 0; nC -= 8, accC >>>= 8) bufC[pC++] = accC;
-  if (pA > 0xffff) return -1;
-  out[at] = pA;
-  out[at + 1] = pA >>> 8;
-  let q = at + 2;
-  out.set(bufA.subarray(0, pA), q);
-  q += pA;
+  const lenA = pA - startA;
+  if (lenA > 0xffff) return -1;
+  out[at] = lenA;
+  out[at + 1] = lenA >>> 8;
+  let q = pA;
   out.set(bufC.subarray(0, pC), q);
   q += pC;
-  for (let k = pB - 1; k >= 0; k--) out[q++] = bufB[k]!;
-  return q;
+  out.set(bufB.subarray(pB, STREAM_ROOM), q);
+  return q + STREAM_ROOM - pB;
 }

@@ -1,5 +1,5 @@
 import { CHUNK_SIZE, type Commands } from './commands.js';
-import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
+import { shannonBytes, writeArray } from './entropy-encode.js';
 import { LONG, OFFS, packOffset, writeTail } from './offset-streams.js';
 
 /**
@@ -41,15 +41,28 @@ export function writeLeviathanChunk(src: Uint8Array, start: number, end: number,
   let nlit = 0;
   let nmatch = 0;
   recent.fill(8);
-  deltaHist.fill(0);
+  // The literals are counted as they are written, and written and counted as differences from the byte at the last
+  // offset only for a level that weighs those.
+  const withDelta = o.entropy && o.delta;
+  litHist.fill(0);
+  if (withDelta) deltaHist.fill(0);
   let last = 8;
   const addLiterals = (from: number, n: number) => {
-    for (let i = from, e = from + n; i < e; i++, nl++) {
-      const b = src[i]!;
-      const d = (b - src[i - last]!) & 255;
-      LITS[nl] = b;
-      DELTA_LITS[nl] = d;
-      deltaHist[d]!++;
+    if (withDelta) {
+      for (let i = from, e = from + n; i < e; i++, nl++) {
+        const b = src[i]!;
+        const d = (b - src[i - last]!) & 255;
+        LITS[nl] = b;
+        litHist[b]!++;
+        DELTA_LITS[nl] = d;
+        deltaHist[d]!++;
+      }
+    } else {
+      for (let i = from, e = from + n; i < e; i++, nl++) {
+        const b = src[i]!;
+        LITS[nl] = b;
+        litHist[b]!++;
+      }
     }
   };
   for (let k = 0; k < cmds.count; k++) {
@@ -96,10 +109,7 @@ export function writeLeviathanChunk(src: Uint8Array, start: number, end: number,
   q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   let delta = false;
   const counted = o.entropy && nl >= 32;
-  if (counted) {
-    histogram(LITS, 0, nl, litHist);
-    if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
-  }
+  if (counted && withDelta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
   if (q - head - 3 >= count) return -1;

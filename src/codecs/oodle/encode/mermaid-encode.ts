@@ -38,6 +38,8 @@ class Streams {
   nlen = 0;
   /** The last match distance (positive). */
   recent = 8;
+  /** Whether the literals are also written and counted as differences (for a level that weighs them). */
+  delta = true;
 
   cmd(c: number): void {
     CMDS[this.nc++] = c;
@@ -63,11 +65,16 @@ const deltaHist = new Uint32Array(256);
 /** Where the first half's far offsets and commands end, once buildStreams has run. */
 const halves = { farA: 0, cmdSplit: 0 };
 
-/** Produces the chunk's streams (in the module's arrays and `st`) from the parse, half by half. */
-function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands, split: number): void {
+/**
+ * Produces the chunk's streams (in the module's arrays and `st`) from the parse, half by half, counting the literals
+ * into litHist (and, with `delta`, their differences into deltaHist) as they are written.
+ */
+function buildStreams(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, delta: boolean): void {
   st.nl = st.nc = st.nn = st.nf = st.nlen = 0;
   st.recent = 8;
-  deltaHist.fill(0);
+  st.delta = delta;
+  litHist.fill(0);
+  if (delta) deltaHist.fill(0);
   let k = 0;
   for (let half = 0; half < 2; half++) {
     const begin = start + half * HALF;
@@ -97,8 +104,8 @@ export interface MermaidStats {
 }
 
 export function mermaidStats(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, into: MermaidStats): void {
-  buildStreams(src, start, end, cmds, split);
-  histogram(LITS, 0, st.nl, into.lits);
+  buildStreams(src, start, end, cmds, split, true);
+  into.lits.set(litHist);
   into.deltaLits.set(deltaHist);
   histogram(CMDS, 0, st.nc, into.cmds);
   into.nearHi.fill(0);
@@ -117,7 +124,7 @@ export function mermaidStats(src: Uint8Array, start: number, end: number, cmds: 
  */
 export function writeMermaidChunk(src: Uint8Array, start: number, end: number, cmds: Commands, split: number, out: Uint8Array, at: number, o: MermaidChunkOptions): number {
   const count = end - start;
-  buildStreams(src, start, end, cmds, split);
+  buildStreams(src, start, end, cmds, split, o.entropy && o.delta);
   const farA = halves.farA;
   const cmdSplit = halves.cmdSplit;
   const farB = st.nf - farA;
@@ -131,10 +138,7 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
   const nl = st.nl;
   let delta = false;
   const counted = o.entropy && nl >= 32;
-  if (counted) {
-    histogram(LITS, 0, nl, litHist);
-    if (o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
-  }
+  if (counted && o.delta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, st.nc, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   if (count > HALF) {
@@ -183,17 +187,26 @@ function fitsDecoderScratch(count: number, nl: number, nc: number, codedNear: nu
   return need <= room;
 }
 
-/** Adds n literals at p, as they are and as differences from the byte at the last distance (for mode 0). */
+/** Adds n literals at p, as they are and (st.delta) as differences from the byte at the last distance (mode 0). */
 function addLiterals(src: Uint8Array, p: number, n: number): void {
   if (n <= 0) return;
-  const back = st.recent;
   let k = st.nl;
-  for (let i = p, e = p + n; i < e; i++, k++) {
-    const b = src[i]!;
-    const dl = (b - src[i - back]!) & 255;
-    LITS[k] = b;
-    DELTA_LITS[k] = dl;
-    deltaHist[dl]!++;
+  if (st.delta) {
+    const back = st.recent;
+    for (let i = p, e = p + n; i < e; i++, k++) {
+      const b = src[i]!;
+      const dl = (b - src[i - back]!) & 255;
+      LITS[k] = b;
+      litHist[b]!++;
+      DELTA_LITS[k] = dl;
+      deltaHist[dl]!++;
+    }
+  } else {
+    for (let i = p, e = p + n; i < e; i++, k++) {
+      const b = src[i]!;
+      LITS[k] = b;
+      litHist[b]!++;
+    }
   }
   st.nl = k;
 }

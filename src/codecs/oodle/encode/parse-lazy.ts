@@ -171,7 +171,7 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
     let len = 0;
     let dist = 0;
     if (r0 <= p && view.getUint32(p - r0, true) === word) {
-      len = matchLength(src, view, p, r0, end);
+      len = 4 + matchLength(src, view, p + 4, r0, end);
       dist = r0;
     } else {
       // The table's one candidate (the position's own entry is replaced by p).
@@ -181,7 +181,7 @@ function parseFast(mf: MatchFinder, start: number, end: number, reps: Int32Array
       dist = p - cand;
       if (cand >= 0 && dist >= MIN_DISTANCE && view.getUint32(cand, true) === word) {
         len = 4 + matchLength(src, view, p + 4, dist, Math.min(end, p + nice));
-        if (len >= nice) len = matchLength(src, view, p, dist, end);
+        if (len >= nice) len = nice + matchLength(src, view, p + nice, dist, end);
         if (len < minLen || (mermaid && dist >= MERMAID_FAR && len < 8)) len = 0;
       }
     }
