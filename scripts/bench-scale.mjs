@@ -6,7 +6,9 @@
 // Oodle container of as many chunks, each one corpus Oodle block (scripts/synth.mjs: retoc reads no Oodle), unpacked
 // and verified on every core and on one thread, against ooz-decode decoding the same blocks on one core. Every row is
 // whole-process wall time and peak RSS, medians of runs in alternation (3 by default: IOSTORE_BENCH_SCALE_RUNS), and
-// each ratio comes from the same run. The machine's load average is printed with each size.
+// each ratio comes from the same run. The machine's load average is printed with each size. Every output is removed
+// right after its run, so at most one unpacked tree exists at a time: `TMPDIR=/dev/shm npm run bench -- --scale` fits
+// a tmpfs of ~10 GB and measures the work without the disk (whose write-back dominates on a small virtual machine).
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -100,7 +102,7 @@ export function benchScale({ root, corpus, tmp }) {
   const iostore = [process.execPath, join(root, 'bin', 'iostore.js')];
   const floorScript = join(root, 'scripts', 'node-floor.mjs');
   const pool = corpusPool(corpus);
-  console.log(`\nat scale (issue 28): whole-process wall time and peak RSS, medians of ${runs} runs in alternation${haveRetoc ? '' : ' (retoc not found: its column is left out)'}`);
+  console.log(`\nat scale (issue 28): whole-process wall time and peak RSS, medians of ${runs} runs in alternation, in ${tmp}${haveRetoc ? '' : ' (retoc not found: its column is left out)'}`);
   for (const files of sizes) {
     const dir = join(tmp, `scale-${files}`);
     rmSync(dir, { recursive: true, force: true });
@@ -120,7 +122,7 @@ export function benchScale({ root, corpus, tmp }) {
       {
         const r = alternate([
           { name: 'ours', argv: pack('none'), before: () => { gone('stored')(); settle(); } },
-          { name: 'cp -r', argv: ['cp', '-r', at('folder'), at('cp')], before: () => { gone('cp')(); settle(); } },
+          { name: 'cp -r', argv: ['cp', '-r', at('folder'), at('cp')], before: () => { gone('cp')(); settle(); }, after: gone('cp') },
         ], runs);
         gone('cp')();
         rows.push({ job: 'pack, stored', ours: r[0], others: [r[1]] });
@@ -139,11 +141,11 @@ export function benchScale({ root, corpus, tmp }) {
       for (const [label, method] of [['stored', 'none'], ['Zlib', 'zlib']]) {
         const plan = writeNodeFloorPlan(root, utoc[method], at(`floor-${method}.json`));
         const jobs = [
-          { name: 'ours', argv: [...iostore, 'unpack', utoc[method], at('out-ours'), '--quiet'], before: () => { gone('out-ours')(); settle(); } },
-          { name: 'cp -r', argv: ['cp', '-r', at('tree'), at('out-cp')], before: () => { gone('out-cp')(); settle(); } },
+          { name: 'ours', argv: [...iostore, 'unpack', utoc[method], at('out-ours'), '--quiet'], before: () => { gone('out-ours')(); settle(); }, after: gone('out-ours') },
+          { name: 'cp -r', argv: ['cp', '-r', at('tree'), at('out-cp')], before: () => { gone('out-cp')(); settle(); }, after: gone('out-cp') },
         ];
-        if (haveRetoc) jobs.push({ name: 'retoc', argv: [retoc, 'unpack', utoc[method], at('out-retoc')], before: () => { gone('out-retoc')(); settle(); } });
-        if (plan) jobs.push({ name: 'node floor', argv: [process.execPath, floorScript, plan, 'unpack', at('out-floor')], before: () => { gone('out-floor')(); settle(); } });
+        if (haveRetoc) jobs.push({ name: 'retoc', argv: [retoc, 'unpack', utoc[method], at('out-retoc')], before: () => { gone('out-retoc')(); settle(); }, after: gone('out-retoc') });
+        if (plan) jobs.push({ name: 'node floor', argv: [process.execPath, floorScript, plan, 'unpack', at('out-floor')], before: () => { gone('out-floor')(); settle(); }, after: gone('out-floor') });
         const r = alternate(jobs, runs);
         for (const n of ['out-ours', 'out-cp', 'out-retoc', 'out-floor']) gone(n)();
         rows.push({ job: `unpack, ${label}`, ours: r[0], others: r.slice(1) });
@@ -170,9 +172,10 @@ export function benchScale({ root, corpus, tmp }) {
       for (const job of ['unpack', 'verify']) {
         const out = job === 'unpack' ? [at('out-oodle')] : [];
         const before = job === 'unpack' ? () => { gone('out-oodle')(); settle(); } : undefined;
+        const after = job === 'unpack' ? gone('out-oodle') : undefined;
         const r = alternate([
-          { name: 'ours', argv: [...iostore, job, o.utoc, ...out, '--quiet'], before },
-          { name: 'ours, one thread', argv: [...iostore, job, o.utoc, ...out, '--quiet', '--threads', '0'], before },
+          { name: 'ours', argv: [...iostore, job, o.utoc, ...out, '--quiet'], before, after },
+          { name: 'ours, one thread', argv: [...iostore, job, o.utoc, ...out, '--quiet', '--threads', '0'], before, after },
         ], runs);
         gone('out-oodle')();
         rows.push({ job: `${job}, Oodle`, ours: r[0], others: [r[1], native] });

@@ -69,7 +69,8 @@ export async function writeSyntheticContainer(dir, name, { chunks, blocksPerChun
   for (let i = 0; i < n; i++) metaHashes.set(hash, i * 20);
   const utoc = serializeToc({
     header, chunkIds,
-    chunkOffsets: Float64Array.from({ length: n }, (_, i) => i * chunkSize),
+    // Each chunk starts on a block boundary of the uncompressed space, as the engine lays them out.
+    chunkOffsets: Float64Array.from({ length: n }, (_, i) => i * Math.ceil(chunkSize / 65536) * 65536),
     chunkLengths: new Float64Array(n).fill(chunkSize),
     perfectHashSeeds: layout.seeds, chunksWithoutPerfectHash: layout.overflow,
     blocks: BlockTable.fromEntries(blocks), encryptionIvs: new Uint8Array(0),

@@ -215,7 +215,12 @@ export class ContainerReader {
     for (let k = 0; k < blocks.length; k++) {
       const blockStart = (first + k) * bs;
       const from = Math.max(0, base + start - blockStart);
-      const to = Math.min(blocks[k]!.length, base + end - blockStart);
+      const to = Math.min(bs, base + end - blockStart);
+      // The chunk's bytes are laid out at block-size steps: a block that decodes shorter than the part of the chunk
+      // it must hold (a TOC whose chunk offsets or block sizes disagree) would leave a gap, so it is an error.
+      if (blocks[k]!.length < to) {
+        throw this.blockError(first + k, `decodes to ${blocks[k]!.length} bytes but chunk ${i} (${this.toc.chunkIdHex(i)}) needs bytes ${from}..${to} of it`, 'BAD_VALUE');
+      }
       pieces[k] = from === 0 && to === blocks[k]!.length ? blocks[k]! : blocks[k]!.subarray(from, to);
     }
     return pieces;
@@ -326,10 +331,10 @@ export class ContainerReader {
     return e;
   }
 
-  private blockError(b: number, what: string): IoStoreError {
+  private blockError(b: number, what: string, code: 'CODEC' | 'BAD_VALUE' = 'CODEC'): IoStoreError {
     const { partition, offset } = this.locate(b);
     const file = this.partitions[partition]?.name ?? this.toc.source;
-    return new IoStoreError('CODEC', `block ${b} ${what}`, { file, offset });
+    return new IoStoreError(code, `block ${b} ${what}`, { file, offset });
   }
 
   private source(partition: number, b: number): RandomAccessSource {

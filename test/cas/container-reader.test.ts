@@ -91,6 +91,28 @@ describe('errors', () => {
       await r.close();
     }
   });
+
+  it.each(['uncompressed', 'zlib'])('a chunk whose offset puts its bytes past what its blocks decode to is refused (%s)', async (v) => {
+    // A chunk offset not on a block boundary (or a block shorter than the block size before a chunk's last) once gave a
+    // short chunk: unpack wrote a truncated file and verify hashed leftover bytes of the previous chunk.
+    const r = await ContainerReader.open(variant('ue5.8-cue4parse', v));
+    try {
+      const bs = r.toc.blockSize;
+      let i = 0;
+      const fits = (k: number) => (r.toc.chunkOffset(k) + r.toc.chunkSize(k)) % bs !== 0 && r.toc.chunkSize(k) > 16;
+      while (!fits(i)) i++;
+      const good = await r.readChunk(i);
+      expect(good.length).toBe(r.toc.chunkSize(i));
+      const last = r.toc.chunkFirstBlock(i) + r.toc.chunkBlockCount(i) - 1;
+      (r.toc.chunkOffsets as Float64Array)[i]! += 16;
+      const err = await r.readChunk(i).then(() => undefined, (e: unknown) => e);
+      expect(err).toMatchObject({ code: 'BAD_VALUE' });
+      expect(String((err as Error).message)).toMatch(new RegExp(`block ${last} decodes to ${r.toc.blocks.uncompressedSize(last)} bytes but chunk ${i} \\(${r.toc.chunkIdHex(i)}\\) needs bytes`));
+      expect(() => [...r.transientTwin()!.chunkSpansSync(i)]).toThrow(/needs bytes/);
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('BlockCache', () => {
