@@ -218,7 +218,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             if (by !== undefined) chunk.overriddenBy = by;
             return chunk;
           },
-          (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!) ?? chunkOutputPath(toc, chunks[k]!), overriddenBy.get(chunks[k]!), indent),
+          (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!), indent),
         ),
       });
       for (const [method, n] of skipped) {
