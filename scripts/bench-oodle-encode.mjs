@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Oodle encoder figures (`node scripts/bench-oodle-encode.mjs`, or `npm run bench -- --encode`; the full bench runs it
-// too): on one core, over the 64 KiB blocks of the corpus's two uncompressed containers (ue5.8 and ue6.0, as pack cuts
-// them), each level's MB/s of input and size, beside node:zlib deflate of the same blocks; the highest levels' size
-// against the engine's own Oodle containers of the same projects, block for block; and how fast the decoders (ours,
-// and ooz where present) read our streams beside the engine's. Speeds are medians of passes by the CPU time of the
-// thread that runs them, the encoder and zlib in alternation, so that other load on the machine falls on both alike;
-// the load average is printed. Each encoder row runs in a worker thread of its own (one at a time): a V8 isolate
-// compiles the encoder for the codecs and levels it has run, and a process that ran all the others ran level 1 a fifth
-// slower than one that ran only it, as `pack` does; the target rows run in three isolates (see below). Run
-// `npm run build` first: it times dist/.
+// Oodle encoder figures (`node scripts/bench-oodle-encode.mjs`, or `npm run bench -- --encode`; the full bench runs
+// it too; `--targets`: only the rows of the issue's speed targets, a minute): on one core, over the 64 KiB blocks of
+// the corpus's two uncompressed containers (ue5.8 and ue6.0, as pack cuts them), each level's MB/s of input and
+// size, beside node:zlib deflate of the same blocks; the highest levels' size against the engine's own Oodle
+// containers of the same projects, block for block; and how fast the decoders (ours, and ooz where present) read our
+// streams beside the engine's. Speeds are medians of passes by the CPU time of the thread that runs them, the
+// encoder and zlib in alternation, so that other load on the machine falls on both alike; the load average is
+// printed. Each encoder row runs in a worker thread of its own (one at a time): a V8 isolate compiles the encoder
+// for the codecs and levels it has run, and a process that ran all the others ran level 1 a fifth slower than one
+// that ran only it, as `pack` does; the target rows run in three isolates (see below). Run `npm run build` first: it
+// times dist/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -86,7 +87,8 @@ function pass(f, blocks) {
   return { s: cpu() - t, size };
 }
 
-export async function benchOodleEncode(log = console.log) {
+/** `targets`: only the rows the issue's speed targets name (and zlib), no sizes against the engine, no decode figures. */
+export async function benchOodleEncode(log = console.log, { targets = false } = {}) {
   if (!existsSync(join(corpus, PROJECTS[0]))) {
     log('corpus not found: no encoder figures');
     return;
@@ -109,7 +111,7 @@ export async function benchOodleEncode(log = console.log) {
     ['Selkie 4', { codec: 'selkie', level: 4 }, 5, 1],
     ...[6, 7, 9].map((l) => [`Kraken ${l}`, kraken(l), 1, 1]),
     ...[7, 9].map((l) => [`Mermaid ${l}`, { codec: 'mermaid', level: l }, 1, 1]),
-  ];
+  ].filter((r) => !targets || r[3] > 1 || r[1].zlib);
   const workers = rows.map(([, row, , isolates]) => Array.from({ length: isolates }, () => new Worker(new URL(import.meta.url), { workerData: { row } })));
   const ask = (w, m) =>
     new Promise((resolve, reject) => {
@@ -145,6 +147,7 @@ export async function benchOodleEncode(log = console.log) {
     const spread = perIsolate[k].length > 1 ? `  (isolates ${[...perIsolate[k]].sort((a, b) => b - a).map(rate).join(', ')})` : '';
     log(`  ${name.padEnd(20)} ${rate(t).padStart(7)} MB/s  ${String(sizes[k]).padStart(8)} bytes (${((100 * sizes[k]) / raw).toFixed(1)}%)  ${(zlib1 / t).toFixed(2)}x zlib 1, ${(zlib6 / t).toFixed(2)}x zlib 6${spread}`);
   });
+  if (targets) return;
   log(`  engine's Oodle containers: ${engineBytes} bytes; Kraken 9 is ${((100 * sizes[rows.findIndex((r) => r[0] === 'Kraken 9')]) / engineBytes).toFixed(1)}% of that, Mermaid 9 ${((100 * sizes[rows.findIndex((r) => r[0] === 'Mermaid 9')]) / engineBytes).toFixed(1)}%`);
 
   // Decoding our streams beside the engine's, block for block, on the blocks the engine compressed: passes in
@@ -230,4 +233,4 @@ function rowWorker(row) {
 }
 
 if (!isMainThread && workerData?.row) rowWorker(workerData.row);
-else if (process.argv[1] === fileURLToPath(import.meta.url)) await benchOodleEncode();
+else if (process.argv[1] === fileURLToPath(import.meta.url)) await benchOodleEncode(console.log, { targets: process.argv.includes('--targets') });
