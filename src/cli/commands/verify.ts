@@ -15,6 +15,7 @@ import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
 import { verifyJson } from '../json-shapes.js';
+import { keepYoungGenerationSmall } from '../young-generation.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -46,6 +47,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       .example('$0 verify pakchunk0-Windows.utoc', '')
       .example('$0 verify Game/Content/Paks --aes-key 0x...', 'every container of a game') as never,
   async run(args, io) {
+    keepYoungGenerationSmall();
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
     const threads = threadsArg(args.threads);
     const file = singleFile(args.paths);
