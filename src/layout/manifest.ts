@@ -1,6 +1,7 @@
 import type { IoStoreToc } from '../toc/toc.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
-import { containerInfo } from '../toc/listing.js';
+import { containerTraits, type ContainerTraits } from '../toc/listing.js';
+import { tocVersionName } from '../toc/version.js';
 
 export const MANIFEST_NAME = 'iostore-manifest.json';
 export const MANIFEST_VERSION = 1;
@@ -30,23 +31,13 @@ export interface ManifestChunk {
   overriddenBy?: string;
 }
 
-export interface ManifestContainer {
+export interface ManifestContainer extends ContainerTraits {
   name: string;
   utoc: string;
   priority: number;
   tocVersion: number;
   tocVersionName: string;
   engineGeneration: string;
-  containerId: string;
-  flags: number;
-  flagNames: string[];
-  encryption: string;
-  encryptionKeyGuid: string;
-  blockSize: number;
-  compressionMethods: string[];
-  partitionCount: number;
-  partitionSize: number | null;
-  mountPoint: string | null;
   perfectHash: boolean;
   /** The perfect-hash table, so an unchanged chunk set repacks to the same TOC order. */
   perfectHashSeeds: number[];
@@ -102,25 +93,15 @@ export interface Manifest {
 }
 
 export function manifestContainer(toc: IoStoreToc, name: string, priority: number): Omit<ManifestContainer, 'chunks'> {
-  const i = containerInfo(toc);
   return {
     name,
     utoc: toc.source,
     priority,
-    tocVersion: i.version,
-    tocVersionName: i.versionName,
-    engineGeneration: i.engineGeneration,
-    containerId: i.containerId,
-    flags: i.flags,
-    flagNames: i.flagNames,
-    encryption: i.encryption,
-    encryptionKeyGuid: i.encryptionKeyGuid,
-    blockSize: i.blockSize,
-    compressionMethods: i.compressionMethods,
-    partitionCount: i.partitionCount,
-    partitionSize: i.partitionSize,
-    mountPoint: i.mountPoint,
-    perfectHash: i.perfectHashSeeds > 0,
+    tocVersion: toc.header.version,
+    tocVersionName: tocVersionName(toc.header.version),
+    engineGeneration: toc.generation,
+    ...containerTraits(toc),
+    perfectHash: toc.perfectHashSeeds.length > 0,
     perfectHashSeeds: Array.from(toc.perfectHashSeeds),
     chunksWithoutPerfectHash: Array.from(toc.chunksWithoutPerfectHash),
     compressionBlockAlignment: inferBlockAlignment(toc) ?? null,

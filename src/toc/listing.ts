@@ -5,13 +5,8 @@ import { enginesForTocVersion } from './engine.js';
 import type { IoStoreToc } from './toc.js';
 import { containerFlagNames, encryptionMethodName, tocVersionName } from './version.js';
 
-/** What `iostore info` shows, as data. */
-export interface ContainerInfo {
-  file: string;
-  version: number;
-  versionName: string;
-  engineGeneration: string;
-  engineVersions: string;
+/** A container's identity and layout as its header states them: shared by `iostore info` and unpack's manifest. */
+export interface ContainerTraits {
   containerId: string;
   flags: number;
   flagNames: string[];
@@ -22,6 +17,15 @@ export interface ContainerInfo {
   partitionCount: number;
   partitionSize: number | null;
   mountPoint: string | null;
+}
+
+/** What `iostore info` shows, as data. */
+export interface ContainerInfo extends ContainerTraits {
+  file: string;
+  version: number;
+  versionName: string;
+  engineGeneration: string;
+  engineVersions: string;
   chunkCount: number;
   blockCount: number;
   fileCount: number | null;
@@ -35,16 +39,9 @@ export interface ContainerInfo {
   sections: Array<{ name: string; offset: number; size: number }>;
 }
 
-export function containerInfo(toc: IoStoreToc): ContainerInfo {
-  const { rawSize, storedSize } = toc.totals();
+export function containerTraits(toc: IoStoreToc): ContainerTraits {
   const h = toc.header;
-  const hasIndex = toc.directoryIndexBytes.length > 0;
   return {
-    file: toc.source,
-    version: h.version,
-    versionName: tocVersionName(h.version),
-    engineGeneration: toc.generation,
-    engineVersions: enginesForTocVersion(h.version),
     containerId: `0x${h.containerId.toString(16).padStart(16, '0')}`,
     flags: h.containerFlags,
     flagNames: containerFlagNames(h.containerFlags),
@@ -55,6 +52,20 @@ export function containerInfo(toc: IoStoreToc): ContainerInfo {
     partitionCount: toc.partitionCount,
     partitionSize: Number.isFinite(toc.partitionSize) ? toc.partitionSize : null,
     mountPoint: toc.directoryIndex ? toc.directoryIndex.mountPoint : null,
+  };
+}
+
+export function containerInfo(toc: IoStoreToc): ContainerInfo {
+  const { rawSize, storedSize } = toc.totals();
+  const h = toc.header;
+  const hasIndex = toc.directoryIndexBytes.length > 0;
+  return {
+    file: toc.source,
+    version: h.version,
+    versionName: tocVersionName(h.version),
+    engineGeneration: toc.generation,
+    engineVersions: enginesForTocVersion(h.version),
+    ...containerTraits(toc),
     chunkCount: toc.chunkCount,
     blockCount: toc.blockCount,
     fileCount: toc.directoryIndex ? toc.fileCount : null,

@@ -1,21 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mountPointRelative } from '../../src/toc/directory-index.js';
-import { readToc } from '../../src/toc/toc.js';
-import { corpusFiles, corpusPath } from '../corpus.js';
+import { indexedCorpusTocs } from './indexed-tocs.js';
 
 describe('chunk paths kept packed (ChunkPaths)', () => {
   it('give every chunk of every unencrypted corpus .utoc the path of its directory-index entry', () => {
     let named = 0;
-    for (const rel of corpusFiles('.utoc')) {
-      let toc;
-      try {
-        toc = readToc(new Uint8Array(readFileSync(corpusPath(rel))), { source: rel });
-      } catch {
-        continue;
-      }
-      if (!toc.directoryIndex) continue;
-      const prefix = mountPointRelative(toc.mountPoint);
+    for (const { rel, toc, prefix } of indexedCorpusTocs()) {
       const byChunk = new Map<number, string>();
       for (const f of toc.files()) byChunk.set(f.tocIndex, prefix + f.path);
       for (let i = 0; i < toc.chunkCount; i++) expect(toc.chunkPath(i), `${rel} chunk ${i}`).toBe(byChunk.get(i));

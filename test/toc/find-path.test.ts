@@ -1,21 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mountPointRelative } from '../../src/toc/directory-index.js';
-import { readToc } from '../../src/toc/toc.js';
-import { corpusFiles, corpusPath } from '../corpus.js';
+import { indexedCorpusTocs } from './indexed-tocs.js';
 
 describe('a chunk found by its path (IoStoreToc.findPath)', () => {
   it('finds every named chunk of every unencrypted corpus .utoc by its path, in any case, with or without the mount point', () => {
     let found = 0;
-    for (const rel of corpusFiles('.utoc')) {
-      let toc;
-      try {
-        toc = readToc(new Uint8Array(readFileSync(corpusPath(rel))), { source: rel });
-      } catch {
-        continue;
-      }
-      if (!toc.directoryIndex) continue;
-      const prefix = mountPointRelative(toc.mountPoint);
+    for (const { rel, toc, prefix } of indexedCorpusTocs()) {
       const last = new Map<string, number>();
       for (const f of toc.files()) last.set(f.path, f.tocIndex);
       for (const path of last.keys()) {
