@@ -74,6 +74,7 @@ export function decodeMermaidChunk(pos: usize, end: usize, base: usize, dst: usi
   }
 
   setChunk(p, end, base, chunkStart, count, first, litCount, split, cmdCount, nearCount, farCountA, farCountB);
+  cNearZero = hasZeroU16(OFF16, nearCount);
   // A fast run first; if it met anything wrong, the checked run from the chunk's start says what, as the
   // TypeScript decoder would (the chunk's arrays and the output before it are untouched by either run).
   if (mode == 0) {
@@ -91,10 +92,16 @@ export function decodeMermaidChunk(pos: usize, end: usize, base: usize, dst: usi
  */
 
 class Fast {}
+/** A fast run of a half that starts 64 KiB or more into the output, in a chunk with no zero near offset. */
+class FastDeep {}
 class Checked {}
 
 @inline function isFast<F>(): bool {
-  return idof<F>() == idof<Fast>();
+  return idof<F>() == idof<Fast>() || idof<F>() == idof<FastDeep>();
+}
+
+@inline function isDeep<F>(): bool {
+  return idof<F>() == idof<FastDeep>();
 }
 
 // The chunk's layout, set once per chunk.
@@ -110,6 +117,8 @@ let cCmdCount: i32 = 0;
 let cNearCount: i32 = 0;
 let cFarCountA: i32 = 0;
 let cFarCountB: i32 = 0;
+/** Whether a near offset is zero (no encoder sends one): such a chunk's fast runs test every offset. */
+let cNearZero: bool = false;
 
 function setChunk(lenStart: usize, end: usize, base: usize, chunkStart: usize, count: i32, first: bool, litCount: i32, split: i32, cmdCount: i32, nearCount: i32, farCountA: i32, farCountB: i32): void {
   cLenStart = lenStart;
@@ -153,7 +162,12 @@ function runChunk<M, F>(): bool {
     sFp = half == 0 ? OFF32A : OFF32B;
     const farEnd = sFp + (<usize>(half == 0 ? cFarCountA : cFarCountB) << 2);
     if (isFast<F>()) {
-      if (hEnd - begin > 32 && !commands<M, Fast>(begin, hEnd - 32, cmdEnd, farEnd, litEnd)) return false;
+      if (hEnd - begin > 32) {
+        const ok = <i32>(begin - cBase) >= HALF && !cNearZero
+          ? commands<M, FastDeep>(begin, hEnd - 32, cmdEnd, farEnd, litEnd)
+          : commands<M, Fast>(begin, hEnd - 32, cmdEnd, farEnd, litEnd);
+        if (!ok) return false;
+      }
     }
     commands<M, Checked>(begin, hEnd, cmdEnd, farEnd, litEnd);
 
@@ -178,6 +192,7 @@ function runChunk<M, F>(): bool {
  */
 function commands<M, F>(begin: usize, limit: usize, cmdEnd: usize, farEnd: usize, litEnd: usize): bool {
   const fast = isFast<F>();
+  const deep = isDeep<F>();
   const delta = isDelta<M>();
   const base = cBase;
   const end = cEnd;
@@ -194,22 +209,30 @@ function commands<M, F>(begin: usize, limit: usize, cmdEnd: usize, farEnd: usize
   let bad: u32 = 0;
   while (cp < cmdEnd) {
     if (fast) {
-      // Runs of short commands, the bulk of a chunk, in a loop of their own that keeps only their state live.
-      let c = <i32>load<u8>(cp);
-      while (c >= 24 && d <= limit) {
-        if (delta) addLiterals(d, lp, c & 7, <usize>-recent);
-        else copyLiterals(d, lp, c & 7);
-        d += c & 7;
-        lp += c & 7;
-        const fresh = (c >>> 7) ^ 1;
-        const o = <i32>load<u16>(np);
-        np += <usize>fresh << 1;
-        recent = select<i32>(-o, recent, fresh);
-        bad |= <u32>(<u32>(-recent - 1) >= <u32>(d - base));
-        copyShortMatch(d, d + recent, (c >>> 3) & 15);
-        d += (c >>> 3) & 15;
-        if (++cp >= cmdEnd) break;
-        c = <i32>load<u8>(cp);
+      // Runs of short commands, the bulk of a chunk, in a loop of their own that keeps only their state live. A
+      // short command moves the output by at most 22 bytes, so a batch of (limit - d) / 22 + 1 of them cannot
+      // pass the limit before its last one starts: the loop tests only the command byte.
+      while (d <= limit) {
+        const stop = min(cmdEnd, cp + (limit - d) / 22 + 1);
+        while (cp < stop) {
+          const c = <i32>load<u8>(cp);
+          if (c < 24) break;
+          if (delta) addLiterals(d, lp, c & 7, <usize>-recent);
+          else copyLiterals(d, lp, c & 7);
+          d += c & 7;
+          lp += c & 7;
+          const fresh = (c >>> 7) ^ 1;
+          const o = <i32>load<u16>(np);
+          np += <usize>fresh << 1;
+          recent = select<i32>(-o, recent, fresh);
+          // Past the first 64 KiB of output every 16-bit offset reaches inside it (and none is zero: checked
+          // before the run), so only the first half of a stream tests each one.
+          if (!deep) bad |= <u32>(<u32>(-recent - 1) >= <u32>(d - base));
+          copyShortMatch(d, d + recent, (c >>> 3) & 15);
+          d += (c >>> 3) & 15;
+          cp++;
+        }
+        if (cp < stop || cp >= cmdEnd) break;
       }
       if (cp >= cmdEnd || d > limit) break;
     }
@@ -340,4 +363,12 @@ function readFarOffsets(p: usize, end: usize, into: usize, n: i32, limit: i32): 
     store<u32>(into + (<usize>i << 2), <u32>off);
   }
   return p;
+}
+
+/** Whether any of the `n` 16-bit values at `at` is zero. */
+function hasZeroU16(at: usize, n: i32): bool {
+  let i = 0;
+  for (; i + 8 <= n; i += 8) if (!i16x8.all_true(v128.load(at + (<usize>i << 1)))) return true;
+  for (; i < n; i++) if (load<u16>(at + (<usize>i << 1)) == 0) return true;
+  return false;
 }

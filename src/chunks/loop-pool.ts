@@ -215,6 +215,11 @@ export interface ChunkRunOptions {
   onProgress?: (chunksDone: number, bytesDone: number) => void;
   /** LoopOptions.finalNames: the targets lie in a staged output folder. */
   finalNames?: boolean;
+  /**
+   * Work of the calling thread before it joins the loop, while the workers take the first chunks (unpack's manifest):
+   * the threads then share its time. Throwing stops every thread and rejects the run.
+   */
+  first?: () => Promise<void>;
 }
 
 export interface ChunkRunResult extends LoopOutcome {
@@ -265,6 +270,7 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   let ticker: NodeJS.Timeout | undefined;
   let finished = false;
   try {
+    await o.first?.();
     const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress, ...(o.finalNames ? { finalNames: true } : {}) });
     // The calling thread is done: progress from the workers still shows while they finish their last chunks.
     ticker = workers.length > 0 ? setInterval(progress, 100) : undefined;

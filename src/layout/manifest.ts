@@ -2,6 +2,7 @@ import type { IoStoreToc } from '../toc/toc.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import { containerTraits, type ContainerTraits } from '../toc/listing.js';
 import { tocVersionName } from '../toc/version.js';
+import { chunkOutputPath } from './unnamed.js';
 
 export const MANIFEST_NAME = 'iostore-manifest.json';
 export const MANIFEST_VERSION = 1;
@@ -140,8 +141,9 @@ export function manifestChunk(toc: IoStoreToc, i: number, path: string): Manifes
  * The text `JSON.stringify(entry, null, 1)` makes of manifestChunk's entry (with `overriddenBy` when given), each line
  * after the first led by `indent`, made without the object: a game's manifest has an entry per chunk, and the
  * objects made to be stringified (with their hex strings and arrays) were most of what writing it allocated.
+ * `path` undefined: the chunk's own output path (chunkOutputPath), its directory-index path made and quoted once.
  */
-export function manifestChunkJson(toc: IoStoreToc, i: number, path: string, overriddenBy: string | undefined, indent: string): string {
+export function manifestChunkJson(toc: IoStoreToc, i: number, path: string | undefined, overriddenBy: string | undefined, indent: string): string {
   const first = toc.chunkFirstBlock(i);
   const count = toc.chunkBlockCount(i);
   let compression = 'None';
@@ -153,11 +155,13 @@ export function manifestChunkJson(toc: IoStoreToc, i: number, path: string, over
   }
   const n = `,\n${indent} `;
   const tocPath = toc.chunkPath(i);
+  const tocPathJson = tocPath === undefined ? undefined : JSON.stringify(tocPath);
+  const pathJson = path === undefined ? (tocPathJson ?? JSON.stringify(chunkOutputPath(toc, i))) : JSON.stringify(path);
   return (
-    `{\n${indent} "id": "${toc.chunkIdHex(i)}"${n}"type": ${JSON.stringify(toc.chunkTypeName(i))}${n}"path": ${JSON.stringify(path)}` +
+    `{\n${indent} "id": "${toc.chunkIdHex(i)}"${n}"type": ${JSON.stringify(toc.chunkTypeName(i))}${n}"path": ${pathJson}` +
     `${n}"order": ${i}${n}"size": ${toc.chunkSize(i)}${n}"hash": "${toc.chunkHashHex(i)}"${n}"flags": ${toc.chunkMetaFlags(i)}` +
     `${n}"compression": ${JSON.stringify(compression)}${n}"offset": ${toc.chunkOffset(i)}${n}"ucasOffset": ${count > 0 ? toc.blocks.offset(first) : 'null'}` +
-    (tocPath !== undefined ? `${n}"tocPath": ${JSON.stringify(tocPath)}` : '') +
+    (tocPathJson !== undefined ? `${n}"tocPath": ${tocPathJson}` : '') +
     (compression !== 'None' && raw !== '' ? `${n}"rawBlocks": [${raw}\n${indent} ]` : '') +
     (overriddenBy !== undefined ? `${n}"overriddenBy": ${JSON.stringify(overriddenBy)}` : '') +
     `\n${indent}}`

@@ -85,6 +85,17 @@ export class OutputNames {
    * the constructor's `resolve` turns back into `path` (then this keeps no string for it unless it is renamed).
    */
   claim(path: string, ref?: number): string {
+    // The common case first (a plan claims every output file): a free path in a folder kept as asked, taken with one
+    // hash of its key and no array or object made.
+    if (ref !== undefined && this.resolve) {
+      const cut = path.lastIndexOf('/');
+      const dir = cut < 0 ? '' : path.slice(0, cut);
+      const placed = cut < 0 ? undefined : this.placedDirs.get(dir);
+      if (cut < 0 || (placed !== undefined && placed.folder === dir && placed.clash === undefined)) {
+        const k = this.key(path);
+        if (!this.folders.has(k) && this.files.addIfAbsent(k, ref * 2) < 0) return path;
+      }
+    }
     return this.claimGroup([path], ref)[0]!;
   }
 
@@ -106,7 +117,9 @@ export class OutputNames {
       }
     }
     out.forEach((p, k) => this.files.set(this.key(p), k === 0 && ref !== undefined && this.resolve && p === paths[0] ? ref * 2 : this.keep(p)));
-    if (out.some((p, k) => p !== paths[k])) {
+    // A path moved only into the case its folder was first written in (a file system that ignores case) is no
+    // rename: it is the same folder.
+    if (first !== undefined && out.some((p, k) => p !== paths[k])) {
       const r: Renamed = { path: paths[0]!, written: out[0]!, clash: first!.path, why: first!.why };
       if (paths.length > 1) r.with = paths.slice(1).map((p, k) => ({ path: p, written: out[k + 1]! }));
       this.renamed.push(r);

@@ -26,6 +26,8 @@ describe.skipIf(!hasCorpus)('manifestChunkJson: a manifest entry written without
         if (by !== undefined) entry.overriddenBy = by;
         for (const indent of ['', '   ']) {
           expect(manifestChunkJson(toc, i, path, by, indent)).toBe(JSON.stringify(entry, null, 1).replace(/\n/g, `\n${indent}`));
+          // No path given: the chunk's own (named and unnamed chunks alike).
+          if (i % 7 !== 3) expect(manifestChunkJson(toc, i, undefined, by, indent)).toBe(JSON.stringify(entry, null, 1).replace(/\n/g, `\n${indent}`));
         }
       }
     }

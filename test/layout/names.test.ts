@@ -69,3 +69,21 @@ describe('OutputNames: no output file silently replaces another (issue #24 items
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('OutputNames.claim with references (the plan of an unpack) names every file as a claim without one', () => {
+  it('same paths, case, a file where a folder is, a renamed folder, the manifest name: the same names and warnings', () => {
+    const paths = ['Game/A/x.txt', 'Game/A/y.txt', 'Game/a/x.txt', 'game/a/z.txt', 'Game/A/x.txt', 'Game/B', 'Game/B/c.txt', 'Game/B/d.txt', 'iostore-manifest.json', 'Game/A', 'Game/A/w.txt', 'top.txt', 'top.txt'];
+    for (const folded of [false, true]) {
+      const plain = new OutputNames(folded);
+      const withRefs = new OutputNames(folded, undefined, (k) => paths[k]!);
+      const a = paths.map((p) => plain.claim(p));
+      const b = paths.map((p, k) => withRefs.claim(p, k));
+      expect(b).toEqual(a);
+      expect(withRefs.renamed).toEqual(plain.renamed);
+      expect(a.filter((p, k) => p !== paths[k]).length).toBeGreaterThanOrEqual(folded ? 5 : 4);
+      // A folder asked for in another case is the folder first written (it had thrown a TypeError): no rename.
+      expect(a[3]).toBe(folded ? 'Game/A/z.txt' : 'game/a/z.txt');
+      expect(plain.renamed.some((r) => r.path === 'game/a/z.txt')).toBe(false);
+    }
+  });
+});
