@@ -10,6 +10,8 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const loader = require(join(root, 'bin', 'bundle-loader.js'));
+// The commands leave V8's flags as they are while the caches are written (src/cli/young-generation.ts).
+process.env.IOSTORE_WRITING_CODE_CACHE = '1';
 loader.prepare();
 
 async function main() {

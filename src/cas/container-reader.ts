@@ -183,6 +183,57 @@ export class ContainerReader {
   }
 
   /**
+   * `chunkSpansSync` over a whole chunk without its generators and arrays, for hashing in the chunk loop: each piece
+   * of chunk i in order is given to `take` (valid only during the call), and `afterSpan` runs after each read. A run
+   * of raw blocks lying back to back in one partition (a stored container) is read as the chunk's bytes alone and
+   * given as one piece: verify of 150,000 stored chunks had spent as much time in the objects made per span and
+   * block as in reading them.
+   */
+  eachChunkPieceSync(i: number, take: (piece: Uint8Array) => void, afterSpan?: () => void): void {
+    this.checkChunk(i);
+    const size = this.toc.chunkSize(i);
+    if (size <= 0) return;
+    const bs = this.toc.blockSize;
+    const base = this.toc.chunkOffset(i);
+    const last = Math.floor((base + size - 1) / bs);
+    for (let b = Math.floor(base / bs); b <= last; ) {
+      const end = this.spanEnd(b, last + 1);
+      const from = Math.max(0, base - b * bs);
+      const to = Math.min((end - b) * bs, base + size - b * bs);
+      if (this.rawRun(b, end, to - (end - 1 - b) * bs)) {
+        const { partition, offset } = this.locate(b);
+        const src = this.source(partition, b);
+        if (!src.readSync) throw new IoStoreError('USAGE', 'this reader\'s sources do not serve blocking reads', { file: src.name });
+        take(src.readSync(offset + from, to - from));
+      } else {
+        for (const piece of this.piecesOf(i, 0, size, b, this.readBlockSpanSync(b, end))) take(piece);
+      }
+      afterSpan?.();
+      b = end;
+    }
+  }
+
+  /**
+   * Whether blocks [b, end) are raw (no compression, no encryption), hold what the chunk needs of them (`lastNeeds`
+   * bytes of the last) and lie back to back in one partition, so that the chunk's bytes in them are one range.
+   */
+  private rawRun(b: number, end: number, lastNeeds: number): boolean {
+    if (this.toc.encryption !== EncryptionMethod.None) return false;
+    const blocks = this.toc.blocks;
+    const bs = this.toc.blockSize;
+    let next = -1;
+    for (let k = b; k < end; k++) {
+      const usize = blocks.uncompressedSize(k);
+      if (blocks.method(k) !== 0 || usize > blocks.compressedSize(k) || usize < (k === end - 1 ? lastNeeds : bs)) return false;
+      const off = blocks.offset(k);
+      if (k > b && off !== next) return false;
+      next = off + bs;
+    }
+    // One partition: spanEnd ends a span at a partition's end.
+    return true;
+  }
+
+  /**
    * A reader of the same container for one pass over chunks with blocking reads into one reused buffer (transient,
    * no block cache), or undefined when this one was not opened from files. Close it after use.
    */

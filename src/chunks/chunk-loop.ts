@@ -9,7 +9,7 @@ import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { withIoError } from '../toc/read-file.js';
-import { bytesEqual, toHex } from '../util/bytes.js';
+import { toHex } from '../util/bytes.js';
 import { ensureDirSync, isAborting, safeOutputPath, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
@@ -245,9 +245,9 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
         if (target !== undefined) {
           n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
         } else {
-          const digest = hashChunkSync(reader, index, hasher!, stopCheck);
+          hashChunkSync(reader, index, hasher!, stopCheck);
           n = reader.toc.chunkSize(index);
-          if (!bytesEqual(digest, reader.toc.chunkHash(index).subarray(0, 20))) out.mismatches.push({ task: t, actual: digest });
+          if (!hasher!.matches(reader.toc.chunkHash(index))) out.mismatches.push({ task: t, actual: hasher!.digest() });
         }
         out.done[container]!++;
         out.bytes += n;
@@ -270,13 +270,9 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
   return out;
 }
 
-function hashChunkSync(reader: ContainerReader, i: number, hasher: ChunkHasher, stopCheck: () => void): Uint8Array {
+function hashChunkSync(reader: ContainerReader, i: number, hasher: ChunkHasher, stopCheck: () => void): void {
   hasher.reset();
-  for (const span of reader.chunkSpansSync(i)) {
-    for (const piece of span) hasher.update(piece);
-    stopCheck();
-  }
-  return hasher.digest();
+  reader.eachChunkPieceSync(i, (piece) => hasher.update(piece), stopCheck);
 }
 
 /**
@@ -301,12 +297,9 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     }
     closeSync(fd);
     fd = undefined;
-    if (hasher) {
-      const actual = hasher.digest();
+    if (hasher && !hasher.matches(reader.toc.chunkHash(i))) {
       const expected = reader.toc.chunkHash(i).subarray(0, 20);
-      if (!bytesEqual(actual, expected)) {
-        throw new IoStoreError('HASH_MISMATCH', `chunk ${reader.toc.chunkIdHex(i)} hashes to ${toHex(actual)}, its meta says ${toHex(expected)}`, { file: reader.toc.source });
-      }
+      throw new IoStoreError('HASH_MISMATCH', `chunk ${reader.toc.chunkIdHex(i)} hashes to ${toHex(hasher.digest())}, its meta says ${toHex(expected)}`, { file: reader.toc.source });
     }
     if (tmp !== target) withIoError(target, () => renameSync(tmp, target));
     tempFilesInFlight.delete(tmp);

@@ -57,8 +57,8 @@ export const WRITE_FILES_MIN = 1024;
 
 /**
  * Default worker threads beside the calling thread: one per other core when there is enough decoding to share, one
- * when there are many files to create, else none. Hashing stored chunks alone starts none: verify of the bench's
- * 258 MB stored container took 0.27 s on one thread and 0.28 s with a worker (one thread reads and hashes ~1.5 GB/s).
+ * when there are many files to create, else none. Hashing stored chunks starts none below HASH_STORED_MIN_BYTES:
+ * verify of the bench's 258 MB stored container took 0.27 s on one thread and 0.28 s with a worker.
  */
 export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let files = 0;
@@ -76,9 +76,22 @@ export function defaultWriteThreads(readers: readonly ContainerReader[]): number
   return threadsFor(containerDecodeBytes(readers), files);
 }
 
-/** `defaultWriteThreads` for hashing every chunk of the containers (verify): no files. */
+/**
+ * Bytes of stored chunks at or above which hashing them starts one worker: one thread reads and hashes ~1.5 GB/s,
+ * and a second (~30 ms and ~20 MB to start) halved what is left of a large job: 2.5 GB in 150,000 stored chunks.
+ */
+export const HASH_STORED_MIN_BYTES = 256 << 20;
+
+/**
+ * `defaultWriteThreads` for hashing every chunk of the containers (verify): no files; one worker for a large
+ * container of stored blocks (HASH_STORED_MIN_BYTES).
+ */
 export function defaultHashThreads(readers: readonly ContainerReader[]): number {
-  return threadsFor(containerDecodeBytes(readers), 0);
+  const threads = threadsFor(containerDecodeBytes(readers), 0);
+  if (threads > 0 || availableParallelism() < 2) return threads;
+  let bytes = 0;
+  for (const r of readers) bytes += r.toc.totals().rawSize;
+  return bytes >= HASH_STORED_MIN_BYTES ? 1 : 0;
 }
 
 /** Bytes of all the containers' blocks that need decoding or decrypting. */

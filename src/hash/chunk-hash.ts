@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { IoStoreError } from '../errors.js';
+import { bytesEqual } from '../util/bytes.js';
 
 /** The chunk-meta hash algorithms: BLAKE3 truncated to 20 bytes (UE5), SHA-1 (UE 4.26/4.27). */
 export type ChunkHashAlgorithm = 'blake3' | 'sha1';
@@ -9,6 +10,8 @@ export interface ChunkHasher {
   update(data: Uint8Array): void;
   /** The 20-byte hash; the hasher can be reused after `reset()`. */
   digest(): Uint8Array;
+  /** Whether the 20-byte hash equals the first 20 bytes of `expected` (a chunk meta's hash); `digest()` still gives it after. */
+  matches(expected: Uint8Array): boolean;
   reset(): void;
 }
 
@@ -22,11 +25,11 @@ export type Blake3Backend = 'native' | 'wasm';
 export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: Blake3Backend): Promise<ChunkHasher> {
   if (algorithm === 'sha1') {
     let h = createHash('sha1');
-    return {
+    return finishedOnce({
       update: (d) => void h.update(d),
       digest: () => new Uint8Array(h.digest()),
       reset: () => void (h = createHash('sha1')),
-    };
+    });
   }
   const native = blake3 === 'wasm' ? undefined : await nativeBlake3();
   if (native) {
@@ -34,6 +37,8 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: 
     return {
       update: (d) => void h.update(d),
       digest: () => new Uint8Array(h.digestBuffer().subarray(0, 20)),
+      // As hex: the addon makes a string in 0.5 us and a Buffer in 2.5 (150,000 chunks: 0.3 s of a 2.8 s verify).
+      matches: (e) => hexStartsWith(h.digest('hex'), e),
       // Reset in place: a new hasher per chunk cost a verify of 3,000 chunks ~15 ms.
       reset: () => void h.reset(),
     };
@@ -43,10 +48,25 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: 
   const { createBLAKE3 } = await import('hash-wasm');
   const h = await createBLAKE3(256);
   h.init();
-  return {
+  return finishedOnce({
     update: (d) => void h.update(d),
     digest: () => (h.digest('binary') as Uint8Array).slice(0, 20),
     reset: () => void h.init(),
+  });
+}
+
+/** A hasher whose digest ends its state (node:crypto, hash-wasm), with `matches`: the digest is kept until reset. */
+function finishedOnce(h: Omit<ChunkHasher, 'matches'>): ChunkHasher {
+  let done: Uint8Array | undefined;
+  const digest = () => (done ??= h.digest());
+  return {
+    update: (d) => h.update(d),
+    digest,
+    matches: (e) => bytesEqual(digest(), e.subarray(0, 20)),
+    reset: () => {
+      done = undefined;
+      h.reset();
+    },
   };
 }
 
@@ -56,7 +76,19 @@ export async function blake3Backend(): Promise<Blake3Backend> {
 }
 
 interface NativeBlake3 {
-  new (): { update(data: Uint8Array): unknown; digestBuffer(): Buffer; reset(): void };
+  new (): { update(data: Uint8Array): unknown; digestBuffer(): Buffer; digest(format: 'hex'): string; reset(): void };
+}
+
+const HEX_CODES = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+
+/** Whether lower-case hex text starts with the first 20 bytes of `e`. */
+function hexStartsWith(hex: string, e: Uint8Array): boolean {
+  if (hex.length < 40 || e.length < 20) return false;
+  for (let k = 0; k < 20; k++) {
+    const b = e[k]!;
+    if (hex.charCodeAt(2 * k) !== HEX_CODES[b >> 4] || hex.charCodeAt(2 * k + 1) !== HEX_CODES[b & 15]) return false;
+  }
+  return true;
 }
 
 let nativeLoad: Promise<NativeBlake3 | undefined> | undefined;

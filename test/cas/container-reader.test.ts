@@ -76,6 +76,34 @@ describe.each(['ue5.8-cue4parse', 'ue6.0-cue4parse'])('%s', (project) => {
   });
 });
 
+describe('eachChunkPieceSync', () => {
+  it.each([
+    ['uncompressed', 70_000],
+    ['uncompressed', undefined],
+    ['zlib', undefined],
+    ['oodlepartitioned', undefined],
+    ['oodleencrypted', 70_000],
+  ] as const)('gives every chunk of %s (read span %s) whole and in order, as readChunk does', async (v, span) => {
+    const r = await ContainerReader.open(variant('ue5.8-cue4parse', v), { ...(v === 'oodleencrypted' ? { aesKey: KEY } : {}), ...(span ? { maxReadSpan: span } : {}) });
+    const twin = r.transientTwin()!;
+    try {
+      let pieces = 0;
+      let spans = 0;
+      for (let i = 0; i < r.toc.chunkCount; i++) {
+        const parts: Buffer[] = [];
+        twin.eachChunkPieceSync(i, (p) => void parts.push(Buffer.from(p)), () => void spans++);
+        pieces += parts.length;
+        expect(Buffer.concat(parts).equals(Buffer.from(await r.readChunk(i))), `chunk ${i}`).toBe(true);
+      }
+      // Raw blocks back to back come as one piece per read; other blocks one piece each.
+      if (v === 'uncompressed') expect(pieces).toBe(spans);
+      else expect(pieces).toBeGreaterThan(r.toc.chunkCount);
+    } finally {
+      await Promise.all([twin.close(), r.close()]);
+    }
+  });
+});
+
 describe('errors', () => {
   it('an encrypted container without a key is refused up front', async () => {
     await expect(ContainerReader.open(variant('ue5.8-cue4parse', 'oodleencrypted'))).rejects.toMatchObject({ code: 'NEEDS_KEY' });
@@ -109,6 +137,7 @@ describe('errors', () => {
       expect(err).toMatchObject({ code: 'BAD_VALUE' });
       expect(String((err as Error).message)).toMatch(new RegExp(`block ${last} decodes to ${r.toc.blocks.uncompressedSize(last)} bytes but chunk ${i} \\(${r.toc.chunkIdHex(i)}\\) needs bytes`));
       expect(() => [...r.transientTwin()!.chunkSpansSync(i)]).toThrow(/needs bytes/);
+      expect(() => r.transientTwin()!.eachChunkPieceSync(i, () => {})).toThrow(/needs bytes/);
     } finally {
       await r.close();
     }

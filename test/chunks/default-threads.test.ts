@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ContainerReader } from '../../src/cas/container-reader.js';
 import { LoopTasks } from '../../src/chunks/chunk-loop.js';
-import { DECODE_MIN_BYTES, defaultLoopThreads, defaultWriteThreads, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
+import { DECODE_MIN_BYTES, defaultHashThreads, defaultLoopThreads, defaultWriteThreads, HASH_STORED_MIN_BYTES, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
 import { EncryptionMethod } from '../../src/toc/version.js';
 
 /** A stand-in reader: `chunks` chunks of one block each, of `blockBytes` bytes, compressed or stored. */
@@ -14,6 +14,7 @@ function reader(chunks: number, blockBytes: number, compressed: boolean): Contai
     chunkFirstBlock: (i: number) => i,
     chunkBlockCount: () => 1,
     blocks: { method: () => (compressed ? 1 : 0), uncompressedSize: () => blockBytes },
+    totals: () => ({ rawSize: chunks * blockBytes, storedSize: chunks * blockBytes }),
   };
   return { toc } as unknown as ContainerReader;
 }
@@ -37,5 +38,12 @@ describe.skipIf(availableParallelism() < 2)('default worker threads of unpack an
     expect(defaultLoopThreads([many], tasks(WRITE_FILES_MIN, false))).toBe(0);
     expect(defaultLoopThreads([packed], tasks(63, true))).toBe(0);
     expect(defaultLoopThreads([packed], tasks(64, false))).toBe(cores);
+  });
+
+  it('verify: one per other core for 16 MiB of decoding; one for a large stored container, else none', () => {
+    expect(defaultHashThreads([reader(64, DECODE_MIN_BYTES / 64, true)])).toBe(cores);
+    expect(defaultHashThreads([reader(WRITE_FILES_MIN * 4, 1024, false)])).toBe(0);
+    expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024 - 1, false)])).toBe(0);
+    expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024, false)])).toBe(1);
   });
 });

@@ -30,3 +30,41 @@ describe('BLAKE3 backends', () => {
     expect(Buffer.from(native.digest()).toString('hex')).toBe('af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9');
   });
 });
+
+describe('ChunkHasher.matches', () => {
+  it('compares the 20-byte hash with a meta hash for every backend, and digest() still gives the hash after', async () => {
+    const data = new Uint8Array(70000).map((_, i) => (i * 40503) >>> 8);
+    const kinds: Array<[string, Parameters<typeof createChunkHasher>]> = [['sha1', ['sha1']], ['wasm', ['blake3', 'wasm']]];
+    if ((await blake3Backend()) === 'native') kinds.push(['native', ['blake3', 'native']]);
+    for (const [name, args] of kinds) {
+      const h = await createChunkHasher(...args);
+      h.update(data);
+      const hash = h.digest();
+      // A meta hash: 20 bytes of hash, 12 of padding.
+      const meta = new Uint8Array(32);
+      meta.set(hash);
+      for (let round = 0; round < 2; round++) {
+        h.reset();
+        h.update(data.subarray(0, 5));
+        h.update(data.subarray(5));
+        expect(h.matches(meta), name).toBe(true);
+        expect(Buffer.from(h.digest()).toString('hex'), name).toBe(Buffer.from(hash).toString('hex'));
+      }
+      // One bit off in the first byte, in a high nibble, in the last byte: each is a mismatch.
+      for (const [at, bit] of [[0, 1], [7, 0x80], [19, 1]] as const) {
+        const wrong = meta.slice();
+        wrong[at] ^= bit;
+        h.reset();
+        h.update(data);
+        expect(h.matches(wrong), `${name} byte ${at}`).toBe(false);
+        expect(Buffer.from(h.digest()).toString('hex'), name).toBe(Buffer.from(hash).toString('hex'));
+      }
+      // The padding is not compared.
+      const padded = meta.slice();
+      padded[25] = 9;
+      h.reset();
+      h.update(data);
+      expect(h.matches(padded), name).toBe(true);
+    }
+  });
+});

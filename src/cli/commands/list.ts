@@ -11,6 +11,7 @@ import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type Contai
 import { hintFilter } from '../filter-hint.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
+import { keepYoungGenerationSmall } from '../young-generation.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -42,6 +43,7 @@ export const listCommand: Command<ListArgs> = {
       .example('$0 list game.utoc --by-type', '')
       .example('$0 list Game/Content/Paks --filter "**/Hero*"', 'which containers hold a file') as never,
   async run(args, io) {
+    keepYoungGenerationSmall();
     const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;

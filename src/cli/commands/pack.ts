@@ -10,6 +10,7 @@ import { formatBytes, renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
 import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
+import { keepYoungGenerationSmall } from '../young-generation.js';
 
 interface PackArgs extends EncoderArgs {
   folder: string;
@@ -68,6 +69,7 @@ export const packCommand: Command<PackArgs> = {
       .example('$0 pack MyMod/ MyMod_P.pak --version UE4_27 --compression zlib', 'a UE 4.27 pak of a folder below ../../../')
       .example('$0 pack out/ rebuilt.pak --aes-key 0x... --encrypt-index', 'an unpacked pak rebuilt, encrypted') as never,
   async run(args, io) {
+    keepYoungGenerationSmall();
     if (/\.pak$/i.test(args.output)) return runPak(args, io);
     const o: PackOptions = {};
     if (args.container !== undefined) o.container = args.container;
