@@ -6,6 +6,7 @@ import { afterAll, onTestFinished } from 'vitest';
 /**
  * A fresh temporary folder, removed after the test that asked for it or, asked for outside a test, after the file's
  * tests. (An afterAll registered from inside a running test never runs: that had left ~17 folders per suite run.)
+ * Do not call it from a beforeAll: neither hook registered from there runs; ask for it in the describe body.
  */
 export function tempDir(prefix = 'iostore-test-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));

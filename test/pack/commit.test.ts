@@ -25,8 +25,10 @@ describe.skipIf(!hasCorpus)('pack: the container\'s files are committed together
   let folder = '';
   let chunk1 = '';
   let minimal = '';
+  // Made while the suite is collected: a folder asked for inside beforeAll would never be removed (tempDir's cleanup
+  // hooks do not run when registered from a running hook).
+  const dir = tempDir();
   beforeAll(async () => {
-    const dir = tempDir();
     folder = join(dir, 'base');
     await unpack([corpusPath(BASE)], folder);
     chunk1 = join(dir, 'chunk1');
