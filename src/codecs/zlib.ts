@@ -18,24 +18,23 @@ function outputOptions(size: number): ZlibOptions & { maxOutputLength: number } 
   return { maxOutputLength: size + 1, chunkSize: Math.max(64, size + 1) };
 }
 
-/** The parts of a node:zlib stream's native handle that one blocking inflate call needs. */
-interface InflateHandle {
+/** The parts of a node:zlib stream's native handle that one blocking whole-block call needs. */
+interface ZlibHandle {
   reset(): void;
   writeSync(flush: number, src: Uint8Array, srcOff: number, srcLen: number, out: Uint8Array, outOff: number, outLen: number): void;
   onerror: (message: string, errno: number, code?: string) => void;
 }
 
 /**
- * One inflate stream per thread, reset between blocks and writing straight into the caller's buffer: inflateSync
- * builds a stream object, a native handle and a 32 KiB window per call and returns a fresh buffer, which measured
- * 15-30% more CPU per 64 KiB block, and left tens of MB of dead buffers to the garbage collector. Node's handle is
- * not public API: where it is missing (other runtimes), this is undefined and the codec copies inflateSync's output.
+ * One node:zlib stream's native handle for blocking whole-block calls: `run` resets it, writes `src` into `out` with
+ * Z_FINISH and returns the output room left (the handle's write state), throwing zlib's message on failure.
+ * Undefined where the handle is missing (other runtimes).
  */
-function reusableInflate(): ((src: Uint8Array, out: Uint8Array, outLen: number) => number) | undefined {
-  let handle: InflateHandle | undefined;
+function blockingHandle(make: () => unknown): ((src: Uint8Array, out: Uint8Array, room: number) => Uint32Array) | undefined {
+  let handle: ZlibHandle | undefined;
   let state: Uint32Array | undefined;
   try {
-    const stream = createInflate() as unknown as { _handle?: InflateHandle; _writeState?: Uint32Array };
+    const stream = make() as { _handle?: ZlibHandle; _writeState?: Uint32Array };
     handle = stream._handle;
     state = stream._writeState;
   } catch {
@@ -48,13 +47,25 @@ function reusableInflate(): ((src: Uint8Array, out: Uint8Array, outLen: number) 
   };
   const h = handle;
   const st = state;
-  return (src, out, outLen) => {
+  return (src, out, room) => {
     failure = undefined;
     h.reset();
-    h.writeSync(constants.Z_FINISH, src, 0, src.length, out, 0, outLen);
+    h.writeSync(constants.Z_FINISH, src, 0, src.length, out, 0, room);
     if (failure !== undefined) throw new Error(failure);
-    return outLen - st[0]!;
+    return st;
   };
+}
+
+/**
+ * One inflate stream per thread, reset between blocks and writing straight into the caller's buffer: inflateSync
+ * builds a stream object, a native handle and a 32 KiB window per call and returns a fresh buffer, which measured
+ * 15-30% more CPU per 64 KiB block, and left tens of MB of dead buffers to the garbage collector. Node's handle is
+ * not public API: where it is missing (other runtimes), this is undefined and the codec copies inflateSync's output.
+ */
+function reusableInflate(): ((src: Uint8Array, out: Uint8Array, outLen: number) => number) | undefined {
+  const run = blockingHandle(() => createInflate());
+  if (!run) return undefined;
+  return (src, out, outLen) => outLen - run(src, out, outLen)[0]!;
 }
 
 let inflateInto: ReturnType<typeof reusableInflate> | null = null;
@@ -66,31 +77,14 @@ let inflateInto: ReturnType<typeof reusableInflate> | null = null;
  * the stream, the same bytes deflateSync makes. Undefined where node:zlib's handle is missing.
  */
 function reusableDeflate(level: number): ((src: Uint8Array) => Uint8Array) | undefined {
-  let handle: InflateHandle | undefined;
-  let state: Uint32Array | undefined;
-  try {
-    const stream = createDeflate({ level }) as unknown as { _handle?: InflateHandle; _writeState?: Uint32Array };
-    handle = stream._handle;
-    state = stream._writeState;
-  } catch {
-    return undefined;
-  }
-  if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) return undefined;
-  let failure: string | undefined;
-  handle.onerror = (message) => {
-    failure = message;
-  };
-  const h = handle;
-  const st = state;
+  const run = blockingHandle(() => createDeflate({ level }));
+  if (!run) return undefined;
   let out = new Uint8Array(0);
   return (src) => {
     // zlib's bound for incompressible input (stored blocks and the stream's header and checksum), with room to spare.
     const room = src.length + (src.length >> 3) + (src.length >> 6) + 64;
     if (out.length < room) out = new Uint8Array(room);
-    failure = undefined;
-    h.reset();
-    h.writeSync(constants.Z_FINISH, src, 0, src.length, out, 0, room);
-    if (failure !== undefined) throw new Error(failure);
+    const st = run(src, out, room);
     if (st[1] !== 0 || st[0] === 0) throw new Error('deflate did not finish the block');
     return out.slice(0, room - st[0]!);
   };
