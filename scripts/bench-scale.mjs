@@ -22,7 +22,7 @@ const PACK_ZLIB_LEVEL = 6;
  * A plain mod folder of `files` .ubulk files in folders of 300, log-normal sizes around `median` bytes (at most
  * 4 MiB), each cut from the corpus at a random offset; and the same bytes as one file (for gzip). Returns the raw size.
  */
-function buildFolder(pool, folder, flat, files, median) {
+export function buildFolder(pool, folder, flat, files, median) {
   const next = rng(28 + files);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   const fd = openSync(flat, 'w');
@@ -51,7 +51,7 @@ function buildFolder(pool, folder, flat, files, median) {
 }
 
 /** An Oodle container of `chunks` chunks, each one corpus Oodle block, written by a child (synth.mjs is asynchronous). */
-function oodleContainer(root, dir, chunks, rawSize) {
+export function oodleContainer(root, dir, chunks, rawSize) {
   const make = `import { writeSyntheticContainer } from ${JSON.stringify(join(root, 'scripts', 'synth.mjs'))};
     const r = await writeSyntheticContainer(${JSON.stringify(dir)}, 'ScaleOodle-Windows', { chunks: ${chunks}, blocksPerChunk: 1, method: 'oodle', rawSize: ${rawSize} });
     console.log(JSON.stringify({ utoc: r.utoc, raw: r.rawBytes, block: Buffer.from(r.storedBlock).toString('base64'), rawBlock: r.rawBlockSize }));`;
