@@ -1,4 +1,4 @@
-import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
+import { chunkHexColumns, listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { IoStoreToc } from '../../toc/toc.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
@@ -12,6 +12,7 @@ import { hintFilter } from '../filter-hint.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { skipOptimizingCompiler } from '../short-run.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -43,14 +44,16 @@ export const listCommand: Command<ListArgs> = {
       .example('$0 list game.utoc --by-type', '')
       .example('$0 list Game/Content/Paks --filter "**/Hero*"', 'which containers hold a file') as never,
   async run(args, io) {
-    keepYoungGenerationSmall();
     const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
     const file = singleFile(args.paths);
+    if (file === undefined || isPakPath(file)) keepYoungGenerationSmall();
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
+    skipOptimizingCompiler(file);
     const toc = await openTocWithKeys(file, args);
+    keepYoungGenerationSmall(toc.chunkCount);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
       // On a terminal: the table fits its width, sizes for people.
@@ -246,17 +249,18 @@ export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
 
 /** Columns straight from a container's TOC, for the chunks `order` selects (the values listChunks would give). */
 export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColumns {
+  const hex = chunkHexColumns(toc, order);
   return {
     count: order.length,
     index: (k) => order[k]!,
-    id: (k) => toc.chunkIdHex(order[k]!),
+    id: (k) => hex.id(order[k]!),
     type: (k) => toc.chunkTypeName(order[k]!),
     // Names from the file: control characters shown escaped, never sent to the terminal.
     path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
     size: (k) => toc.chunkSize(order[k]!),
     storedSize: (k) => toc.chunkStoredSize(order[k]!),
     blocks: (k) => toc.chunkBlockCount(order[k]!),
-    hash: (k) => toc.chunkHashHex(order[k]!),
+    hash: (k) => hex.hash(order[k]!),
   };
 }
 
