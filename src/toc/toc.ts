@@ -171,7 +171,7 @@ export class IoStoreToc {
       const order = new Int32Array(this.chunkCount);
       for (let i = 0; i < order.length; i++) order[i] = i;
       // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
-      this.ucasOrder = sorted ? order : order.sort((a, b) => at[a]! - at[b]! || a - b);
+      this.ucasOrder = sorted ? order : (sortedByKey(at) ?? order.sort((a, b) => at[a]! - at[b]! || a - b));
     }
     return this.ucasOrder;
   }
@@ -285,6 +285,24 @@ export class IoStoreToc {
     for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize(b);
     return { rawSize, storedSize };
   }
+}
+
+/**
+ * Indices 0..n-1 ordered by `at[i]`, ties by index, through one native sort of `at[i] * n + i` (exact while that
+ * stays below 2^53: a .ucas of 60 GB with 150,000 chunks): a comparator run by V8's interpreter was ~30 ms of a short
+ * verify of 3,000 chunks. Undefined when the keys would not be exact.
+ */
+function sortedByKey(at: Float64Array): Int32Array | undefined {
+  const n = at.length;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (at[i]! > max) max = at[i]!;
+  if ((max + 1) * n > Number.MAX_SAFE_INTEGER) return undefined;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = at[i]! * n + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k]! % n;
+  return order;
 }
 
 /** Parses a whole .utoc held in memory. Throws IoStoreError naming the offset of the first problem. */

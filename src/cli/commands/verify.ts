@@ -47,7 +47,6 @@ export const verifyCommand: Command<VerifyArgs> = {
       .example('$0 verify pakchunk0-Windows.utoc', '')
       .example('$0 verify Game/Content/Paks --aes-key 0x...', 'every container of a game') as never,
   async run(args, io) {
-    keepYoungGenerationSmall();
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
     const threads = threadsArg(args.threads);
     const file = singleFile(args.paths);
@@ -73,6 +72,8 @@ export const verifyCommand: Command<VerifyArgs> = {
         if (!args.json) io.out(`ERROR    ${e.message}\n`);
         continue;
       }
+      // Set once a container is open: a flag set before the builtins a run loads makes V8 compile them from source.
+      keepYoungGenerationSmall(reader.toc.chunkCount);
       const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, !args.quiet && !args.json && io.isTTY);
       let result;
       try {
@@ -89,6 +90,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.
+    if (paks.length > 0) keepYoungGenerationSmall();
     for (const p of paks) {
       let archive;
       try {
