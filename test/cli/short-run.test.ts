@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SHORT_RUN_TOC_BYTES } from '../../src/cli/short-run.js';
-import { YOUNG_GENERATION_MIN_CHUNKS, keepYoungGenerationSmall } from '../../src/cli/young-generation.js';
+import { SHORT_RUN_TOC_BYTES, isShortRun } from '../../src/cli/short-run.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 
@@ -41,8 +40,9 @@ describe('short runs of list and info', () => {
     expect(traced(['info', corpusPath(big)]).optimized).toBeGreaterThan(0);
   });
 
-  it('leave the young generation as V8 has it below YOUNG_GENERATION_MIN_CHUNKS (node:v8 not loaded for it)', () => {
-    expect(keepYoungGenerationSmall(YOUNG_GENERATION_MIN_CHUNKS - 1)).toBe(false);
-    expect(keepYoungGenerationSmall(0)).toBe(false);
+  it.skipIf(!hasCorpus)('are told by the size of the .utoc', () => {
+    expect(isShortRun(corpusPath('ue5.1-templeofgiants/Colliderproject-Windows.utoc'))).toBe(true);
+    expect(isShortRun(corpusPath('ue5-wayoftheninja/WayOfTheNinja-Windows.utoc'))).toBe(false);
+    expect(isShortRun('/nonexistent/x.utoc')).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import { hintFilter } from '../filter-hint.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
-import { skipOptimizingCompiler } from '../short-run.js';
+import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -48,12 +48,13 @@ export const listCommand: Command<ListArgs> = {
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
     const file = singleFile(args.paths);
-    if (file === undefined || isPakPath(file)) keepYoungGenerationSmall();
+    // A short run (a small .utoc) goes without the optimizing compiler and leaves the young generation to V8; a
+    // long one keeps it small from the start (it grows while the TOC is read).
+    if (file !== undefined && !isPakPath(file) && isShortRun(file)) skipOptimizingCompiler();
+    else keepYoungGenerationSmall();
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
-    skipOptimizingCompiler(file);
     const toc = await openTocWithKeys(file, args);
-    keepYoungGenerationSmall(toc.chunkCount);
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
       // On a terminal: the table fits its width, sizes for people.

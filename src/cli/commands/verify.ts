@@ -16,6 +16,7 @@ import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
 import { verifyJson } from '../json-shapes.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { isShortRun } from '../short-run.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -62,6 +63,9 @@ export const verifyCommand: Command<VerifyArgs> = {
     const open = { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) };
     const results: Array<VerifyResult | PakVerifyResult | Unopened> = [];
     for (const entry of entries) {
+      // Not for a short run (a small .utoc): the flag change made every built-in the run loaded after it, and all of a
+      // worker's, compile from source rather than from Node's code cache.
+      if (!isShortRun(entry.utoc)) keepYoungGenerationSmall();
       let reader;
       try {
         reader = await openContainer(entry, open);
@@ -72,8 +76,6 @@ export const verifyCommand: Command<VerifyArgs> = {
         if (!args.json) io.out(`ERROR    ${e.message}\n`);
         continue;
       }
-      // Set once a container is open: a flag set before the builtins a run loads makes V8 compile them from source.
-      keepYoungGenerationSmall(reader.toc.chunkCount);
       const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, !args.quiet && !args.json && io.isTTY);
       let result;
       try {
