@@ -62,8 +62,17 @@ export function oodleDecompressView(src: Uint8Array, uncompressedSize: number): 
   if (src.length < MIN_BLOCK_COST * Math.floor(uncompressedSize / BLOCK_SIZE) + 3) {
     corrupt(`${src.length}-byte stream too short for ${uncompressedSize} bytes of output`, 0);
   }
-  return wasmDecodeView(src, uncompressedSize) ?? decodeStream(src, uncompressedSize);
+  const view = wasmDecodeView(src, uncompressedSize);
+  if (view) return view;
+  // The TypeScript decoder's output goes to a reused buffer under the same rule (valid until the next decode).
+  if (uncompressedSize > MAX_REUSED_VIEW) return decodeStream(src, uncompressedSize);
+  if (viewBuffer.length < uncompressedSize) viewBuffer = allocateOutput(uncompressedSize);
+  return decodeStream(src, uncompressedSize, viewBuffer.subarray(0, uncompressedSize));
 }
+
+/** Largest output oodleDecompressView's TypeScript path keeps a buffer for between calls. */
+const MAX_REUSED_VIEW = 16 << 20;
+let viewBuffer = new Uint8Array(0);
 
 /** The TypeScript decoder alone, whatever the runtime offers: the reference that the WebAssembly build is checked against. */
 export function oodleDecompressReference(src: Uint8Array, uncompressedSize: number): Uint8Array {

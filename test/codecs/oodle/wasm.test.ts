@@ -96,6 +96,9 @@ describe.skipIf(!hasCorpus)('the WebAssembly Oodle decoder', () => {
       expect(view.buffer === wasmOutputArea(16)!.buffer, name).toBe(name !== 'bitknit');
       expect(Buffer.compare(view, reference), name).toBe(0);
     }
+    // The TypeScript decoder's views reuse one buffer too.
+    const { stream, size } = vector('bitknit');
+    expect(oodleDecompressView(stream, size).buffer).toBe(oodleDecompressView(stream, size).buffer);
   });
 
   it('decodes blocks one after another into its output area in place, without growing its memory, as a reader\'s span', () => {
