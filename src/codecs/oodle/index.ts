@@ -72,7 +72,7 @@ export function oodleDecompressView(src: Uint8Array, uncompressedSize: number): 
 
 /** Largest output oodleDecompressView's TypeScript path keeps a buffer for between calls. */
 const MAX_REUSED_VIEW = 16 << 20;
-let viewBuffer = new Uint8Array(0);
+let viewBuffer: Uint8Array = new Uint8Array(0);
 
 /** The TypeScript decoder alone, whatever the runtime offers: the reference that the WebAssembly build is checked against. */
 export function oodleDecompressReference(src: Uint8Array, uncompressedSize: number): Uint8Array {
