@@ -264,6 +264,21 @@ export class ContainerWriter {
     return this.endChunk(id, chunk.hash, path);
   }
 
+  /**
+   * Adds one chunk whose blocks come encoded one at a time, with the same settings this writer was created with (a
+   * block's payload may be a reused buffer: it is copied before the next is pulled); `hash()` gives the chunk-meta
+   * hash once the last block is in. Returns the hash.
+   */
+  async addEncodedBlocks(id: Uint8Array, blocks: AsyncIterable<EncodedBlock>, hash: () => Uint8Array, path?: string, memoryMapped = false): Promise<Uint8Array> {
+    this.checkOpen(id);
+    this.beginChunk(memoryMapped);
+    for await (const block of blocks) {
+      const pending = this.addBlock(block, id, path);
+      if (pending) await pending;
+    }
+    return this.endChunk(id, hash(), path);
+  }
+
   private checkOpen(id: Uint8Array): void {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
     if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');

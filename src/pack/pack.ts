@@ -25,6 +25,7 @@ import type { StoreEntry } from '../zen/store-entry.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
+import { DeflateAhead } from './deflate-ahead.js';
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
@@ -339,10 +340,13 @@ async function writeContainer(
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
   let writer: ContainerWriter | undefined;
   let pool: EncodePool | undefined;
+  let deflating: DeflateAhead | undefined;
   try {
     writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), settings);
-    pool = encodePoolFor(ordered, settings, o.threads);
-    const threads = pool?.size ?? 0;
+    // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads.
+    deflating = await DeflateAhead.create(ordered, settings, o.threads);
+    pool = deflating ? undefined : encodePoolFor(ordered, settings, o.threads);
+    const threads = deflating?.threads ?? pool?.size ?? 0;
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
     // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
     const reader = new ChunkFileReader();
@@ -350,7 +354,8 @@ async function writeContainer(
       const c = ordered[k]!;
       const encoded = ahead?.take(k);
       let hash: Uint8Array;
-      if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
+      if (deflating?.handles(k)) hash = await writer.addEncodedBlocks(c.id, deflating.blocks(k), () => deflating!.hash(), c.path, c.memoryMapped);
+      else if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
       else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
       else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
@@ -376,6 +381,7 @@ async function writeContainer(
     files.commit();
     return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };
   } catch (e) {
+    deflating?.close();
     await writer?.abort();
     await pool?.close();
     files.discard();
