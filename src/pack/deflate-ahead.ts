@@ -75,6 +75,11 @@ export class DeflateAhead {
     return new DeflateAhead(chunks, o.blockSize, deflaters, await createChunkHasher(o.hashAlgorithm), maxSlots);
   }
 
+  /** Blocks' rooms made so far: at most max(2 * threads + 2, min(32, AHEAD_BYTES / block size)), whatever the files. */
+  get rooms(): number {
+    return this.slots;
+  }
+
   /** Deflates at once. */
   get threads(): number {
     return this.deflaters.length;

@@ -11,6 +11,7 @@ import { ExitCode } from '../io.js';
 import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { collectGarbage } from '../full-collection.js';
 
 interface PackArgs extends EncoderArgs {
   folder: string;
@@ -97,6 +98,9 @@ export const packCommand: Command<PackArgs> = {
     if (threads !== undefined) o.threads = threads;
     const bar = new ProgressBar(io, 'pack', !args.quiet && !args.json && io.isTTY);
     o.onProgress = (p) => bar.update(p);
+    o.onChunksWritten = (chunks) => {
+      if (chunks >= FULL_COLLECTION_MIN_CHUNKS) collectGarbage();
+    };
     let r;
     try {
       r = await packFolder(args.folder, args.output, o);
@@ -120,6 +124,9 @@ export function headerPackages(packages: readonly string[]): string {
   return `container header lists ${plural(packages.length, 'package')}:\n${shown}${packages.length > SHOWN_PACKAGES ? `  ... and ${packages.length - SHOWN_PACKAGES} more (--json lists them all)\n` : ''}`;
 }
 const SHOWN_PACKAGES = 10;
+
+/** A pack of this many chunks or more runs a full collection before its TOC is built (see collectGarbage): ~10 ms. */
+const FULL_COLLECTION_MIN_CHUNKS = 10_000;
 
 function parseContainerIdArg(s: string): bigint | 'name' {
   if (s.toLowerCase() === 'name') return 'name';
