@@ -82,6 +82,9 @@ interface NativeDeflate {
 
 let nativeDeflateClass: (new (mode: number) => NativeDeflate) | null | undefined;
 
+/** Handles with a write on libuv's pool (see DeflateHandle.start). */
+const busy = new Set<object>();
+
 /** node:zlib's native handle class (not public API), or null where it is missing (other runtimes). */
 function nativeDeflate(): (new (mode: number) => NativeDeflate) | null {
   if (nativeDeflateClass !== undefined) return nativeDeflateClass;
@@ -126,12 +129,12 @@ class DeflateHandle {
       this.failure = message;
       // Asynchronous writes report here instead of through the callback.
       if (this.writing) {
-        this.writing = false;
+        this.settled();
         this.done(0, new Error(message));
       }
     };
     h.init(15, this.level, 8, constants.Z_DEFAULT_STRATEGY, this.state, () => {
-      this.writing = false;
+      this.settled();
       this.done(this.state[0]!, this.finished() ? undefined : new Error('deflate did not finish the block'));
     }, undefined);
     return h;
@@ -168,7 +171,21 @@ class DeflateHandle {
   start(src: Uint8Array, out: Uint8Array, room: number): void {
     this.prepare(src.length);
     this.writing = true;
+    // The pool's thread reads and writes these buffers: they (and this handle) stay reachable until it is done,
+    // even when the caller has given up on the result (a failed pack).
+    this.buffers = [src, out];
+    busy.add(this);
     this.h.write(constants.Z_FINISH, src, 0, src.length, out, 0, room);
+  }
+
+  /** What the write on the pool uses (held, not read). */
+  buffers: [Uint8Array, Uint8Array] | undefined;
+
+  /** The write on the pool is over. */
+  private settled(): void {
+    this.writing = false;
+    this.buffers = undefined;
+    busy.delete(this);
   }
 }
 

@@ -11,7 +11,7 @@ import { BLOCK_ENTRY_SIZE, BlockTable } from '../toc/compression-blocks.js';
 import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
 import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
-import { serializeToc } from '../toc/write.js';
+import { serializeTocParts } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../layout/output.js';
 import { ioError } from '../toc/read-file.js';
@@ -506,6 +506,12 @@ export class ContainerWriter {
 
   /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
   async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
+    const { utocParts, partitions } = await this.finishInParts();
+    return { utoc: concatBytes(utocParts), partitions };
+  }
+
+  /** finish(), the .utoc's bytes left in pieces (its sections) to write in turn. */
+  async finishInParts(): Promise<{ utocParts: Uint8Array[]; partitions: number }> {
     if (!this.closed) await this.drain();
     else if (this.utocWritten) throw new IoStoreError('USAGE', 'the container is already finished');
     this.utocWritten = true;
@@ -599,12 +605,12 @@ export class ContainerWriter {
       sourceHashCount: 0,
       encryptionIvCount: this.ivs.length / 12,
     };
-    const utoc = serializeToc({
+    const utocParts = serializeTocParts({
       header, chunkIds, chunkOffsets: offsets, chunkLengths: lengths, perfectHashSeeds: seeds, chunksWithoutPerfectHash: overflow,
       blocks: new BlockTable(this.blocks.view()), encryptionIvs: this.ivs.view(), compressionMethods: this.methods, signatures: null,
       directoryIndexBytes: dirIndex, metaHashes, metaHashSize: hashSize, metaFlags, onDemandHashes: null, sourceHashes: null,
     });
-    return { utoc, partitions: partitionCount };
+    return { utocParts, partitions: partitionCount };
   }
 
   /** Closes the partition files without writing a TOC (after a failure). */

@@ -95,14 +95,16 @@ export interface PackOptions {
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
   /**
-   * Called once every chunk is written, before the TOC is built from what the writer kept of them: the plan and the
-   * read buffers are no longer used from here on (the CLI runs a full garbage collection for a large pack).
+   * Called between the phases of writing a container: once the plan is made (`planned`: what making it took is no
+   * longer used) and once every chunk is written (`written`: the plan and the read buffers are no longer used), before
+   * the TOC is built. The CLI runs a full garbage collection there for a large pack.
    */
-  onChunksWritten?: (chunks: number) => void;
+  betweenPhases?: (phase: 'planned' | 'written', chunks: number) => void;
   /**
-   * Worker threads hashing and compressing chunk files of up to 16 MiB, ahead of the writer (0: all on this thread).
-   * Default: one per core (at most 8) when blocks are compressed and such chunks add up to 32 MiB or more; none for
-   * stored blocks. The output is the same either way.
+   * Threads compressing chunk files ahead of the writer (0: all on this thread). Zlib blocks deflate on libuv's
+   * thread pool, this many at once (default: one per core, at most 3), read block by block; other codecs on worker
+   * threads hashing and compressing files of up to 16 MiB (default: one per core, at most 8, when such chunks add up
+   * to 32 MiB or more). None by default for stored blocks. The output is the same either way.
    */
   threads?: number;
 }
@@ -315,7 +317,7 @@ async function writeContainer(
   outBase: string,
   settings: ContainerWriterOptions,
   chunks: PlannedChunk[],
-  o: Pick<PackOptions, 'onProgress' | 'onChunksWritten' | 'threads'>,
+  o: Pick<PackOptions, 'onProgress' | 'betweenPhases' | 'threads'>,
   pak: CompanionPakSettings | undefined,
   warnings: string[],
   pakFiles: readonly ModLooseFile[] = [],
@@ -343,6 +345,7 @@ async function writeContainer(
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
+  o.betweenPhases?.('planned', ordered.length);
   let writer: ContainerWriter | undefined;
   try {
     writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), { ...settings, expectedChunks: ordered.length });
@@ -353,9 +356,9 @@ async function writeContainer(
     const chunkCount = chunks.length;
     ordered.length = 0;
     chunks.length = 0;
-    o.onChunksWritten?.(chunkCount);
-    const { utoc, partitions } = await writer.finish();
-    await writeTempFile(tmp(`${outBase}.utoc`), utoc, `${outBase}.utoc`);
+    o.betweenPhases?.('written', chunkCount);
+    const { utocParts, partitions } = await writer.finishInParts();
+    await writeTempFile(tmp(`${outBase}.utoc`), utocParts, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
     const companion = companionChoice(outBase, { pak: pak !== undefined, files: pakFiles.length, ...(source !== undefined ? { source } : {}) });
     if (companion.warning) warnings.push(companion.warning);
