@@ -238,10 +238,11 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       const container = tasks.container(t);
       const index = tasks.index(t);
       const reader = o.readers[container]!;
-      const target = tasks.target(t, reader.toc);
       const hasher = o.hashers?.[container];
       let n = 0;
       try {
+        // A task under its own path checks it here (safeOutputPath): an unsafe one fails as its chunk.
+        const target = tasks.target(t, reader.toc);
         if (target !== undefined) {
           n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
         } else {
