@@ -1,4 +1,5 @@
-// Loads the CLI's bundles (dist/cli/*.bundle.cjs) with V8's code cache: a short command spends a good part of its
+// Loads the CLI's bundles (dist/cli/*.bundle.cjs) and its worker threads' bundles (dist/**/*-worker.cjs) with V8's
+// code cache: a short command spends a good part of its
 // run compiling the functions it calls for the first time, and the cache (dist/cli/*.bundle.cjs.cache, written at
 // build time by scripts/warm-code-cache.cjs, which runs the commands on a sample) holds their bytecode. A cache that
 // is missing, or that V8 rejects (another Node or V8 version, other V8 flags), only costs that compilation: the
@@ -6,12 +7,15 @@
 // scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
 const Module = require('node:module');
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { readFileSync, renameSync, writeFileSync, writeSync } = require('node:fs');
 const { Script } = require('node:vm');
 const { basename, dirname, join, sep } = require('node:path');
 
-const BUNDLES = join(__dirname, '..', 'dist', 'cli') + sep;
+const DIST = join(__dirname, '..', 'dist') + sep;
+const BUNDLES = join(DIST, 'cli') + sep;
 const BUNDLE = /\.bundle\.cjs$/;
+/** Worker entry points' bundles (scripts/build-cli.mjs), anywhere under dist/. */
+const WORKER_BUNDLE = /-worker\.cjs$/;
 /** Bundles loaded by this process: { filename, script, cache: 'used' | 'rejected' | 'none' }. */
 const loaded = [];
 
@@ -30,12 +34,23 @@ function prepare() {
   // on the main thread, ~60 ms on its worker).
   // A script compiled here (and one deserialized from a cache) has no import() of its own: the bundles import what
   // they do not hold (a user's native Oodle binding or codec module, hash-wasm) through this one (scripts/build-cli.mjs).
+  hookBundles();
+}
+
+/** Routes the bundles' loading (a CLI bundle on the main thread, a worker's bundle in a worker) through the cache. */
+function hookBundles() {
   globalThis.__iostoreDynamicImport = (specifier) => import(specifier);
+  // Read by src/util/worker-pool.ts (newWorker): workers of the bundled code start through this file.
+  globalThis.__iostoreWorkerLoader = __filename;
   const plain = Module._extensions['.js'];
   Module._extensions['.js'] = function (module, filename) {
-    if (!filename.startsWith(BUNDLES) || !BUNDLE.test(filename)) return plain(module, filename);
+    if (!isBundle(filename)) return plain(module, filename);
     compileBundle(module, filename);
   };
+}
+
+function isBundle(filename) {
+  return (filename.startsWith(BUNDLES) && BUNDLE.test(filename)) || (filename.startsWith(DIST) && WORKER_BUNDLE.test(filename));
 }
 
 function compileBundle(module, filename) {
@@ -58,7 +73,7 @@ function compileBundle(module, filename) {
 /** Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename). */
 function writeCodeCache() {
   for (const { filename, script } of loaded) {
-    const tmp = `${filename}.cache.${process.pid}.tmp`;
+    const tmp = `${filename}.cache.${process.pid}-${require('node:worker_threads').threadId}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, `${filename}.cache`);
   }
@@ -68,5 +83,32 @@ function writeCodeCache() {
 function codeCacheReport() {
   return loaded.map((l) => [basename(l.filename), l.cache]);
 }
+
+/**
+ * A worker thread started by newWorker: loads its bundle (the last argument) through the cache. While
+ * scripts/warm-code-cache.cjs runs, the worker writes its bundle's cache before each message it sends (the pools
+ * may end a worker once they have its reply), and when it exits: each warm-up run adds the functions it compiled,
+ * as the bundle was loaded from the cache the run before wrote.
+ */
+function runWorker() {
+  hookBundles();
+  const { parentPort } = require('node:worker_threads');
+  const bundle = process.argv[process.argv.length - 1];
+  if (process.env.IOSTORE_WRITING_CODE_CACHE && parentPort) {
+    const post = parentPort.postMessage;
+    parentPort.postMessage = function (...a) {
+      writeCodeCache();
+      return post.apply(this, a);
+    };
+    process.on('exit', writeCodeCache);
+  }
+  require(bundle);
+  // Written at once, straight to the descriptor: a worker's process.stderr is relayed by the main thread, and may
+  // be lost when the process ends.
+  if (process.env.IOSTORE_CODE_CACHE_REPORT) writeSync(2, `code cache (worker): ${codeCacheReport().map(([n, c]) => `${n} ${c}`).join(', ')}\n`);
+}
+
+// (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
+if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();
 
 module.exports = { prepare, writeCodeCache, codeCacheReport };

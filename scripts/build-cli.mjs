@@ -236,6 +236,8 @@ if (isCurrent(stamp, inputs, outputs)) process.exit(0);
 // more than a source's length: they go with the old bundles, and scripts/warm-code-cache.cjs writes new ones.
 const cliDir = join(dist, 'cli');
 if (existsSync(cliDir)) for (const f of readdirSync(cliDir)) if (f.endsWith('.bundle.cjs.cache')) rmSync(join(cliDir, f));
+// The worker bundles' caches (beside them) likewise.
+for (const w of workerEntries(dist)) rmSync(`${w.replace(/\.js$/, '.cjs')}.cache`, { force: true });
 await Promise.all([
   bundle(bundleFile('main'), main, 'main'),
   ...Object.entries(LAZY).map(([name, rels]) => bundle(bundleFile(name), entryOf(rels), name)),

@@ -21,10 +21,10 @@ async function main() {
   const cli = join(root, 'dist', 'cli');
   const stamp = join(root, 'dist', 'code-cache.stamp');
   const inputs = signature(
-    [{ path: cli, keep: (p) => p.endsWith('.bundle.cjs') }, { path: __filename }, { path: join(root, 'bin', 'bundle-loader.js') }, { path: join(root, 'samples', 'demo', 'mod') }],
+    [{ path: cli, keep: (p) => p.endsWith('.bundle.cjs') }, { path: join(root, 'dist'), keep: (p) => p.endsWith('-worker.cjs') }, { path: __filename }, { path: join(root, 'bin', 'bundle-loader.js') }, { path: join(root, 'samples', 'demo', 'mod') }],
     [process.version, process.arch, process.execArgv],
   );
-  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache')])) return;
+  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
   const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
@@ -51,6 +51,12 @@ async function main() {
     ['unpack', stored, join(work, 'dry'), '--dry-run', '--quiet'],
     ['verify', zlib, '--quiet'],
     ['verify', stored, '--quiet'],
+    // With a worker thread each (the sample is too small to start one by default): the workers write their bundle's
+    // cache (bin/bundle-loader.js), each run adding what it compiled.
+    ['verify', zlib, '--threads', '1', '--quiet'],
+    ['verify', stored, '--threads', '1', '--quiet'],
+    ['unpack', zlib, join(work, 'unpacked-1'), '--threads', '1', '--quiet'],
+    ['unpack', stored, join(work, 'unpacked-2'), '--threads', '1', '--quiet'],
     ['to-legacy', stored, legacy, '--quiet'],
     ['to-zen', legacy, join(work, 'zen', 'Warm-Windows.utoc'), '--version', 'UE5_4', '--quiet'],
     // The companion .pak that pack wrote: list and info of a pak load their own bundle.

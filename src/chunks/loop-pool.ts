@@ -7,7 +7,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { EncryptionMethod } from '../toc/version.js';
-import { runnableUrl, workerExecArgv } from '../util/worker-pool.js';
+import { newWorker, runnableUrl, workerExecArgv } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
 
@@ -317,9 +317,9 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
 /** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
 function startWorker(url: URL, workerData: LoopWorkerSetup): Worker {
   try {
-    return new Worker(url, { workerData, execArgv: workerExecArgv() });
+    return newWorker(url, { workerData, execArgv: workerExecArgv() });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    return new Worker(url, { workerData, execArgv: [] });
+    return newWorker(url, { workerData, execArgv: [] });
   }
 }

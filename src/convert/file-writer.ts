@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IoStoreError } from '../errors.js';
 import { abortHooks, tempFilesInFlight, tempPathFor } from '../layout/output.js';
-import { runnableUrl } from '../util/worker-pool.js';
+import { newWorker, runnableUrl } from '../util/worker-pool.js';
 import { writeGroupSync, type FileToWrite, type WriteReply, type WriteRequest } from './file-writer-worker.js';
 
 /**
@@ -191,7 +191,7 @@ let runCounter = 0;
 let shared: { worker: Worker; users: Set<FileWriter> } | undefined;
 
 function startSharedWriter(): { worker: Worker; users: Set<FileWriter> } {
-  const worker = new Worker(runnableUrl('./file-writer-worker.js', import.meta.url), { workerData: { iostoreFileWriter: true }, execArgv: [] });
+  const worker = newWorker(runnableUrl('./file-writer-worker.js', import.meta.url), { workerData: { iostoreFileWriter: true }, execArgv: [] });
   const s = { worker, users: new Set<FileWriter>() };
   worker.on('message', (replies: WriteReply[]) => {
     for (const m of replies) for (const u of s.users) if (u.owns(m.id)) u.settle(m);

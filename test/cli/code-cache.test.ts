@@ -51,6 +51,25 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     }
   });
 
+  it("a worker thread's bundle loads with its cache too (unpack, verify), also after unpack changed a V8 flag", () => {
+    const dir = tempDir('iostore-code-cache-worker-');
+    const utoc = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
+    const env = { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' };
+    const iostore = (args: string[], more: Record<string, string> = {}) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...env, ...more } });
+    const verify = iostore(['verify', utoc, '--threads', '1', '--quiet']);
+    expect(verify.status).toBe(0);
+    expect(verify.stderr).toMatch(/code cache \(worker\): chunk-loop-worker\.cjs used\n/);
+    // unpack keeps V8's young generation small with a flag set at run time, before its worker starts.
+    const unpack = iostore(['unpack', utoc, join(dir, 'out'), '--threads', '1', '--quiet']);
+    expect(unpack.status).toBe(0);
+    expect(unpack.stderr).toMatch(/code cache \(worker\): chunk-loop-worker\.cjs used\n/);
+    const off = iostore(['verify', utoc, '--threads', '1', '--quiet'], { IOSTORE_CODE_CACHE: '0' });
+    expect(off.status).toBe(0);
+    expect(off.stderr).toMatch(/code cache \(worker\): chunk-loop-worker\.cjs none\n/);
+    // Without --threads the demo's few chunks start no worker, and nothing is reported for one.
+    expect(iostore(['verify', utoc, '--quiet']).stderr).not.toMatch(/worker/);
+  });
+
   it('runs as without one when the cache is not V8 data (another Node, a damaged file)', () => {
     const dir = tempDir('iostore-code-cache-');
     mkdirSync(join(dir, 'bin'));
