@@ -12,7 +12,6 @@ import { ProgressBar } from '../progress.js';
 import { engineOption, threadsArg } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
-import { isShortRun } from '../short-run.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -46,6 +45,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .example('$0 unpack pakchunk0-Windows.utoc out/ --filter "**/*.uasset" --aes-key 0x...', '')
       .example('$0 unpack MyMod_P.pak out/ --keys keys.json', 'a .pak, decrypted with the key of its GUID') as never,
   async run(args, io) {
+    keepYoungGenerationSmall();
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
     const threads = threadsArg(args.threads);
     if (threads !== undefined) options.threads = threads;
@@ -59,10 +59,6 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
-    // Not for short runs (only small .utoc files): the flag change makes a worker thread started after it compile every
-    // built-in module it loads from source rather than from Node's code cache (~20% of the bench's 3,000-file unpack's
-    // worker), for a young generation that a short run never grows much.
-    if (!inputs.every((p) => p.endsWith('.utoc') && isShortRun(p))) keepYoungGenerationSmall();
     let result;
     try {
       result = await unpack(inputs, outdir, options);
