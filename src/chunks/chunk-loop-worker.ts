@@ -10,6 +10,7 @@ import { IoStoreError } from '../errors.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
+import { setKeptV8Flags } from '../util/v8-flags.js';
 import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
 import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
@@ -17,7 +18,7 @@ const setup = workerData as LoopWorkerSetup;
 
 async function open(): Promise<ContainerReader[]> {
   const codecs = await codecsFromRecipes(setup.recipes);
-  return setup.containers.map((o) => {
+  const readers = setup.containers.map((o) => {
     let bytes: Uint8Array;
     try {
       bytes = o.tocBytes ?? new Uint8Array(readFileSync(o.utoc));
@@ -27,6 +28,9 @@ async function open(): Promise<ContainerReader[]> {
     const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
+  // This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts); its code is loaded now.
+  setKeptV8Flags(setup.v8Flags);
+  return readers;
 }
 
 async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, counters: LoopCounters) {

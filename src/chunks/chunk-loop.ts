@@ -10,7 +10,7 @@ import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { withIoError } from '../toc/read-file.js';
 import { toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, safeOutputPath, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
+import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { IntList } from '../util/int-list.js';
@@ -47,7 +47,7 @@ export class LoopTaskBuilder {
 
   /**
    * A task writing the chunk under its own output path (chunkOutputPath) below the root: the path is made from the
-   * TOC when the task runs (the caller checked it with safeOutputPath), so the list holds no string for it.
+   * TOC and checked (as safeOutputPath does) when the task runs, so the list holds no string for it.
    */
   addOwnPath(container: number, index: number): void {
     this.containers.push(container);
@@ -115,15 +115,45 @@ export class LoopTasks {
     return this.d.targetStarts[t] !== NO_TARGET;
   }
 
-  /** The file task t writes, or undefined for a hash task; `toc`: its container's. */
+  /**
+   * The file task t writes, or undefined for a hash task; `toc`: its container's. A path is checked here, as
+   * safeOutputPath checks it (an unsafe one throws its UNSAFE_PATH error, a failure of that chunk).
+   */
   target(t: number, toc?: IoStoreToc): string | undefined {
     const start = this.d.targetStarts[t]!;
     if (start === OWN_PATH) {
       if (!toc) throw new Error('LoopTasks.target: a task writing under its own path needs its TOC');
-      return safeOutputPath(this.d.root, chunkOutputPath(toc, this.d.indices[t]!));
+      return this.ownTarget(toc, this.d.indices[t]!);
     }
     return start < 0 ? undefined : this.d.targets.substring(start, this.d.targets.indexOf('\0', start));
   }
+
+  /**
+   * Chunk i's own output path below the root: a named chunk's folder is checked and resolved once (a game's chunks
+   * lie in a few hundred folders), then each file is its folder and its name, with no path string made to be cut.
+   */
+  private ownTarget(toc: IoStoreToc, i: number): string {
+    const paths = toc.chunkPaths;
+    const f = paths ? paths.folder(i) : -1;
+    if (f < 0) return safeOutputPath(this.d.root, chunkOutputPath(toc, i));
+    this.safe ??= new SafeOutputFolders(this.d.root);
+    if (this.foldersOf !== toc) {
+      this.foldersOf = toc;
+      this.folders = (this.byToc ??= new Map()).get(toc) ?? [];
+      this.byToc.set(toc, this.folders);
+    }
+    const prefix = paths!.folderPath(f);
+    const name = paths!.name(i)!;
+    // A folder that fails its check is not kept: each of its files fails with its own path.
+    const dir = (this.folders[f] ??= this.safe.folder(prefix === '' ? '' : prefix.slice(0, -1), prefix + name));
+    return this.safe.file(dir, name, () => prefix + name);
+  }
+
+  private safe: SafeOutputFolders | undefined;
+  /** Output folders by directory-index folder (ChunkPaths.folder), of the TOC last asked for and by TOC. */
+  private folders: Array<string | undefined> = [];
+  private foldersOf: IoStoreToc | undefined;
+  private byToc: Map<IoStoreToc, Array<string | undefined>> | undefined;
 }
 
 /**
@@ -238,10 +268,10 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       const container = tasks.container(t);
       const index = tasks.index(t);
       const reader = o.readers[container]!;
-      const target = tasks.target(t, reader.toc);
       const hasher = o.hashers?.[container];
       let n = 0;
       try {
+        const target = tasks.target(t, reader.toc);
         if (target !== undefined) {
           n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
         } else {

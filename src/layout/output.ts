@@ -30,17 +30,45 @@ export function safeInputPath(folder: string, relPath: string, platform: NodeJS.
 function safePath(outdir: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   const cut = relPath.lastIndexOf('/');
   const name = relPath.slice(cut + 1);
+  const dir = safeDir(outdir, cut < 0 ? '' : relPath.slice(0, cut), relPath, platform, writing);
+  checkComponent(relPath, name, platform);
+  return `${dir}${sep}${name}`;
+}
+
+/** The folder `dirPath` (of `relPath`) resolved under `outdir`, checked (see safePath). */
+function safeDir(outdir: string, dirPath: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   // Unpack asks for thousands of files in a few dozen folders: each folder is checked and resolved once.
   if (lastRoot.outdir !== outdir || lastRoot.platform !== platform || lastRoot.writing !== writing) lastRoot = { outdir, platform, writing, dirs: new Map(), checked: new Set() };
-  const dirPath = cut < 0 ? '' : relPath.slice(0, cut);
   let dir = lastRoot.dirs.get(dirPath);
   if (dir === undefined) {
     dir = safeFolder(outdir, dirPath, relPath, platform);
     if (writing) refuseLinks(resolve(outdir), dirPath, lastRoot.checked);
     lastRoot.dirs.set(dirPath, dir);
   }
-  checkComponent(relPath, name, platform);
-  return `${dir}${sep}${name}`;
+  return dir;
+}
+
+/**
+ * safeOutputPath in two steps, for many files in a few folders: `folder` gives the checked folder of a path (its
+ * folder part, `/`-separated, '' for the output folder itself), once per folder, and `file` a file in it. A path that
+ * fails either check throws what safeOutputPath(outdir, path) throws.
+ */
+export class SafeOutputFolders {
+  constructor(
+    readonly outdir: string,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  /** The folder `dirPath` resolved under the output folder (`relPath`: a path in it, for the error message). */
+  folder(dirPath: string, relPath: string): string {
+    return safeDir(this.outdir, dirPath, relPath, this.platform, true);
+  }
+
+  /** `name` in a folder `folder` gave (`dir`); `relPath` is made only to say why a name is refused. */
+  file(dir: string, name: string, relPath: () => string): string {
+    if (unsafeComponent(name) !== undefined || (this.platform === 'win32' && windowsUnsafe(name) !== undefined)) checkComponent(relPath(), name, this.platform);
+    return `${dir}${sep}${name}`;
+  }
 }
 
 /** The folders safeOutputPath resolved under the last output folder it was asked for, and those found real. */

@@ -238,6 +238,11 @@ export class IoStoreToc {
     return this.paths()?.get(i);
   }
 
+  /** The directory index's paths by chunk, packed (folders and names: see ChunkPaths), or null when there is none. */
+  get chunkPaths(): ChunkPaths | null {
+    return this.paths();
+  }
+
   private paths(): ChunkPaths | null {
     if (this.pathCache === undefined) {
       this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;

@@ -11,6 +11,7 @@ import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestChunkJson, mani
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { OpenedPaks, PakClaims, PakUnpackOutcome } from './pak-unpack.js';
 import { packageKey } from '../layout/package-files.js';
+import { ManifestChunkWriter } from '../layout/manifest-bytes.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
@@ -207,6 +208,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         listed.push(i);
       }
       const chunks = listed.toInt32Array();
+      let writer: ManifestChunkWriter | undefined;
       manifest.containers.push({
         ...manifestContainer(toc, entry.name, entry.priority),
         chunks: new JsonLazyArray(
@@ -219,6 +221,10 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             return chunk;
           },
           (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!), indent),
+          (k, indent, out) => {
+            if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent);
+            writer.write(out, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!));
+          },
         ),
       });
       for (const [method, n] of skipped) {
@@ -290,8 +296,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
     const plannedAt = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
     for (let k = 0; k < plan.length; k++) plannedAt[plan.container(k)]![plan.index(k)] = k;
-    // Each task writes its chunk under its own path (made again from the TOC by the thread that writes it), or a
-    // renamed one; taskPlan gives a task's plan position.
+    // Each task writes its chunk under its own path (made again from the TOC and checked by the thread that writes
+    // it: an unsafe path is that chunk's failure), or a renamed one; taskPlan gives a task's plan position.
     const build = new LoopTaskBuilder(root);
     const taskPlan = new IntList(plan.length);
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
@@ -304,9 +310,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         const k = plannedAt[c]![i]!;
         if (k < 0) continue;
         try {
-          const path = plan.path(k);
-          safeOutputPath(root, path);
-          if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, path));
+          if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, plan.path(k)));
           else build.addOwnPath(c, i);
           taskPlan.push(k);
         } catch (e) {
