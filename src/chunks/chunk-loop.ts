@@ -8,7 +8,7 @@ import { closeSync, renameSync, unlinkSync } from 'node:fs';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
-import { withIoError } from '../toc/read-file.js';
+import { ioError } from '../toc/read-file.js';
 import { toHex } from '../util/bytes.js';
 import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
@@ -146,7 +146,7 @@ export class LoopTasks {
     const name = paths!.name(i)!;
     // A folder that fails its check is not kept: each of its files fails with its own path.
     const dir = (this.folders[f] ??= this.safe.folder(prefix === '' ? '' : prefix.slice(0, -1), prefix + name));
-    return this.safe.file(dir, name, () => prefix + name);
+    return this.safe.file(dir, name, prefix);
   }
 
   private safe: SafeOutputFolders | undefined;
@@ -308,34 +308,43 @@ function hashChunkSync(reader: ContainerReader, i: number, hasher: ChunkHasher, 
 /**
  * Writes chunk i to `target` under a temporary name beside it, renamed into place once whole (and, with a hasher,
  * only if the chunk matches its meta hash); with `finalName`, under its own name, removed if it fails (see
- * LoopOptions.finalNames). A stored span is one read into the reader's buffer and one write.
+ * LoopOptions.finalNames). The pieces of each span read (a stored chunk's bytes: one read of them alone) go out in
+ * one write, through callbacks made once per thread (ChunkFile), not per chunk.
  */
 export function writeChunkSync(reader: ContainerReader, i: number, target: string, hasher: ChunkHasher | undefined, stopCheck: () => void = () => {}, finalName = false): number {
   ensureDirSync(target);
   const tmp = finalName ? target : tempPathFor(target);
   tempFilesInFlight.add(tmp);
-  let fd: number | undefined;
+  const file = chunkFile;
   try {
-    // A folder removed since this process made it is made again (openForWriteSync).
-    fd = withIoError(target, () => openForWriteSync(tmp));
-    hasher?.reset();
-    let written = 0;
-    for (const span of reader.chunkSpansSync(i)) {
-      if (hasher) for (const piece of span) hasher.update(piece);
-      written += withIoError(target, () => writePiecesSync(fd!, span));
-      stopCheck();
+    try {
+      // A folder removed since this process made it is made again (openForWriteSync).
+      file.fd = openForWriteSync(tmp);
+    } catch (e) {
+      throw ioError(e, target);
     }
+    file.start(target, hasher, stopCheck);
+    hasher?.reset();
+    reader.eachChunkPieceSync(i, file.take, file.flush);
+    const written = file.written;
+    const fd = file.fd;
+    file.fd = -1;
     closeSync(fd);
-    fd = undefined;
     if (hasher && !hasher.matches(reader.toc.chunkHash(i))) {
       const expected = reader.toc.chunkHash(i).subarray(0, 20);
       throw new IoStoreError('HASH_MISMATCH', `chunk ${reader.toc.chunkIdHex(i)} hashes to ${toHex(hasher.digest())}, its meta says ${toHex(expected)}`, { file: reader.toc.source });
     }
-    if (tmp !== target) withIoError(target, () => renameSync(tmp, target));
+    if (tmp !== target) {
+      try {
+        renameSync(tmp, target);
+      } catch (e) {
+        throw ioError(e, target);
+      }
+    }
     tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {
-    if (fd !== undefined) closeSync(fd);
+    file.end();
     try {
       unlinkSync(tmp);
     } catch {
@@ -345,3 +354,57 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     throw e;
   }
 }
+
+/**
+ * The file writeChunkSync is writing on this thread, with the callbacks it gives the reader: made once, so that a
+ * chunk costs no closures (150,000 chunks: a few hundred thousand objects less for the young generation).
+ */
+class ChunkFile {
+  fd = -1;
+  written = 0;
+  private target = '';
+  private hasher: ChunkHasher | undefined;
+  private stopCheck: () => void = () => {};
+  /** The pieces of the current span, written together at its end. */
+  private readonly pieces: Uint8Array[] = [];
+
+  start(target: string, hasher: ChunkHasher | undefined, stopCheck: () => void): void {
+    this.target = target;
+    this.hasher = hasher;
+    this.stopCheck = stopCheck;
+    this.written = 0;
+    this.pieces.length = 0;
+  }
+
+  /** Closes the file after a failure (a thrown error leaves it open). */
+  end(): void {
+    this.pieces.length = 0;
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
+  }
+
+  /** A piece of the span just read (valid until the span's end: see ContainerReader.eachChunkPieceSync). */
+  readonly take = (piece: Uint8Array): void => {
+    this.hasher?.update(piece);
+    this.pieces.push(piece);
+  };
+
+  /** The span's end: its pieces written in one call. */
+  readonly flush = (): void => {
+    const pieces = this.pieces;
+    if (pieces.length > 0) {
+      try {
+        this.written += writePiecesSync(this.fd, pieces);
+      } catch (e) {
+        throw ioError(e, this.target);
+      } finally {
+        pieces.length = 0;
+      }
+    }
+    this.stopCheck();
+  };
+}
+
+const chunkFile = new ChunkFile();

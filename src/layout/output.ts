@@ -64,9 +64,9 @@ export class SafeOutputFolders {
     return safeDir(this.outdir, dirPath, relPath, this.platform, true);
   }
 
-  /** `name` in a folder `folder` gave (`dir`); `relPath` is made only to say why a name is refused. */
-  file(dir: string, name: string, relPath: () => string): string {
-    if (unsafeComponent(name) !== undefined || (this.platform === 'win32' && windowsUnsafe(name) !== undefined)) checkComponent(relPath(), name, this.platform);
+  /** `name` in a folder `folder` gave (`dir`); `prefix`: the path's folder part with its `/` ('' for none), to name it in an error. */
+  file(dir: string, name: string, prefix: string): string {
+    if (unsafeComponent(name) !== undefined || (this.platform === 'win32' && windowsUnsafe(name) !== undefined)) checkComponent(prefix + name, name, this.platform);
     return `${dir}${sep}${name}`;
   }
 }
@@ -151,15 +151,25 @@ export function windowsUnsafe(name: string): string | undefined {
 
 /** Creates the folder of `file` (once per folder and process). */
 export function ensureDirSync(file: string): void {
+  // Files come folder by folder: the folder of the last call is recognized without cutting the path.
+  const last = lastDir;
+  if (last !== '' && file.length > last.length + 1 && file.charCodeAt(last.length) === SEP_CODE && file.startsWith(last) && file.indexOf(sep, last.length + 1) < 0 && (sep === '/' || file.indexOf('/', last.length + 1) < 0)) return;
   const dir = dirname(file);
-  if (createdDirs.has(dir)) return;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw ioError(e, dir);
+  if (!createdDirs.has(dir)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw ioError(e, dir);
+    }
+    createdDirs.add(dir);
   }
-  createdDirs.add(dir);
+  // Only a folder written as dirname gives it back (no trailing separator, no root) is taken by the quick check.
+  lastDir = dir.length > 1 && !dir.endsWith(sep) && !dir.endsWith('/') ? dir : '';
 }
+
+/** The folder of ensureDirSync's last file (made, or found made). */
+let lastDir = '';
+const SEP_CODE = sep.charCodeAt(0);
 
 /** Whether an interrupt began removing temporary files: no new one may be created. */
 export function isAborting(): boolean {

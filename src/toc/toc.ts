@@ -171,9 +171,40 @@ export class IoStoreToc {
       const order = new Int32Array(this.chunkCount);
       for (let i = 0; i < order.length; i++) order[i] = i;
       // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
-      this.ucasOrder = sorted ? order : order.sort((a, b) => at[a]! - at[b]! || a - b);
+      this.ucasOrder = sorted ? order : (this.ucasOrderByBlocks(at) ?? order.sort((a, b) => at[a]! - at[b]! || a - b));
     }
     return this.ucasOrder;
+  }
+
+  /**
+   * chunksInUcasOrder without a sort, when the blocks lie in the .ucas in the order of the block table (as writers
+   * append them) and no two chunks start in one block: then walking the blocks gives the chunks in order, in one
+   * pass (sorting 150,000 chunks with a comparison function took ~0.25 s). `at`: each chunk's first offset (0 when it
+   * has no blocks). Undefined when the blocks are not so laid out.
+   */
+  private ucasOrderByBlocks(at: Float64Array): Int32Array | undefined {
+    const n = this.chunkCount;
+    const startsAt = new Int32Array(this.blockCount).fill(-1);
+    const order = new Int32Array(n);
+    let k = 0;
+    // Offset 0 first, in TOC order (chunks without blocks, and one whose first block is the .ucas's first bytes).
+    for (let i = 0; i < n; i++) {
+      if (at[i] === 0) order[k++] = i;
+      else {
+        const b = this.chunkFirstBlock(i);
+        if (b >= startsAt.length || startsAt[b] !== -1) return undefined;
+        startsAt[b] = i;
+      }
+    }
+    let last = 0;
+    for (let b = 0; b < startsAt.length; b++) {
+      const i = startsAt[b]!;
+      if (i < 0) continue;
+      if (!(at[i]! > last)) return undefined;
+      last = at[i]!;
+      order[k++] = i;
+    }
+    return k === n ? order : undefined;
   }
   /** Sum of the stored (compressed, unpadded) sizes of the chunk's blocks. */
   chunkStoredSize(i: number): number {
