@@ -209,8 +209,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       }
       const chunks = listed.toInt32Array();
       let writer: ManifestChunkWriter | undefined;
-      manifest.containers.push({
-        ...manifestContainer(toc, entry.name, entry.priority),
+      // The block alignment is worked out as the manifest is written (while the workers write chunks).
+      manifest.containers.push(Object.assign(manifestContainer(toc, entry.name, entry.priority, { lazyAlignment: true }), {
         chunks: new JsonLazyArray(
           chunks.length,
           (k) => {
@@ -226,7 +226,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             writer.write(out, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!));
           },
         ),
-      });
+      }));
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
       }

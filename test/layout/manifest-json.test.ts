@@ -76,3 +76,18 @@ describe('ManifestChunkWriter: names that need escaping or more than one byte', 
     expect(Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i)).filter(Boolean)).toHaveLength(paths.length);
   });
 });
+
+describe('manifestContainer with its block alignment worked out when read', () => {
+  it('makes the same entry and the same JSON text, key order included', async () => {
+    const { manifestContainer } = await import('../../src/layout/manifest.js');
+    const { buildContainer } = await import('../../src/pack/container-builder.js');
+    const { encodeChunkId } = await import('../../src/toc/chunk-id.js');
+    const chunks = Array.from({ length: 40 }, (_, i) => ({ id: encodeChunkId({ id: BigInt(i + 1), index: 0, pad: 0, type: 2 }, 'UE5'), data: new Uint8Array(3000 + i), path: `Game/F${i}.bin` }));
+    const toc = readToc((await buildContainer(chunks, { name: 'Lazy' })).utoc);
+    const eager = manifestContainer(toc, 'Lazy', 3);
+    const lazy = manifestContainer(toc, 'Lazy', 3, { lazyAlignment: true });
+    expect(JSON.stringify(Object.assign(lazy, { chunks: [] }), null, 1)).toBe(JSON.stringify(Object.assign(eager, { chunks: [] }), null, 1));
+    expect(typeof eager.compressionBlockAlignment).toBe('number');
+    expect(lazy.compressionBlockAlignment).toBe(eager.compressionBlockAlignment);
+  });
+});
