@@ -108,54 +108,105 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
   const packageName = opts.packageName ?? baseName(source);
   const r = new ByteReader(bytes, source);
   const summary = readSummary(r);
-  const v = summary.fileVersion;
+  const names = readNameTable(r, summary);
+  const fields = new EntryFields(r, summary, names.entries);
+  const imports = readImportTable(r, summary, fields);
+  const exports = readExportTable(r, summary, fields, bytes.length);
+  const heritage = readHeritageTable(r, summary);
+  const pathOf = objectPaths(imports.entries, exports.entries, packageName, source);
 
-  const names: ClassicName[] = [];
-  const nameStart = seek(r, summary.nameOffset, summary.nameCount, MIN_NAME_ENTRY, 'name table', HEADER_FIELD.nameOffset);
+  const outImports: ClassicImport[] = imports.entries.map(({ at: _at, ...e }, i) => ({ ...e, path: pathOf(-i - 1)! }));
+  const outExports: ClassicExport[] = exports.entries.map(({ at: _at, ...e }, i) => ({ ...e, path: pathOf(i + 1)! }));
+  return {
+    source,
+    packageName,
+    summary,
+    names: names.entries,
+    imports: outImports,
+    exports: outExports,
+    extents: { names: names.extent, imports: imports.extent, exports: exports.extent, ...(heritage.extent ? { heritage: heritage.extent } : {}) },
+    heritage: heritage.guids,
+    objectPath: (ref) => {
+      if (!Number.isInteger(ref) || ref < -outImports.length || ref > outExports.length) {
+        throw new IoStoreError('USAGE', `object reference ${ref} is out of range (${outImports.length} imports, ${outExports.length} exports)`, { file: source });
+      }
+      return pathOf(ref);
+    },
+  };
+}
+
+/** A table's entries as read, each with the offset it starts at (for errors found later), and the table's extent. */
+interface Table<T> {
+  entries: T[];
+  extent: ClassicExtent;
+}
+
+type ImportEntry = Omit<ClassicImport, 'path'> & { at: number };
+type ExportEntry = Omit<ClassicExport, 'path'> & { at: number };
+
+function readNameTable(r: ByteReader, summary: ClassicSummary): Table<ClassicName> {
+  const entries: ClassicName[] = [];
+  const start = seek(r, summary.nameOffset, summary.nameCount, MIN_NAME_ENTRY, 'name table', HEADER_FIELD.nameOffset);
   for (let i = 0; i < summary.nameCount; i++) {
     const what = `name table entry ${i}`;
-    const name = v < ClassicVersion.NameLengthPrefix ? readNulString(r, what) : readPrefixedString(r, what);
-    names.push({ name, flags: r.u32(`${what} flags`) });
+    const name = summary.fileVersion < ClassicVersion.NameLengthPrefix ? readNulString(r, what) : readPrefixedString(r, what);
+    entries.push({ name, flags: r.u32(`${what} flags`) });
   }
-  const nameExtent = { offset: nameStart, end: summary.nameCount === 0 ? nameStart : r.pos };
+  return { entries, extent: { offset: start, end: summary.nameCount === 0 ? start : r.pos } };
+}
 
-  const nameAt = (what: string): string => {
-    const at = r.pos;
-    const i = readCompactIndex(r, what);
-    const n = names[i];
-    if (n === undefined) r.fail('BAD_VALUE', `${what}: name index ${i} is out of range (${names.length} names)`, at);
+/** The checked fields the import and export tables share: names by index, object references in range. */
+class EntryFields {
+  constructor(
+    private readonly r: ByteReader,
+    private readonly summary: ClassicSummary,
+    private readonly names: readonly ClassicName[],
+  ) {}
+
+  name(what: string): string {
+    const at = this.r.pos;
+    const i = readCompactIndex(this.r, what);
+    const n = this.names[i];
+    if (n === undefined) this.r.fail('BAD_VALUE', `${what}: name index ${i} is out of range (${this.names.length} names)`, at);
     return n.name;
-  };
-  const refAt = (what: string, read: () => number): number => {
-    const at = r.pos;
-    const ref = read();
-    if (ref < -summary.importCount || ref > summary.exportCount) {
-      r.fail('BAD_VALUE', `${what}: object reference ${ref} is out of range (${summary.importCount} imports, ${summary.exportCount} exports)`, at);
+  }
+
+  /** An object reference, stored as a compact index or (outers) as a 32-bit integer. */
+  ref(what: string, compact: boolean): number {
+    const at = this.r.pos;
+    const ref = compact ? readCompactIndex(this.r, what) : this.r.i32(what);
+    const { importCount, exportCount } = this.summary;
+    if (ref < -importCount || ref > exportCount) {
+      this.r.fail('BAD_VALUE', `${what}: object reference ${ref} is out of range (${importCount} imports, ${exportCount} exports)`, at);
     }
     return ref;
-  };
+  }
+}
 
-  const imports: Array<Omit<ClassicImport, 'path'> & { at: number }> = [];
-  const importStart = seek(r, summary.importOffset, summary.importCount, MIN_IMPORT_ENTRY, 'import table', HEADER_FIELD.importOffset);
+function readImportTable(r: ByteReader, summary: ClassicSummary, f: EntryFields): Table<ImportEntry> {
+  const entries: ImportEntry[] = [];
+  const start = seek(r, summary.importOffset, summary.importCount, MIN_IMPORT_ENTRY, 'import table', HEADER_FIELD.importOffset);
   for (let i = 0; i < summary.importCount; i++) {
     const what = `import table entry ${i}`;
     const at = r.pos;
-    const classPackage = nameAt(`${what} class package`);
-    const className = nameAt(`${what} class name`);
-    const outerRef = refAt(`${what} outer`, () => r.i32(`${what} outer`));
-    imports.push({ classPackage, className, outerRef, name: nameAt(`${what} object name`), at });
+    const classPackage = f.name(`${what} class package`);
+    const className = f.name(`${what} class name`);
+    const outerRef = f.ref(`${what} outer`, false);
+    entries.push({ classPackage, className, outerRef, name: f.name(`${what} object name`), at });
   }
-  const importExtent = { offset: importStart, end: summary.importCount === 0 ? importStart : r.pos };
+  return { entries, extent: { offset: start, end: summary.importCount === 0 ? start : r.pos } };
+}
 
-  const exports: Array<Omit<ClassicExport, 'path'> & { at: number }> = [];
-  const exportStart = seek(r, summary.exportOffset, summary.exportCount, MIN_EXPORT_ENTRY, 'export table', HEADER_FIELD.exportOffset);
+function readExportTable(r: ByteReader, summary: ClassicSummary, f: EntryFields, fileSize: number): Table<ExportEntry> {
+  const entries: ExportEntry[] = [];
+  const start = seek(r, summary.exportOffset, summary.exportCount, MIN_EXPORT_ENTRY, 'export table', HEADER_FIELD.exportOffset);
   for (let i = 0; i < summary.exportCount; i++) {
     const what = `export table entry ${i}`;
     const at = r.pos;
-    const classRef = refAt(`${what} class`, () => readCompactIndex(r, `${what} class`));
-    const superRef = refAt(`${what} super`, () => readCompactIndex(r, `${what} super`));
-    const outerRef = refAt(`${what} outer`, () => r.i32(`${what} outer`));
-    const name = nameAt(`${what} object name`);
+    const classRef = f.ref(`${what} class`, true);
+    const superRef = f.ref(`${what} super`, true);
+    const outerRef = f.ref(`${what} outer`, false);
+    const name = f.name(`${what} object name`);
     const flags = r.u32(`${what} flags`);
     const sizeAt = r.pos;
     const serialSize = readCompactIndex(r, `${what} serial size`);
@@ -165,30 +216,35 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
       const offsetAt = r.pos;
       serialOffset = readCompactIndex(r, `${what} serial offset`);
       if (serialOffset < 0) r.fail('BAD_VALUE', `${what}: negative serial offset ${serialOffset}`, offsetAt);
-      if (serialOffset + serialSize > bytes.length) {
-        r.fail('TRUNCATED', `${what}: object data at ${serialOffset} of ${serialSize} bytes runs past the end of the file (${bytes.length} bytes)`, offsetAt);
+      if (serialOffset + serialSize > fileSize) {
+        r.fail('TRUNCATED', `${what}: object data at ${serialOffset} of ${serialSize} bytes runs past the end of the file (${fileSize} bytes)`, offsetAt);
       }
     }
-    exports.push({ classRef, superRef, outerRef, name, flags, serialSize, serialOffset, at });
+    entries.push({ classRef, superRef, outerRef, name, flags, serialSize, serialOffset, at });
   }
-  const exportExtent = { offset: exportStart, end: summary.exportCount === 0 ? exportStart : r.pos };
+  return { entries, extent: { offset: start, end: summary.exportCount === 0 ? start : r.pos } };
+}
 
-  let heritage: string[] = [];
-  let heritageExtent: ClassicExtent | undefined;
-  if (summary.heritageCount !== undefined && summary.heritageOffset !== undefined) {
-    const start = seek(r, summary.heritageOffset, summary.heritageCount, GUID_SIZE, 'heritage table', HEADER_FIELD.heritageOffset);
-    heritage = Array.from({ length: summary.heritageCount }, (_, i) => toHex(r.bytesView(GUID_SIZE, `heritage table entry ${i}`)));
-    heritageExtent = { offset: start, end: summary.heritageCount === 0 ? start : r.pos };
-    summary.guid = heritage.at(-1) ?? null;
-  }
+/** Before v68: the heritage table's GUIDs (hex); the last one is the package's own, which becomes the summary's GUID. */
+function readHeritageTable(r: ByteReader, summary: ClassicSummary): { guids: string[]; extent?: ClassicExtent } {
+  if (summary.heritageCount === undefined || summary.heritageOffset === undefined) return { guids: [] };
+  const start = seek(r, summary.heritageOffset, summary.heritageCount, GUID_SIZE, 'heritage table', HEADER_FIELD.heritageOffset);
+  const guids = Array.from({ length: summary.heritageCount }, (_, i) => toHex(r.bytesView(GUID_SIZE, `heritage table entry ${i}`)));
+  summary.guid = guids.at(-1) ?? null;
+  return { guids, extent: { offset: start, end: summary.heritageCount === 0 ? start : r.pos } };
+}
 
-  // Paths: each entry's outer chain, outermost first. Real chains are a few levels deep (package, group, object;
-  // class, function, local); capping the depth rejects loops and keeps a hostile chain from building quadratic text.
+/**
+ * Paths: each entry's outer chain, outermost first, made on demand and kept. Real chains are a few levels deep
+ * (package, group, object; class, function, local); capping the depth rejects loops and keeps a hostile chain from
+ * building quadratic text.
+ */
+function objectPaths(imports: readonly ImportEntry[], exports: readonly ExportEntry[], packageName: string, source: string): (ref: number) => string | null {
   const importPaths: Array<string | undefined> = [];
   const exportPaths: Array<string | undefined> = [];
   const importDepths: number[] = [];
   const exportDepths: number[] = [];
-  const pathOf = (ref: number): string | null => {
+  return (ref: number): string | null => {
     if (ref === 0) return null;
     const cached = ref < 0 ? importPaths[-ref - 1] : exportPaths[ref - 1];
     if (cached !== undefined) return cached;
@@ -229,25 +285,6 @@ export function parseClassicPackage(bytes: Uint8Array, opts: ParseClassicPackage
       }
     }
     return prefix;
-  };
-
-  const outImports: ClassicImport[] = imports.map(({ at: _at, ...e }, i) => ({ ...e, path: pathOf(-i - 1)! }));
-  const outExports: ClassicExport[] = exports.map(({ at: _at, ...e }, i) => ({ ...e, path: pathOf(i + 1)! }));
-  return {
-    source,
-    packageName,
-    summary,
-    names,
-    imports: outImports,
-    exports: outExports,
-    extents: { names: nameExtent, imports: importExtent, exports: exportExtent, ...(heritageExtent ? { heritage: heritageExtent } : {}) },
-    heritage,
-    objectPath: (ref) => {
-      if (!Number.isInteger(ref) || ref < -outImports.length || ref > outExports.length) {
-        throw new IoStoreError('USAGE', `object reference ${ref} is out of range (${outImports.length} imports, ${outExports.length} exports)`, { file: source });
-      }
-      return pathOf(ref);
-    },
   };
 }
 

@@ -133,14 +133,53 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   const resolver = options.resolver ?? new ZenResolver(undefined, undefined);
   const { versions, unversioned } = legacyVersionsFor(z, options.engine, source);
   const ue5 = versions.fileVersionUE5;
-  const unnamed: string[] = [];
   if (z.cellExports.length > 0 || z.cellImports.length > 0) {
     throw new IoStoreError('UNSUPPORTED', `the package has Verse cells (${z.cellExports.length} exports, ${z.cellImports.length} imports), which to-legacy does not convert`, { file: source, offset: 0 });
   }
-
   checkZenReferences(z, source);
+  const c: Conversion = { z, resolver, source, unnamed: [] };
 
-  // How the exports use each import settles some classes: a class, a super (a struct's super is a struct), a template.
+  const plans = nameImports(c, importUses(c));
+  const { byKey, pending } = namePackageImports(c, plans);
+  const all = addOuterImports(c, plans, byKey, pending);
+  const { names, imports } = buildNameMapAndImports(z, all);
+  const { exports, data } = convertExports(c, bytes, ue5);
+  if (exportsHaveScriptOffsets(ue5, z.packageFlags)) addScriptSpans(exports, data, z, ue5);
+  const preloadDependencies = preloadDependenciesOf(c, exports, imports);
+  const dataResources = dataResourcesOf(c, exports, ue5);
+
+  const spec: LegacyPackageSpec = {
+    fileVersionUE4: versions.fileVersionUE4,
+    fileVersionUE5: ue5,
+    fileVersionLicenseeUE4: z.versioningInfo?.licenseeVersion ?? 0,
+    unversioned,
+    customVersions: legacyCustomVersions(z.versioningInfo?.customVersions ?? []),
+    packageName: z.packageName,
+    packageFlags: z.packageFlags,
+    names: names.names,
+    namesReferencedFromExportDataCount: z.names.length,
+    imports,
+    exports,
+    preloadDependencies,
+    dataResources,
+  };
+  // UE 5.7 and 5.8 write the same object version; only 5.8+ cooked imports name their package.
+  const importPackageNames = cookedImportsHavePackageName(options.engine);
+  if (importPackageNames !== undefined && (z.packageFlags & PackageFlags.FilterEditorOnly) !== 0) spec.importPackageNames = importPackageNames;
+  const { uasset } = writeLegacyPackage(spec);
+  return { packageName: z.packageName, uasset, uexp: buildUexp(data), unnamed: c.unnamed, versions };
+}
+
+/** One package's conversion: what every step reads, and the warnings they collect (in step order). */
+interface Conversion {
+  z: ZenPackage;
+  resolver: ZenResolver;
+  source: string;
+  unnamed: string[];
+}
+
+/** How the exports use each import settles some classes: a class, a super (a struct's super is a struct), a template. */
+function importUses({ z, resolver }: Conversion): Map<bigint, ImportUse> {
   const uses = new Map<bigint, ImportUse>();
   const use = (v: bigint): ImportUse => {
     let u = uses.get(v);
@@ -158,9 +197,12 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     const kind = !last ? 'Class' : /Function$/.test(last.base) ? 'Function' : /Struct$/.test(last.base) ? 'ScriptStruct' : 'Class';
     use(e.superIndex).asSuper ??= coreClass(kind);
   }
+  return uses;
+}
 
-  // 1. Name every zen import (same slots, same order as the legacy import map the engine cooked).
-  const plans: ImportPlan[] = z.imports.map((v, i) => {
+/** Step 1: names every zen import (same slots, same order as the legacy import map the engine cooked) and its class. */
+function nameImports({ z, resolver, unnamed }: Conversion, uses: Map<bigint, ImportUse>): ImportPlan[] {
+  return z.imports.map((v, i) => {
     if (objectIndexKind(v) === 'Null') return { nullSlot: true };
     const r = resolver.resolve(z, v);
     if (!r.ref) {
@@ -187,8 +229,13 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     }
     return { ref: r.ref, cls };
   });
+}
 
-  // 2. Package imports: the zen map keeps them as Null slots; the packages needed are the roots of the others.
+/**
+ * Step 2: package imports. The zen map keeps them as Null slots; the packages needed are the roots of the others,
+ * given to the slots in case-insensitive order. Returns each named import's slot by its key, and the packages left over.
+ */
+function namePackageImports({ z, resolver, unnamed }: Conversion, plans: ImportPlan[]): { byKey: Map<string, number>; pending: string[] } {
   const byKey = new Map<string, number>();
   plans.forEach((p, i) => {
     if (p.ref && !byKey.has(refKey(p.ref))) byKey.set(refKey(p.ref), i);
@@ -211,9 +258,15 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     p.cls = coreClass('Package');
     byKey.set(refKey(p.ref), i);
   });
+  return { byKey, pending };
+}
 
-  // 3. Outers: each import's parent must be an import too; missing ones are appended (zen indices stay put).
-  const all: ImportPlan[] = [...plans];
+/**
+ * Step 3: outers. Each import's parent must be an import too; missing ones are appended (zen indices stay put).
+ * Returns every import with its outer index (a package index: minus the slot, minus one).
+ */
+function addOuterImports({ unnamed }: Conversion, plans: ImportPlan[], byKey: Map<string, number>, pending: readonly string[]): OuterPlan[] {
+  const all: OuterPlan[] = plans.map((p) => ({ ...p, outer: 0 }));
   const outerOf = (ref: ObjectRef): number => {
     if (ref.chain.length === 0) return 0;
     const parent: ObjectRef = { packageName: ref.packageName, chain: ref.chain.slice(0, -1) };
@@ -222,23 +275,28 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     if (at === undefined) {
       at = all.length;
       byKey.set(k, at);
-      all.push({ ref: parent, cls: parent.chain.length === 0 ? coreClass('Package') : coreClass('Object') });
+      all.push({ ref: parent, cls: parent.chain.length === 0 ? coreClass('Package') : coreClass('Object'), outer: 0 });
       if (parent.chain.length > 0) unnamed.push(`import ${at} (${objectRefPath(parent)}, added as an outer): class`);
     }
     return -(at + 1);
   };
-  const outers: number[] = [];
   for (let i = 0; i < all.length; i++) {
     const p = all[i]!;
-    outers.push(p.ref ? outerOf(p.ref) : 0);
+    if (p.ref) p.outer = outerOf(p.ref);
   }
   for (const name of pending) unnamed.push(`package ${name} is imported but has no slot in the import map`);
+  return all;
+}
 
-  // 4. The name map: zen names first, then what the tables need.
+interface OuterPlan extends ImportPlan {
+  outer: number;
+}
+
+/** Step 4: the name map (zen names first, then what the import table needs) and the legacy import table. */
+function buildNameMapAndImports(z: ZenPackage, all: readonly OuterPlan[]): { names: NameTable; imports: LegacyImport[] } {
   const names = new NameTable(z.names);
   names.want(splitName(z.packageName).base);
-  const needsNone = all.some((p) => !p.ref || !p.cls);
-  if (needsNone) names.want('None');
+  if (all.some((p) => !p.ref || !p.cls)) names.want('None');
   const wantRef = (r: ObjectRef | undefined) => {
     if (!r) return;
     names.want(splitName(r.packageName).base);
@@ -254,53 +312,25 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
     if (!r) return none();
     return names.ref(r.chain.length === 0 ? splitName(r.packageName) : r.chain[r.chain.length - 1]!);
   };
-  const imports: LegacyImport[] = all.map((p, i) => ({
+  const imports: LegacyImport[] = all.map((p) => ({
     classPackage: p.cls ? names.ref(splitName(p.cls.packageName)) : none(),
     className: p.cls ? lastName(p.cls) : none(),
-    outerIndex: outers[i]!,
+    outerIndex: p.outer,
     objectName: lastName(p.ref),
     importOptional: false,
   }));
+  return { names, imports };
+}
 
-  // 5. Exports: same order, same names (zen indices), references through the import slots.
-  const slotOf = new Map<bigint, number>();
-  z.imports.forEach((v, i) => {
-    if (objectIndexKind(v) !== 'Null' && !slotOf.has(v)) slotOf.set(v, i);
-  });
-  const toPackageIndex = (v: bigint, what: string, i: number): number => {
-    switch (objectIndexKind(v)) {
-      case 'Null':
-        return 0;
-      case 'Export':
-        return Number(v & 0xffffffffn) + 1;
-      default: {
-        const slot = slotOf.get(v);
-        if (slot === undefined) {
-          unnamed.push(`export ${i} ${what}: 0x${v.toString(16)} is not in the import map`);
-          return 0;
-        }
-        return -(slot + 1);
-      }
-    }
-  };
+/** Step 5: the exports, in the same order with the same names (zen indices), referring through the import slots. */
+function convertExports(c: Conversion, bytes: Uint8Array, ue5: number): { exports: LegacyExport[]; data: Uint8Array[] } {
+  const { z, source } = c;
+  const toPackageIndex = packageIndexOf(c);
+  const isClassy = classyExports(c);
   const offsets = exportChunkOffsets(z);
   const data: Uint8Array[] = [];
-  // Whether an export is a class, function, struct or class default object (memoized: outer chains are walked often).
-  const classyMemo: (boolean | undefined)[] = new Array(z.exports.length);
-  const isClassy = (i: number): boolean => {
-    const known = classyMemo[i];
-    if (known !== undefined) return known;
-    const e = z.exports[i]!;
-    let v = (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
-    if (!v) {
-      const c = resolver.resolve(z, e.classIndex).ref;
-      const last = c?.chain[c.chain.length - 1];
-      v = !!last && /(Class|Function|Struct)$/.test(last.base);
-    }
-    classyMemo[i] = v;
-    return v;
-  };
-  const exports: LegacyExport[] = z.exports.map((e, i) => {
+  const ue55 = ue5 >= UE5_LEGACY_VERSION.AssetRegistryPackageBuildDependencies;
+  const exports = z.exports.map((e, i): LegacyExport => {
     const at = offsets[i]!;
     if (at < 0 || at + e.cookedSerialSize > bytes.length) {
       throw new IoStoreError('BAD_VALUE', `export ${i} (${e.cookedSerialSize} bytes at ${at}) lies outside the ${bytes.length}-byte package`, { file: source, offset: Math.max(0, at) });
@@ -315,7 +345,6 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
       const o: bigint = z.exports[k]!.outerIndex;
       k = objectIndexKind(o) === 'Export' ? Number(o & 0xffffffffn) : undefined;
     }
-    const ue55 = ue5 >= UE5_LEGACY_VERSION.AssetRegistryPackageBuildDependencies;
     return {
       classIndex: toPackageIndex(e.classIndex, 'class', i),
       superIndex: toPackageIndex(e.superIndex, 'super', i),
@@ -341,23 +370,76 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
       createBeforeCreateDependencies: 0,
     };
   });
-  // 1010+ tagged-property packages: the span of the tagged properties in each export (zen does not keep it). Exports
-  // whose data does not start with a tag stream (natively serialized classes) get their whole data.
-  if (exportsHaveScriptOffsets(ue5, z.packageFlags)) {
-    exports.forEach((e, i) => {
-      const end = taggedPropertiesEnd(data[i]!, z.names, ue5);
-      e.scriptSerializationStartOffset = 0;
-      e.scriptSerializationEndOffset = end ?? e.serialSize;
-    });
-  }
-  // 5.3+ keeps each export's dependencies; 5.0-5.2 keeps arcs to export bundles (UE4's zen form: neither).
+  return { exports, data };
+}
+
+/** A zen object index as a legacy package index: exports by number, imports through their first import-map slot. */
+function packageIndexOf({ z, unnamed }: Conversion): (v: bigint, what: string, i: number) => number {
+  const slotOf = new Map<bigint, number>();
+  z.imports.forEach((v, i) => {
+    if (objectIndexKind(v) !== 'Null' && !slotOf.has(v)) slotOf.set(v, i);
+  });
+  return (v, what, i) => {
+    switch (objectIndexKind(v)) {
+      case 'Null':
+        return 0;
+      case 'Export':
+        return Number(v & 0xffffffffn) + 1;
+      default: {
+        const slot = slotOf.get(v);
+        if (slot === undefined) {
+          unnamed.push(`export ${i} ${what}: 0x${v.toString(16)} is not in the import map`);
+          return 0;
+        }
+        return -(slot + 1);
+      }
+    }
+  };
+}
+
+/** Whether an export is a class, function, struct or class default object (memoized: outer chains are walked often). */
+function classyExports({ z, resolver }: Conversion): (i: number) => boolean {
+  const memo: (boolean | undefined)[] = new Array(z.exports.length);
+  return (i) => {
+    const known = memo[i];
+    if (known !== undefined) return known;
+    const e = z.exports[i]!;
+    let v = (e.objectFlags & RF_CLASS_DEFAULT_OBJECT) !== 0;
+    if (!v) {
+      const c = resolver.resolve(z, e.classIndex).ref;
+      const last = c?.chain[c.chain.length - 1];
+      v = !!last && /(Class|Function|Struct)$/.test(last.base);
+    }
+    memo[i] = v;
+    return v;
+  };
+}
+
+/**
+ * 1010+ tagged-property packages: the span of the tagged properties in each export (zen does not keep it). Exports
+ * whose data does not start with a tag stream (natively serialized classes) get their whole data.
+ */
+function addScriptSpans(exports: LegacyExport[], data: readonly Uint8Array[], z: ZenPackage, ue5: number): void {
+  exports.forEach((e, i) => {
+    const end = taggedPropertiesEnd(data[i]!, z.names, ue5);
+    e.scriptSerializationStartOffset = 0;
+    e.scriptSerializationEndOffset = end ?? e.serialSize;
+  });
+}
+
+/** 5.3+ keeps each export's dependencies; 5.0-5.2 keeps arcs to export bundles (UE4's zen form: neither). */
+function preloadDependenciesOf({ z, resolver }: Conversion, exports: LegacyExport[], imports: LegacyImport[]) {
   const runs = z.dependencyBundleHeaders.length > 0 ? runsFromDependencyBundles(z) : z.layout.format === 'UE5' ? runsFromExternalArcs(z) : null;
   // A user-defined struct's legacy export lists no dependencies at all (S_Fixture in the 5.8 and 6.0 corpus cooks).
   const isStruct = (i: number) => /Struct$/.test(resolver.resolve(z, z.exports[i]!.classIndex).ref?.chain.at(-1)?.base ?? '');
-  const preloadDependencies = runs ? rebuildPreloadDependencies(z, exports, imports, runs, isStruct) : [];
+  return runs ? rebuildPreloadDependencies(z, exports, imports, runs, isStruct) : [];
+}
 
-  // 6. Bulk data: the zen bulk data map is the legacy data resource table without raw sizes and owners. Owners (5.5+
-  // store them) are inferred: inline payloads lie inside their export's data, in export order; others belong to the asset.
+/**
+ * Step 6: bulk data. The zen bulk data map is the legacy data resource table without raw sizes and owners. Owners (5.5+
+ * store them) are inferred: inline payloads lie inside their export's data, in export order; others belong to the asset.
+ */
+function dataResourcesOf({ z, source }: Conversion, exports: readonly LegacyExport[], ue5: number): LegacyDataResource[] {
   const asset = Math.max(1, exports.findIndex((e) => e.isAsset) + 1);
   let lastOwner = 0;
   const dataResources: LegacyDataResource[] = z.bulkData.map((b) => {
@@ -386,27 +468,7 @@ export function zenToLegacy(bytes: Uint8Array, options: ZenToLegacyOptions = {})
   if (dataResources.length > 0 && ue5 < UE5_LEGACY_VERSION.DataResources) {
     throw new IoStoreError('UNSUPPORTED', `the package has a bulk data map but is converted with UE5 version ${ue5}, which has no data resource table`, { file: source, offset: 0 });
   }
-
-  const spec: LegacyPackageSpec = {
-    fileVersionUE4: versions.fileVersionUE4,
-    fileVersionUE5: ue5,
-    fileVersionLicenseeUE4: z.versioningInfo?.licenseeVersion ?? 0,
-    unversioned,
-    customVersions: legacyCustomVersions(z.versioningInfo?.customVersions ?? []),
-    packageName: z.packageName,
-    packageFlags: z.packageFlags,
-    names: names.names,
-    namesReferencedFromExportDataCount: z.names.length,
-    imports,
-    exports,
-    preloadDependencies,
-    dataResources,
-  };
-  // UE 5.7 and 5.8 write the same object version; only 5.8+ cooked imports name their package.
-  const importPackageNames = cookedImportsHavePackageName(options.engine);
-  if (importPackageNames !== undefined && (z.packageFlags & PackageFlags.FilterEditorOnly) !== 0) spec.importPackageNames = importPackageNames;
-  const { uasset } = writeLegacyPackage(spec);
-  return { packageName: z.packageName, uasset, uexp: buildUexp(data), unnamed, versions };
+  return dataResources;
 }
 
 /**

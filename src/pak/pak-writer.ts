@@ -177,114 +177,148 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
  */
 export async function writePak(sink: PakSink, files: readonly PakInputFile[], o: PakWriterOptions): Promise<PakWriteResult> {
   const c = check(o, files);
-  const encrypt = !!o.encryptEntries;
-  const key = c.key;
-  const align = (n: number) => (encrypt ? Math.ceil(n / 16) * 16 : n);
-  const seal = (b: Uint8Array) => (encrypt ? aesEcbEncrypt(key!, padAes(b)) : b);
+  const w: EntryWriter = { sink, c, encrypt: !!o.encryptEntries };
   const records: { path: string; record: PakEntryRecord }[] = [];
-  const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
+  const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: w.encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
   let pos = 0;
-  const inPlace = (r: PakEntryRecord) => {
-    // The in-place copy records offset 0; its blocks are relative to the entry from v5, as the index's are.
-    const rel = c.version >= PakVersion.RelativeChunkOffsets;
-    return writeFullEntry({ ...r, offset: 0, blocks: r.blocks.map((b) => ({ start: rel ? b.start - r.offset : b.start, end: rel ? b.end - r.offset : b.end })) }, c.version, c.methodWidth);
-  };
-
-  const storeRaw = async (f: PakInputFile, at: number): Promise<PakEntryRecord> => {
-    const headerLen = fullEntrySize(c.version, 0, 0, c.methodWidth);
-    const hash = createHash('sha1');
-    let p = at + headerLen;
-    let total = 0;
-    let head: Uint8Array | undefined;
-    // Whole AES blocks per write, so the padding of the last one can repeat the file's first bytes as the engine does.
-    let carry = new Uint8Array(0);
-    const emit = async (plain: Uint8Array) => {
-      const out = encrypt ? aesEcbEncrypt(key!, plain) : plain;
-      // The recorded SHA-1 covers the file's size in stored bytes (ciphertext when encrypted), not the padding.
-      hash.update(out.subarray(0, Math.max(0, Math.min(out.length, f.size - (p - at - headerLen)))));
-      await sink.write(out, p);
-      p += out.length;
-    };
-    for await (const piece of f.read()) {
-      total += piece.length;
-      head ??= piece.slice(0, 16);
-      if (head.length < 16 && piece.length > 0) head = Uint8Array.from([...head, ...piece.subarray(0, 16 - head.length)]);
-      if (!encrypt) {
-        await emit(piece);
-        continue;
-      }
-      const joined = carry.length ? Uint8Array.from([...carry, ...piece]) : piece;
-      const whole = joined.length - (joined.length % 16);
-      if (whole > 0) await emit(joined.slice(0, whole));
-      carry = joined.slice(whole);
-    }
-    if (total !== f.size) throw new IoStoreError('IO', `${f.path} changed while it was packed (${total} bytes read, ${f.size} expected)`);
-    if (encrypt && carry.length > 0) {
-      const last = new Uint8Array(16);
-      last.set(carry);
-      const src = total < 16 ? carry : head!;
-      for (let i = carry.length; i < 16; i++) last[i] = src[(i - carry.length) % src.length]!;
-      await emit(last);
-    }
-    const record: PakEntryRecord = { offset: at, size: f.size, uncompressedSize: f.size, compressionMethodIndex: 0, hash: new Uint8Array(hash.digest()), blocks: [], compressionBlockSize: 0, flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0 };
-    await sink.write(inPlace(record), at);
-    return record;
-  };
-
   for (const f of files) {
     const at = pos;
-    let record: PakEntryRecord | undefined;
-    if (c.codec && f.size > 0) {
-      const blockCount = Math.ceil(f.size / c.blockSize);
-      const headerLen = fullEntrySize(c.version, c.methodIndex, blockCount, c.methodWidth);
-      const hash = createHash('sha1');
-      const blocks: { start: number; end: number }[] = [];
-      let p = at + headerLen;
-      let compressed = 0;
-      for await (const block of blocksOf(f.read(), c.blockSize)) {
-        let packed = c.codec.compress!(block);
-        // A codec may hand back its input for a block that does not shrink (IoStore marks such blocks raw); a pak
-        // names one method per file, so the block must still be a stream of that method.
-        if (packed === block) {
-          if (c.codec.name !== 'LZ4') throw new IoStoreError('CODEC', `${c.codec.name} returned a block uncompressed, which a pak cannot hold`);
-          packed = lz4LiteralBlock(block);
-        }
-        const out = seal(packed);
-        hash.update(out);
-        await sink.write(out, p);
-        blocks.push({ start: p, end: p + packed.length });
-        compressed += packed.length;
-        p += out.length;
-      }
-      if (blocks.length !== blockCount) throw new IoStoreError('IO', `${f.path} changed while it was packed`);
-      // As the engine does: a file that does not shrink is stored as it is.
-      if (compressed < f.size) {
-        record = {
-          offset: at,
-          size: p - at - headerLen,
-          uncompressedSize: f.size,
-          compressionMethodIndex: c.methodIndex,
-          hash: new Uint8Array(hash.digest()),
-          blocks,
-          compressionBlockSize: Math.min(c.blockSize, f.size),
-          flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0,
-        };
-        await sink.write(inPlace(record), at);
-      }
-    }
+    let record = c.codec && f.size > 0 ? await storeCompressed(w, c.codec, f, at) : undefined;
     if (!record) {
-      record = await storeRaw(f, at);
+      record = await storeRaw(w, f, at);
       if (c.codec && f.size > 0) result.storedRaw++;
     }
-    const end = record.compressionMethodIndex === 0 ? at + fullEntrySize(c.version, 0, 0, c.methodWidth) + align(record.size) : record.blocks.length ? align(record.blocks.at(-1)!.end - record.blocks.at(-1)!.start) + record.blocks.at(-1)!.start : at;
-    pos = end;
+    pos = entryEnd(w, record, at);
     records.push({ path: f.path, record });
     result.rawBytes += f.size;
     result.storedBytes += record.size;
     o.onFile?.(f.path, record.size);
   }
+  result.size = await writeIndexAndFooter(sink, c, o, records, pos);
+  await sink.truncate(result.size);
+  return result;
+}
 
-  const indexOffset = pos;
+/** What storing one entry needs. */
+interface EntryWriter {
+  sink: PakSink;
+  c: Checked;
+  encrypt: boolean;
+}
+
+/** Where the entry at `at` ends: its header, then its bytes (each block, or the whole file, padded when encrypted). */
+function entryEnd({ c, encrypt }: EntryWriter, r: PakEntryRecord, at: number): number {
+  const align = (n: number) => (encrypt ? Math.ceil(n / 16) * 16 : n);
+  if (r.compressionMethodIndex === 0) return at + fullEntrySize(c.version, 0, 0, c.methodWidth) + align(r.size);
+  const last = r.blocks.at(-1);
+  return last ? align(last.end - last.start) + last.start : at;
+}
+
+/** The entry header written before the bytes: offset 0, its blocks relative to the entry from v5 (as the index's are). */
+function writeInPlaceEntry({ sink, c }: EntryWriter, r: PakEntryRecord, at: number): Promise<void> {
+  const rel = c.version >= PakVersion.RelativeChunkOffsets;
+  const blocks = r.blocks.map((b) => ({ start: rel ? b.start - r.offset : b.start, end: rel ? b.end - r.offset : b.end }));
+  return sink.write(writeFullEntry({ ...r, offset: 0, blocks }, c.version, c.methodWidth), at);
+}
+
+/** Stores a file block by block through `codec`; undefined when it does not shrink (it is then stored raw). */
+async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at: number): Promise<PakEntryRecord | undefined> {
+  const { sink, c, encrypt } = w;
+  const blockCount = Math.ceil(f.size / c.blockSize);
+  const headerLen = fullEntrySize(c.version, c.methodIndex, blockCount, c.methodWidth);
+  const hash = createHash('sha1');
+  const blocks: { start: number; end: number }[] = [];
+  let p = at + headerLen;
+  let compressed = 0;
+  for await (const block of blocksOf(f.read(), c.blockSize)) {
+    let packed = codec.compress!(block);
+    // A codec may hand back its input for a block that does not shrink (IoStore marks such blocks raw); a pak
+    // names one method per file, so the block must still be a stream of that method.
+    if (packed === block) {
+      if (codec.name !== 'LZ4') throw new IoStoreError('CODEC', `${codec.name} returned a block uncompressed, which a pak cannot hold`);
+      packed = lz4LiteralBlock(block);
+    }
+    const out = encrypt ? aesEcbEncrypt(c.key!, padAes(packed)) : packed;
+    hash.update(out);
+    await sink.write(out, p);
+    blocks.push({ start: p, end: p + packed.length });
+    compressed += packed.length;
+    p += out.length;
+  }
+  if (blocks.length !== blockCount) throw new IoStoreError('IO', `${f.path} changed while it was packed`);
+  // As the engine does: a file that does not shrink is stored as it is.
+  if (compressed >= f.size) return undefined;
+  const record: PakEntryRecord = {
+    offset: at,
+    size: p - at - headerLen,
+    uncompressedSize: f.size,
+    compressionMethodIndex: c.methodIndex,
+    hash: new Uint8Array(hash.digest()),
+    blocks,
+    compressionBlockSize: Math.min(c.blockSize, f.size),
+    flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0,
+  };
+  await writeInPlaceEntry(w, record, at);
+  return record;
+}
+
+/** Stores a file as it is (encrypted in whole AES blocks when asked). */
+async function storeRaw(w: EntryWriter, f: PakInputFile, at: number): Promise<PakEntryRecord> {
+  const { sink, c, encrypt } = w;
+  const headerLen = fullEntrySize(c.version, 0, 0, c.methodWidth);
+  const hash = createHash('sha1');
+  let p = at + headerLen;
+  let total = 0;
+  // The file's first 16 bytes: the padding of a short last AES block repeats them, as the engine does.
+  const head = new Uint8Array(16);
+  let headLength = 0;
+  let carry = new Uint8Array(0);
+  const emit = async (plain: Uint8Array) => {
+    const out = encrypt ? aesEcbEncrypt(c.key!, plain) : plain;
+    // The recorded SHA-1 covers the file's size in stored bytes (ciphertext when encrypted), not the padding.
+    hash.update(out.subarray(0, Math.max(0, Math.min(out.length, f.size - (p - at - headerLen)))));
+    await sink.write(out, p);
+    p += out.length;
+  };
+  for await (const piece of f.read()) {
+    total += piece.length;
+    if (headLength < 16) {
+      const take = piece.subarray(0, 16 - headLength);
+      head.set(take, headLength);
+      headLength += take.length;
+    }
+    if (!encrypt) {
+      await emit(piece);
+      continue;
+    }
+    // Whole AES blocks per write; the rest waits for the next piece.
+    const joined = carry.length ? concatBytes(carry, piece) : piece;
+    const whole = joined.length - (joined.length % 16);
+    if (whole > 0) await emit(joined.slice(0, whole));
+    carry = joined.slice(whole);
+  }
+  if (total !== f.size) throw new IoStoreError('IO', `${f.path} changed while it was packed (${total} bytes read, ${f.size} expected)`);
+  if (encrypt && carry.length > 0) {
+    const last = new Uint8Array(16);
+    last.set(carry);
+    const src = total < 16 ? carry : head;
+    for (let i = carry.length; i < 16; i++) last[i] = src[(i - carry.length) % src.length]!;
+    await emit(last);
+  }
+  const record: PakEntryRecord = { offset: at, size: f.size, uncompressedSize: f.size, compressionMethodIndex: 0, hash: new Uint8Array(hash.digest()), blocks: [], compressionBlockSize: 0, flags: encrypt ? PAK_ENTRY_FLAG_ENCRYPTED : 0 };
+  await writeInPlaceEntry(w, record, at);
+  return record;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Writes the index (primary, then its secondary parts) and the footer at `indexOffset`; returns the pak's size. */
+async function writeIndexAndFooter(sink: PakSink, c: Checked, o: PakWriterOptions, records: { path: string; record: PakEntryRecord }[], indexOffset: number): Promise<number> {
   const built = buildPakIndex({
     version: c.version,
     mountPoint: c.mountPoint,
@@ -293,7 +327,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
     records,
     indexOffset,
     keepInPrunedIndex: o.keepInPrunedIndex ?? keepInPrunedIndexDefault,
-    ...(o.encryptIndex ? { encrypt: (padded: Uint8Array) => aesEcbEncrypt(key!, padded) } : {}),
+    ...(o.encryptIndex ? { encrypt: (padded: Uint8Array) => aesEcbEncrypt(c.key!, padded) } : {}),
   });
   let p = indexOffset;
   for (const part of [built.primary, ...built.secondary]) {
@@ -314,9 +348,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
   if (c.version >= PakVersion.EncryptionMethod) footer.encryptionMethod = PakEncryptionMethod.AesEcb;
   const tail = writePakFooter(footer);
   await sink.write(tail, p);
-  result.size = p + tail.length;
-  await sink.truncate(result.size);
-  return result;
+  return p + tail.length;
 }
 
 /** A growing in-memory sink: `bytes()` is the pak written so far. */

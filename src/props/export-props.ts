@@ -2,17 +2,9 @@ import { CustomVersions, hasCustomVersion } from './context.js';
 import { objectNameOf } from './refs.js';
 import { hex, hexFieldBytes, PropsReadError, Rd, sameBytes, setHexField, unhex, Wr } from './io.js';
 import { isObject, jsonBigInt, jsonInt, PropsWriteError, readName, readStr, writeFail, writeName, writeStr, type Json, type JsonObject, type Session } from './prims.js';
-import {
-  newCtx,
-  readStruct,
-  readTaggedProps,
-  readUnversionedProps,
-  writeStruct,
-  writeTaggedProps,
-  writeUnversionedProps,
-  type Ctx,
-  type PropJson,
-} from './values.js';
+import { newCtx, readStruct, writeStruct, type Ctx, type PropJson } from './values.js';
+import { readTaggedProps, writeTaggedProps } from './tagged-props.js';
+import { readUnversionedProps, writeUnversionedProps } from './unversioned-props.js';
 
 /** The JSON form of one export's data. */
 export interface ExportPropsJson {

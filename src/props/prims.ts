@@ -2,7 +2,7 @@ import { CustomVersions, hasCustomVersion, ObjectVersion, type PropsPackage } fr
 import { usmapStruct, type UsmapStruct } from '../usmap/usmap.js';
 import { hex, PropsReadError, unhex, Wr, type Rd } from './io.js';
 import { sharedSchemas, type Schema } from './schema.js';
-import type { TagType } from './values.js';
+import type { TagType } from './tagged-props.js';
 
 /** A JSON value of the props form. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

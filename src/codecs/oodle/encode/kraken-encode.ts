@@ -1,6 +1,6 @@
 import { CHUNK_SIZE, type Commands } from './commands.js';
 import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
-import { LONG, OFFS, packOffset, writeTail } from './offset-streams.js';
+import { closeChunk, LONG, OFFS, packOffset } from './offset-streams.js';
 
 /**
  * Writes a Kraken LZ chunk from a parse (the layout kraken.ts and offsets.ts read): literals (as they are, or as
@@ -194,15 +194,7 @@ export function writeKrakenChunk(src: Uint8Array, start: number, end: number, cm
   q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
   q = writeArray(OFFS, 0, no, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
   q = writeArray(LENS, 0, nlen, out, q, { entropy: o.entropy, longHeader: false, margin: o.margin });
-  if (q - head - 3 >= count) return -1;
-  q = writeTail(no, nlong, out, q);
-  const used = q - head - 3;
-  if (used >= count || used < 13) return -1;
-  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
-  out[head] = h >>> 16;
-  out[head + 1] = h >>> 8;
-  out[head + 2] = h;
-  return q;
+  return closeChunk(out, head, q, count, no, nlong, delta);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CHUNK_SIZE, type Commands } from './commands.js';
 import { shannonBytes, writeArray } from './entropy-encode.js';
-import { LONG, OFFS, packOffset, writeTail } from './offset-streams.js';
+import { closeChunk, LONG, OFFS, packOffset } from './offset-streams.js';
 
 /**
  * Writes a Leviathan LZ chunk from a parse, in the layout leviathan.ts reads, using its plainest forms: one literal
@@ -112,15 +112,7 @@ export function writeLeviathanChunk(src: Uint8Array, start: number, end: number,
   if (counted && withDelta) delta = shannonBytes(deltaHist, nl) < shannonBytes(litHist, nl);
   q = writeArray(delta ? DELTA_LITS : LITS, 0, nl, out, q, { entropy: o.entropy, longHeader: false, rle: false, margin: o.margin }, counted ? (delta ? deltaHist : litHist) : undefined);
   q = writeArray(CMDS, 0, nc, out, q, { entropy: o.entropy, longHeader: true, margin: o.margin });
-  if (q - head - 3 >= count) return -1;
-  q = writeTail(no, nlong, out, q);
-  const used = q - head - 3;
-  if (used >= count || used < 13) return -1;
-  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
-  out[head] = h >>> 16;
-  out[head + 1] = h >>> 8;
-  out[head + 2] = h;
-  return q;
+  return closeChunk(out, head, q, count, no, nlong, delta);
 }
 
 /**

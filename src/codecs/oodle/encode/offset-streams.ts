@@ -73,3 +73,20 @@ export function writeTail(no: number, nlong: number, out: Uint8Array, at: number
   return q;
 }
 
+
+/**
+ * Ends a Kraken-family chunk: the raw offset and length bits after its arrays, then its 3-byte header at `head` (the
+ * compressed flag, whether literals are raw rather than deltas, and the size). Returns the end, or -1 when the chunk
+ * would not be smaller than its `count` raw bytes or is too short to be valid (the caller then codes it another way).
+ */
+export function closeChunk(out: Uint8Array, head: number, q: number, count: number, no: number, nlong: number, delta: boolean): number {
+  if (q - head - 3 >= count) return -1;
+  q = writeTail(no, nlong, out, q);
+  const used = q - head - 3;
+  if (used >= count || used < 13) return -1;
+  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
+  out[head] = h >>> 16;
+  out[head + 1] = h >>> 8;
+  out[head + 2] = h;
+  return q;
+}
