@@ -41,6 +41,8 @@ export interface ContainerOrigin {
    * (a game container's TOC is tens of MB).
    */
   tocBytes?: Uint8Array;
+  /** The chunk offsets and lengths parsed from `tocBytes`, when shared (see ReadTocOptions.parsedChunks). */
+  parsedChunks?: { chunkOffsets: Float64Array; chunkLengths: Float64Array };
 }
 
 /**

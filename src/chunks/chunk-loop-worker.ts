@@ -25,11 +25,9 @@ async function open(): Promise<ContainerReader[]> {
     } catch (e) {
       throw ioError(e, o.utoc);
     }
-    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), ...(o.parsedChunks && o.tocBytes ? { parsedChunks: o.parsedChunks } : {}) });
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
-  // This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts); its code is loaded now.
-  setKeptV8Flags(setup.v8Flags);
   return readers;
 }
 
@@ -43,6 +41,9 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
   }
 }
 
+// This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts): set again as soon as its
+// bundle is loaded, since until then the calling thread's young generation can grow too.
+setKeptV8Flags(setup.v8Flags);
 // Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
 const opened = open();
 opened.catch(() => {});

@@ -310,7 +310,10 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
   const methods = new Set<string>();
   for (const r of readers) {
     if (!r.origin) return undefined;
-    containers.push(r.origin);
+    const { chunkOffsets, chunkLengths } = r.toc;
+    // Parsed arrays over shared memory go along (not copied): the worker takes them instead of its own.
+    const shared = typeof SharedArrayBuffer !== 'undefined' && chunkOffsets.buffer instanceof SharedArrayBuffer && chunkLengths.buffer instanceof SharedArrayBuffer;
+    containers.push(shared ? { ...r.origin, parsedChunks: { chunkOffsets, chunkLengths } } : r.origin);
     r.toc.compressionMethods.forEach((m, k) => k > 0 && methods.add(m));
   }
   const recipes = codecs.workerRecipes([...methods]);

@@ -294,7 +294,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
     // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
-    const plannedAt = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
+    let plannedAt: Int32Array[] | undefined = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
     for (let k = 0; k < plan.length; k++) plannedAt[plan.container(k)]![plan.index(k)] = k;
     // Each task writes its chunk under its own path (made again from the TOC and checked by the thread that writes
     // it: an unsafe path is that chunk's failure), or a renamed one; taskPlan gives a task's plan position.
@@ -307,7 +307,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     };
     readers.forEach((r, c) => {
       for (const i of r.toc.chunksInUcasOrder()) {
-        const k = plannedAt[c]![i]!;
+        const k = plannedAt![c]![i]!;
         if (k < 0) continue;
         try {
           if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, plan.path(k)));
@@ -321,6 +321,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         }
       }
     });
+    // Held to the end of the run otherwise (a context slot of this function): 4 bytes a chunk.
+    plannedAt = undefined;
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
     // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
     let manifestError: IoStoreError | undefined;
