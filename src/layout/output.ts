@@ -169,7 +169,8 @@ export function ensureDirSync(file: string): void {
 
 /** The folder of ensureDirSync's last file (made, or found made). */
 let lastDir = '';
-const SEP_CODE = sep.charCodeAt(0);
+// Not `sep.charCodeAt(0)`: the page's build stands in for node:path, and this module is loaded there too.
+const SEP_CODE = sep === '\\' ? 0x5c : 0x2f;
 
 /** Whether an interrupt began removing temporary files: no new one may be created. */
 export function isAborting(): boolean {
