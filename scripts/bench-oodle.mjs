@@ -90,7 +90,8 @@ const isMain = process.argv[1] === fileURLToPath(import.meta.url);
 /**
  * `ab <other dist/index.js> [seconds]`: this build against another one in one process, passes in alternation (so
  * that other load on the machine falls on both alike), by CPU time; prints each side's median MB/s and the median of
- * the per-round speedups for the corpus blocks and each vector, each in a fresh process (codecs share the copy
+ * the per-round speedups for the corpus blocks and each vector, each in a fresh process (BENCH_OODLE_API: alloc,
+ * into or view, as for `child`; codecs share the copy
  * routines, so one codec's runs would shape the compiled code of the next). Outputs are compared byte for byte first.
  */
 if (isMain && process.argv[2] === 'ab') {
@@ -101,8 +102,21 @@ if (isMain && process.argv[2] === 'ab') {
     }
     process.exit(0);
   }
-  const other = (await import(otherPath)).oodleDecompress;
-  const mine = (await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js')).oodleDecompress;
+  // Each build as the path BENCH_OODLE_API names ('alloc' by default; 'view' falls back to 'into' where absent).
+  const api = process.env.BENCH_OODLE_API ?? 'alloc';
+  const pick = (m) => {
+    if (api === 'alloc') return m.oodleDecompress;
+    if (api === 'view' && m.oodleDecompressView) return m.oodleDecompressView;
+    let out = new Uint8Array(0);
+    return (c, u) => {
+      if (out.length < u) out = new Uint8Array(u);
+      const o = out.subarray(0, u);
+      m.oodleDecompressInto(c, o);
+      return o;
+    };
+  };
+  const other = pick(await import(otherPath));
+  const mine = pick(await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js'));
   const seconds = Number(secs);
   const sets = only === 'corpus' ? [['corpus blocks', await corpusBlocks()]] : [[`vector ${only}`, [vectorBlock(only)].filter(Boolean)]];
   const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
@@ -126,18 +140,22 @@ if (isMain && process.argv[2] === 'ab') {
   process.exit(0);
 }
 if (isMain && process.argv[2] === 'child') {
-  const [kind, codec, api = 'into'] = process.argv.slice(3);
-  const { oodleDecompress, oodleDecompressInto } = await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js');
+  const [kind, codec, api = 'view'] = process.argv.slice(3);
+  const { oodleDecompress, oodleDecompressInto, oodleDecompressView } = await import(process.env.BENCH_OODLE_DIST ?? '../dist/index.js');
   let blocks;
   if (kind === 'corpus') blocks = (await corpusBlocks()).filter((b) => codec === 'all' || b[2] === codec);
   else blocks = [vectorBlock(codec)].filter(Boolean);
   if (!blocks.length) {
     console.log('null');
   } else {
-    // 'into': into one reused buffer, as unpack and verify decode (Codec.decompressInto); 'alloc': a fresh output
-    // buffer per block (oodleDecompress), whose allocation and zeroing the figure then includes.
+    // 'view': left in the decoder's memory and read from there (oodleDecompressView), as unpack and verify decode
+    // (the reader's span buffer is the WebAssembly module's output area, Codec.outputArea); 'into': copied into one
+    // reused buffer (oodleDecompressInto), as a caller that owns its output does; 'alloc': a fresh output buffer per
+    // block (oodleDecompress), whose allocation and zeroing the figure then includes. A build without the view API
+    // (BENCH_OODLE_DIST of an older one) is timed 'into'.
     const out = new Uint8Array(Math.max(...blocks.map((b) => b[1])));
-    const decode = api === 'alloc' ? oodleDecompress : (c, u) => oodleDecompressInto(c, out.subarray(0, u));
+    const into = (c, u) => oodleDecompressInto(c, out.subarray(0, u));
+    const decode = api === 'alloc' ? oodleDecompress : api === 'view' && oodleDecompressView ? oodleDecompressView : into;
     console.log(JSON.stringify(timePasses(decode, blocks, Number(process.env.BENCH_OODLE_SECONDS ?? 1.5))));
   }
   process.exit(0);
@@ -145,7 +163,7 @@ if (isMain && process.argv[2] === 'child') {
 
 /** Runs one measurement in a fresh process (`env` adds to the environment): { rate, cpuRate, ... } or null. */
 function measureOnce(kind, codec, env = {}) {
-  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'child', kind, codec, 'into'], { encoding: 'utf8', env: { ...process.env, ...env } }));
+  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), 'child', kind, codec, process.env.BENCH_OODLE_API ?? 'view'], { encoding: 'utf8', env: { ...process.env, ...env } }));
 }
 
 const OOZ = join(root, '..', 'shared', 'tools', 'ooz', 'ooz-decode');
@@ -223,7 +241,7 @@ export async function benchOodle(log = console.log) {
     log(`    ${name.padEnd(10)} ours ${r.ours.toFixed(0).padStart(5)} MB/s   TypeScript ${r.ts.toFixed(0).padStart(5)} MB/s   ${vs}`);
   };
   try {
-    log(`\nOodle codecs, one core (MB/s of output, decoded into a reused buffer as unpack and verify do; ours = the WebAssembly decoder the library uses, TypeScript = the reference decoder alone (IOSTORE_OODLE_WASM=0), ooz-decode = a native decoder (-b/-B); medians of 3 rounds in alternation, each a fresh process)`);
+    log(`\nOodle codecs, one core (MB/s of output, left in the decoder's memory as unpack and verify decode (BENCH_OODLE_API=into: copied into the caller's buffer); ours = the WebAssembly decoder the library uses, TypeScript = the reference decoder alone (IOSTORE_OODLE_WASM=0), ooz-decode = a native decoder (-b/-B); medians of 3 rounds in alternation, each a fresh process)`);
     log(`  corpus container blocks (${blocks.length} blocks, ${(raw / 1e6).toFixed(1)} MB of output, from ${CONTAINERS.filter((n) => existsSync(join(corpus, `${n}.utoc`))).length} containers):`);
     for (const [codec, list] of byCodec) {
       const r = sideBySideRates('corpus', codec, haveOoz ? blocksFile(list, tmp, codec) : null);

@@ -325,7 +325,7 @@ export class ContainerReader {
     const out: Uint8Array[] = new Array(end - first);
     // A transient reader decodes a span into one reused buffer (at most maxSpan bytes, see spanEnd), which it hands
     // out under the same rule as its read buffer: valid until the next span.
-    const into = this.transient ? (this.decoded ??= new Uint8Array(this.maxSpan + 1)) : undefined;
+    const into = this.transient ? this.spanBuffer(first) : undefined;
     let pos = 0;
     for (let b = first; b < end; b++) {
       const at = this.locate(b).offset - offset;
@@ -335,6 +335,20 @@ export class ContainerReader {
     }
     out.forEach((data, k) => this.cache.set(first + k, data));
     return out;
+  }
+
+  /**
+   * The reused buffer a transient reader decodes a span into: the output area of the span's first block's codec
+   * where it has one (Oodle's WebAssembly memory: its blocks are then decoded in place, not copied out of it; asked
+   * for per span, as the area moves when that memory grows), else the reader's own.
+   */
+  private spanBuffer(first: number): Uint8Array {
+    const method = this.toc.blocks.method(first);
+    if (method !== 0) {
+      const area = this.codecs.get(this.toc.compressionMethods[method] ?? '')?.outputArea?.(this.maxSpan + 1);
+      if (area) return area;
+    }
+    return (this.decoded ??= new Uint8Array(this.maxSpan + 1));
   }
 
   /** A block's stored bytes decrypted (still compressed, padding included); unchanged when not encrypted. */

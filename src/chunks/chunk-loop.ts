@@ -283,6 +283,7 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       const hasher = o.hashers?.[container];
       let n = 0;
       try {
+        // A task under its own path checks it here (as safeOutputPath does): an unsafe one fails as its chunk.
         const target = tasks.target(t, reader.toc);
         if (target !== undefined) {
           n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);

@@ -23,8 +23,9 @@ export const processIO: CliIO = {
   out: (t) => writeStd(1, t),
   err: (t) => writeStd(2, t),
   // Looked up when first asked (tty loads the same stream modules): commands ask only when they could draw progress.
+  // A pipe or a file (a script's, the bench's) is told by one fstat, without loading tty.
   get isTTY() {
-    return (stderrIsTTY ??= (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(2));
+    return (stderrIsTTY ??= characterDevice(2) && (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(2));
   },
   // Asked for by tables. A pipe or a file (what scripts and the bench read) is told by one fstat; the tty module and
   // the stdout stream object (costly to load and create) are reached only for a character device.

@@ -7,7 +7,7 @@ import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
 import { openToc, readTocBytes } from '../toc/read-file.js';
 import { guidHex, parseTocHeader } from '../toc/header.js';
 import type { KeyRing } from '../mount/keys.js';
-import { OODLE_ENCODERS } from '../codecs/registry.js';
+import { OODLE_ENCODERS } from '../codecs/encoder-names.js';
 import type { OodleEncoderName } from '../codecs/oodle/index.js';
 
 /** Options every command that opens a container accepts. */

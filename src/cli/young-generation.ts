@@ -2,12 +2,15 @@ import { keepV8Flag } from '../util/v8-flags.js';
 
 /**
  * Keeps V8's young generation at its starting size for the rest of the process (and in worker threads, which set the
- * flag again once started: src/util/v8-flags.ts), for the commands that run a loop over every chunk of a game. Left alone, V8 doubles the young generation
+ * flag again once started: src/util/v8-flags.ts), for the commands that run a loop over every chunk of a game. Left
+ * alone, V8 doubles the young generation
  * each time as many bytes have survived its collections as it holds, which a long loop always reaches: up to two
  * 16 MiB semi-spaces, ~32 MB of a 150,000-chunk unpack's peak RSS (137 -> 103 MB with `--threads 0`), for the few
  * bytes each chunk leaves alive across a collection. A collection of a small young generation with few survivors
  * costs little, and the same run took as much CPU time. `--max-semi-space-size` at start would do the same but makes
- * V8 refuse the code cache built into Node; the growth factor is read at each growth, so it can be set now.
+ * V8 refuse the code cache built into Node; the growth factor is read at each growth, so it can be set now. (Every
+ * built-in module loaded after a flag change is compiled from source: `list` and `verify` of a small container,
+ * src/cli/short-run.ts, leave it.) node:v8 loads on the first call.
  */
 export function keepYoungGenerationSmall(): void {
   // A changed flag changes V8's flag hash, and a code cache written after it is refused by every later process:

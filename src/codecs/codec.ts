@@ -16,6 +16,13 @@ export interface Codec {
    * Optional: readers fall back to `decompress` and a copy.
    */
   decompressInto?(src: Uint8Array, uncompressedSize: number, out: Uint8Array): void;
+  /**
+   * A buffer of at least `bytes` bytes in the decoder's own memory (a WebAssembly module's), into which
+   * `decompressInto` decodes without copying the output out; undefined when there is none. A reader that reuses one
+   * output buffer asks for it before each span of blocks and hands out views of it until its next span: it is
+   * valid until the decoder's next call other than `decompressInto` into it. Optional.
+   */
+  outputArea?(bytes: number): Uint8Array | undefined;
   /** Encodes one block, for `pack`; codecs that only decode leave it out. */
   compress?(src: Uint8Array): Uint8Array;
   /**

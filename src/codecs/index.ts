@@ -4,5 +4,5 @@ export { CodecRegistry, codecsFromRecipes, defaultCodecs, noneCodec } from './re
 export { zlibNode, gzipNode } from './zlib.js';
 export { zlibFflate, gzipFflate } from './zlib-fflate.js';
 export { lz4Codec } from './lz4.js';
-export { oodleCodec, oodleDecompress, oodleDecompressInto, oodleDecompressReference } from './oodle/index.js';
+export { oodleCodec, oodleDecompress, oodleDecompressInto, oodleDecompressReference, oodleDecompressView } from './oodle/index.js';
 export { loadNativeOodle, codecsWithNativeOodle } from './native.js';

@@ -5,6 +5,7 @@ import { gzipNode, zlibAtLevel, zlibNode } from './zlib.js';
 import { oodleCodec, oodleEncoder, type OodleEncoderName } from './oodle/index.js';
 import { quote } from '../util/quote.js';
 import { zstdNode } from './zstd.js';
+import { OODLE_ENCODERS } from './encoder-names.js';
 
 /** Codecs by the (case-insensitive) method name a container uses. */
 export class CodecRegistry {
@@ -93,7 +94,7 @@ export interface EncoderSettings {
   oodleCodec?: OodleEncoderName;
 }
 
-export const OODLE_ENCODERS: readonly OodleEncoderName[] = ['kraken', 'mermaid', 'selkie', 'leviathan'];
+export { OODLE_ENCODERS };
 
 /** Codecs made by encoderFor, with what made them: workers rebuild them from that. */
 const made = new WeakMap<object, { name: string; settings: EncoderSettings }>();

@@ -201,12 +201,17 @@ export async function openTempFile(path: string, shownAs = path): Promise<FileHa
   }
 }
 
-/** Writes a whole temporary file (see openTempFile); its errors name `shownAs` (the file it becomes). */
-export async function writeTempFile(path: string, data: Uint8Array, shownAs = path): Promise<void> {
+/**
+ * Writes a whole temporary file (see openTempFile), from one buffer or from pieces written in turn; its errors name
+ * `shownAs` (the file it becomes).
+ */
+export async function writeTempFile(path: string, data: Uint8Array | readonly Uint8Array[], shownAs = path): Promise<void> {
   const fh = await openTempFile(path, shownAs);
   try {
-    let o = 0;
-    while (o < data.length) o += (await fh.write(data, o, data.length - o)).bytesWritten;
+    for (const piece of data instanceof Uint8Array ? [data] : data) {
+      let o = 0;
+      while (o < piece.length) o += (await fh.write(piece, o, piece.length - o)).bytesWritten;
+    }
   } catch (e) {
     throw ioError(e, shownAs);
   } finally {

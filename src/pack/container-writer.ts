@@ -11,7 +11,7 @@ import { BLOCK_ENTRY_SIZE, BlockTable } from '../toc/compression-blocks.js';
 import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
 import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
 import { buildPerfectHash } from '../toc/perfect-hash.js';
-import { serializeToc } from '../toc/write.js';
+import { serializeTocParts } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../layout/output.js';
 import { ioError } from '../toc/read-file.js';
@@ -111,6 +111,8 @@ export interface ContainerWriterOptions {
   indexWhenEmpty?: boolean;
   /** Seeds for the engine's lookup (TOC v4+). */
   perfectHash: boolean;
+  /** How many chunks will be added, when known: the per-chunk lists are made that size at once. */
+  expectedChunks?: number;
   /**
    * A perfect-hash table to reuse (with the chunks' TOC order), as unpack recorded it: when the chunk set is
    * unchanged this reproduces the original TOC exactly. Ignored when it does not place every chunk.
@@ -142,15 +144,18 @@ function reusable(order: ReadonlyMap<string, number>, ids: readonly string[]): b
  * hash, a 64 KiB block buffer) had cost far more than the chunk's bytes.
  */
 export class ContainerWriter {
-  /** Per chunk, in the order added: id, chunk-meta hash (20 bytes), meta flags, offset and length, path. */
-  private readonly ids = new ByteList(1 << 12);
-  private readonly hashes = new ByteList(1 << 12);
-  private readonly metaFlags = new ByteList(1 << 10);
-  private readonly offsets = new NumberList(1 << 10);
-  private readonly lengths = new NumberList(1 << 10);
-  private readonly paths = new PathList();
+  /**
+   * Per chunk, in the order added: id, chunk-meta hash (20 bytes), meta flags, offset and length, path. Sized for
+   * the chunks expected: lists grown by doubling left the smaller copies behind in the allocator.
+   */
+  private readonly ids: ByteList;
+  private readonly hashes: ByteList;
+  private readonly metaFlags: ByteList;
+  private readonly offsets: NumberList;
+  private readonly lengths: NumberList;
+  private readonly paths: PathList;
   /** The compression block table as the TOC stores it, and the AES-CTR nonces (12 bytes per block). */
-  private readonly blocks = new ByteList(1 << 12);
+  private readonly blocks: ByteList;
   private readonly ivs = new ByteList();
   private readonly methods = ['None'];
   private readonly partitions: PartitionSink[] = [];
@@ -158,7 +163,7 @@ export class ContainerWriter {
   private partitionOffset = 0;
   private inflight: Promise<void> | undefined;
   /** The chunk being added: its stored blocks (padded, encrypted) until they are placed and written. */
-  private readonly staging = new ByteList(1 << 16);
+  private staging = new ByteList(1 << 16);
   /** Raw bytes of the block being cut from a chunk's pieces (addChunk). */
   private pending: Uint8Array | undefined;
   /** Stored bytes waiting for the next write, which starts at batchStart of batchSink; the other buffer is in flight. */
@@ -169,7 +174,9 @@ export class ContainerWriter {
   private batchSink: PartitionSink | undefined;
   private writeError: unknown;
   private virtualOffset = 0;
+  /** No chunk can be added (drain), and the TOC was written (finish). */
   private closed = false;
+  private utocWritten = false;
 
   private constructor(
     private readonly openPartition: (partition: number) => Promise<PartitionSink>,
@@ -179,6 +186,14 @@ export class ContainerWriter {
       throw new IoStoreError('USAGE', `block size ${o.blockSize} must be a multiple of 16 below 16 MiB`);
     }
     this.hasherPromise = createChunkHasher(o.hashAlgorithm);
+    const n = Math.max(1 << 10, Math.min(o.expectedChunks ?? 0, 1 << 24));
+    this.ids = new ByteList(n * CHUNK_ID_SIZE);
+    this.hashes = new ByteList(n * HASH_SIZE);
+    this.metaFlags = new ByteList(n);
+    this.offsets = new NumberList(n);
+    this.lengths = new NumberList(n);
+    this.paths = new PathList(n);
+    this.blocks = new ByteList(n * BLOCK_ENTRY_SIZE);
   }
 
   /** Starts a container whose partitions (`.ucas`, `_s1.ucas` ...) go to the sinks `openPartition(i)` gives. */
@@ -262,6 +277,21 @@ export class ContainerWriter {
       if (pending) await pending;
     }
     return this.endChunk(id, chunk.hash, path);
+  }
+
+  /**
+   * Adds one chunk whose blocks come encoded one at a time, with the same settings this writer was created with (a
+   * block's payload may be a reused buffer: it is copied before the next is pulled); `hash()` gives the chunk-meta
+   * hash once the last block is in. Returns the hash.
+   */
+  async addEncodedBlocks(id: Uint8Array, blocks: AsyncIterable<EncodedBlock>, hash: () => Uint8Array, path?: string, memoryMapped = false): Promise<Uint8Array> {
+    this.checkOpen(id);
+    this.beginChunk(memoryMapped);
+    for await (const block of blocks) {
+      const pending = this.addBlock(block, id, path);
+      if (pending) await pending;
+    }
+    return this.endChunk(id, hash(), path);
   }
 
   private checkOpen(id: Uint8Array): void {
@@ -460,12 +490,31 @@ export class ContainerWriter {
     return i;
   }
 
-  /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
-  async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
+  /**
+   * Writes what waits for a write and lets go of the buffers chunks were staged and batched in (~4 MB), so that a
+   * collection before finish() frees them; no chunk can be added after.
+   */
+  async drain(): Promise<void> {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
     await this.writeBatch();
     await this.settleWrite();
     this.closed = true;
+    this.batch = this.spare = new Uint8Array(0);
+    this.staging = new ByteList(16);
+    this.pending = undefined;
+  }
+
+  /** Writes the .utoc (and closes the partitions); returns its bytes and the number of partitions. */
+  async finish(): Promise<{ utoc: Uint8Array; partitions: number }> {
+    const { utocParts, partitions } = await this.finishInParts();
+    return { utoc: concatBytes(utocParts), partitions };
+  }
+
+  /** finish(), the .utoc's bytes left in pieces (its sections) to write in turn. */
+  async finishInParts(): Promise<{ utocParts: Uint8Array[]; partitions: number }> {
+    if (!this.closed) await this.drain();
+    else if (this.utocWritten) throw new IoStoreError('USAGE', 'the container is already finished');
+    this.utocWritten = true;
     await Promise.all(this.partitions.map((p) => p.close()));
     const n = this.chunkCount;
     const v = this.o.version;
@@ -556,17 +605,18 @@ export class ContainerWriter {
       sourceHashCount: 0,
       encryptionIvCount: this.ivs.length / 12,
     };
-    const utoc = serializeToc({
+    const utocParts = serializeTocParts({
       header, chunkIds, chunkOffsets: offsets, chunkLengths: lengths, perfectHashSeeds: seeds, chunksWithoutPerfectHash: overflow,
       blocks: new BlockTable(this.blocks.view()), encryptionIvs: this.ivs.view(), compressionMethods: this.methods, signatures: null,
       directoryIndexBytes: dirIndex, metaHashes, metaHashSize: hashSize, metaFlags, onDemandHashes: null, sourceHashes: null,
     });
-    return { utoc, partitions: partitionCount };
+    return { utocParts, partitions: partitionCount };
   }
 
   /** Closes the partition files without writing a TOC (after a failure). */
   async abort(): Promise<void> {
     this.closed = true;
+    this.utocWritten = true;
     this.batchFill = 0;
     await this.inflight;
     await Promise.all(this.partitions.map((p) => p.close().catch(() => {})));
@@ -586,12 +636,19 @@ function writeBlockEntry(b: Uint8Array, o: number, offset: number, compressedSiz
 
 /** The chunks' paths (or none), kept as UTF-8 in one buffer until the directory index is built. */
 class PathList {
-  private readonly text = new ByteList(1 << 14);
+  private readonly text: ByteList;
   /** Per chunk: where its path starts in `text`, or -1; the end is the next start. */
-  private readonly starts = new IntList(1 << 10);
-  private readonly ends = new IntList(1 << 10);
+  private readonly starts: IntList;
+  private readonly ends: IntList;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
+
+  constructor(chunks: number) {
+    // Paths of a game's files are ~40-80 bytes.
+    this.text = new ByteList(chunks * 48);
+    this.starts = new IntList(chunks);
+    this.ends = new IntList(chunks);
+  }
 
   push(path: string | undefined): void {
     if (path === undefined) {

@@ -25,6 +25,7 @@ import type { StoreEntry } from '../zen/store-entry.js';
 import { ContainerWriter, fileSink, type ContainerWriterOptions } from './container-writer.js';
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
+import { DeflateAhead } from './deflate-ahead.js';
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
@@ -94,9 +95,16 @@ export interface PackOptions {
   noPak?: boolean;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
   /**
-   * Worker threads hashing and compressing chunk files of up to 16 MiB, ahead of the writer (0: all on this thread).
-   * Default: one per core (at most 8) when blocks are compressed and such chunks add up to 32 MiB or more; none for
-   * stored blocks. The output is the same either way.
+   * Called between the phases of writing a container: once the plan is made (`planned`: what making it took is no
+   * longer used) and once every chunk is written (`written`: the plan and the read buffers are no longer used), before
+   * the TOC is built. The CLI runs a full garbage collection there for a large pack.
+   */
+  betweenPhases?: (phase: 'planned' | 'written', chunks: number) => void;
+  /**
+   * Threads compressing chunk files ahead of the writer (0: all on this thread). Zlib blocks deflate on libuv's
+   * thread pool, this many at once (default: one per core, at most 3), read block by block; other codecs on worker
+   * threads hashing and compressing files of up to 16 MiB (default: one per core, at most 8, when such chunks add up
+   * to 32 MiB or more). None by default for stored blocks. The output is the same either way.
    */
   threads?: number;
 }
@@ -309,7 +317,7 @@ async function writeContainer(
   outBase: string,
   settings: ContainerWriterOptions,
   chunks: PlannedChunk[],
-  o: Pick<PackOptions, 'onProgress' | 'threads'>,
+  o: Pick<PackOptions, 'onProgress' | 'betweenPhases' | 'threads'>,
   pak: CompanionPakSettings | undefined,
   warnings: string[],
   pakFiles: readonly ModLooseFile[] = [],
@@ -337,29 +345,20 @@ async function writeContainer(
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
+  o.betweenPhases?.('planned', ordered.length);
   let writer: ContainerWriter | undefined;
-  let pool: EncodePool | undefined;
   try {
-    writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), settings);
-    pool = encodePoolFor(ordered, settings, o.threads);
-    const threads = pool?.size ?? 0;
-    const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
-    // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
-    const reader = new ChunkFileReader();
-    for (let k = 0; k < ordered.length; k++) {
-      const c = ordered[k]!;
-      const encoded = ahead?.take(k);
-      let hash: Uint8Array;
-      if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
-      else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
-      else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
-      c.written?.(hash);
-      progress.chunksDone++;
-      progress.bytesDone += c.size;
-      o.onProgress?.({ ...progress });
-    }
-    const { utoc, partitions } = await writer.finish();
-    await writeTempFile(tmp(`${outBase}.utoc`), utoc, `${outBase}.utoc`);
+    writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), { ...settings, expectedChunks: ordered.length });
+    const threads = await writeChunks(writer, ordered, settings, o, progress);
+    await writer.drain();
+    // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection now frees
+    // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
+    const chunkCount = chunks.length;
+    ordered.length = 0;
+    chunks.length = 0;
+    o.betweenPhases?.('written', chunkCount);
+    const { utocParts, partitions } = await writer.finishInParts();
+    await writeTempFile(tmp(`${outBase}.utoc`), utocParts, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
     const companion = companionChoice(outBase, { pak: pak !== undefined, files: pakFiles.length, ...(source !== undefined ? { source } : {}) });
     if (companion.warning) warnings.push(companion.warning);
@@ -372,17 +371,53 @@ async function writeContainer(
     const stale = stalePartitions(outBase, partitions);
     for (const p of stale) files.remove(p);
     if (stale.length > 0) warnings.push(`removed ${plural(stale.length, '.ucas partition')} of an earlier container of this name: ${stale.map((p) => basename(p)).join(', ')}`);
-    await pool?.close();
     files.commit();
-    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunks.length, bytes: progress.bytesDone, threads };
+    return { utoc: `${outBase}.utoc`, ucas: Array.from({ length: partitions }, (_, i) => ucasName(i)), pak: pak ? pakPath : null, chunks: chunkCount, bytes: progress.bytesDone, threads };
   } catch (e) {
     await writer?.abort();
-    await pool?.close();
     files.discard();
     removeMadeFolders(dirname(outBase), made);
     throw e;
   } finally {
     abortCleanups.delete(unmake);
+  }
+}
+
+/**
+ * Writes every chunk, in order; returns the threads that encoded them. What reads and encodes them (buffers, encode
+ * threads) is gone when this returns, before the TOC is built.
+ */
+async function writeChunks(
+  writer: ContainerWriter,
+  ordered: readonly PlannedChunk[],
+  settings: ContainerWriterOptions,
+  o: Pick<PackOptions, 'onProgress' | 'threads'>,
+  progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
+): Promise<number> {
+  // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads.
+  const deflating = await DeflateAhead.create(ordered, settings, o.threads);
+  const pool = deflating ? undefined : encodePoolFor(ordered, settings, o.threads);
+  try {
+    const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
+    // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
+    const reader = new ChunkFileReader();
+    for (let k = 0; k < ordered.length; k++) {
+      const c = ordered[k]!;
+      const encoded = ahead?.take(k);
+      let hash: Uint8Array;
+      if (deflating?.handles(k)) hash = await writer.addEncodedBlocks(c.id, deflating.blocks(k), () => deflating.hash(), c.path, c.memoryMapped);
+      else if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
+      else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
+      else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
+      c.written?.(hash);
+      progress.chunksDone++;
+      progress.bytesDone += c.size;
+      o.onProgress?.({ ...progress });
+    }
+    return deflating?.threads ?? pool?.size ?? 0;
+  } finally {
+    deflating?.close();
+    await pool?.close();
   }
 }
 

@@ -151,7 +151,7 @@ export class ChunkFileReader {
 }
 
 /** Files up to this size are read whole (ChunkFileReader.read); larger ones in pieces. */
-export const WHOLE_FILE_MAX = 16 << 20;
+export const WHOLE_FILE_MAX = 1 << 20;
 const PIECE = 1 << 20;
 
 function withFile<T>(file: string, use: (fd: number) => T): T {

@@ -177,40 +177,9 @@ export class IoStoreToc {
       const order = new Int32Array(this.chunkCount);
       for (let i = 0; i < order.length; i++) order[i] = i;
       // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
-      this.ucasOrder = sorted ? order : (this.ucasOrderByBlocks(at) ?? order.sort((a, b) => at[a]! - at[b]! || a - b));
+      this.ucasOrder = sorted ? order : (sortedByKey(at) ?? order.sort((a, b) => at[a]! - at[b]! || a - b));
     }
     return this.ucasOrder;
-  }
-
-  /**
-   * chunksInUcasOrder without a sort, when the blocks lie in the .ucas in the order of the block table (as writers
-   * append them) and no two chunks start in one block: then walking the blocks gives the chunks in order, in one
-   * pass (sorting 150,000 chunks with a comparison function took ~0.25 s). `at`: each chunk's first offset (0 when it
-   * has no blocks). Undefined when the blocks are not so laid out.
-   */
-  private ucasOrderByBlocks(at: Float64Array): Int32Array | undefined {
-    const n = this.chunkCount;
-    const startsAt = new Int32Array(this.blockCount).fill(-1);
-    const order = new Int32Array(n);
-    let k = 0;
-    // Offset 0 first, in TOC order (chunks without blocks, and one whose first block is the .ucas's first bytes).
-    for (let i = 0; i < n; i++) {
-      if (at[i] === 0) order[k++] = i;
-      else {
-        const b = this.chunkFirstBlock(i);
-        if (b >= startsAt.length || startsAt[b] !== -1) return undefined;
-        startsAt[b] = i;
-      }
-    }
-    let last = 0;
-    for (let b = 0; b < startsAt.length; b++) {
-      const i = startsAt[b]!;
-      if (i < 0) continue;
-      if (!(at[i]! > last)) return undefined;
-      last = at[i]!;
-      order[k++] = i;
-    }
-    return k === n ? order : undefined;
   }
   /** Sum of the stored (compressed, unpadded) sizes of the chunk's blocks. */
   chunkStoredSize(i: number): number {
@@ -327,6 +296,24 @@ export class IoStoreToc {
     for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize(b);
     return { rawSize, storedSize };
   }
+}
+
+/**
+ * Indices 0..n-1 ordered by `at[i]`, ties by index, through one native sort of `at[i] * n + i` (exact while that
+ * stays below 2^53: a .ucas of 60 GB with 150,000 chunks): a comparator run by V8's interpreter was ~30 ms of a short
+ * verify of 3,000 chunks. Undefined when the keys would not be exact.
+ */
+function sortedByKey(at: Float64Array): Int32Array | undefined {
+  const n = at.length;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (at[i]! > max) max = at[i]!;
+  if ((max + 1) * n > Number.MAX_SAFE_INTEGER) return undefined;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = at[i]! * n + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k]! % n;
+  return order;
 }
 
 /** Parses a whole .utoc held in memory. Throws IoStoreError naming the offset of the first problem. */

@@ -310,6 +310,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         const k = plannedAt![c]![i]!;
         if (k < 0) continue;
         try {
+          // A chunk under its own path has it made and checked by the thread that writes it (a failure of the
+          // check is that chunk's): made here as well, it was ~0.35 s of 150,000 chunks with every worker waiting.
           if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, plan.path(k)));
           else build.addOwnPath(c, i);
           taskPlan.push(k);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockCache, CodecRegistry, ContainerReader, parseAesKey, zlibNode } from '../../src/index.js';
+import { BlockCache, CodecRegistry, ContainerReader, oodleCodec, parseAesKey, zlibNode } from '../../src/index.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
 
 const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
@@ -98,6 +98,30 @@ describe('eachChunkPieceSync', () => {
       // Raw blocks back to back come as one piece per read; other blocks one piece each.
       if (v === 'uncompressed') expect(pieces).toBe(spans);
       else expect(pieces).toBeGreaterThan(r.toc.chunkCount);
+    } finally {
+      await Promise.all([twin.close(), r.close()]);
+    }
+  });
+});
+
+describe('a transient reader of Oodle blocks', () => {
+  it('decodes them in the WebAssembly module\'s memory (no copy out), each span whole', async () => {
+    const r = await ContainerReader.open(variant('ue5.8-cue4parse', 'oodle'));
+    const twin = r.transientTwin()!;
+    const area = oodleCodec.outputArea!(16)!;
+    try {
+      let inModule = 0;
+      for (let i = 0; i < r.toc.chunkCount; i++) {
+        const parts: Buffer[] = [];
+        for (const span of twin.chunkSpansSync(i)) {
+          for (const p of span) {
+            if (p.buffer === area.buffer) inModule++;
+            parts.push(Buffer.from(p));
+          }
+        }
+        expect(Buffer.concat(parts).equals(Buffer.from(await r.readChunk(i))), `chunk ${i}`).toBe(true);
+      }
+      expect(inModule).toBeGreaterThan(r.toc.chunkCount / 2);
     } finally {
       await Promise.all([twin.close(), r.close()]);
     }

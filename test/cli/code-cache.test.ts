@@ -13,10 +13,14 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
   it('uses the cache of every bundle a command loads, and loads without it when told to', () => {
     const run = (env: Record<string, string>) =>
       spawnSync(process.execPath, [bin, 'inspect', join(root, 'samples', 'demo', 'mod', 'DemoMod', 'Content', 'Demo', 'Hello.uasset')], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', ...env } });
-    const cached = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    // `--version` alone is answered before any bundle loads (bin/iostore.js); with another option it is the bundle's.
+    const bare = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    expect(bare.stdout).toBe(`${version}\n`);
+    expect(bare.stderr).toBe('');
+    const cached = spawnSync(process.execPath, [bin, '--verbose', '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
     expect(cached.stdout.trim()).toBe(version);
     expect(cached.stderr).toMatch(/code cache: main\.bundle\.cjs used/);
-    const off = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', IOSTORE_CODE_CACHE: '0' } });
+    const off = spawnSync(process.execPath, [bin, '--verbose', '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', IOSTORE_CODE_CACHE: '0' } });
     expect(off.stdout.trim()).toBe(version);
     expect(off.stderr).toMatch(/code cache: main\.bundle\.cjs none/);
     // A command that loads more bundles: each one's cache is used.
@@ -55,7 +59,7 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
     copyFileSync(join(root, 'dist', 'cli', 'main.bundle.cjs'), join(dir, 'dist', 'cli', 'main.bundle.cjs'));
     writeFileSync(join(dir, 'dist', 'cli', 'main.bundle.cjs.cache'), Buffer.alloc(4096, 7));
-    const r = spawnSync(process.execPath, [join(dir, 'bin', 'iostore.js'), '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    const r = spawnSync(process.execPath, [join(dir, 'bin', 'iostore.js'), '--verbose', '--version'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe(version);
     expect(r.stderr).toMatch(/code cache: main\.bundle\.cjs rejected/);

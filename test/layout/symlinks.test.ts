@@ -47,10 +47,11 @@ describe.skipIf(process.platform === 'win32')('a link already in the output fold
     nothingThrough(await cli('unpack', join(dir, 'x.pak'), out), victim, out, 'Game/Content');
   });
 
-  it.skipIf(!hasCorpus)('container unpack: out/_chunks -> victim (the unnamed chunks\' folder)', async () => {
+  // The thread that writes a chunk checks its path: the calling one, or a worker.
+  it.skipIf(!hasCorpus).each(['0', '1'])('container unpack: out/_chunks -> victim (the unnamed chunks\' folder), --threads %s', async (threads) => {
     const dir = tempDir();
     const { out, victim } = trap(dir, '_chunks');
-    const r = await cli('unpack', corpusPath(UTOC), out);
+    const r = await cli('unpack', corpusPath(UTOC), out, '--threads', threads);
     nothingThrough(r, victim, out, '_chunks');
     // The named chunks went to their own folders.
     expect(listFiles(out).some((f) => f.endsWith('.uasset'))).toBe(true);

@@ -1,4 +1,4 @@
-import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
+import { chunkHexColumns, listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { IoStoreToc } from '../../toc/toc.js';
 import type { Command } from '../command.js';
 import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
@@ -12,6 +12,7 @@ import { hintFilter } from '../filter-hint.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -43,11 +44,14 @@ export const listCommand: Command<ListArgs> = {
       .example('$0 list game.utoc --by-type', '')
       .example('$0 list Game/Content/Paks --filter "**/Hero*"', 'which containers hold a file') as never,
   async run(args, io) {
-    keepYoungGenerationSmall();
     const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
     const file = singleFile(args.paths);
+    // A short run (a small .utoc) goes without the optimizing compiler and leaves the young generation to V8; a
+    // long one keeps it small from the start (it grows while the TOC is read).
+    if (file !== undefined && !isPakPath(file) && isShortRun(file)) skipOptimizingCompiler();
+    else keepYoungGenerationSmall();
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
     const toc = await openTocWithKeys(file, args);
@@ -246,19 +250,23 @@ export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
 
 /** Columns straight from a container's TOC, for the chunks `order` selects (the values listChunks would give). */
 export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColumns {
+  const hex = chunkHexColumns(toc, order);
   return {
     count: order.length,
     index: (k) => order[k]!,
-    id: (k) => toc.chunkIdHex(order[k]!),
+    id: (k) => hex.id(order[k]!),
     type: (k) => toc.chunkTypeName(order[k]!),
     // Names from the file: control characters shown escaped, never sent to the terminal.
     path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
     size: (k) => toc.chunkSize(order[k]!),
     storedSize: (k) => toc.chunkStoredSize(order[k]!),
     blocks: (k) => toc.chunkBlockCount(order[k]!),
-    hash: (k) => toc.chunkHashHex(order[k]!),
+    hash: (k) => hex.hash(order[k]!),
   };
 }
+
+/** Rows up to which chunkTable keeps each path between its two passes (~100 bytes each). */
+const KEEP_PATHS_MAX = 16_384;
 
 /**
  * The chunk table of one container: the text renderTable makes of humanRow cells, built a row at a time from one
@@ -275,6 +283,9 @@ export function chunkTable(c: ChunkColumns, write?: (text: string) => void): str
   let w2 = 'type'.length;
   let w3 = 'path'.length;
   let w7 = 4;
+  // A short listing keeps the paths the widths were taken from (each is made from the directory index and checked
+  // for control characters): making them twice was ~3% of the instructions of a cold `list` of 3,000 chunks.
+  const paths: string[] | undefined = c.count <= KEEP_PATHS_MAX ? new Array<string>(c.count) : undefined;
   for (let k = 0; k < c.count; k++) {
     index = Math.max(index, c.index(k));
     size = Math.max(size, c.size(k));
@@ -282,7 +293,9 @@ export function chunkTable(c: ChunkColumns, write?: (text: string) => void): str
     blocks = Math.max(blocks, c.blocks(k));
     w1 = Math.max(w1, c.id(k).length);
     w2 = Math.max(w2, c.type(k).length);
-    w3 = Math.max(w3, c.path(k).length);
+    const path = c.path(k);
+    if (paths) paths[k] = path;
+    w3 = Math.max(w3, path.length);
     w7 = Math.max(w7, c.hash(k).length);
   }
   const w0 = String(index).length;
@@ -294,7 +307,7 @@ export function chunkTable(c: ChunkColumns, write?: (text: string) => void): str
   let all = '';
   for (let k = 0; k < c.count; k++) {
     const hash = c.hash(k);
-    const line = `${String(c.index(k)).padStart(w0)}  ${c.id(k).padEnd(w1)}  ${c.type(k).padEnd(w2)}  ${c.path(k).padEnd(w3)}  ${String(c.size(k)).padStart(w4)}  ${String(c.storedSize(k)).padStart(w5)}  ${String(c.blocks(k)).padStart(w6)}  ${hash}`;
+    const line = `${String(c.index(k)).padStart(w0)}  ${c.id(k).padEnd(w1)}  ${c.type(k).padEnd(w2)}  ${(paths ? paths[k]! : c.path(k)).padEnd(w3)}  ${String(c.size(k)).padStart(w4)}  ${String(c.storedSize(k)).padStart(w5)}  ${String(c.blocks(k)).padStart(w6)}  ${hash}`;
     // renderTable trims the blanks an empty last cell leaves.
     out += hash === '' ? `${line.trimEnd()}\n` : `${line}\n`;
     // Written in parts: what is written is garbage at once, so the collector does not copy it around meanwhile.

@@ -11,6 +11,7 @@ import { ExitCode } from '../io.js';
 import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { collectGarbage } from '../full-collection.js';
 
 interface PackArgs extends EncoderArgs {
   folder: string;
@@ -60,7 +61,7 @@ export const packCommand: Command<PackArgs> = {
       .option('container-id', { type: 'string', describe: 'container id to write: 0x and up to 16 hex digits, or "name" to derive it from the output name (default: the unpacked container\'s; from the output name for a plain folder)' })
       .option('pak-version', { type: 'number', describe: 'version of the companion .pak, or of the .pak output (default: the source container\'s .pak, else 11; 15 for TOC v10)' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
-      .option('threads', { type: 'number', describe: 'worker threads hashing and compressing chunk files ahead of the writer (0: all on the main thread; default: one per core for 32 MiB or more to compress, none for stored blocks); the output is the same' })
+      .option('threads', { type: 'number', describe: 'threads compressing chunk files ahead of the writer (0: all on the main thread; default: one per core (Zlib: on the thread pool, at most 3; other codecs: worker threads, for 32 MiB or more to compress), none for stored blocks); the output is the same' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
       .example('$0 pack out/ rebuilt.utoc --compression zlib', '')
@@ -97,6 +98,9 @@ export const packCommand: Command<PackArgs> = {
     if (threads !== undefined) o.threads = threads;
     const bar = new ProgressBar(io, 'pack', !args.quiet && !args.json && io.isTTY);
     o.onProgress = (p) => bar.update(p);
+    o.betweenPhases = (_, chunks) => {
+      if (chunks >= FULL_COLLECTION_MIN_CHUNKS) collectGarbage();
+    };
     let r;
     try {
       r = await packFolder(args.folder, args.output, o);
@@ -120,6 +124,9 @@ export function headerPackages(packages: readonly string[]): string {
   return `container header lists ${plural(packages.length, 'package')}:\n${shown}${packages.length > SHOWN_PACKAGES ? `  ... and ${packages.length - SHOWN_PACKAGES} more (--json lists them all)\n` : ''}`;
 }
 const SHOWN_PACKAGES = 10;
+
+/** A pack of this many chunks or more runs a full collection after its plan and before its TOC (see collectGarbage). */
+const FULL_COLLECTION_MIN_CHUNKS = 10_000;
 
 function parseContainerIdArg(s: string): bigint | 'name' {
   if (s.toLowerCase() === 'name') return 'name';

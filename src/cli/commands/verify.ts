@@ -16,6 +16,7 @@ import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
 import { verifyJson } from '../json-shapes.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
+import { isShortRun } from '../short-run.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -47,7 +48,6 @@ export const verifyCommand: Command<VerifyArgs> = {
       .example('$0 verify pakchunk0-Windows.utoc', '')
       .example('$0 verify Game/Content/Paks --aes-key 0x...', 'every container of a game') as never,
   async run(args, io) {
-    keepYoungGenerationSmall();
     const engine = args.engine === undefined ? undefined : parseEngineVersion(args.engine);
     const threads = threadsArg(args.threads);
     const file = singleFile(args.paths);
@@ -63,6 +63,9 @@ export const verifyCommand: Command<VerifyArgs> = {
     const open = { keys: await keyRing(args), codecs: await cliCodecs(args), ...(engine ? { engine } : {}) };
     const results: Array<VerifyResult | PakVerifyResult | Unopened> = [];
     for (const entry of entries) {
+      // Not for a short run (a small .utoc): the flag change made every built-in the run loaded after it, and all of a
+      // worker's, compile from source rather than from Node's code cache.
+      if (!isShortRun(entry.utoc)) keepYoungGenerationSmall();
       let reader;
       try {
         reader = await openContainer(entry, open);
@@ -89,6 +92,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.
+    if (paks.length > 0) keepYoungGenerationSmall();
     for (const p of paks) {
       let archive;
       try {

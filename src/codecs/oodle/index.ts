@@ -2,7 +2,7 @@ import type { Codec } from '../codec.js';
 import { corrupt } from './corrupt.js';
 import { oodleCompress, type OodleEncodeOptions } from './encode/index.js';
 import { allocateOutput, BLOCK_SIZE, decodeStream } from './quantum.js';
-import { wasmDecodeInto } from './wasm.js';
+import { wasmDecodeInto, wasmDecodeView, wasmOutputArea } from './wasm.js';
 
 export { oodleCompress, DEFAULT_LEVEL as OODLE_DEFAULT_LEVEL, MAX_LEVEL as OODLE_MAX_LEVEL, MIN_LEVEL as OODLE_MIN_LEVEL } from './encode/index.js';
 export type { OodleEncodeOptions, OodleEncoderName } from './encode/index.js';
@@ -48,6 +48,32 @@ export function oodleDecompressInto(src: Uint8Array, out: Uint8Array): void {
   if (!wasmDecodeInto(src, out)) decodeStream(src, size, out);
 }
 
+/**
+ * Decodes a raw Oodle stream and returns a view of the output where the decoder left it: in the WebAssembly module's
+ * memory, valid only until the next Oodle decode on this thread, with no copy out (hash, write or compare it, then
+ * let it go; a caller that keeps the bytes uses oodleDecompress). Where the TypeScript decoder takes the stream the
+ * view is of a fresh array. A corrupt stream throws as oodleDecompress does.
+ */
+export function oodleDecompressView(src: Uint8Array, uncompressedSize: number): Uint8Array {
+  if (!Number.isSafeInteger(uncompressedSize) || uncompressedSize < 0) {
+    corrupt(`bad uncompressed size ${uncompressedSize}`, 'the call');
+  }
+  if (uncompressedSize === 0) return new Uint8Array(0);
+  if (src.length < MIN_BLOCK_COST * Math.floor(uncompressedSize / BLOCK_SIZE) + 3) {
+    corrupt(`${src.length}-byte stream too short for ${uncompressedSize} bytes of output`, 0);
+  }
+  const view = wasmDecodeView(src, uncompressedSize);
+  if (view) return view;
+  // The TypeScript decoder's output goes to a reused buffer under the same rule (valid until the next decode).
+  if (uncompressedSize > MAX_REUSED_VIEW) return decodeStream(src, uncompressedSize);
+  if (viewBuffer.length < uncompressedSize) viewBuffer = allocateOutput(uncompressedSize);
+  return decodeStream(src, uncompressedSize, viewBuffer.subarray(0, uncompressedSize));
+}
+
+/** Largest output oodleDecompressView's TypeScript path keeps a buffer for between calls. */
+const MAX_REUSED_VIEW = 16 << 20;
+let viewBuffer: Uint8Array = new Uint8Array(0);
+
 /** The TypeScript decoder alone, whatever the runtime offers: the reference that the WebAssembly build is checked against. */
 export function oodleDecompressReference(src: Uint8Array, uncompressedSize: number): Uint8Array {
   if (uncompressedSize === 0) return new Uint8Array(0);
@@ -62,6 +88,8 @@ export const oodleCodec: Codec = {
   decompress: oodleDecompress,
   // Straight into the reader's buffer: no fresh 64 KiB block (zeroed, then copied) per block.
   decompressInto: (src, size, out) => oodleDecompressInto(src, out.subarray(0, size)),
+  // The WebAssembly module's own memory: blocks decoded into it stay there (no copy out per block).
+  outputArea: wasmOutputArea,
   // Kraken at the default level; oodleEncoder picks another codec or level.
   compress: (src) => oodleCompress(src),
 };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { oodleDecompressReference } from '../../../src/codecs/oodle/index.js';
-import { oodleWasmAvailable, wasmDecodeInto, wasmDecodesTo } from '../../../src/codecs/oodle/wasm.js';
+import { oodleDecompress, oodleDecompressReference, oodleDecompressView } from '../../../src/codecs/oodle/index.js';
+import { oodleWasmAvailable, wasmDecodeInto, wasmDecodesTo, wasmOutputArea } from '../../../src/codecs/oodle/wasm.js';
 import { EncryptionMethod, readToc } from '../../../src/toc/index.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../../corpus.js';
 
@@ -82,6 +82,50 @@ describe.skipIf(!hasCorpus)('the WebAssembly Oodle decoder', () => {
       const out = new Uint8Array(size);
       if (!wasmDecodeInto(stream, out)) expect.fail(`${where}: not decoded`);
       if (Buffer.compare(out, oodleDecompressReference(stream, size)) !== 0) expect.fail(`${where}: outputs differ`);
+    }
+  });
+
+  it('oodleDecompressView gives each vector\'s bytes from the module\'s memory, and BitKnit from the TypeScript decoder', () => {
+    for (const name of ['kraken', 'mermaid', 'selkie', 'leviathan', 'bitknit']) {
+      const { stream, size } = vector(name);
+      const view = oodleDecompressView(stream, size);
+      // oodleDecompress's copy out: checked against the TypeScript decoder above.
+      const reference = oodleDecompress(stream, size);
+      expect(view.length, name).toBe(size);
+      // No copy out: the view is of the module's memory (the area's buffer), except for BitKnit.
+      expect(view.buffer === wasmOutputArea(16)!.buffer, name).toBe(name !== 'bitknit');
+      expect(Buffer.compare(view, reference), name).toBe(0);
+    }
+    // The TypeScript decoder's views reuse one buffer too.
+    const { stream, size } = vector('bitknit');
+    expect(oodleDecompressView(stream, size).buffer).toBe(oodleDecompressView(stream, size).buffer);
+  });
+
+  it('decodes blocks one after another into its output area in place, without growing its memory, as a reader\'s span', () => {
+    const blocks = corpusBlocks().filter((b) => b.size <= 0x10000);
+    // Grown by a large decode first: the area's view is remade for the new memory.
+    const { stream, size } = vector('kraken');
+    oodleDecompress(stream, size);
+    for (let start = 0; start < blocks.length; start += 8) {
+      const span = blocks.slice(start, start + 8);
+      const total = span.reduce((a, b) => a + b.size, 0);
+      const area = wasmOutputArea(512 << 10)!;
+      expect(area.length).toBe(512 << 10);
+      const memory = area.buffer.byteLength;
+      let at = 0;
+      const views: Uint8Array[] = [];
+      for (const b of span) {
+        const out = area.subarray(at, at + b.size);
+        if (!wasmDecodeInto(b.stream, out)) expect.fail(`${b.where}: not decoded`);
+        views.push(out);
+        at += b.size;
+      }
+      expect(area.buffer.byteLength).toBe(memory);
+      expect(at).toBe(total);
+      // Each block whole after the later ones were decoded behind it.
+      span.forEach((b, k) => {
+        if (Buffer.compare(views[k]!, oodleDecompressReference(b.stream, b.size)) !== 0) expect.fail(`${b.where}: outputs differ`);
+      });
     }
   });
 });

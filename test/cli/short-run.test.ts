@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SHORT_RUN_TOC_BYTES, isShortRun } from '../../src/cli/short-run.js';
+import { corpusPath, hasCorpus } from '../corpus.js';
+import { tempDir } from '../tmp.js';
+
+const root = resolve(__dirname, '../..');
+const bin = join(root, 'bin', 'iostore.js');
+
+/** Runs the CLI with V8's --trace-opt and a preload that prints the built-in modules the run loaded. */
+function traced(args: string[], env: Record<string, string> = {}) {
+  const dir = tempDir('iostore-short-run-');
+  const preload = join(dir, 'modules.cjs');
+  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, 'MODULES ' + process.moduleLoadList.join(',') + '\\n'));\n");
+  const r = spawnSync(process.execPath, ['--trace-opt', '-r', preload, bin, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ...env } });
+  expect(r.status, r.stderr).toBe(0);
+  const modules = r.stderr.match(/MODULES (.*)/)![1]!.split(',');
+  return { optimized: r.stdout.split('\n').filter((l) => l.startsWith('[compiling method') && l.includes('TURBOFAN')).length, modules };
+}
+
+describe('short runs of list and info', () => {
+  const small = 'ue5.1-templeofgiants/Colliderproject-Windows.utoc';
+
+  it.skipIf(!hasCorpus)('run a small container without the optimizing compiler, and without loading node:zlib', () => {
+    expect(statSync(corpusPath(small)).size).toBeLessThan(SHORT_RUN_TOC_BYTES);
+    for (const command of ['list', 'info']) {
+      const short = traced([command, corpusPath(small)]);
+      expect(short.optimized, command).toBe(0);
+      expect(short.modules, command).not.toContain('NativeModule zlib');
+    }
+    // IOSTORE_V8_OPT=1 keeps the compiler: the same run then optimizes the TOC reader's and the listing's loops.
+    expect(traced(['list', corpusPath(small)], { IOSTORE_V8_OPT: '1' }).optimized).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!hasCorpus)('keep the optimizing compiler for a container whose .utoc is 1 MiB or more', () => {
+    const big = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
+    expect(statSync(corpusPath(big)).size).toBeGreaterThanOrEqual(SHORT_RUN_TOC_BYTES);
+    expect(traced(['info', corpusPath(big)]).optimized).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!hasCorpus)('are told by the size of the .utoc', () => {
+    expect(isShortRun(corpusPath('ue5.1-templeofgiants/Colliderproject-Windows.utoc'))).toBe(true);
+    expect(isShortRun(corpusPath('ue5-wayoftheninja/WayOfTheNinja-Windows.utoc'))).toBe(false);
+    expect(isShortRun('/nonexistent/x.utoc')).toBe(false);
+  });
+});
