@@ -41,6 +41,8 @@ export interface ContainerOrigin {
    * (a game container's TOC is tens of MB).
    */
   tocBytes?: Uint8Array;
+  /** The chunk offsets and lengths parsed from `tocBytes`, when shared (see ReadTocOptions.parsedChunks). */
+  parsedChunks?: { chunkOffsets: Float64Array; chunkLengths: Float64Array };
 }
 
 /**
@@ -183,8 +185,9 @@ export class ContainerReader {
   }
 
   /**
-   * `chunkSpansSync` over a whole chunk without its generators and arrays, for hashing in the chunk loop: each piece
-   * of chunk i in order is given to `take` (valid only during the call), and `afterSpan` runs after each read. A run
+   * `chunkSpansSync` over a whole chunk without its generators and arrays, for the chunk loop: each piece of chunk i
+   * in order is given to `take`, and `afterSpan` runs after each read's pieces (a piece stays valid until
+   * `afterSpan` returns, so a span's pieces can be written together there). A run
    * of raw blocks lying back to back in one partition (a stored container) is read as the chunk's bytes alone and
    * given as one piece: verify of 150,000 stored chunks had spent as much time in the objects made per span and
    * block as in reading them.

@@ -10,6 +10,7 @@ import { IoStoreError } from '../errors.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
+import { setKeptV8Flags } from '../util/v8-flags.js';
 import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
 import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
@@ -17,16 +18,17 @@ const setup = workerData as LoopWorkerSetup;
 
 async function open(): Promise<ContainerReader[]> {
   const codecs = await codecsFromRecipes(setup.recipes);
-  return setup.containers.map((o) => {
+  const readers = setup.containers.map((o) => {
     let bytes: Uint8Array;
     try {
       bytes = o.tocBytes ?? new Uint8Array(readFileSync(o.utoc));
     } catch (e) {
       throw ioError(e, o.utoc);
     }
-    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), ...(o.parsedChunks && o.tocBytes ? { parsedChunks: o.parsedChunks } : {}) });
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
+  return readers;
 }
 
 async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, counters: LoopCounters) {
@@ -39,6 +41,9 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
   }
 }
 
+// This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts): set again as soon as its
+// bundle is loaded, since until then the calling thread's young generation can grow too.
+setKeptV8Flags(setup.v8Flags);
 // Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
 const opened = open();
 opened.catch(() => {});

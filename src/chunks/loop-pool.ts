@@ -10,11 +10,14 @@ import { EncryptionMethod } from '../toc/version.js';
 import { newWorker, runnableUrl, workerExecArgv } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
+import { keptV8Flags } from '../util/v8-flags.js';
 
 /** What a loop worker is started with: enough to open the containers and decode their blocks. */
 export interface LoopWorkerSetup {
   containers: ContainerOrigin[];
   recipes: CodecRecipe[];
+  /** V8 flags the process keeps (src/util/v8-flags.ts), set again by the worker once it has loaded its code. */
+  v8Flags: string[];
 }
 
 /** The one message a loop worker then gets: its work. */
@@ -307,11 +310,14 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
   const methods = new Set<string>();
   for (const r of readers) {
     if (!r.origin) return undefined;
-    containers.push(r.origin);
+    const { chunkOffsets, chunkLengths } = r.toc;
+    // Parsed arrays over shared memory go along (not copied): the worker takes them instead of its own.
+    const shared = typeof SharedArrayBuffer !== 'undefined' && chunkOffsets.buffer instanceof SharedArrayBuffer && chunkLengths.buffer instanceof SharedArrayBuffer;
+    containers.push(shared ? { ...r.origin, parsedChunks: { chunkOffsets, chunkLengths } } : r.origin);
     r.toc.compressionMethods.forEach((m, k) => k > 0 && methods.add(m));
   }
   const recipes = codecs.workerRecipes([...methods]);
-  return recipes ? { containers, recipes } : undefined;
+  return recipes ? { containers, recipes, v8Flags: keptV8Flags() } : undefined;
 }
 
 /** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */

@@ -1,8 +1,9 @@
-import { createRequire } from 'node:module';
+import { keepV8Flag } from '../util/v8-flags.js';
 
 /**
- * Keeps V8's young generation at its starting size for the rest of the process (and in worker threads started
- * after), for the commands that run a loop over every chunk of a game. Left alone, V8 doubles the young generation
+ * Keeps V8's young generation at its starting size for the rest of the process (and in worker threads, which set the
+ * flag again once started: src/util/v8-flags.ts), for the commands that run a loop over every chunk of a game. Left
+ * alone, V8 doubles the young generation
  * each time as many bytes have survived its collections as it holds, which a long loop always reaches: up to two
  * 16 MiB semi-spaces, ~32 MB of a 150,000-chunk unpack's peak RSS (137 -> 103 MB with `--threads 0`), for the few
  * bytes each chunk leaves alive across a collection. A collection of a small young generation with few survivors
@@ -15,5 +16,6 @@ export function keepYoungGenerationSmall(): void {
   // A changed flag changes V8's flag hash, and a code cache written after it is refused by every later process:
   // scripts/warm-code-cache.cjs runs the commands in its own process to write the bundles' caches.
   if (process.env.IOSTORE_WRITING_CODE_CACHE) return;
-  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
+  // Kept (src/util/v8-flags.ts): starting a worker thread undoes it, and the code starting one sets it again.
+  keepV8Flag('--semi-space-growth-factor=1');
 }

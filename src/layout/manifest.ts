@@ -93,7 +93,29 @@ export interface Manifest {
   paks?: ManifestPak[];
 }
 
-export function manifestContainer(toc: IoStoreToc, name: string, priority: number): Omit<ManifestContainer, 'chunks'> {
+/**
+ * A container's manifest entry without its chunks. `lazyAlignment`: its compressionBlockAlignment (a replay of every
+ * chunk's placement) is worked out when first read, not now: unpack makes the entry before its workers get their
+ * chunks, and reads it while they write them.
+ */
+export function manifestContainer(toc: IoStoreToc, name: string, priority: number, o: { lazyAlignment?: boolean } = {}): Omit<ManifestContainer, 'chunks'> {
+  const entry = manifestContainerHead(toc, name, priority, o.lazyAlignment ? null : (inferBlockAlignment(toc) ?? null));
+  if (o.lazyAlignment) {
+    // Redefined in place (the same position among the members, so the same JSON text) once worked out.
+    Object.defineProperty(entry, 'compressionBlockAlignment', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = inferBlockAlignment(toc) ?? null;
+        Object.defineProperty(entry, 'compressionBlockAlignment', { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return entry;
+}
+
+function manifestContainerHead(toc: IoStoreToc, name: string, priority: number, alignment: number | null): Omit<ManifestContainer, 'chunks'> {
   return {
     name,
     utoc: toc.source,
@@ -105,7 +127,7 @@ export function manifestContainer(toc: IoStoreToc, name: string, priority: numbe
     perfectHash: toc.perfectHashSeeds.length > 0,
     perfectHashSeeds: Array.from(toc.perfectHashSeeds),
     chunksWithoutPerfectHash: Array.from(toc.chunksWithoutPerfectHash),
-    compressionBlockAlignment: inferBlockAlignment(toc) ?? null,
+    compressionBlockAlignment: alignment,
   };
 }
 

@@ -30,17 +30,45 @@ export function safeInputPath(folder: string, relPath: string, platform: NodeJS.
 function safePath(outdir: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   const cut = relPath.lastIndexOf('/');
   const name = relPath.slice(cut + 1);
+  const dir = safeDir(outdir, cut < 0 ? '' : relPath.slice(0, cut), relPath, platform, writing);
+  checkComponent(relPath, name, platform);
+  return `${dir}${sep}${name}`;
+}
+
+/** The folder `dirPath` (of `relPath`) resolved under `outdir`, checked (see safePath). */
+function safeDir(outdir: string, dirPath: string, relPath: string, platform: NodeJS.Platform, writing: boolean): string {
   // Unpack asks for thousands of files in a few dozen folders: each folder is checked and resolved once.
   if (lastRoot.outdir !== outdir || lastRoot.platform !== platform || lastRoot.writing !== writing) lastRoot = { outdir, platform, writing, dirs: new Map(), checked: new Set() };
-  const dirPath = cut < 0 ? '' : relPath.slice(0, cut);
   let dir = lastRoot.dirs.get(dirPath);
   if (dir === undefined) {
     dir = safeFolder(outdir, dirPath, relPath, platform);
     if (writing) refuseLinks(resolve(outdir), dirPath, lastRoot.checked);
     lastRoot.dirs.set(dirPath, dir);
   }
-  checkComponent(relPath, name, platform);
-  return `${dir}${sep}${name}`;
+  return dir;
+}
+
+/**
+ * safeOutputPath in two steps, for many files in a few folders: `folder` gives the checked folder of a path (its
+ * folder part, `/`-separated, '' for the output folder itself), once per folder, and `file` a file in it. A path that
+ * fails either check throws what safeOutputPath(outdir, path) throws.
+ */
+export class SafeOutputFolders {
+  constructor(
+    readonly outdir: string,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  /** The folder `dirPath` resolved under the output folder (`relPath`: a path in it, for the error message). */
+  folder(dirPath: string, relPath: string): string {
+    return safeDir(this.outdir, dirPath, relPath, this.platform, true);
+  }
+
+  /** `name` in a folder `folder` gave (`dir`); `prefix`: the path's folder part with its `/` ('' for none), to name it in an error. */
+  file(dir: string, name: string, prefix: string): string {
+    if (unsafeComponent(name) !== undefined || (this.platform === 'win32' && windowsUnsafe(name) !== undefined)) checkComponent(prefix + name, name, this.platform);
+    return `${dir}${sep}${name}`;
+  }
 }
 
 /** The folders safeOutputPath resolved under the last output folder it was asked for, and those found real. */
@@ -123,15 +151,26 @@ export function windowsUnsafe(name: string): string | undefined {
 
 /** Creates the folder of `file` (once per folder and process). */
 export function ensureDirSync(file: string): void {
+  // Files come folder by folder: the folder of the last call is recognized without cutting the path.
+  const last = lastDir;
+  if (last !== '' && file.length > last.length + 1 && file.charCodeAt(last.length) === SEP_CODE && file.startsWith(last) && file.indexOf(sep, last.length + 1) < 0 && (sep === '/' || file.indexOf('/', last.length + 1) < 0)) return;
   const dir = dirname(file);
-  if (createdDirs.has(dir)) return;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw ioError(e, dir);
+  if (!createdDirs.has(dir)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw ioError(e, dir);
+    }
+    createdDirs.add(dir);
   }
-  createdDirs.add(dir);
+  // Only a folder written as dirname gives it back (no trailing separator, no root) is taken by the quick check.
+  lastDir = dir.length > 1 && !dir.endsWith(sep) && !dir.endsWith('/') ? dir : '';
 }
+
+/** The folder of ensureDirSync's last file (made, or found made). */
+let lastDir = '';
+// Not `sep.charCodeAt(0)`: the page's build stands in for node:path, and this module is loaded there too.
+const SEP_CODE = sep === '\\' ? 0x5c : 0x2f;
 
 /** Whether an interrupt began removing temporary files: no new one may be created. */
 export function isAborting(): boolean {

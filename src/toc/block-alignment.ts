@@ -19,26 +19,33 @@ export function alignedChunkStart(pos: number, size: number, a: number): number 
  * start. Undefined when none does (e.g. partitioned or hand-made containers).
  */
 export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
-  const chunks = Array.from(toc.chunksInUcasOrder()).filter((i) => toc.chunkBlockCount(i) > 0);
+  // Every candidate replayed in one pass over the chunks (each chunk's stored size summed once): a pass per candidate
+  // over an array of the chunks was ~0.5 s of a 150,000-chunk unpack's plan.
   const partSize = toc.partitionSize;
-  outer: for (const a of CANDIDATES) {
-    let pos = 0;
-    let partition = 0;
-    for (const i of chunks) {
-      const first = toc.chunkFirstBlock(i);
-      let size = 0;
-      for (let b = first; b < first + toc.chunkBlockCount(i); b++) size += align(toc.blocks.compressedSize(b), 16);
-      const off = toc.blocks.offset(first);
-      const p = Number.isFinite(partSize) ? Math.floor(off / partSize) : 0;
-      const local = Number.isFinite(partSize) ? off % partSize : off;
-      if (p !== partition) {
-        partition = p;
-        pos = 0;
-      }
-      if (alignedChunkStart(pos, size, a) !== local) continue outer;
-      pos = local + size;
+  const pos = new Float64Array(CANDIDATES.length);
+  let alive = (1 << CANDIDATES.length) - 1;
+  let partition = 0;
+  const blocks = toc.blocks;
+  for (const i of toc.chunksInUcasOrder()) {
+    const count = toc.chunkBlockCount(i);
+    if (count === 0) continue;
+    const first = toc.chunkFirstBlock(i);
+    let size = 0;
+    for (let b = first; b < first + count; b++) size += align(blocks.compressedSize(b), 16);
+    const off = blocks.offset(first);
+    const p = Number.isFinite(partSize) ? Math.floor(off / partSize) : 0;
+    const local = Number.isFinite(partSize) ? off % partSize : off;
+    if (p !== partition) {
+      partition = p;
+      pos.fill(0);
     }
-    return a;
+    for (let c = 0; c < CANDIDATES.length; c++) {
+      if (!(alive & (1 << c))) continue;
+      if (alignedChunkStart(pos[c]!, size, CANDIDATES[c]!) !== local) alive &= ~(1 << c);
+      else pos[c] = local + size;
+    }
+    if (alive === 0) return undefined;
   }
+  for (let c = 0; c < CANDIDATES.length; c++) if (alive & (1 << c)) return CANDIDATES[c];
   return undefined;
 }

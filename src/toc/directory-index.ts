@@ -124,6 +124,11 @@ class StoredNames implements DirectoryNames {
     if (i < 0 || i >= this.starts.length) return undefined;
     return decodeFString(this.bytes, this.starts[i]!);
   }
+
+  /** Where name i's FString (its i32 length, then its characters) starts in `bytes`. */
+  startOf(i: number): number {
+    return this.starts[i]!;
+  }
 }
 
 /** The FString at `bytes[at]` (one already checked: see stepOverName). */
@@ -268,6 +273,45 @@ export class ChunkPaths {
   get(i: number): string | undefined {
     const p = this.prefixOf[i]!;
     return p < 0 ? undefined : this.prefixes[p]! + this.index.strings.at(this.nameOf[i]!)!;
+  }
+
+  /**
+   * The folder of chunk i's path, as a number for `folderPath` (-1: no file entry names it). A container's chunks lie
+   * in a few hundred folders: what is worked out per folder (an output folder, its text) is then made once.
+   */
+  folder(i: number): number {
+    return this.prefixOf[i]!;
+  }
+
+  /** Folders (`folder`) there are. */
+  get folderCount(): number {
+    return this.prefixes.length;
+  }
+
+  /** Folder f's path: the mount point's, then the folders below it, each followed by `/` (`` for the root). */
+  folderPath(f: number): string {
+    return this.prefixes[f]!;
+  }
+
+  /** The file name of chunk i's path (after its folder's), or undefined if no file entry names it. */
+  name(i: number): string | undefined {
+    return this.prefixOf[i]! < 0 ? undefined : this.index.strings.at(this.nameOf[i]!)!;
+  }
+
+  /**
+   * The index's string table as stored (FStrings back to back: an i32 length, then, > 0, that many Latin-1 bytes
+   * ending with a NUL, or, < 0, as many UTF-16LE units), or undefined when the index was not parsed from bytes. With
+   * `storedNameAt`, for writers that copy a name without making a string of it.
+   */
+  get storedNames(): Uint8Array | undefined {
+    return this.index.strings instanceof StoredNames ? this.index.strings.bytes : undefined;
+  }
+
+  /** Where chunk i's file name starts in `storedNames` (-1: unnamed, or no stored table). */
+  storedNameAt(i: number): number {
+    const strings = this.index.strings;
+    if (this.prefixOf[i]! < 0 || !(strings instanceof StoredNames)) return -1;
+    return strings.startOf(this.nameOf[i]!);
   }
 }
 

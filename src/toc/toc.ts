@@ -24,6 +24,12 @@ export interface ReadTocOptions {
   aesKey?: Uint8Array;
   /** Overrides the engine generation the TOC version implies (chunk-type numbering, hash algorithm). */
   engine?: EngineVersion;
+  /**
+   * The chunk offsets and lengths of these same bytes as another thread parsed them (`IoStoreToc.chunkOffsets` and
+   * `chunkLengths` over SharedArrayBuffers, made so when the TOC's bytes are shared): taken instead of decoding a copy
+   * of them, 16 bytes a chunk in every worker thread.
+   */
+  parsedChunks?: { chunkOffsets: Float64Array; chunkLengths: Float64Array };
 }
 
 /** One section of the .utoc file, in file order. */
@@ -238,6 +244,11 @@ export class IoStoreToc {
     return this.paths()?.get(i);
   }
 
+  /** The directory index's paths by chunk, packed (folders and names: see ChunkPaths), or null when there is none. */
+  get chunkPaths(): ChunkPaths | null {
+    return this.paths();
+  }
+
   private paths(): ChunkPaths | null {
     if (this.pathCache === undefined) {
       this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
@@ -360,12 +371,22 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
     r.fail('SIZE_MISMATCH', `${r.remaining} bytes left over after the ${last.name} section (the file should end here; it is ${bytes.length} bytes)`);
   }
 
-  // Per-chunk arrays.
-  const chunkOffsets = new Float64Array(n);
-  const chunkLengths = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    chunkOffsets[i] = readU40BE(offLen, i * 10);
-    chunkLengths[i] = readU40BE(offLen, i * 10 + 5);
+  // Per-chunk arrays: over SharedArrayBuffers when the TOC's bytes are one (worker threads will parse them too, and
+  // take these instead: see ReadTocOptions.parsedChunks).
+  const given = options.parsedChunks;
+  let chunkOffsets: Float64Array;
+  let chunkLengths: Float64Array;
+  if (given && given.chunkOffsets.length === n && given.chunkLengths.length === n) {
+    chunkOffsets = given.chunkOffsets;
+    chunkLengths = given.chunkLengths;
+  } else {
+    const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
+    chunkOffsets = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
+    chunkLengths = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      chunkOffsets[i] = readU40BE(offLen, i * 10);
+      chunkLengths[i] = readU40BE(offLen, i * 10 + 5);
+    }
   }
   const seeds = new Int32Array(h.perfectHashSeedsCount);
   const sv = new DataView(seedBytes.buffer, seedBytes.byteOffset, seedBytes.byteLength);

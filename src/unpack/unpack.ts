@@ -11,6 +11,7 @@ import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestChunkJson, mani
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { OpenedPaks, PakClaims, PakUnpackOutcome } from './pak-unpack.js';
 import { packageKey } from '../layout/package-files.js';
+import { ManifestChunkWriter } from '../layout/manifest-bytes.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
@@ -207,8 +208,9 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         listed.push(i);
       }
       const chunks = listed.toInt32Array();
-      manifest.containers.push({
-        ...manifestContainer(toc, entry.name, entry.priority),
+      let writer: ManifestChunkWriter | undefined;
+      // The block alignment is worked out as the manifest is written (while the workers write chunks).
+      manifest.containers.push(Object.assign(manifestContainer(toc, entry.name, entry.priority, { lazyAlignment: true }), {
         chunks: new JsonLazyArray(
           chunks.length,
           (k) => {
@@ -219,8 +221,12 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
             return chunk;
           },
           (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!), indent),
+          (k, indent, out) => {
+            if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent);
+            writer.write(out, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!));
+          },
         ),
-      });
+      }));
       for (const [method, n] of skipped) {
         failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
       }
@@ -288,10 +294,10 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     o.onProgress?.({ ...total });
     const readers = opened.map((x) => x.reader);
     // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
-    const plannedAt = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
+    let plannedAt: Int32Array[] | undefined = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
     for (let k = 0; k < plan.length; k++) plannedAt[plan.container(k)]![plan.index(k)] = k;
-    // Each task writes its chunk under its own path (made again from the TOC by the thread that writes it), or a
-    // renamed one; taskPlan gives a task's plan position.
+    // Each task writes its chunk under its own path (made again from the TOC and checked by the thread that writes
+    // it: an unsafe path is that chunk's failure), or a renamed one; taskPlan gives a task's plan position.
     const build = new LoopTaskBuilder(root);
     const taskPlan = new IntList(plan.length);
     const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
@@ -301,7 +307,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     };
     readers.forEach((r, c) => {
       for (const i of r.toc.chunksInUcasOrder()) {
-        const k = plannedAt[c]![i]!;
+        const k = plannedAt![c]![i]!;
         if (k < 0) continue;
         try {
           // A chunk under its own path has it made and checked by the thread that writes it (a failure of the
@@ -317,6 +323,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         }
       }
     });
+    // Held to the end of the run otherwise (a context slot of this function): 4 bytes a chunk.
+    plannedAt = undefined;
     const base = { chunks: total.chunksDone, bytes: total.bytesDone };
     // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
     let manifestError: IoStoreError | undefined;

@@ -37,6 +37,15 @@ export class IntList {
   toInt32Array(): Int32Array {
     return this.data.slice(0, this.size);
   }
+
+  /** The entries in an Int32Array over a SharedArrayBuffer: sent to worker threads without a copy per thread. */
+  toSharedInt32Array(): Int32Array {
+    // A page that is not cross-origin isolated has no SharedArrayBuffer: a plain copy then.
+    if (typeof SharedArrayBuffer === 'undefined') return this.toInt32Array();
+    const out = new Int32Array(new SharedArrayBuffer(this.size * 4));
+    out.set(this.data.subarray(0, this.size));
+    return out;
+  }
 }
 
 /** IntList for numbers beyond 32 bits (offsets, sizes): 8 bytes an entry. */

@@ -1,10 +1,13 @@
+import { JsonBytes, encodeText } from './json-bytes.js';
+
 /**
  * The text of `JSON.stringify(value, null, 1)` in pieces: objects and arrays down to `splitDepth` are written a
  * member at a time and deeper values whole, so a large document (an unpack manifest: an entry per chunk, tens of
  * MB for a whole game) is never one string, nor one string plus its encoded bytes. The same text, character for
- * character, as the one call would make.
+ * character, as the one call would make. Lazy arrays that write their elements as bytes (JsonLazyArray's `bytes`)
+ * come out as UTF-8 pieces (Uint8Array, each overwritten once the next piece is pulled); the rest as strings.
  */
-export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generator<string> {
+export function* jsonPieces(value: unknown, splitDepth = 4, depth = 0): Generator<string | Uint8Array> {
   if (depth < splitDepth && (Array.isArray(value) || value instanceof JsonLazyArray)) {
     yield* arrayPieces(value, splitDepth, depth);
     return;
@@ -41,6 +44,8 @@ export class JsonLazyArray<T> {
      * given, jsonPieces takes it instead of making the element (for long lists of a known shape).
      */
     readonly text?: (i: number, indent: string) => string,
+    /** The same text written as UTF-8 into `out`: when given, jsonPieces takes it before `text`. */
+    readonly bytes?: (i: number, indent: string, out: JsonBytes) => void,
   ) {}
 
   slice(start: number, end: number): T[] {
@@ -55,12 +60,29 @@ export class JsonLazyArray<T> {
 }
 
 /** An array (or JsonLazyArray) above the split depth, taken a batch of elements at a time. */
-function* arrayPieces(list: { length: number; slice(start: number, end: number): unknown[] }, splitDepth: number, depth: number): Generator<string> {
+function* arrayPieces(list: { length: number; slice(start: number, end: number): unknown[] }, splitDepth: number, depth: number): Generator<string | Uint8Array> {
   if (list.length === 0) {
     yield '[]';
     return;
   }
   const pad = ' '.repeat(depth);
+  const bytes = list instanceof JsonLazyArray ? list.bytes : undefined;
+  if (bytes && depth + 1 >= splitDepth) {
+    const out = new JsonBytes(BYTES_PIECE + (BYTES_PIECE >> 2));
+    const open = encodeText(`[\n${pad} `);
+    const next = encodeText(`,\n${pad} `);
+    for (let i = 0; i < list.length; i++) {
+      out.bytes(i === 0 ? open : next);
+      bytes(i, `${pad} `, out);
+      if (out.length >= BYTES_PIECE) {
+        yield out.view();
+        out.clear();
+      }
+    }
+    out.text(`\n${pad}]`);
+    yield out.view();
+    return;
+  }
   const text = list instanceof JsonLazyArray ? list.text : undefined;
   if (text && depth + 1 >= splitDepth) {
     for (let i = 0; i < list.length; i++) yield `${i === 0 ? '[' : ','}\n${pad} ${text(i, `${pad} `)}`;
@@ -87,6 +109,8 @@ function* arrayPieces(list: { length: number; slice(start: number, end: number):
 
 /** Array elements serialized per native call below the split depth. */
 const BATCH = 256;
+/** Bytes of elements written as bytes (JsonLazyArray.bytes) given out at a time. */
+const BYTES_PIECE = 1 << 16;
 
 /**
  * UTF-8 bytes of `pieces` in batches of about `batch` bytes, each encoded into one buffer that is reused for the next
@@ -94,11 +118,18 @@ const BATCH = 256;
  * strings until a batch was full, and a fresh array per batch, had kept the young generation of V8's heap busy with
  * survivors: writing a 150,000-chunk manifest raised peak RSS by ~35 MB.
  */
-export function* utf8Batches(pieces: Iterable<string>, batch = 1 << 16): Generator<Uint8Array> {
+export function* utf8Batches(pieces: Iterable<string | Uint8Array>, batch = 1 << 16): Generator<Uint8Array> {
   const enc = new TextEncoder();
   let buf = new Uint8Array(batch);
   let fill = 0;
   for (const p of pieces) {
+    // Bytes already: given on as they are, after what was gathered before them.
+    if (typeof p !== 'string') {
+      if (fill > 0) yield buf.subarray(0, fill);
+      fill = 0;
+      yield p;
+      continue;
+    }
     // A UTF-16 unit takes at most 3 bytes of UTF-8.
     if (fill > 0 && fill + p.length * 3 > buf.length) {
       yield buf.subarray(0, fill);

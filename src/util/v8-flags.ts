@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+
+/**
+ * V8 flags a command set at run time for the rest of the process (see src/cli/young-generation.ts). Starting a
+ * worker thread puts V8's flags back through their implications, and `--semi-space-growth-factor` has a minimum of
+ * 2 there: after a worker started, the young generations of the calling thread and the worker grew again to two
+ * 16 MiB semi-spaces each (a 150,000-chunk unpack: ~35 MB of peak RSS). So the flags are kept here, and code that
+ * starts workers has them set again once the workers have loaded their code (`setKeptV8Flags`): set any earlier,
+ * the new flag hash makes V8 refuse the code cache of what they load. node:v8 loads on the first flag set (a short
+ * run sets none).
+ */
+const kept: string[] = [];
+
+function setFlag(flag: string): void {
+  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
+}
+
+/** Sets a V8 flag now and keeps it for `setKeptV8Flags`. */
+export function keepV8Flag(flag: string): void {
+  setFlag(flag);
+  if (!kept.includes(flag)) kept.push(flag);
+}
+
+/** The flags kept so far (for a worker's start-up data). */
+export function keptV8Flags(): string[] {
+  return [...kept];
+}
+
+/** Sets the given kept flags again (on any thread: V8's flags are the process's). */
+export function setKeptV8Flags(flags: readonly string[] = kept): void {
+  for (const f of flags) setFlag(f);
+}
