@@ -1,6 +1,7 @@
 import { CHUNK_SIZE, type Commands } from './commands.js';
 import { histogram, shannonBytes, writeArray } from './entropy-encode.js';
 import { MERMAID_FAR } from './parse-lazy.js';
+import { writeChunkHeader } from './offset-streams.js';
 
 /**
  * Writes a Mermaid (or Selkie: no entropy coding) LZ chunk from a parse, in the layout mermaid.ts reads. The chunk is
@@ -169,10 +170,7 @@ export function writeMermaidChunk(src: Uint8Array, start: number, end: number, c
   q += st.nlen;
   const used = q - head - 3;
   if (used >= count || used < 10) return -1;
-  const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
-  out[head] = h >>> 16;
-  out[head + 1] = h >>> 8;
-  out[head + 2] = h;
+  writeChunkHeader(out, head, used, delta);
   return q;
 }
 

@@ -84,9 +84,14 @@ export function closeChunk(out: Uint8Array, head: number, q: number, count: numb
   q = writeTail(no, nlong, out, q);
   const used = q - head - 3;
   if (used >= count || used < 13) return -1;
+  writeChunkHeader(out, head, used, delta);
+  return q;
+}
+
+/** A compressed chunk's 3-byte header: the compressed flag, whether literals are raw (not deltas), and its size. */
+export function writeChunkHeader(out: Uint8Array, head: number, used: number, delta: boolean): void {
   const h = 0x800000 | ((delta ? 0 : 1) << 19) | used;
   out[head] = h >>> 16;
   out[head + 1] = h >>> 8;
   out[head + 2] = h;
-  return q;
 }
