@@ -396,16 +396,15 @@ async function writeChunks(
   progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
   ucas: string,
 ): Promise<number> {
-  const chunkDone = (c: PlannedChunk, hash: Uint8Array) => {
-    c.written?.(hash);
-    progress.chunksDone++;
-    progress.bytesDone += c.size;
+  const done = (chunks: number, bytes: number) => {
+    progress.chunksDone += chunks;
+    progress.bytesDone += bytes;
     o.onProgress?.({ ...progress });
   };
   // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads; stored chunk files are
   // copied by this thread and worker threads side by side.
   const deflating = await DeflateAhead.create(ordered, settings, o.threads);
-  const copying = deflating ? undefined : StoredCopy.create(writer, ordered, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, chunkDone);
+  const copying = deflating ? undefined : StoredCopy.create(writer, ordered, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
   const pool = deflating || copying ? undefined : encodePoolFor(ordered, settings, o.threads);
   try {
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
@@ -414,7 +413,8 @@ async function writeChunks(
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
       if (copying && StoredCopy.takes(c)) {
-        await copying.add(c);
+        const starting = copying.add(c);
+        if (starting) await starting;
         continue;
       }
       // The chunks written last (the container header) are made from what every chunk before them was.
@@ -426,7 +426,8 @@ async function writeChunks(
       else if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
       else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
       else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
-      chunkDone(c, hash);
+      c.written?.(hash);
+      done(1, c.size);
     }
     await copying?.finish();
     return deflating?.threads ?? copying?.threads ?? pool?.size ?? 0;

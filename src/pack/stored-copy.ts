@@ -3,8 +3,8 @@ import { abortHooks } from '../layout/output.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
-import { WHOLE_FILE_MAX, type PlannedChunk } from './planned-chunk.js';
-import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, type StoredSegment } from './stored-segment.js';
+import type { PlannedChunk } from './planned-chunk.js';
+import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, STREAM_PIECE, type StoredSegment } from './stored-segment.js';
 
 /** A segment for a copy worker, and the hash its chunks get. */
 export interface CopyTask {
@@ -19,8 +19,11 @@ export interface CopyWorkerSetup {
   v8Flags: string[];
 }
 
-/** A segment holds consecutive chunk files up to this many bytes and files: one write each. */
-const SEGMENT_BYTES = 1 << 20;
+/**
+ * A segment holds consecutive chunk files up to about this many bytes and files: one write each. A larger file is a
+ * segment of its own, read and written in pieces (STREAM_PIECE).
+ */
+const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
 /** Segments queued per worker, so none waits for this thread to hand it the next. */
 const QUEUED_PER_WORKER = 2;
@@ -28,7 +31,7 @@ const QUEUED_PER_WORKER = 2;
 const PARALLEL_MIN_BYTES = 32 << 20;
 
 /**
- * Stored chunks that are each a whole file (of up to 1 MiB), read, hashed and written to the .ucas by this thread
+ * Stored chunks that are each a whole file, read, hashed and written to the .ucas by this thread
  * and worker threads side by side: the writer places and tables each chunk when it is added (reserveStored), so
  * segments of consecutive chunks can be written by any thread, in any order. This thread had read, hashed and copied
  * every byte twice (into the chunk's staging buffer, then the write batch) on its own: a stored pack of 30,000 files
@@ -59,7 +62,8 @@ export class StoredCopy {
     private readonly pool: WorkerPool<CopyTask, Uint8Array>,
     /** The workers' stop flag (see CopyWorkerSetup). */
     private readonly stopFlag: Int32Array,
-    private readonly done: (chunk: PlannedChunk, hash: Uint8Array) => void,
+    /** Called as each segment is written: its chunks and bytes. */
+    private readonly done: (chunks: number, bytes: number) => void,
   ) {
     abortHooks.add(this.stop);
   }
@@ -69,7 +73,7 @@ export class StoredCopy {
    * a file), or undefined. `threads`: worker threads beside this one (default: one fewer than the cores, for 32 MiB
    * or more of such chunks); 0 keeps every chunk on this thread, as the writer's own path.
    */
-  static create(writer: ContainerWriter, chunks: readonly PlannedChunk[], o: { blockSize: number; algorithm: ChunkHashAlgorithm; shownAs: string; threads: number | undefined }, done: (chunk: PlannedChunk, hash: Uint8Array) => void): StoredCopy | undefined {
+  static create(writer: ContainerWriter, chunks: readonly PlannedChunk[], o: { blockSize: number; algorithm: ChunkHashAlgorithm; shownAs: string; threads: number | undefined }, done: (chunks: number, bytes: number) => void): StoredCopy | undefined {
     const fd = writer.directFd;
     if (fd === undefined || o.threads === 0) return undefined;
     let bytes = 0;
@@ -81,25 +85,29 @@ export class StoredCopy {
     return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done);
   }
 
-  /** Whether a chunk is copied here: exactly a file's bytes, small enough to be read whole. */
+  /** Whether a chunk is copied here: exactly a file's bytes. */
   static takes(c: PlannedChunk): boolean {
-    return c.file !== undefined && c.size <= WHOLE_FILE_MAX;
+    return c.file !== undefined;
   }
 
   get threads(): number {
     return this.pool.size;
   }
 
-  /** Places the chunk (it is the writer's next) and adds it to the segment under way. */
-  async add(chunk: PlannedChunk): Promise<void> {
+  /**
+   * Places the chunk (it is the writer's next) and adds it to the segment under way; a promise only when the segment
+   * is started and that has to wait (no promise per chunk: a pack of 150,000 files calls this for each).
+   */
+  add(chunk: PlannedChunk): Promise<void> | undefined {
     this.check();
+    if (chunk.size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.add(chunk));
     const { position, index } = this.writer.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
     this.files.push(chunk.file!);
     this.sizes.push(chunk.size);
     this.positions.push(position);
     this.members.push({ chunk, index });
     this.bytes += chunk.size;
-    if (this.bytes >= SEGMENT_BYTES || this.files.length >= SEGMENT_FILES) await this.flush();
+    return this.bytes >= SEGMENT_BYTES || chunk.size > STREAM_PIECE || this.files.length >= SEGMENT_FILES ? this.flush() : undefined;
   }
 
   /** Starts the segment under way (before a chunk the writer adds itself, and at the end). */
@@ -116,8 +124,9 @@ export class StoredCopy {
       members.forEach(({ chunk, index }, k) => {
         const hash = hashes.subarray(k * SEGMENT_HASH_SIZE, (k + 1) * SEGMENT_HASH_SIZE);
         this.writer.setHash(index, hash);
-        this.done(chunk, hash);
+        chunk.written?.(hash);
       });
+      this.done(members.length, segment.sizes.reduce((a, n) => a + n, 0));
     };
     if (this.queued < this.pool.size * QUEUED_PER_WORKER) {
       this.queued++;

@@ -43,6 +43,7 @@ export class SegmentBuffer {
  */
 export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void = () => {}): Uint8Array {
   const n = s.files.length;
+  if (n === 1 && s.sizes[0]! > STREAM_PIECE) return copyLargeFile(s, buffer, hasher, stopped);
   const start = s.positions[0]!;
   const last = n - 1;
   const end = s.positions[last]! + storedSize(s.sizes[last]!, s.blockSize);
@@ -75,6 +76,72 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
   } catch (e) {
     throw ioError(e, s.shownAs);
   }
+  return hashes;
+}
+
+/** A file larger than this is read, hashed and written in pieces of about this size (whole blocks). */
+export const STREAM_PIECE = 1 << 20;
+
+/** A segment of one large file: read, hashed and written piece by piece (a piece holds whole blocks). */
+function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void): Uint8Array {
+  const file = s.files[0]!;
+  const size = s.sizes[0]!;
+  const bs = s.blockSize;
+  const piece = Math.max(1, Math.floor(STREAM_PIECE / bs)) * bs;
+  const buf = buffer.room(piece + 16);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    throw ioError(e, file);
+  }
+  hasher.reset();
+  try {
+    let pos = s.positions[0]!;
+    for (let done = 0; done < size; ) {
+      stopped();
+      const want = Math.min(piece, size - done);
+      let got = 0;
+      try {
+        while (got < want) {
+          const r = readSync(fd, buf, got, want - got, done + got);
+          if (r === 0) break;
+          got += r;
+        }
+      } catch (e) {
+        throw ioError(e, file);
+      }
+      if (got < want) throw new IoStoreError('IO', `changed size while being packed: ${size} bytes when the folder was read, ${done + got} now`, { file });
+      hasher.update(buf.subarray(0, got));
+      done += got;
+      // The chunk's last block is whole in its last piece (pieces hold whole blocks): padded as in copySegment.
+      let len = got;
+      if (done === size) {
+        const lastStart = Math.floor((got - 1) / bs) * bs;
+        const used = got - lastStart;
+        const padded = align(used, 16);
+        for (let i = used; i < padded; i++) buf[lastStart + i] = buf[lastStart + i - used]!;
+        len = lastStart + padded;
+      }
+      try {
+        for (let o = 0; o < len; ) o += writeSync(s.fd, buf, o, len - o, pos + o);
+      } catch (e) {
+        throw ioError(e, s.shownAs);
+      }
+      pos += len;
+    }
+    let more: number;
+    try {
+      more = readSync(fd, buf, 0, 1, size);
+    } catch (e) {
+      throw ioError(e, file);
+    }
+    if (more > 0) throw new IoStoreError('IO', `changed size while being packed: ${size} bytes when the folder was read, more now`, { file });
+  } finally {
+    closeSync(fd);
+  }
+  const hashes = new Uint8Array(SEGMENT_HASH_SIZE);
+  hashes.set(hasher.digest().subarray(0, SEGMENT_HASH_SIZE));
   return hashes;
 }
 

@@ -30,8 +30,9 @@ async function written(dir: string, o: { blockSize: number; alignment?: number }
 }
 
 describe('stored chunks copied side by side (reserveStored + copySegment)', () => {
-  // Empty, shorter than a padding unit, on and off 16-byte and block boundaries.
-  const sizes = [0, 1, 15, 16, 17, 4095, 4096, 4097, 10000, 65536, 65537, 130001];
+  // Empty, shorter than a padding unit, on and off 16-byte and block boundaries; the first alone in its segment and
+  // larger than a piece (read and written piece by piece).
+  const sizes = [(1 << 20) + 4097, 0, 1, 15, 16, 17, 4095, 4096, 4097, 10000, 65536, 65537, 130001];
 
   it.each([
     ['64 KiB blocks', { blockSize: 0x10000 }],
@@ -80,7 +81,7 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
     const src = fresh('mod');
     const folder = join(src, 'Game', 'Content', 'Mod');
     mkdirSync(folder, { recursive: true });
-    // Consecutive small files, one over 1 MiB (written by the writer itself, between segments) and an empty one.
+    // Consecutive small files, one over 1 MiB (a segment of its own, in pieces) and an empty one.
     const sizesOf = [3, 70000, 0, (1 << 20) + 5, 17, ...Array.from({ length: 300 }, (_, k) => 100 + k * 37)];
     sizesOf.forEach((size, k) => writeFileSync(join(folder, `F${String(k).padStart(3, '0')}.ubulk`), bytesOf(size, k)));
     const main = fresh('main/Mod-Windows.utoc');
