@@ -173,8 +173,9 @@ export class ContainerWriter {
   /** Raw bytes of the block being cut from a chunk's pieces (addChunk). */
   private pending: Uint8Array | undefined;
   /** Stored bytes waiting for the next write, which starts at batchStart of batchSink; the other buffer is in flight. */
-  private batch = new Uint8Array(STREAM_BATCH);
-  private spare = new Uint8Array(STREAM_BATCH);
+  // Made when first written to: a writer whose chunks are all copied directly (reserveStored) needs neither.
+  private batch = new Uint8Array(0);
+  private spare = new Uint8Array(0);
   private batchFill = 0;
   private batchStart = 0;
   private batchSink: PartitionSink | undefined;
@@ -494,6 +495,7 @@ export class ContainerWriter {
     if (this.batchFill > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchFill)) {
       return this.writeBatch().then(() => this.queueWrite(sink, bytes, start));
     }
+    if (this.batch.length === 0 && bytes.length > 0) this.batch = new Uint8Array(STREAM_BATCH);
     for (let o = 0; o < bytes.length; ) {
       if (this.batchFill === 0) {
         this.batchSink = sink;
@@ -521,6 +523,7 @@ export class ContainerWriter {
     const pieces = [this.batch.subarray(0, this.batchFill)];
     const sink = this.batchSink!;
     const start = this.batchStart;
+    if (this.spare.length === 0) this.spare = new Uint8Array(STREAM_BATCH);
     [this.batch, this.spare] = [this.spare, this.batch];
     this.batchFill = 0;
     this.inflight = sink.write(pieces, start).catch((e) => {

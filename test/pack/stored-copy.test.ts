@@ -68,7 +68,7 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
         }
       }
       for (const s of segments.reverse()) {
-        const hashes = copySegment({ fd: w.directFd!, shownAs: 'c.ucas', blockSize: o.blockSize, files: s.ks.map((k) => files[k]!), sizes: s.ks.map((k) => sizes[k]!), positions: s.positions }, buffer, hasher);
+        const hashes = copySegment({ fd: w.directFd!, shownAs: 'c.ucas', blockSize: o.blockSize, files: s.ks.map((k) => files[k]!).join('\0'), sizes: Float64Array.from(s.ks, (k) => sizes[k]!), positions: Float64Array.from(s.positions) }, buffer, hasher);
         s.ks.forEach((k, j) => w.setHash(indexes[k]!, hashes.subarray(j * 20, j * 20 + 20)));
       }
     });
