@@ -105,7 +105,9 @@ export interface PackOptions {
    * Threads compressing chunk files ahead of the writer (0: all on this thread). Zlib blocks deflate on libuv's
    * thread pool, this many at once (default: one per core, at most 3), read block by block; other codecs on worker
    * threads hashing and compressing files of up to 16 MiB (default: one per core, at most 8, when such chunks add up
-   * to 32 MiB or more). None by default for stored blocks. The output is the same either way.
+   * to 32 MiB or more). Stored chunk files are read, hashed and written to the .ucas by this thread and this many
+   * worker threads side by side (default: one fewer than the cores, for 32 MiB or more; a file whose size changed
+   * since the folder was read then stops the pack). The output is the same either way.
    */
   threads?: number;
 }
