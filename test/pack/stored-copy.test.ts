@@ -17,11 +17,11 @@ function bytesOf(size: number, seed: number): Uint8Array {
 }
 
 /** A .ucas and .utoc written by `add`, as bytes. */
-async function written(dir: string, o: { blockSize: number; alignment?: number }, add: (w: ContainerWriter) => Promise<void>) {
+async function written(dir: string, o: { blockSize: number; alignment?: number; algorithm: 'blake3' | 'sha1' }, add: (w: ContainerWriter) => Promise<void>) {
   mkdirSync(dir, { recursive: true });
   const ucas = join(dir, 'c.ucas');
   const w = await ContainerWriter.create(() => fileSink(ucas), {
-    version: 8, containerId: 1n, blockSize: o.blockSize, hashAlgorithm: 'blake3', mountPoint: '../../../', perfectHash: true,
+    version: 8, containerId: 1n, blockSize: o.blockSize, hashAlgorithm: o.algorithm, mountPoint: '../../../', perfectHash: true,
     ...(o.alignment !== undefined ? { compressionBlockAlignment: o.alignment } : {}),
   });
   await add(w);
@@ -35,8 +35,8 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
   const sizes = [(1 << 20) + 4097, 0, 1, 15, 16, 17, 4095, 4096, 4097, 10000, 65536, 65537, 130001];
 
   it.each([
-    ['64 KiB blocks', { blockSize: 0x10000 }],
-    ['4 KiB blocks, 2 KiB alignment', { blockSize: 4096, alignment: 2048 }],
+    ['64 KiB blocks', { blockSize: 0x10000, algorithm: 'blake3' as const }],
+    ['4 KiB blocks, 2 KiB alignment, SHA-1 (UE4)', { blockSize: 4096, alignment: 2048, algorithm: 'sha1' as const }],
   ])('writes the .ucas and .utoc the writer writes itself: %s', async (_, o) => {
     const dir = fresh('files');
     mkdirSync(dir);
@@ -51,7 +51,7 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
       for (let k = 0; k < files.length; k++) await w.addChunkBytes(id(k), new Uint8Array(readFileSync(files[k]!)), path(k));
     });
     const copied = await written(fresh('copied'), o, async (w) => {
-      const hasher = await createChunkHasher('blake3');
+      const hasher = await createChunkHasher(o.algorithm);
       const buffer = new SegmentBuffer();
       // Segments of 1, 2, 3 ... chunks, each copied after the next ones were placed (any order works).
       const segments: Array<{ ks: number[]; positions: number[] }> = [];
