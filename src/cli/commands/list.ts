@@ -9,6 +9,7 @@ import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
+import { writeTocTable } from '../toc-table.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
@@ -65,9 +66,9 @@ export const listCommand: Command<ListArgs> = {
       return ExitCode.Ok;
     }
     if (!args['by-type'] && !args.json && !args.csv) {
-      // The table reads the TOC directly: no row objects for thousands of chunks.
+      // The table is written from the TOC's bytes (writeTocTable): no row objects or cell strings per chunk.
       const order = selectChunks(toc, query);
-      chunkTable(tocColumns(toc, order), (text) => io.out(text));
+      writeTocTable(toc, order, (text) => io.out(text));
       io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
       hintFilter(io, args.filter, order.length);
       return ExitCode.Ok;
