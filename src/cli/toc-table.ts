@@ -12,67 +12,94 @@ import { escapeControl } from '../util/quote.js';
  * path is made and escaped as the string table would show it. `write` is given the text in parts of ~64 KiB.
  */
 export function writeTocTable(toc: IoStoreToc, order: ArrayLike<number>, write: (text: string) => void): void {
-  const paths = new RowPaths(toc);
-  const n = order.length;
-  const idHex = 2 * CHUNK_ID_SIZE;
-  // The widths: numbers are whole and >= 0, so the widest is the largest.
-  let index = 0;
-  let size = 0;
-  let stored = 0;
-  let blocks = 0;
-  let w2 = 'type'.length;
-  let w3 = 'path'.length;
-  let w7 = 4;
-  const types = new TypeNames(toc);
-  // Summed over the chunk's blocks: once.
-  const storedSizes = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
-    if (i > index) index = i;
-    const len = toc.chunkSize(i);
-    if (len > size) size = len;
-    const s = (storedSizes[k] = toc.chunkStoredSize(i));
-    if (s > stored) stored = s;
-    const b = toc.chunkBlockCount(i);
-    if (b > blocks) blocks = b;
-    w2 = Math.max(w2, types.width(toc.chunkType(i)));
-    w3 = Math.max(w3, paths.width(i));
-    w7 = Math.max(w7, 2 * hashLength(toc, i));
-  }
-  const w0 = String(index).length;
-  const w1 = n > 0 ? Math.max('chunk id'.length, idHex) : 'chunk id'.length;
-  const w4 = Math.max('size'.length, String(size).length);
-  const w5 = Math.max('stored'.length, String(stored).length);
-  const w6 = Math.max('blocks'.length, String(blocks).length);
-  const rule = [w0, w1, w2, w3, w4, w5, w6, w7].map((w) => '-'.repeat(w)).join('  ');
-  const head = `${'#'.padStart(w0)}  ${'chunk id'.padEnd(w1)}  ${'type'.padEnd(w2)}  ${'path'.padEnd(w3)}  ${'size'.padStart(w4)}  ${'stored'.padStart(w5)}  ${'blocks'.padStart(w6)}  hash\n${rule}\n`;
-  const out = new TextOut(write, w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7 + 16);
+  const rows = new TocRows(toc, order);
+  const w = rows.widths();
+  const rule = w.map((x) => '-'.repeat(x)).join('  ');
+  const head = `${'#'.padStart(w[0]!)}  ${'chunk id'.padEnd(w[1]!)}  ${'type'.padEnd(w[2]!)}  ${'path'.padEnd(w[3]!)}  ${'size'.padStart(w[4]!)}  ${'stored'.padStart(w[5]!)}  ${'blocks'.padStart(w[6]!)}  hash\n${rule}\n`;
+  const out = new TextOut(write, w.reduce((a, x) => a + x, 16));
   out.ascii(head);
-  const { chunkIds, metas, metaSize } = toc;
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
+  for (let k = 0; k < order.length; k++) rows.write(out, k);
+  out.end();
+}
+
+/**
+ * The rows of a table: widths from a first pass, then each row written. Small methods, each compiled on its own: one
+ * function holding both loops and every cell inlined into them took V8's optimizing compiler ~3 MB more peak memory
+ * (`list` of 5,370 chunks: 55.5 -> 58.2 MB).
+ */
+class TocRows {
+  private readonly paths: RowPaths;
+  private readonly types: TypeNames;
+  /** Summed over each chunk's blocks: once. */
+  private readonly storedSizes: Float64Array;
+  private w: number[] = [];
+
+  constructor(
+    private readonly toc: IoStoreToc,
+    private readonly order: ArrayLike<number>,
+  ) {
+    this.paths = new RowPaths(toc);
+    this.types = new TypeNames(toc);
+    this.storedSizes = new Float64Array(order.length);
+  }
+
+  /** The columns' widths: numbers are whole and >= 0, so the widest is the largest. */
+  widths(): number[] {
+    const { toc, order, paths, types, storedSizes } = this;
+    let index = 0;
+    let size = 0;
+    let stored = 0;
+    let blocks = 0;
+    let w2 = 'type'.length;
+    let w3 = 'path'.length;
+    let w7 = 4;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (i > index) index = i;
+      const len = toc.chunkSize(i);
+      if (len > size) size = len;
+      const s = (storedSizes[k] = toc.chunkStoredSize(i));
+      if (s > stored) stored = s;
+      const b = toc.chunkBlockCount(i);
+      if (b > blocks) blocks = b;
+      w2 = Math.max(w2, types.width(toc.chunkType(i)));
+      w3 = Math.max(w3, paths.width(i));
+      w7 = Math.max(w7, 2 * hashLength(toc, i));
+    }
+    const w1 = order.length > 0 ? Math.max('chunk id'.length, ID_HEX) : 'chunk id'.length;
+    const w4 = Math.max('size'.length, String(size).length);
+    const w5 = Math.max('stored'.length, String(stored).length);
+    const w6 = Math.max('blocks'.length, String(blocks).length);
+    return (this.w = [String(index).length, w1, w2, w3, w4, w5, w6, w7]);
+  }
+
+  /** Row k (after `widths`). */
+  write(out: TextOut, k: number): void {
+    const { toc, w } = this;
+    const i = this.order[k]!;
     out.room();
-    out.number(i, w0);
+    out.number(i, w[0]!);
     out.blanks(2);
-    out.hex(chunkIds, i * CHUNK_ID_SIZE, CHUNK_ID_SIZE);
-    out.blanks(2 + w1 - idHex);
-    out.blanks(2 + w2 - types.put(out, toc.chunkType(i)));
-    out.blanks(2 + w3 - paths.put(out, i));
-    out.number(toc.chunkSize(i), w4);
+    out.hex(toc.chunkIds, i * CHUNK_ID_SIZE, CHUNK_ID_SIZE);
+    out.blanks(2 + w[1]! - ID_HEX);
+    out.blanks(2 + w[2]! - this.types.put(out, toc.chunkType(i)));
+    out.blanks(2 + w[3]! - this.paths.put(out, i));
+    out.number(toc.chunkSize(i), w[4]!);
     out.blanks(2);
-    out.number(storedSizes[k]!, w5);
+    out.number(this.storedSizes[k]!, w[5]!);
     out.blanks(2);
-    out.number(toc.chunkBlockCount(i), w6);
+    out.number(toc.chunkBlockCount(i), w[6]!);
     const h = hashLength(toc, i);
     // renderTable trims the blanks an empty last cell leaves.
     if (h > 0) {
       out.blanks(2);
-      out.hex(metas, i * metaSize, h);
+      out.hex(toc.metas, i * toc.metaSize, h);
     }
     out.newline();
   }
-  out.end();
 }
+
+const ID_HEX = 2 * CHUNK_ID_SIZE;
 
 /** Bytes of chunk i's hash as IoStoreToc.chunkHash gives it: 20, or all of a 32-byte field whose last 12 are used. */
 function hashLength(toc: IoStoreToc, i: number): number {
