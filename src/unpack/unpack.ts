@@ -170,6 +170,8 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
       const toc = reader.toc;
       const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
       const missing = toc.compressionMethods.map((m, k) => k > 0 && !codecs.get(m));
+      // Each chunk's blocks are looked at only when a codec is missing (the plan is made while the workers wait).
+      const anyMissing = missing.some(Boolean);
       const skipped = new Map<string, number>();
       const listed = new IntList();
       const overriddenBy = new Map<number, string>();
@@ -190,7 +192,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
         } else if (winner !== c) {
           overriddenBy.set(i, opened[winner]!.entry.name);
           by.add(opened[winner]!.entry.name);
-        } else if (needsMissingCodec(toc, i, missing)) {
+        } else if (anyMissing && needsMissingCodec(toc, i, missing)) {
           const m = firstMissingMethod(toc, i, missing);
           skipped.set(m, (skipped.get(m) ?? 0) + 1);
         } else {
