@@ -64,8 +64,8 @@ export const verifyCommand: Command<VerifyArgs> = {
     const results: Array<VerifyResult | PakVerifyResult | Unopened> = [];
     for (const entry of entries) {
       // Not for a short run (a small .utoc): the flag change made every built-in the run loaded after it, and all of a
-      // worker's, compile from source rather than from Node's code cache.
-      // A short run of one container goes without TurboFan once its worker has loaded (a long run after it must not).
+      // worker's, compile from source rather than from Node's code cache. A short run of one container goes without
+      // TurboFan once its worker has loaded (of several, a long run may follow).
       if (!isShortRun(entry.utoc)) keepYoungGenerationSmall();
       else if (single) skipOptimizingCompilerInWorkers();
       let reader;
