@@ -75,6 +75,10 @@ export default defineConfig({
     // Child processes the tests start inherit it.
     env: tmp ? { TMPDIR: tmp } : {},
     pool: 'forks',
+    // The TypeScript of src/ and test/ as transformed by the last run, kept in node_modules/.experimental-vitest-cache
+    // (keyed by each file's content and the config; Vitest 5 has it on by default): test/convert + test/zen took 33-35
+    // CPU s, 28-30 s with it (load 13).
+    experimental: { fsModuleCache: true },
     // Vitest's default (one fewer than the cores) ran the suite in a single process on a 2-core machine: 127 s.
     // Much of the suite waits on child processes, Chromium and the file system, so two processes there took 65 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),

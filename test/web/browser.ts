@@ -1,5 +1,5 @@
 /**
- * What the page tests share: one headless Chromium per test file (Debian's `chromium`, driven by puppeteer-core),
+ * What the page tests share: one headless Chromium per worker process (Debian's `chromium`, driven by puppeteer-core),
  * the page served by `iostore web`, and helpers that feed it files and read what it shows, downloads and extracts.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startWebServer } from '../../src/cli/commands/web.js';
 import { KeyRing, MANIFEST_NAME, parseAesKey, unpack } from '../../src/index.js';
@@ -63,36 +63,74 @@ export interface Opened {
   errors: string[];
 }
 
-/** Launches the browser and the server for the file's tests; the returned helpers use them. */
-export function useBrowser() {
-  let browser: Browser;
-  let url: string;
-  let stopServer: () => Promise<void>;
+/** The worker process's browser and page server, launched by the first test file that needs them (see useBrowser). */
+interface Shared {
+  browser: Browser;
+  url: string;
+}
+let shared: Promise<Shared> | undefined;
 
-  beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'iostore-web-'));
+/**
+ * One Chromium and one server for every page test file this worker process runs (the test files share their modules,
+ * vitest.config.ts): a launch and its close cost ~2 CPU s, four times a suite. The browser, its profile and its
+ * temporary files go when the process exits: vitest stops its workers with SIGTERM, which then exits (puppeteer's
+ * exit hook kills the browser's process group), and a killed worker's browser is killed the same way.
+ */
+function sharedBrowser(): Promise<Shared> {
+  const reuse = shared;
+  if (reuse) return reuse.then((s) => (s.browser.connected ? s : ((shared = undefined), sharedBrowser())));
+  shared = (async () => {
     // `npm test` builds first; a lone run of a page test builds the page itself (esbuild, well under a second).
     if (!existsSync(join(WEB, 'app.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs')]);
     const { launch } = await import('puppeteer-core');
-    browser = await launch({ executablePath: chromium!, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const profile = mkdtempSync(join(tmpdir(), 'iostore-web-chromium-'));
+    process.once('exit', () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 }));
+    // Its temporary files too (a killed Chromium leaves its shared-memory folders behind).
+    const env = { ...process.env, TMPDIR: profile };
+    const browser = await launch({ executablePath: chromium!, headless: true, userDataDir: profile, env, handleSIGTERM: false, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    process.once('SIGTERM', () => process.exit(143));
     const s = await startWebServer({ port: 0, root: WEB });
-    url = s.url;
-    stopServer = () => new Promise((r) => s.server.close(() => r()));
+    s.server.unref();
+    return { browser, url: s.url };
+  })();
+  shared.catch(() => (shared = undefined));
+  return shared;
+}
+
+/**
+ * The browser and the server for the file's tests; the returned helpers use them. The file's tests take turns on one
+ * tab: each openPage loads the page afresh in it (a new document, its own JavaScript state; a new tab cost ~0.35 CPU s
+ * more), with the test's viewport, a fresh downloads folder and the page's own Content-Security-Policy.
+ */
+export function useBrowser() {
+  let browser: Browser;
+  let url: string;
+  let tab: { page: Page; cdp: CDPSession; onError?: (e: Error) => void } | undefined;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'iostore-web-'));
+    ({ browser, url } = await sharedBrowser());
   }, 30_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await stopServer?.();
+    if (tab && !tab.page.isClosed()) await tab.page.close();
+    tab = undefined;
     rmSync(tmp, { recursive: true, force: true });
   });
 
   async function openPage(at?: string, viewport = { width: 1400, height: 820 }): Promise<Opened> {
-    const page = await browser.newPage();
+    if (!tab || tab.page.isClosed()) {
+      const page = await browser.newPage();
+      tab = { page, cdp: await page.createCDPSession() };
+    }
+    const { page, cdp } = tab;
     const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
+    if (tab.onError) page.off('pageerror', tab.onError);
+    tab.onError = (e) => errors.push(String(e));
+    page.on('pageerror', tab.onError);
+    await page.setBypassCSP(false);
     await page.setViewport(viewport);
     const downloads = fresh('downloads');
-    const cdp = await page.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await page.goto(at ?? url);
     return { page, downloads, errors };

@@ -76,7 +76,6 @@ describe.skipIf(!canRun)('web page: a legacy editor package\'s thumbnails and ta
     });
     expect(violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')).toEqual([]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('an empty thumbnail is a placeholder, not a broken picture', async () => {
@@ -85,6 +84,5 @@ describe.skipIf(!canRun)('web page: a legacy editor package\'s thumbnails and ta
     await page.waitForSelector('#details figure.thumb');
     expect(await page.$$eval('#details figure.thumb', (fs) => fs.map((f) => [f.querySelector('img') !== null, f.querySelector('.thumb-empty')?.textContent]))).toEqual([[false, 'no image']]);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

@@ -111,7 +111,6 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     expect(await focused(page)).toMatchObject({ id: 'tab-containers', role: 'tab' });
     expect(await page.$eval('#containers', (el) => (el as HTMLElement).hidden)).toBe(false);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('the splitters resize the panes by keyboard', async () => {
@@ -126,7 +125,6 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     expect(await width('#tree-pane')).toBe(before.tree + 64);
     expect(await width('#side')).toBe(before.side + 64);
     expect(Number(await page.$eval('#split-side', (el) => el.getAttribute('aria-valuenow')))).toBe(before.side + 64);
-    await page.close();
   });
 
   it('axe-core finds no critical (and no serious) violation: first screen, a package, its properties, a container header, loose files', async () => {
@@ -164,7 +162,6 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
     minor.push(...(await audit('loose files')));
     if (minor.length) console.log(`test/web: axe, moderate or minor: ${JSON.stringify(minor)}`);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('at 1400x900, 800x600 and 390x844 the table keeps its Path column beside the details, and the hex view its 16 bytes', async () => {
@@ -214,6 +211,5 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
       await page.waitForSelector('#view .pkg-name');
     }
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

@@ -96,7 +96,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await filter(page, '');
     expectSameFiles(await extract(page, downloads, '#extract-all'), await unpacked([...oodle, ...global]));
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('AES-ECB container: no key, wrong key, then the right key (base64) extracts what unpack writes', async () => {
@@ -115,7 +114,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(paths).toEqual(['CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasset']);
     await filter(page, '');
     expectSameFiles(await extract(page, downloads, '#extract-all'), await unpacked(encrypted, CORPUS_AES_KEY_HEX));
-    await page.close();
   });
 
   it('AES-CTR container (TOC v10) through the pure-TS AES: extracts what unpack writes', async () => {
@@ -124,7 +122,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     const files = readdirSync(dir).filter((f) => /\.(utoc|ucas)$/.test(f)).map((f) => join(dir, f));
     expect((await drop(page, files, `0x${CORPUS_AES_KEY_HEX}`)).error).toBe('');
     expectSameFiles(await extract(page, downloads, '#extract-all'), await unpacked(files, CORPUS_AES_KEY_HEX));
-    await page.close();
   });
 
   it('a drop of files onto the page opens them like the file picker', async () => {
@@ -138,7 +135,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.waitForSelector('body[data-ready="1"]', { timeout: 10_000 });
     const chunks = readToc(new Uint8Array(readFileSync(oodle[0]!))).chunkCount;
     expect(await page.$eval('#count', (el) => el.textContent)).toBe(`${chunks} of ${chunks} rows`);
-    await page.close();
   });
 
   it('a corrupt block: one line naming the .ucas and offset; extraction keeps the other files', async () => {
@@ -160,7 +156,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(zip.size).toBeLessThan(chunks);
     expect(zip.size).toBeGreaterThan(chunks / 2);
     for (const [path, bytes] of zip) expect(sha(bytes), path).toBe(reference.get(path));
-    await page.close();
   });
 
   it('a base container and its _0_P patch: the patch wins as in unpack, the base rows are marked overridden', async () => {
@@ -171,7 +166,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     const [shownRows, allRows] = shown.rows.replace(/,/g, '').split(' of ').map((x) => Number.parseInt(x, 10));
     expect(shownRows).toBeLessThan(allRows!); // some base chunks are overridden, hidden by default
     expectSameFiles(await extract(page, downloads, '#extract-all'), await unpacked(files));
-    await page.close();
   });
 
   it('a whole folder picked (webkitdirectory): every container and pak of the project, partitions found by relative path', async () => {
@@ -201,7 +195,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#window .tr').length > 1);
     const rowsNow = await page.$$eval('#window .tr', (els) => els.map((e) => e.querySelector('.c-cont')!.getAttribute('title')));
     expect(rowsNow).toContain('ue5.8-cue4parse/oodlepartitioned/CUE4ParseFixtures-Minimal-OodlePartitioned-Windows.utoc');
-    await page.close();
   });
 
   it('partitioned container (.ucas + _s1.._s4): a filtered folder extracts what unpack writes for it', async () => {
@@ -213,7 +206,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     const bulk = new Map([...all].filter(([p]) => p.endsWith('.ubulk')));
     expect(bulk.size).toBeGreaterThan(0);
     expectSameFiles(zip, bulk);
-    await page.close();
   });
 
   it('the largest corpus TOC (5,370 chunks, no .ucas) shows its table in under a second, from file://', async () => {
@@ -236,7 +228,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
       return state.view.indexOf(state.selected);
     });
     expect(selected).toBe(2);
-    await page.close();
   });
 
   it('100,000 rows (19 patch layers of the 5,370-chunk TOC): the table shows and scrolls without stalls', async () => {
@@ -270,7 +261,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     // Two animation frames per jump (~33 ms at 60 Hz) is the floor; a stall would be several times that.
     expect(mean).toBeLessThan(100 * loadSlack());
     expect(worst).toBeLessThan(500 * loadSlack());
-    await page.close();
   });
 
   it('an Oodle .pak: a text view, and entries that decode to the uncompressed pak\'s bytes; a loose .uzenasset', async () => {
@@ -295,7 +285,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await drop(page, [corpusPath('zen-assets', 'UE5.4', 'Randy.uzenasset')]);
     await page.waitForSelector('#details .pkg-name');
     expect(await page.$eval('#details .pkg-name', (el) => el.textContent)).toBe('/Game/Blueprints/DataTables/Communications/Randy');
-    await page.close();
   });
 
   /** The paths in the shown legacy package's export and import tables. */
@@ -336,7 +325,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#details .pkg-name')?.textContent === '/Game/Blueprints/DataTables/Communications/Randy');
     expect(await page.$eval('#details nav.loose button.current', (el) => el.textContent!.split('/').pop())).toBe('Randy.uzenasset');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a legacy package inside an Oodle Legacy-Tagged .pak, its .uexp read from the same pak', async () => {
@@ -359,7 +347,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(shown.imports.length).toBeGreaterThan(0);
     expect(shown.uexp).toContain('every export inside it');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('legacy packages before 4.26: an unversioned UE 4.18 map (export data in the .umap), and a 5.7 cooked one', async () => {
@@ -383,7 +370,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(cooked.exports).toContain('/Game/NanosWorld/Core/Entities/BP_WorldWeapon.BP_WorldWeapon_C');
     expect(cooked.uexp).toContain('every export inside it');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a 513 MiB .pak (a sparse file in /tmp) opens from its tail; a file behind the big one shows in the text view', async () => {
@@ -426,7 +412,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
       await page.waitForSelector('#view pre.hex');
       expect(await page.$eval('#view pre.hex', (el) => el.textContent!.split('\n')[0])).toMatch(/^00000000 {2}00 00 00 00 /);
       expect(errors).toEqual([]);
-      await page.close();
     } finally {
       rmSync(path, { force: true });
     }
@@ -498,7 +483,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(checked.filter((c) => c.compression === 'Zlib +AES').length).toBeGreaterThanOrEqual(5);
     expect(checked.length).toBeGreaterThan(100);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a Zlib container: Extract all writes every file, equal to unpack', async () => {
@@ -509,7 +493,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(reference.size).toBeGreaterThan(100);
     expectSameFiles(await extract(page, downloads, '#extract-all'), reference);
     expect(await page.$eval('#status', (el) => el.textContent)).toMatch(new RegExp(`^iostore-all\\.zip: ${reference.size} of ${reference.size} files`));
-    await page.close();
   });
 
   it('set A (a .locres: strings and JSON), then set B: nothing shown or clickable acts on set A; Download saves the row shown', async () => {
@@ -562,7 +545,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     }));
     expect(failed).toEqual({ details: expect.not.stringContaining('MIDI'), hint: true, workspace: false, extract: true, error: expect.stringMatching(/was not dropped with it/) });
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('containers are told apart: a .pak and a .utoc of one stem, files of one name in two folders', async () => {
@@ -590,7 +572,6 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     // Picked as files, the two global.utoc have no folder to tell them apart: they are numbered.
     await drop(page, [join(dir, 'a', 'global.utoc'), join(dir, 'b', 'global.utoc')]);
     expect((await loadedSet(page)).containers.map((c) => c.label).sort()).toEqual(['global.utoc', 'global.utoc (2)']);
-    await page.close();
   });
 
   it('loose files: one that fails leaves the others reachable; all failing leaves the drop hint and no live Extract', async () => {
@@ -618,6 +599,5 @@ describe.skipIf(!canRun)('web page in headless Chromium', () => {
     expect(await page.evaluate(() => !document.getElementById('empty')!.hidden && document.getElementById('workspace')!.hidden)).toBe(true);
     expect(await page.$eval('#extract-all', (el) => (el as HTMLButtonElement).disabled)).toBe(true);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });

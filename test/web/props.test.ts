@@ -58,7 +58,6 @@ describe.skipIf(!canRun)('Properties tab in headless Chromium', () => {
     expect(saved.name).toBe('BP_Table_Lamp.uasset.props.json');
     expect(saved.json).toEqual(JSON.parse(JSON.stringify(lib.json)));
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a tagged zen package of a container: DataTable rows in the tree, the library\'s JSON, and an unchanged document applied back', async () => {
@@ -97,6 +96,5 @@ describe.skipIf(!canRun)('Properties tab in headless Chromium', () => {
     expect(back.name).toBe('DT_AllProperties.uasset');
     expect(Buffer.compare(back.bytes, bytes)).toBe(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 });
