@@ -26,6 +26,15 @@ async function open(): Promise<ContainerReader[]> {
       throw ioError(e, o.utoc);
     }
     const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), ...(o.parsedChunks && o.tocBytes ? { parsedChunks: o.parsedChunks } : {}) });
+    // Made now, while the caller plans, not at the first chunk (see LoopWorkerSetup.paths).
+    // A broken index fails here as it would there: at the chunk, as that chunk's failure or the run's.
+    if (setup.paths) {
+      try {
+        void toc.chunkPaths;
+      } catch {
+        // made (and thrown) again when a task asks for it
+      }
+    }
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
   return readers;
