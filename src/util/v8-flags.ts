@@ -15,9 +15,13 @@ function setFlag(flag: string): void {
   (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
 }
 
-/** Sets a V8 flag now and keeps it for `setKeptV8Flags`. */
-export function keepV8Flag(flag: string): void {
-  setFlag(flag);
+/**
+ * Sets a V8 flag now and keeps it for `setKeptV8Flags`. `later`: only kept, set first by a worker once it has loaded
+ * its code (a flag V8 counts in its flag hash, set now, would make every worker started after refuse its code
+ * cache; a run that starts no worker never sets it).
+ */
+export function keepV8Flag(flag: string, o: { later?: boolean } = {}): void {
+  if (!o.later) setFlag(flag);
   if (!kept.includes(flag)) kept.push(flag);
 }
 

@@ -11,7 +11,7 @@ import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, threadsArg } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
-import { keepYoungGenerationSmall } from '../young-generation.js';
+import { keepOldGenerationSmall, keepYoungGenerationSmall } from '../young-generation.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -46,6 +46,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .example('$0 unpack MyMod_P.pak out/ --keys keys.json', 'a .pak, decrypted with the key of its GUID') as never,
   async run(args, io) {
     keepYoungGenerationSmall();
+    keepOldGenerationSmall();
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
     const threads = threadsArg(args.threads);
     if (threads !== undefined) options.threads = threads;
