@@ -44,7 +44,7 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
   // bytes each, in every thread that opened the container.
   // Over shared memory when the TOC's bytes are (worker threads take these arrays: see sharedDirectoryIndex).
-  const starts = r.bytes.buffer instanceof SharedArrayBuffer ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
+  const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
   const tableAt = r.pos;
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
