@@ -29,6 +29,11 @@ export interface PartitionSink {
    */
   write(pieces: readonly Uint8Array[], position: number): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The open file's descriptor, when the sink is a file: stored chunks may then be written to it directly, at the
+   * places the writer reserved for them (see `ContainerWriter.reserveStored`), from any thread.
+   */
+  readonly fd?: number;
 }
 
 /**
@@ -60,6 +65,7 @@ export async function fileSink(path: string, shownAs = path): Promise<PartitionS
       throw ioError(e, shownAs);
     }),
     close: () => fh.close(),
+    fd: fh.fd,
   };
 }
 
@@ -167,8 +173,9 @@ export class ContainerWriter {
   /** Raw bytes of the block being cut from a chunk's pieces (addChunk). */
   private pending: Uint8Array | undefined;
   /** Stored bytes waiting for the next write, which starts at batchStart of batchSink; the other buffer is in flight. */
-  private batch = new Uint8Array(STREAM_BATCH);
-  private spare = new Uint8Array(STREAM_BATCH);
+  // Made when first written to: a writer whose chunks are all copied directly (reserveStored) needs neither.
+  private batch = new Uint8Array(0);
+  private spare = new Uint8Array(0);
   private batchFill = 0;
   private batchStart = 0;
   private batchSink: PartitionSink | undefined;
@@ -292,6 +299,51 @@ export class ContainerWriter {
       if (pending) await pending;
     }
     return this.endChunk(id, hash(), path);
+  }
+
+  /**
+   * The file descriptor stored chunks can be written to directly (see reserveStored), or undefined when this writer
+   * must write them itself: blocks are compressed or encrypted, the .ucas is split into partitions, or its sink is
+   * not a file.
+   */
+  get directFd(): number | undefined {
+    if (this.closed || this.o.codec !== undefined || this.o.aesKey !== undefined || this.o.partitionSize !== undefined) return undefined;
+    return this.partitions[0]?.fd;
+  }
+
+  /**
+   * Adds a chunk of `size` raw bytes whose stored blocks the caller writes itself to `directFd` (stored, each padded
+   * to 16 bytes with its own bytes from its start, as addChunkBytes would), and returns where they go and the
+   * chunk's index for setHash: the chunk is placed and tabled now, its bytes and hash may come later, on any thread.
+   */
+  reserveStored(id: Uint8Array, size: number, path?: string, memoryMapped = false): { position: number; index: number } {
+    this.checkOpen(id);
+    const bs = this.o.blockSize;
+    let stored = 0;
+    for (let o = 0; o < size; o += bs) stored += align(Math.min(bs, size - o), 16);
+    // The rule placeChunk applies to the stored size (no partitions here): a chunk crossing an alignment boundary
+    // moves to it.
+    const start = alignedChunkStart(this.partitionOffset, stored, this.o.compressionBlockAlignment ?? 0);
+    for (let o = 0, at = start; o < size; o += bs) {
+      const n = Math.min(bs, size - o);
+      writeBlockEntry(this.blocks.extend(BLOCK_ENTRY_SIZE), 0, at, n, n, 0);
+      at += align(n, 16);
+    }
+    this.partitionOffset = start + stored;
+    const index = this.offsets.length;
+    this.ids.append(id);
+    this.hashes.extend(HASH_SIZE).fill(0);
+    this.metaFlags.extend(1)[0] = memoryMapped ? 2 : 0;
+    this.offsets.push(this.virtualOffset);
+    this.lengths.push(size);
+    this.paths.push(path);
+    this.virtualOffset = align(this.virtualOffset + size, bs);
+    return { position: start, index };
+  }
+
+  /** The chunk-meta hash of a chunk added by reserveStored. */
+  setHash(index: number, hash: Uint8Array): void {
+    this.hashes.view(index * HASH_SIZE, (index + 1) * HASH_SIZE).set(hash.subarray(0, HASH_SIZE));
   }
 
   private checkOpen(id: Uint8Array): void {
@@ -443,6 +495,7 @@ export class ContainerWriter {
     if (this.batchFill > 0 && (sink !== this.batchSink || start !== this.batchStart + this.batchFill)) {
       return this.writeBatch().then(() => this.queueWrite(sink, bytes, start));
     }
+    if (this.batch.length === 0 && bytes.length > 0) this.batch = new Uint8Array(STREAM_BATCH);
     for (let o = 0; o < bytes.length; ) {
       if (this.batchFill === 0) {
         this.batchSink = sink;
@@ -470,6 +523,7 @@ export class ContainerWriter {
     const pieces = [this.batch.subarray(0, this.batchFill)];
     const sink = this.batchSink!;
     const start = this.batchStart;
+    if (this.spare.length === 0) this.spare = new Uint8Array(STREAM_BATCH);
     [this.batch, this.spare] = [this.spare, this.batch];
     this.batchFill = 0;
     this.inflight = sink.write(pieces, start).catch((e) => {

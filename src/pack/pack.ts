@@ -26,6 +26,7 @@ import { ContainerWriter, fileSink, type ContainerWriterOptions } from './contai
 import type { EncodedChunk } from './block-encoder.js';
 import { defaultEncodeThreads, EncodePool, MAX_WORKER_CHUNK } from './encode-pool.js';
 import { DeflateAhead } from './deflate-ahead.js';
+import { StoredCopy } from './stored-copy.js';
 import { buildContainerHeader } from './header-builder.js';
 import { inferBlockAlignment } from '../toc/block-alignment.js';
 import type { PackedShaderLibrary } from './shader-chunks.js';
@@ -104,7 +105,9 @@ export interface PackOptions {
    * Threads compressing chunk files ahead of the writer (0: all on this thread). Zlib blocks deflate on libuv's
    * thread pool, this many at once (default: one per core, at most 3), read block by block; other codecs on worker
    * threads hashing and compressing files of up to 16 MiB (default: one per core, at most 8, when such chunks add up
-   * to 32 MiB or more). None by default for stored blocks. The output is the same either way.
+   * to 32 MiB or more). Stored chunk files are read, hashed and written to the .ucas by this thread and this many
+   * worker threads side by side (default: one fewer than the cores, for 32 MiB or more; a file whose size changed
+   * since the folder was read then stops the pack). The output is the same either way.
    */
   threads?: number;
 }
@@ -349,7 +352,7 @@ async function writeContainer(
   let writer: ContainerWriter | undefined;
   try {
     writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), { ...settings, expectedChunks: ordered.length });
-    const threads = await writeChunks(writer, ordered, settings, o, progress);
+    const threads = await writeChunks(writer, ordered, settings, o, progress, ucasName(0));
     await writer.drain();
     // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection now frees
     // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
@@ -393,16 +396,32 @@ async function writeChunks(
   settings: ContainerWriterOptions,
   o: Pick<PackOptions, 'onProgress' | 'threads'>,
   progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
+  ucas: string,
 ): Promise<number> {
-  // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads.
+  const done = (chunks: number, bytes: number) => {
+    progress.chunksDone += chunks;
+    progress.bytesDone += bytes;
+    o.onProgress?.({ ...progress });
+  };
+  // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads; stored chunk files are
+  // copied by this thread and worker threads side by side.
   const deflating = await DeflateAhead.create(ordered, settings, o.threads);
-  const pool = deflating ? undefined : encodePoolFor(ordered, settings, o.threads);
+  const copying = deflating ? undefined : StoredCopy.create(writer, ordered, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
+  const pool = deflating || copying ? undefined : encodePoolFor(ordered, settings, o.threads);
   try {
     const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
     // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
     const reader = new ChunkFileReader();
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
+      if (copying && StoredCopy.takes(c)) {
+        const starting = copying.add(c);
+        if (starting) await starting;
+        continue;
+      }
+      // The chunks written last (the container header) are made from what every chunk before them was.
+      if (c.last) await copying?.finish();
+      else await copying?.flush();
       const encoded = ahead?.take(k);
       let hash: Uint8Array;
       if (deflating?.handles(k)) hash = await writer.addEncodedBlocks(c.id, deflating.blocks(k), () => deflating.hash(), c.path, c.memoryMapped);
@@ -410,13 +429,13 @@ async function writeChunks(
       else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
       else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
-      progress.chunksDone++;
-      progress.bytesDone += c.size;
-      o.onProgress?.({ ...progress });
+      done(1, c.size);
     }
-    return deflating?.threads ?? pool?.size ?? 0;
+    await copying?.finish();
+    return deflating?.threads ?? copying?.threads ?? pool?.size ?? 0;
   } finally {
     deflating?.close();
+    await copying?.close();
     await pool?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /**
@@ -15,13 +16,19 @@ function setFlag(flag: string): void {
   (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
 }
 
+/** Sets a V8 flag now and keeps it for `setKeptV8Flags`. */
+export function keepV8Flag(flag: string): void {
+  setFlag(flag);
+  if (!kept.includes(flag)) kept.push(flag);
+}
+
 /**
- * Sets a V8 flag now and keeps it for `setKeptV8Flags`. `later`: only kept, set first by a worker once it has loaded
- * its code (a flag V8 counts in its flag hash, set now, would make every worker started after refuse its code
- * cache; a run that starts no worker never sets it).
+ * Keeps a V8 flag for worker threads without setting it now: a worker started later sets it once it has loaded its
+ * code (`setKeptV8Flags`), and from then on it holds for the whole process. Set here and now, it would make the
+ * worker refuse its bundle's code cache and compile the built-in modules it loads from source. A run that starts no
+ * worker never sets it.
  */
-export function keepV8Flag(flag: string, o: { later?: boolean } = {}): void {
-  if (!o.later) setFlag(flag);
+export function keepV8FlagForWorkers(flag: string): void {
   if (!kept.includes(flag)) kept.push(flag);
 }
 
@@ -33,4 +40,7 @@ export function keptV8Flags(): string[] {
 /** Sets the given kept flags again (on any thread: V8's flags are the process's). */
 export function setKeptV8Flags(flags: readonly string[] = kept): void {
   for (const f of flags) setFlag(f);
+  // For tests and for checking a build, beside the code cache report (bin/bundle-loader.js): a flag set before the
+  // code loaded would have made V8 refuse its cache.
+  if (process.env.IOSTORE_CODE_CACHE_REPORT && flags.length > 0) writeSync(2, `v8 flags set: ${flags.join(' ')}\n`);
 }

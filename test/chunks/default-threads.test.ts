@@ -2,18 +2,18 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ContainerReader } from '../../src/cas/container-reader.js';
 import { LoopTasks } from '../../src/chunks/chunk-loop.js';
-import { DECODE_MIN_BYTES, defaultHashThreads, defaultLoopThreads, defaultWriteThreads, HASH_STORED_MIN_BYTES, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
+import { containerDecodeBytes, DECODE_MIN_BYTES, defaultHashThreads, defaultLoopThreads, defaultWriteThreads, HASH_STORED_MIN_BYTES, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
 import { EncryptionMethod } from '../../src/toc/version.js';
 
 /** A stand-in reader: `chunks` chunks of one block each, of `blockBytes` bytes, compressed or stored. */
-function reader(chunks: number, blockBytes: number, compressed: boolean): ContainerReader {
+function reader(chunks: number, blockBytes: number, compressed: boolean, seen?: Set<number>): ContainerReader {
   const toc = {
     chunkCount: chunks,
     blockCount: chunks,
     encryption: EncryptionMethod.None,
     chunkFirstBlock: (i: number) => i,
     chunkBlockCount: () => 1,
-    blocks: { method: () => (compressed ? 1 : 0), uncompressedSize: () => blockBytes },
+    blocks: { method: (b: number) => (seen?.add(b), compressed ? 1 : 0), uncompressedSize: () => blockBytes },
     totals: () => ({ rawSize: chunks * blockBytes, storedSize: chunks * blockBytes }),
   };
   return { toc } as unknown as ContainerReader;
@@ -45,5 +45,17 @@ describe.skipIf(availableParallelism() < 2)('default worker threads of unpack an
     expect(defaultHashThreads([reader(WRITE_FILES_MIN * 4, 1024, false)])).toBe(0);
     expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024 - 1, false)])).toBe(0);
     expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024, false)])).toBe(1);
+  });
+
+  it('the threads are chosen without walking every block of a game: decoding is counted up to the 16 MiB that decides', () => {
+    const seen = new Set<number>();
+    const game = reader(150_000, 16 << 10, true, seen);
+    expect(defaultWriteThreads([game])).toBe(cores);
+    expect(seen.size).toBe(DECODE_MIN_BYTES / (16 << 10));
+    seen.clear();
+    expect(defaultHashThreads([game])).toBe(cores);
+    expect(seen.size).toBe(DECODE_MIN_BYTES / (16 << 10));
+    // Asked for all of it, the count is whole.
+    expect(containerDecodeBytes([game])).toBe(150_000 * (16 << 10));
   });
 });

@@ -46,3 +46,30 @@ describe('short runs of list and info', () => {
     expect(isShortRun('/nonexistent/x.utoc')).toBe(false);
   });
 });
+
+describe('short runs of verify and unpack', () => {
+  const utoc = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
+  const iostore = (args: string[], env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [bin, ...args, '--threads', '1', '--quiet'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', ...env } });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stderr;
+  };
+
+  it('turn the optimizing compiler off once their worker has loaded its code, which keeps its cache', () => {
+    const out = tempDir('iostore-short-run-unpack-');
+    for (const args of [['verify', utoc], ['unpack', utoc, join(out, 'a')]]) {
+      const report = iostore(args);
+      expect(report, args[0]).toMatch(/^v8 flags set: (.* )?--no-opt\n/m);
+      // Set before the worker's bundle loaded, the flag would have made V8 refuse that bundle's cache.
+      expect(report, args[0]).toMatch(/code cache \(worker\): chunk-loop-worker\.cjs used\n/);
+    }
+    // IOSTORE_V8_OPT=1 keeps the compiler.
+    expect(iostore(['verify', utoc], { IOSTORE_V8_OPT: '1' })).not.toMatch(/--no-opt/);
+  });
+
+  it('keep the optimizing compiler when several inputs are given (a long run may follow the short one)', () => {
+    const out = tempDir('iostore-short-run-unpack-');
+    expect(iostore(['verify', utoc, utoc])).not.toMatch(/--no-opt/);
+    expect(iostore(['unpack', join(root, 'samples', 'demo'), join(out, 'c')])).not.toMatch(/--no-opt/);
+  });
+});

@@ -61,7 +61,7 @@ export const packCommand: Command<PackArgs> = {
       .option('container-id', { type: 'string', describe: 'container id to write: 0x and up to 16 hex digits, or "name" to derive it from the output name (default: the unpacked container\'s; from the output name for a plain folder)' })
       .option('pak-version', { type: 'number', describe: 'version of the companion .pak, or of the .pak output (default: the source container\'s .pak, else 11; 15 for TOC v10)' })
       .option('pak', { type: 'boolean', default: true, describe: 'write the companion .pak the engine needs to mount the container (--no-pak to skip)' })
-      .option('threads', { type: 'number', describe: 'threads compressing chunk files ahead of the writer (0: all on the main thread; default: one per core (Zlib: on the thread pool, at most 3; other codecs: worker threads, for 32 MiB or more to compress), none for stored blocks); the output is the same' })
+      .option('threads', { type: 'number', describe: 'threads compressing chunk files ahead of the writer (0: all on the main thread; default: one per core (Zlib: on the thread pool, at most 3; other codecs: worker threads, for 32 MiB or more to compress; stored: worker threads copying files beside this one, one fewer than the cores, for 32 MiB or more); the output is the same' })
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 pack out/ ~mods/MyMod_P.utoc', '')
       .example('$0 pack out/ rebuilt.utoc --compression zlib', '')

@@ -12,6 +12,7 @@ import { ProgressBar } from '../progress.js';
 import { engineOption, threadsArg } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { keepOldGenerationSmall, keepYoungGenerationSmall } from '../young-generation.js';
+import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -47,6 +48,8 @@ export const unpackCommand: Command<UnpackArgs> = {
   async run(args, io) {
     keepYoungGenerationSmall();
     keepOldGenerationSmall();
+    // One small .utoc: a short run, without TurboFan once its worker has loaded.
+    if (args.paths.length === 2 && /\.utoc$/i.test(args.paths[0]!) && isShortRun(args.paths[0]!)) skipOptimizingCompilerInWorkers();
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
     const threads = threadsArg(args.threads);
     if (threads !== undefined) options.threads = threads;

@@ -16,7 +16,7 @@ import { ProgressBar } from '../progress.js';
 import { engineOption, singleFile, threadsArg } from '../options.js';
 import { verifyJson } from '../json-shapes.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
-import { isShortRun } from '../short-run.js';
+import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -64,8 +64,10 @@ export const verifyCommand: Command<VerifyArgs> = {
     const results: Array<VerifyResult | PakVerifyResult | Unopened> = [];
     for (const entry of entries) {
       // Not for a short run (a small .utoc): the flag change made every built-in the run loaded after it, and all of a
-      // worker's, compile from source rather than from Node's code cache.
+      // worker's, compile from source rather than from Node's code cache. A short run of one container goes without
+      // TurboFan once its worker has loaded (of several, a long run may follow).
       if (!isShortRun(entry.utoc)) keepYoungGenerationSmall();
+      else if (single) skipOptimizingCompilerInWorkers();
       let reader;
       try {
         reader = await openContainer(entry, open);
