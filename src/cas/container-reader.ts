@@ -3,6 +3,7 @@ import { IoStoreError } from '../errors.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { align } from '../util/bytes.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
+import type { SharedDirectoryIndex } from '../toc/directory-index.js';
 import type { EngineVersion } from '../toc/engine.js';
 import { readTocBytes } from '../toc/read-file.js';
 import { EncryptionMethod } from '../toc/version.js';
@@ -43,6 +44,8 @@ export interface ContainerOrigin {
   tocBytes?: Uint8Array;
   /** The chunk offsets and lengths parsed from `tocBytes`, when shared (see ReadTocOptions.parsedChunks). */
   parsedChunks?: { chunkOffsets: Float64Array; chunkLengths: Float64Array };
+  /** The directory index parsed from `tocBytes`, when shared (see ReadTocOptions.parsedIndex). */
+  parsedIndex?: SharedDirectoryIndex;
 }
 
 /**

@@ -25,7 +25,17 @@ async function open(): Promise<ContainerReader[]> {
     } catch (e) {
       throw ioError(e, o.utoc);
     }
-    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), ...(o.parsedChunks && o.tocBytes ? { parsedChunks: o.parsedChunks } : {}) });
+    const toc = readToc(bytes, { source: o.utoc, ...(o.aesKey ? { aesKey: o.aesKey } : {}), ...(o.engine ? { engine: o.engine } : {}), ...(o.parsedChunks && o.tocBytes ? { parsedChunks: o.parsedChunks } : {}), ...(o.parsedIndex && o.tocBytes ? { parsedIndex: o.parsedIndex } : {}) });
+    // Made now, while the caller plans, not at the first chunk (see LoopWorkerSetup.paths), unless the caller's
+    // index is shared: its path tables then come with the tasks. A broken index fails here as it would there: at the
+    // chunk, as that chunk's failure or the run's.
+    if (setup.paths && !(o.parsedIndex && o.tocBytes)) {
+      try {
+        void toc.chunkPaths;
+      } catch {
+        // made (and thrown) again when a task asks for it
+      }
+    }
     return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
   return readers;
@@ -33,6 +43,7 @@ async function open(): Promise<ContainerReader[]> {
 
 async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, counters: LoopCounters) {
   const readers = await opened;
+  work.paths?.forEach((p, c) => p && readers[c]!.toc.adoptChunkPaths(p));
   const hashers = await Promise.all(work.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
   try {
     return await runChunkLoop({ readers, tasks: LoopTasks.from(work.tasks), counters, hashers, finalNames: work.finalNames });

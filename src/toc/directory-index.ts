@@ -43,7 +43,8 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   r.needArray(stringCount, 4, 'string table');
   // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
   // bytes each, in every thread that opened the container.
-  const starts = new Int32Array(stringCount);
+  // Over shared memory when the TOC's bytes are (worker threads take these arrays: see sharedDirectoryIndex).
+  const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
   const tableAt = r.pos;
   for (let i = 0; i < stringCount; i++) {
     const at = r.pos;
@@ -113,7 +114,7 @@ class StoredNames implements DirectoryNames {
   constructor(
     /** The string table as stored: its FStrings back to back (serializeDirectoryIndex copies them as they are). */
     readonly bytes: Uint8Array,
-    private readonly starts: Int32Array,
+    readonly starts: Int32Array,
   ) {}
 
   get length(): number {
@@ -129,6 +130,33 @@ class StoredNames implements DirectoryNames {
   startOf(i: number): number {
     return this.starts[i]!;
   }
+}
+
+/**
+ * A parsed index's arrays, when they lie in shared memory (a TOC read from a SharedArrayBuffer): what another thread
+ * needs to use the same index without parsing and checking it again, or undefined.
+ */
+export interface SharedDirectoryIndex {
+  mountPoint: string;
+  directories: Uint32Array;
+  files: Uint32Array;
+  names: Uint8Array;
+  nameStarts: Int32Array;
+}
+
+export function sharedDirectoryIndex(index: DirectoryIndex): SharedDirectoryIndex | undefined {
+  const { directories, files, strings } = index;
+  if (!(strings instanceof StoredNames) || !isShared(directories) || !isShared(files) || !isShared(strings.bytes) || !isShared(strings.starts)) return undefined;
+  return { mountPoint: index.mountPoint, directories, files, names: strings.bytes, nameStarts: strings.starts };
+}
+
+/** The index another thread parsed (sharedDirectoryIndex), used as it is. */
+export function directoryIndexFromShared(s: SharedDirectoryIndex): DirectoryIndex {
+  return { mountPoint: s.mountPoint, directories: s.directories, files: s.files, strings: new StoredNames(s.names, s.nameStarts) };
+}
+
+function isShared(a: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 }
 
 /** The FString at `bytes[at]` (one already checked: see stepOverName). */
@@ -238,6 +266,14 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
   return out;
 }
 
+/** ChunkPaths' tables over shared memory, for another thread (ChunkPaths.shared). */
+export interface SharedChunkPaths {
+  prefixOf: Int32Array;
+  nameOf: Int32Array;
+  prefixes: string[];
+  fileCount: number;
+}
+
 /**
  * Chunk paths kept packed: per chunk, its directory's path prefix and its name (indexes into the prefixes and the
  * index's string table), so that a path costs 8 bytes until asked for, rather than a string per chunk held for the
@@ -256,9 +292,21 @@ export class ChunkPaths {
     source: string,
     /** Put before every path (the mount point without its `../` hops). */
     mountPrefix: string,
+    /** The tables another thread made of the same index (`shared`), taken as they are. */
+    given?: SharedChunkPaths,
   ) {
-    this.prefixOf = new Int32Array(chunkCount).fill(-1);
-    this.nameOf = new Int32Array(chunkCount);
+    if (given && given.prefixOf.length === chunkCount && given.nameOf.length === chunkCount) {
+      this.prefixOf = given.prefixOf;
+      this.nameOf = given.nameOf;
+      this.prefixes = given.prefixes;
+      this.fileCount = given.fileCount;
+      return;
+    }
+    // Over shared memory when the index is (worker threads then take them: see `shared`).
+    const shared = isShared(index.files);
+    this.prefixOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
+    this.prefixOf.fill(-1);
+    this.nameOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
     let files = 0;
     const prefixes = walkDirectoryIndex(index, chunkCount, source, (f, _prefix, tocIndex, prefix) => {
       this.prefixOf[tocIndex] = prefix;
@@ -267,6 +315,12 @@ export class ChunkPaths {
     });
     this.prefixes = prefixes.map((p) => mountPrefix + p);
     this.fileCount = files;
+  }
+
+  /** The tables, when in shared memory: another thread's ChunkPaths of the same index takes them (constructor). */
+  get shared(): SharedChunkPaths | undefined {
+    if (!isShared(this.prefixOf) || !isShared(this.nameOf)) return undefined;
+    return { prefixOf: this.prefixOf, nameOf: this.nameOf, prefixes: this.prefixes, fileCount: this.fileCount };
   }
 
   /** Path of chunk i, or undefined if no file entry names it. */

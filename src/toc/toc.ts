@@ -5,12 +5,15 @@ import { BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
   ChunkPaths,
+  directoryIndexFromShared,
   findDirectoryIndexFile,
   directoryIndexFiles,
   mountPointRelative,
   parseDirectoryIndex,
   type DirectoryFile,
   type DirectoryIndex,
+  type SharedChunkPaths,
+  type SharedDirectoryIndex,
 } from './directory-index.js';
 import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
 import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
@@ -30,6 +33,8 @@ export interface ReadTocOptions {
    * of them, 16 bytes a chunk in every worker thread.
    */
   parsedChunks?: { chunkOffsets: Float64Array; chunkLengths: Float64Array };
+  /** The directory index of these same bytes as another thread parsed and checked it (sharedDirectoryIndex). */
+  parsedIndex?: SharedDirectoryIndex;
 }
 
 /** One section of the .utoc file, in file order. */
@@ -249,6 +254,16 @@ export class IoStoreToc {
     return this.paths();
   }
 
+  /**
+   * Takes the path tables another thread made of this same TOC (ChunkPaths.shared) instead of walking the index again
+   * (a worker thread of unpack: ~0.1-0.2 s and 2.4 MB at 150,000 chunks).
+   */
+  adoptChunkPaths(shared: SharedChunkPaths): void {
+    if (this.directoryIndex && this.pathCache === undefined) {
+      this.pathCache = new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint), shared);
+    }
+  }
+
   private paths(): ChunkPaths | null {
     if (this.pathCache === undefined) {
       this.pathCache = this.directoryIndex ? new ChunkPaths(this.directoryIndex, this.chunkCount, this.source, mountPointRelative(this.mountPoint)) : null;
@@ -428,7 +443,9 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   let directoryIndexError: IoStoreError | undefined;
   if (h.containerFlags & ContainerFlags.Indexed && dirBytes.length > 0) {
     const method = effectiveEncryption(h);
-    if (method === EncryptionMethod.None) {
+    if (options.parsedIndex) {
+      directoryIndex = directoryIndexFromShared(options.parsedIndex);
+    } else if (method === EncryptionMethod.None) {
       directoryIndex = parseDirectoryIndex(dirBytes, source, dirOffset);
     } else if (!options.aesKey) {
       directoryIndexError = new IoStoreError('NEEDS_KEY', 'the directory index is encrypted: pass the AES key (--aes-key) to read file paths', { file: source, offset: dirOffset });

@@ -15,6 +15,7 @@ import { ManifestChunkWriter } from '../layout/manifest-bytes.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
+import { outputPathsDistinct } from '../layout/distinct-paths.js';
 import { leftoversWarning } from '../layout/leftovers.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
@@ -129,6 +130,7 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
           opened.map((x) => x.reader),
           codecs,
           o.threads ?? defaultWriteThreads(opened.map((x) => x.reader)),
+          { paths: true },
         )
       : undefined;
   // A new output folder is written under a temporary name and renamed into place at the end (see StagedFolder).
@@ -239,7 +241,10 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
     // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system. A path is
     // kept as a string only when renamed: the others are made again from the plan.
     const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin', undefined, (k) => plan.path(k));
-    for (let k = 0; k < plan.length; k++) {
+    // One container whose paths cannot collide (most games' containers) needs no claim per chunk: its workers wait
+    // for this plan.
+    const distinct = opened.length === 1 && !pakOpen && !names.caseInsensitive && outputPathsDistinct(tocs[0]!, [MANIFEST_NAME]);
+    for (let k = 0; k < (distinct ? 0 : plan.length); k++) {
       const path = plan.path(k);
       const written = names.claim(path, k);
       if (written === path) continue;

@@ -11,7 +11,7 @@ import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { ProgressBar } from '../progress.js';
 import { engineOption, threadsArg } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
-import { keepYoungGenerationSmall } from '../young-generation.js';
+import { keepOldGenerationSmall, keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
 
 interface UnpackArgs extends KeyArgs {
@@ -47,6 +47,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .example('$0 unpack MyMod_P.pak out/ --keys keys.json', 'a .pak, decrypted with the key of its GUID') as never,
   async run(args, io) {
     keepYoungGenerationSmall();
+    keepOldGenerationSmall();
     // One small .utoc: a short run, without TurboFan once its worker has loaded.
     if (args.paths.length === 2 && /\.utoc$/i.test(args.paths[0]!) && isShortRun(args.paths[0]!)) skipOptimizingCompilerInWorkers();
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };

@@ -1,0 +1,41 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpus } from '../corpus.js';
+import { tempDir } from '../tmp.js';
+
+const root = resolve(__dirname, '../..');
+const dist = (p: string) => JSON.stringify(join(root, 'dist', p));
+
+/**
+ * A flag kept for workers (unpack's --optimize-for-size) is not set until a worker has loaded its code: V8 counts it in
+ * its flag hash, so set at once it made every code cache loaded after it (the loop workers') refused.
+ */
+describe('V8 flags kept for later', () => {
+  it('leave code caches usable until setKeptV8Flags sets them', () => {
+    const script = `
+      const { keepV8FlagForWorkers, keptV8Flags, setKeptV8Flags } = await import(${dist('util/v8-flags.js')});
+      const vm = await import('node:vm');
+      const src = 'function f(a) { return a + 1; } f(1);';
+      const cachedData = new vm.Script(src, { filename: 'made.js' }).createCachedData();
+      // Another name each time: a script compiled before is taken from V8's compilation cache, the data unread.
+      let n = 0;
+      const rejected = () => new vm.Script(src, { filename: \`read\${n++}.js\`, cachedData }).cachedDataRejected;
+      keepV8FlagForWorkers('--optimize-for-size');
+      const before = rejected();
+      setKeptV8Flags();
+      console.log(JSON.stringify({ before, after: rejected(), kept: keptV8Flags() }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop()!);
+    expect(out).toEqual({ before: false, after: true, kept: ['--optimize-for-size'] });
+  });
+});
+
+describe.skipIf(!hasCorpus)('unpack with a worker', () => {
+  it('keeps V8 old generations small (--optimize-for-size), set once the worker has loaded its code', () => {
+    const utoc = corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'iostore.js'), 'unpack', utoc, join(tempDir(), 'out'), '--threads', '1'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/v8 flags set: .*--optimize-for-size/);
+  });
+});
