@@ -54,8 +54,7 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
   unpackOffsets(src, cur.pos, end, LZ.packedOffs, LZ.packedOffsLow, offCount, scale, LZ.packedLens, lenCount, LZ.offs, LZ.lens);
 
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  if (mode === 0) runDelta(litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
-  else runRaw(litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
+  runCommands(mode === 0, litCount, cmdCount, offCount, lenCount, out, view, dst, dstEnd, pos);
 }
 
 /*
@@ -70,9 +69,8 @@ export function decodeKrakenChunk(src: Uint8Array, pos: number, end: number, out
  * checked for every write, before the chunk is rejected.
  */
 
-function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
+function runCommands(delta: boolean, litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
   const cmds = LZ.cmds;
-  const lits = LZ.lits;
   const offs = LZ.offs;
   const lens = LZ.lens;
   let lp = 0;
@@ -89,7 +87,10 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
     np += fromLens;
     // Keeps every literal read inside the literal buffer (lp never passes the chunk size plus one run).
     if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
-    copyLiterals(out, view, dst, lp, litLen);
+    // Delta literals are differences from the byte at the last match offset (r0: the offset last used). The mode
+    // is one per chunk, so this branch is always predicted.
+    if (delta) addLiterals(out, view, dst, lp, litLen, -r0);
+    else copyLiterals(out, view, dst, lp, litLen);
     dst += litLen;
     lp += litLen;
 
@@ -130,67 +131,6 @@ function runRaw(litCount: number, cmdCount: number, offCount: number, lenCount: 
   if (lp > litCount) corrupt('Kraken literal array exhausted', where);
   const rest = dstEnd - dst;
   if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
-  out.set(lits.subarray(lp, lp + rest), dst);
-}
-
-function runDelta(litCount: number, cmdCount: number, offCount: number, lenCount: number, out: Uint8Array, view: DataView, dst: number, dstEnd: number, where: number): void {
-  const cmds = LZ.cmds;
-  const offs = LZ.offs;
-  const lens = LZ.lens;
-  let lp = 0;
-  let op = 0;
-  let np = 0;
-  let r0 = -8;
-  let r1 = -8;
-  let r2 = -8;
-  // Literals are coded as differences from the byte at the last match offset (r0: the offset last used).
-  for (let cp = 0; cp < cmdCount; cp++) {
-    const f = cmds[cp];
-    const l = f & 3;
-    const fromLens = (l + 1) >> 2;
-    const litLen = l + ((lens[np] - 3) & -fromLens);
-    np += fromLens;
-    if (litLen > dstEnd - dst) corrupt('Kraken literal run overflows', where);
-    addLiterals(out, view, dst, lp, litLen, -r0);
-    dst += litLen;
-    lp += litLen;
-
-    let off: number;
-    switch (f >>> 6) {
-      case 0:
-        off = r0;
-        break;
-      case 1:
-        off = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      case 2:
-        off = r2;
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-        break;
-      default:
-        off = offs[op++];
-        r2 = r1;
-        r1 = r0;
-        r0 = off;
-    }
-    // One unsigned test for both 0 <= off and dst + off < 0.
-    if ((dst + off) >>> 0 >= dst) corrupt('Kraken match offset out of range', where);
-
-    const m = (f >>> 2) & 15;
-    const longMatch = (m + 1) >> 4;
-    const matchLen = m + 2 + ((lens[np] - 3) & -longMatch);
-    np += longMatch;
-    if (matchLen > dstEnd - dst) corrupt('Kraken match overflows the chunk', where);
-    copyMatch(out, view, dst, dst + off, matchLen);
-    dst += matchLen;
-  }
-  if (op !== offCount || np !== lenCount) corrupt('Kraken offset or length arrays not used exactly', where);
-  if (lp > litCount) corrupt('Kraken literal array exhausted', where);
-  const rest = dstEnd - dst;
-  if (rest !== litCount - lp) corrupt('Kraken trailing literals do not fill the chunk', where);
-  addLiterals(out, view, dst, lp, rest, -r0);
+  if (delta) addLiterals(out, view, dst, lp, rest, -r0);
+  else out.set(LZ.lits.subarray(lp, lp + rest), dst);
 }
