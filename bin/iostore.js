@@ -16,7 +16,9 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
 }
 const loader = require('./bundle-loader.js');
 loader.prepare();
-const { run, abortWrites } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites, ownProcessFlags } = require('../dist/cli/main.bundle.cjs');
+// This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
+ownProcessFlags();
 
 // An interrupted run must not leave temporary files behind (final names are only ever complete files).
 for (const signal of ['SIGINT', 'SIGTERM']) {

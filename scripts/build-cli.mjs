@@ -122,9 +122,10 @@ const moduleUrls = {
 
 /**
  * Modules (relative to dist/) that exist once, in the bundle named here; the other bundles require them from it. The
- * registry of temporary files has a bundle of its own: list and info, in the main one, write no files.
+ * registry of temporary files has a bundle of its own: list and info, in the main one, write no files. The V8 flags
+ * kept for the process (and whether bin/iostore.js owns it) are one state for every command bundle.
  */
-const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output' };
+const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output', 'util/v8-flags.js': 'main' };
 
 /** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
 const LAZY = {
@@ -215,7 +216,7 @@ function workerEntries(dir) {
 const mainShared = Object.keys(SHARED).filter((r) => SHARED[r] === 'main');
 const main = {
   contents: [
-    "export { run } from './cli/main.js';",
+    "export { run, ownProcessFlags } from './cli/main.js';",
     "export const abortWrites = (...a) => require('./output.bundle.cjs').modules['layout/output.js'].abortWrites(...a);",
     `export const modules = { ${mainShared.map((r) => `get ${JSON.stringify(r)}() { return require(${JSON.stringify(`./${r}`)}); }`).join(', ')} };`,
   ].join('\n'),

@@ -34,6 +34,9 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
+/** For the `iostore` program (bin/iostore.js) only: its commands may set V8 flags for the whole process. */
+export { ownProcessFlags } from '../util/v8-flags.js';
+
 export async function run(args: string[], io: CliIO = processIO): Promise<number> {
   const verbose = args.includes('--verbose');
   // Fast path: `--version` needs neither the argument parser nor any command.

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { keepV8FlagForWorkers } from '../util/v8-flags.js';
+import { keepV8FlagForWorkers, processFlagsOwned } from '../util/v8-flags.js';
 
 /**
  * A .utoc below this size (~100 bytes per chunk: ~10,000 chunks) makes a short run of `list`: its loops end before
@@ -31,7 +31,7 @@ export function isShortRun(utoc: string): boolean {
  * process. `IOSTORE_V8_OPT=1` keeps the compiler on (to compare). Returns whether it was turned off.
  */
 export function skipOptimizingCompiler(): boolean {
-  if (process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
+  if (!processFlagsOwned() || process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
   (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
   return true;
 }
@@ -46,7 +46,7 @@ export function skipOptimizingCompiler(): boolean {
  * for the worker.
  */
 export function skipOptimizingCompilerInWorkers(): boolean {
-  if (process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
+  if (!processFlagsOwned() || process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
   keepV8FlagForWorkers('--no-opt');
   return true;
 }

@@ -12,12 +12,31 @@ import { createRequire } from 'node:module';
  */
 const kept: string[] = [];
 
+/**
+ * Whether the CLI owns this process (bin/iostore.js says so through ownProcessFlags). V8's flags hold for the whole
+ * process: a command run in-process by another program, or by a test runner, must leave them alone (one in-process
+ * `list` of a small container had turned TurboFan off for every later test of its vitest worker: the Oodle fuzz
+ * file took 19 s instead of 5).
+ */
+let owned = false;
+
+/** Lets the CLI's commands set V8 flags for the rest of the process: called by the `iostore` program only. */
+export function ownProcessFlags(): void {
+  owned = true;
+}
+
+/** Whether commands may set V8 flags (see ownProcessFlags). */
+export function processFlagsOwned(): boolean {
+  return owned;
+}
+
 function setFlag(flag: string): void {
   (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
 }
 
-/** Sets a V8 flag now and keeps it for `setKeptV8Flags`. */
+/** Sets a V8 flag now and keeps it for `setKeptV8Flags` (in a process the CLI owns). */
 export function keepV8Flag(flag: string): void {
+  if (!owned) return;
   setFlag(flag);
   if (!kept.includes(flag)) kept.push(flag);
 }
@@ -29,6 +48,7 @@ export function keepV8Flag(flag: string): void {
  * worker never sets it.
  */
 export function keepV8FlagForWorkers(flag: string): void {
+  if (!owned) return;
   if (!kept.includes(flag)) kept.push(flag);
 }
 

@@ -14,7 +14,8 @@ const dist = (p: string) => JSON.stringify(join(root, 'dist', p));
 describe.skipIf(!hasCorpus)('young generation after a loop worker started', () => {
   it('stays at its starting size in the calling thread when the flag is kept', () => {
     const script = `
-      const { keepV8Flag } = await import(${dist('util/v8-flags.js')});
+      const { keepV8Flag, ownProcessFlags } = await import(${dist('util/v8-flags.js')});
+      ownProcessFlags();
       const { ContainerReader } = await import(${dist('cas/container-reader.js')});
       const { defaultCodecs } = await import(${dist('codecs/registry.js')});
       const { startLoopWorkers } = await import(${dist('chunks/loop-pool.js')});

@@ -14,7 +14,8 @@ const dist = (p: string) => JSON.stringify(join(root, 'dist', p));
 describe('V8 flags kept for later', () => {
   it('leave code caches usable until setKeptV8Flags sets them', () => {
     const script = `
-      const { keepV8FlagForWorkers, keptV8Flags, setKeptV8Flags } = await import(${dist('util/v8-flags.js')});
+      const { keepV8FlagForWorkers, keptV8Flags, ownProcessFlags, setKeptV8Flags } = await import(${dist('util/v8-flags.js')});
+      ownProcessFlags();
       const vm = await import('node:vm');
       const src = 'function f(a) { return a + 1; } f(1);';
       const cachedData = new vm.Script(src, { filename: 'made.js' }).createCachedData();
@@ -28,6 +29,27 @@ describe('V8 flags kept for later', () => {
     `;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop()!);
     expect(out).toEqual({ before: false, after: true, kept: ['--optimize-for-size'] });
+  });
+});
+
+describe.skipIf(!hasCorpus)('commands run in-process (a test runner, a program embedding the CLI)', () => {
+  it('leave V8 alone: after list and unpack of a small container, TurboFan still optimizes and no flag is kept', () => {
+    const utoc = corpusPath('ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+    const script = `
+      const { run } = await import(${dist('cli/main.js')});
+      const { keptV8Flags } = await import(${dist('util/v8-flags.js')});
+      const io = { out() {}, err() {}, isTTY: false };
+      const codes = [await run(['list', ${JSON.stringify(utoc)}], io), await run(['unpack', ${JSON.stringify(utoc)}, ${JSON.stringify(join(tempDir(), 'out'))}, '--threads', '1'], io)];
+      function f(a) { return a * 2 + 1; }
+      %PrepareFunctionForOptimization(f);
+      f(1); f(2);
+      %OptimizeFunctionOnNextCall(f);
+      f(3);
+      // Bit 4 (16): optimized. Under --no-opt (what a short run of list sets in its own process) it stays unset.
+      console.log(JSON.stringify({ codes, turbofan: (%GetOptimizationStatus(f) & 16) !== 0, kept: keptV8Flags() }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop()!);
+    expect(out).toEqual({ codes: [0, 0], turbofan: true, kept: [] });
   });
 });
 
