@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 
@@ -80,12 +80,7 @@ export function scanFolder(root: string): FolderInput {
 
 /** `length` bytes from the start of a file (fewer when it is shorter). */
 export function readFilePrefix(file: string, length: number): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw ioError(e, file);
-  }
+  const fd = withIoError(file, () => openSync(file, 'r'));
   try {
     const out = new Uint8Array(length);
     let at = 0;

@@ -5,7 +5,7 @@ import { encoderSettings } from '../codecs/registry.js';
 import { backgroundDeflater, deflateRoom, ZLIB_DEFAULT_LEVEL, zlibNode, type BackgroundDeflate } from '../codecs/zlib.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import type { EncodedBlock } from './block-encoder.js';
 import type { PlannedChunk } from './planned-chunk.js';
 
@@ -158,11 +158,7 @@ export class DeflateAhead {
     while (this.next < this.chunks.length && !this.handles(this.next)) this.next++;
     if (this.next >= this.chunks.length) return false;
     const file = this.chunks[this.next]!.file!;
-    try {
-      this.fd = openSync(file, 'r');
-    } catch (e) {
-      throw ioError(e, file);
-    }
+    this.fd = withIoError(file, () => openSync(file, 'r'));
     this.pos = 0;
     this.hasher.reset();
     return true;

@@ -4,7 +4,7 @@ import { IoStoreError } from '../errors.js';
 import { defaultCodecs, encoderFor } from '../codecs/registry.js';
 import type { Codec } from '../codecs/codec.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { serveTasks } from '../util/worker-pool.js';
 import { encodeChunk } from './block-encoder.js';
 import { workerData } from 'node:worker_threads';
@@ -17,12 +17,7 @@ let scratch = new Uint8Array(0);
 
 /** A chunk file, whole, in the scratch buffer; one that grew past what a worker holds since pack looked at it is refused. */
 function readSmallFile(file: string): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw ioError(e, file);
-  }
+  const fd = withIoError(file, () => openSync(file, 'r'));
   try {
     const size = fstatSync(fd).size;
     if (size > MAX_WORKER_CHUNK) throw new IoStoreError('IO', `grew to ${size} bytes while being packed`, { file });

@@ -3,7 +3,7 @@ import { IoStoreError } from '../errors.js';
 import type { ModFile } from './mod-folder.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { ByteList } from '../util/int-list.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 
 /** One chunk to write: where its bytes come from and how it is indexed. */
 export interface PlannedChunk {
@@ -125,12 +125,7 @@ export class ChunkFileReader {
 
   /** A file's bytes in pieces of up to 1 MiB, each in a reused buffer (valid until the next piece is pulled). */
   *pieces(file: string): Generator<Uint8Array> {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch (e) {
-      throw ioError(e, file);
-    }
+    const fd = withIoError(file, () => openSync(file, 'r'));
     try {
       if (this.piece.length === 0) this.piece = new Uint8Array(PIECE);
       for (let pos = 0; ; ) {
@@ -155,12 +150,7 @@ export const WHOLE_FILE_MAX = 1 << 20;
 const PIECE = 1 << 20;
 
 function withFile<T>(file: string, use: (fd: number) => T): T {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw ioError(e, file);
-  }
+  const fd = withIoError(file, () => openSync(file, 'r'));
   try {
     return use(fd);
   } catch (e) {

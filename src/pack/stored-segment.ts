@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
-import { ioError } from '../toc/read-file.js';
+import { ioError, withIoError } from '../toc/read-file.js';
 import { align } from '../util/bytes.js';
 
 /**
@@ -97,12 +97,7 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
   const bs = s.blockSize;
   const piece = Math.max(1, Math.floor(STREAM_PIECE / bs)) * bs;
   const buf = buffer.room(piece + 16);
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw ioError(e, file);
-  }
+  const fd = withIoError(file, () => openSync(file, 'r'));
   hasher.reset();
   try {
     let pos = s.positions[0]!;
@@ -162,12 +157,7 @@ export function storedSize(size: number, blockSize: number): number {
 
 /** Reads up to `size` + 1 bytes of `file` into `buf` at `at`; returns how many it held (size + 1: it grew). */
 function readInto(file: string, buf: Uint8Array, at: number, size: number): number {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    throw ioError(e, file);
-  }
+  const fd = withIoError(file, () => openSync(file, 'r'));
   try {
     let done = 0;
     for (;;) {

@@ -20,12 +20,7 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
  */
 export async function readTocBytes(path: string, o: { shared?: boolean } = {}): Promise<Uint8Array> {
   if (UCAS.test(path)) throw ucasGiven(path);
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    throw ioError(e, path);
-  }
+  const fd = withIoError(path, () => openSync(path, 'r'));
   try {
     const size = fstatSync(fd).size;
     const head = new Uint8Array(Math.min(size, TOC_HEADER_SIZE));
