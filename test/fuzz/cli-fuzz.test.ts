@@ -15,7 +15,8 @@ import { FuzzTally, MUTATIONS, mutate, prng } from './mutate.js';
 // IOSTORE_FUZZ_TOCS / IOSTORE_FUZZ_ZEN. The seeds are fixed: a failing case number reproduces.
 const TOC_CASES = Number(process.env.IOSTORE_FUZZ_TOCS ?? 150);
 const ZEN_CASES = Number(process.env.IOSTORE_FUZZ_ZEN ?? 100);
-const SHADER_CASES = Number(process.env.IOSTORE_FUZZ_SHADERS ?? 24);
+// Each shader case is a CLI process (~0.25 s): `npm run fuzz` runs 400.
+const SHADER_CASES = Number(process.env.IOSTORE_FUZZ_SHADERS ?? 12);
 // Another seed explores other cases (IOSTORE_FUZZ_SEED=7 npm run fuzz).
 const SEED = Number(process.env.IOSTORE_FUZZ_SEED ?? 0);
 const RSS_LIMIT = 200 * 2 ** 20;

@@ -38,6 +38,9 @@ import { listFiles, tempDir } from '../tmp.js';
 const tmp = tempDir('iostore-shaders-');
 const PAIR = corpusPath('zen-assets/UE5.4/ShaderArchive-NuclearNightmare-PCD3D_SM6-PCD3D_SM6');
 const PATCH = corpusPath('ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows.utoc');
+/** PATCH as to-legacy writes it, made once: three tests read the folder (none writes into it). */
+let patchLegacy: Promise<string> | undefined;
+const patchAsLegacy = (): Promise<string> => (patchLegacy ??= toLegacy([PATCH], join(tmp, 'patch-legacy')).then(() => join(tmp, 'patch-legacy')));
 /** Every corpus container with shader libraries and a .ucas (the other two, wayoftheninja and templeofgiants, lack it). */
 const WITH_SHADERS = [PATCH, corpusPath('ue5.1-patchtest/jh-patchtest-chunk1001-p/pakchunk1001-Windows_0_P.utoc')];
 /** The ShaderCode chunk type byte of UE5 (EIoChunkType). */
@@ -219,8 +222,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
 
   it('pack of the to-legacy folder writes the IoStore form: verify passes, code reads back equal (and ooz decodes it)', async () => {
     const { libraries, code } = await shaderChunks(PATCH);
-    const folder = join(tmp, 'mod');
-    await toLegacy([PATCH], folder);
+    const folder = await patchAsLegacy();
     const utoc = join(tmp, 'packed', 'Mod.utoc');
     // The game mounts at ../../../PatchTest/Content/: the mod folder is what lies below it.
     const r = await packFolder(join(folder, 'PatchTest/Content'), utoc, { like: PATCH });
@@ -266,8 +268,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
   });
 
   it('iostore to-zen takes a .ushaderbytecode on its own: the engine library chunk id, its group, --json reports it', async () => {
-    const folder = join(tmp, 'cli-legacy');
-    await toLegacy([PATCH], folder);
+    const folder = await patchAsLegacy();
     const lib = join(folder, 'PatchTest/Content/ShaderArchive-PatchTest_Chunk1001-PCD3D_SM6-PCD3D_SM6.ushaderbytecode');
     const out = join(tmp, 'cli-zen', 'S.utoc');
     const r = await cli('to-zen', lib, out, '--version', 'UE5_1', '--project', 'PatchTest', '--json');
@@ -281,8 +282,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
   });
 
   it('to-zen of a legacy .pak holding a mod\'s packages and shader library (Zlib) writes the IoStore form', async () => {
-    const folder = join(tmp, 'pak-src');
-    await toLegacy([PATCH], folder);
+    const folder = await patchAsLegacy();
     const pak = join(tmp, 'pak', 'Mod.pak');
     await packPak(folder, pak, { engine: 'UE5_1', compression: 'zlib' });
     const out = join(tmp, 'pak-zen', 'Mod_P.utoc');
