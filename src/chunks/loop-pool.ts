@@ -8,7 +8,7 @@ import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.j
 import type { IoStoreToc } from '../toc/toc.js';
 import { sharedDirectoryIndex, type SharedChunkPaths } from '../toc/directory-index.js';
 import { EncryptionMethod } from '../toc/version.js';
-import { newWorker, runnableUrl, workerExecArgv } from '../util/worker-pool.js';
+import { newWorkerWithFlags, runnableUrl } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
 import { keptV8Flags } from '../util/v8-flags.js';
@@ -148,7 +148,7 @@ export class LoopWorkers {
     this.paths = setup.paths === true;
     const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
     for (let k = 0; k < count; k++) {
-      const w = startWorker(url, setup);
+      const w = newWorkerWithFlags(url, { workerData: setup });
       // Idle workers do not hold the process open; dispatch makes them count.
       w.unref();
       this.started.push(w);
@@ -348,12 +348,3 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
   return recipes ? { containers, recipes, v8Flags: keptV8Flags() } : undefined;
 }
 
-/** A worker with this process's Node flags; V8 flags (e.g. --max-semi-space-size) are process-wide and refused there. */
-function startWorker(url: URL, workerData: LoopWorkerSetup): Worker {
-  try {
-    return newWorker(url, { workerData, execArgv: workerExecArgv() });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    return newWorker(url, { workerData, execArgv: [] });
-  }
-}

@@ -40,7 +40,7 @@ export class WorkerPool<T, R> {
       // V8's default heap settings. A 2 MiB young generation (resourceLimits) saved 30-50 MiB of peak RSS for two
       // workers, but resource limits can turn an allocation failure into an abort of the whole process, and one test
       // run with them saw the process die of a signal (cause not found, never reproduced): not worth the risk.
-      const w = newWorker(script, { workerData, execArgv: workerExecArgv() });
+      const w = newWorkerWithFlags(script, { workerData });
       w.on('message', (m: Reply<R>) => this.settle(m));
       w.on('error', (e) => this.fail(e));
       w.on('exit', (code) => {
@@ -115,6 +115,20 @@ function endWorker(w: Worker): Promise<void> {
  * through bin/bundle-loader.js, which compiles it with its V8 code cache (written at build time beside it): the
  * bundle of unpack's and verify's workers is 335 KB, and compiling it from source was most of such a worker's start.
  */
+/**
+ * newWorker with this process's Node flags (workerExecArgv). A worker refuses V8 flags given to node
+ * (`node --max-old-space-size=8192 iostore ...`, --trace-gc, --expose-gc): they hold for the whole process already,
+ * and the worker starts with none.
+ */
+export function newWorkerWithFlags(script: URL, options: Omit<WorkerOptions, 'execArgv'>): Worker {
+  try {
+    return newWorker(script, { ...options, execArgv: workerExecArgv() });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    return newWorker(script, { ...options, execArgv: [] });
+  }
+}
+
 export function newWorker(script: URL, options: WorkerOptions): Worker {
   const loader = (globalThis as { __iostoreWorkerLoader?: string }).__iostoreWorkerLoader;
   if (loader === undefined || script.protocol !== 'file:' || !script.pathname.endsWith('-worker.cjs')) return new Worker(script, options);

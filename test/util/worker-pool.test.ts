@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -36,5 +37,25 @@ serveTasks(async (name) => {
     expect(existsSync(join(dir, 'first'))).toBe(true);
     expect(existsSync(join(dir, 'second'))).toBe(false);
     expect(Date.now() - started).toBeLessThan(4000);
+  });
+});
+
+describe('worker threads of a process started with V8 flags', () => {
+  it('start without them (node --max-old-space-size=256 iostore pack --threads 1, unpack --threads 1): no internal error', () => {
+    const dir = tempDir();
+    const folder = join(dir, 'mod', 'Game', 'Content');
+    mkdirSync(folder, { recursive: true });
+    // Two files of mixed bytes, worth compressing: Oodle packs them on a worker of the encode pool.
+    for (const n of ['A', 'B']) writeFileSync(join(folder, `${n}.ubulk`), Uint8Array.from({ length: 96 << 10 }, (_, i) => (i * 7 + (i >> 9)) & 255));
+    const bin = resolve(__dirname, '../../bin/iostore.js');
+    const utoc = join(dir, 'out', 'Mod.utoc');
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--max-old-space-size=256', bin, ...args, '--threads', '1', '--quiet'], { encoding: 'utf8' });
+    const packed = run('pack', join(dir, 'mod'), utoc, '--engine', 'UE5_4', '--compression', 'oodle');
+    expect(packed.stderr).toBe('');
+    expect(packed.status).toBe(0);
+    const unpacked = run('unpack', utoc, join(dir, 'back'));
+    expect(unpacked.stderr).toBe('');
+    expect(unpacked.status).toBe(0);
+    expect(existsSync(join(dir, 'back', 'Game', 'Content', 'B.ubulk'))).toBe(true);
   });
 });
