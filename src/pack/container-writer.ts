@@ -17,6 +17,7 @@ import { openTempFile } from '../layout/output.js';
 import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
+import { padBlockInPlace, storedSize } from './stored-blocks.js';
 
 /** Stored bytes gathered before a write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
@@ -91,7 +92,7 @@ export function padBlock(payload: Uint8Array): Uint8Array {
   if (size === payload.length) return payload;
   const out = new Uint8Array(size);
   out.set(payload);
-  for (let i = payload.length; i < size; i++) out[i] = payload[(i - payload.length) % payload.length]!;
+  padBlockInPlace(out, 0, payload.length);
   return out;
 }
 
@@ -319,8 +320,7 @@ export class ContainerWriter {
   reserveStored(id: Uint8Array, size: number, path?: string, memoryMapped = false): { position: number; index: number } {
     this.checkOpen(id);
     const bs = this.o.blockSize;
-    let stored = 0;
-    for (let o = 0; o < size; o += bs) stored += align(Math.min(bs, size - o), 16);
+    const stored = storedSize(size, bs);
     // The rule placeChunk applies to the stored size (no partitions here): a chunk crossing an alignment boundary
     // moves to it.
     const start = alignedChunkStart(this.partitionOffset, stored, this.o.compressionBlockAlignment ?? 0);
@@ -400,8 +400,7 @@ export class ContainerWriter {
     const size = align(n, 16);
     const data = this.staging.extend(size);
     data.set(block.payload);
-    // Padded with the block's own bytes from its start (the engine's rule, encrypted or not).
-    for (let i = n; i < size; i++) data[i] = data[i - n]!;
+    padBlockInPlace(data, 0, n);
     if (this.encryption === EncryptionMethod.AesEcb) data.set(aesEcbEncrypt(this.o.aesKey!, data));
     else if (this.encryption === EncryptionMethod.AesCtr) {
       const iv = new Uint8Array(randomBytes(12));

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError, withIoError } from '../toc/read-file.js';
-import { align } from '../util/bytes.js';
+import { padBlockInPlace, storedSize } from './stored-blocks.js';
 
 /**
  * Consecutive stored chunks, each exactly a file's bytes, that one thread reads, hashes and writes to the .ucas in
@@ -73,17 +73,11 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
     hashes.set(hasher.digest().subarray(0, SEGMENT_HASH_SIZE), k * SEGMENT_HASH_SIZE);
     if (size > 0) {
       const lastStart = at + Math.floor((size - 1) / s.blockSize) * s.blockSize;
-      const used = at + size - lastStart;
-      const padded = align(used, 16);
-      for (let i = used; i < padded; i++) buf[lastStart + i] = buf[lastStart + i - used]!;
+      padBlockInPlace(buf, lastStart, at + size - lastStart);
     }
     filled = at + storedSize(size, s.blockSize);
   }
-  try {
-    for (let o = 0; o < filled; ) o += writeSync(s.fd, buf, o, filled - o, start + o);
-  } catch (e) {
-    throw ioError(e, s.shownAs);
-  }
+  writeAt(s, buf, filled, start);
   return hashes;
 }
 
@@ -121,16 +115,9 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
       let len = got;
       if (done === size) {
         const lastStart = Math.floor((got - 1) / bs) * bs;
-        const used = got - lastStart;
-        const padded = align(used, 16);
-        for (let i = used; i < padded; i++) buf[lastStart + i] = buf[lastStart + i - used]!;
-        len = lastStart + padded;
+        len = lastStart + padBlockInPlace(buf, lastStart, got - lastStart);
       }
-      try {
-        for (let o = 0; o < len; ) o += writeSync(s.fd, buf, o, len - o, pos + o);
-      } catch (e) {
-        throw ioError(e, s.shownAs);
-      }
+      writeAt(s, buf, len, pos);
       pos += len;
     }
     let more: number;
@@ -148,12 +135,6 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
   return hashes;
 }
 
-/** The bytes a stored chunk of `size` raw bytes takes: each block padded to 16. */
-export function storedSize(size: number, blockSize: number): number {
-  if (size === 0) return 0;
-  const full = Math.floor(size / blockSize) * blockSize;
-  return full + align(size - full, 16);
-}
 
 /** Reads up to `size` + 1 bytes of `file` into `buf` at `at`; returns how many it held (size + 1: it grew). */
 function readInto(file: string, buf: Uint8Array, at: number, size: number): number {
@@ -171,5 +152,14 @@ function readInto(file: string, buf: Uint8Array, at: number, size: number): numb
     throw ioError(e, file);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The first `len` bytes of `buf`, written whole to the segment's .ucas at `position`. */
+function writeAt(s: StoredSegment, buf: Uint8Array, len: number, position: number): void {
+  try {
+    for (let o = 0; o < len; ) o += writeSync(s.fd, buf, o, len - o, position + o);
+  } catch (e) {
+    throw ioError(e, s.shownAs);
   }
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, createChunkHasher, packFolder, verifyContainer } from '../../src/index.js';
 import { ContainerWriter, fileSink } from '../../src/pack/container-writer.js';
-import { copySegment, SegmentBuffer, storedSize } from '../../src/pack/stored-segment.js';
+import { storedSize } from '../../src/pack/stored-blocks.js';
+import { copySegment, SegmentBuffer } from '../../src/pack/stored-segment.js';
 import { freshPaths, tempDir } from '../tmp.js';
 
 const tmp = tempDir();
