@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader } from '../../src/cas/container-reader.js';
 import { fileSource, partitionPaths } from '../../src/cas/source.js';
-import { toLegacy } from '../../src/convert/to-legacy.js';
+import { toLegacy, type ToLegacyResult } from '../../src/convert/to-legacy.js';
 import { IoStoreError } from '../../src/errors.js';
 import { cityHash64 } from '../../src/hash/cityhash.js';
 import { lowerAscii, utf16leBytes } from '../../src/hash/names.js';
@@ -38,9 +38,19 @@ import { listFiles, tempDir } from '../tmp.js';
 const tmp = tempDir('iostore-shaders-');
 const PAIR = corpusPath('zen-assets/UE5.4/ShaderArchive-NuclearNightmare-PCD3D_SM6-PCD3D_SM6');
 const PATCH = corpusPath('ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows.utoc');
-/** PATCH as to-legacy writes it, made once: three tests read the folder (none writes into it). */
-let patchLegacy: Promise<string> | undefined;
-const patchAsLegacy = (): Promise<string> => (patchLegacy ??= toLegacy([PATCH], join(tmp, 'patch-legacy')).then(() => join(tmp, 'patch-legacy')));
+/** PATCH as to-legacy writes it and what it reported, made once: four tests read the folder (none writes into it). */
+let patchLegacy: Promise<{ folder: string; result: ToLegacyResult }> | undefined;
+const patchConverted = () => (patchLegacy ??= toLegacy([PATCH], join(tmp, 'patch-legacy')).then((result) => ({ folder: join(tmp, 'patch-legacy'), result })));
+const patchAsLegacy = async (): Promise<string> => (await patchConverted()).folder;
+/** A container's to-legacy folder and result (PATCH's the one made once). */
+const converted = async (utoc: string): Promise<{ folder: string; result: ToLegacyResult }> => {
+  if (utoc === PATCH) return patchConverted();
+  const folder = join(tmp, 'legacy', utoc.split('/').pop()!);
+  return { folder, result: await toLegacy([utoc], folder) };
+};
+/** The shader libraries and ShaderCode chunks of PATCH, read once (five tests compare with them; none changes them). */
+let patchChunks: ReturnType<typeof shaderChunks> | undefined;
+const patchShaderChunks = () => (patchChunks ??= shaderChunks(PATCH));
 /** Every corpus container with shader libraries and a .ucas (the other two, wayoftheninja and templeofgiants, lack it). */
 const WITH_SHADERS = [PATCH, corpusPath('ue5.1-patchtest/jh-patchtest-chunk1001-p/pakchunk1001-Windows_0_P.utoc')];
 /** The ShaderCode chunk type byte of UE5 (EIoChunkType). */
@@ -180,10 +190,9 @@ describe.skipIf(!hasCorpus)('shader libraries: the UE 5.4 pair (zen form beside 
 
 describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest chunk1001 (PCD3D_SM5 and PCD3D_SM6)', () => {
   it.each(WITH_SHADERS)('to-legacy writes each library with every shader\'s code; to-zen gives back its chunk ids, tables and code (%s)', async (utoc) => {
-    const { libraries, code } = await shaderChunks(utoc);
+    const { libraries, code } = utoc === PATCH ? await patchShaderChunks() : await shaderChunks(utoc);
     expect([...libraries.keys()].sort()).toEqual(['ShaderArchive-PatchTest_Chunk1001-PCD3D_SM5-PCD3D_SM5.ushaderbytecode', 'ShaderArchive-PatchTest_Chunk1001-PCD3D_SM6-PCD3D_SM6.ushaderbytecode']);
-    const out = join(tmp, 'legacy', utoc.split('/').pop()!);
-    const r = await toLegacy([utoc], out);
+    const { folder: out, result: r } = await converted(utoc);
     expect(r.failures).toEqual([]);
     // Each shader cut out of its group is compressed on its own, as the engine stores legacy shaders.
     expect(r.shaderLibraries.map((s) => [s.shaders, s.groups, s.rawShaders + s.compressedShaders])).toEqual([[26, 1, 26], [28, 1, 28]]);
@@ -221,7 +230,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
   });
 
   it('pack of the to-legacy folder writes the IoStore form: verify passes, code reads back equal (and ooz decodes it)', async () => {
-    const { libraries, code } = await shaderChunks(PATCH);
+    const { libraries, code } = await patchShaderChunks();
     const folder = await patchAsLegacy();
     const utoc = join(tmp, 'packed', 'Mod.utoc');
     // The game mounts at ../../../PatchTest/Content/: the mod folder is what lies below it.
@@ -291,7 +300,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
     expect(r.shaderLibraries?.map((l) => [l.from, l.shaders, l.groups])).toEqual([['legacy', 26, 1], ['legacy', 28, 1]]);
     // The asset-info files in the pak give the material its shader maps in the new container header.
     expect(maps(await headerOf(out))).toEqual(maps(await headerOf(PATCH)));
-    const { libraries, code } = await shaderChunks(PATCH);
+    const { libraries, code } = await patchShaderChunks();
     const packed = await shaderChunks(out);
     for (const [name, libBytes] of libraries) {
       const zen = parseZenShaderLibrary(libBytes, name);
@@ -302,7 +311,7 @@ describe.skipIf(!hasCorpus)('shader libraries with their code: ue5.1-patchtest c
   });
 
   it('a library given on its own finds its ShaderCode chunks where unpack wrote them; without them, nothing is written', async () => {
-    const { libraries, code } = await shaderChunks(PATCH);
+    const { libraries, code } = await patchShaderChunks();
     const [name, libBytes] = [...libraries][0]!;
     const dir = join(tmp, 'loose');
     mkdirSync(join(dir, 'Game'), { recursive: true });

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
@@ -97,15 +98,62 @@ function sharedBrowser(): Promise<Shared> {
   return shared;
 }
 
+/** axe-core's script, read once. */
+let axeScript: string | undefined;
+const axeSource = () => (axeScript ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+
+/** The choices the page keeps from one set to the next (a fresh load has none of them). */
+const KEPT_CHOICES = ['.view-tabs', '#thead', '#overridden', '#to-disk', '#toggle-tree', '#charts-box > summary', '[role="separator"]', '#pick-usmap', '#pick-usmap-button'];
+
+/**
+ * Run in the page right after a load: notes the load's <body> style (the splitters keep their sizes there), and marks
+ * the document once the user acts on one of KEPT_CHOICES (the view tab last picked is private to the page's code).
+ */
+function watchChoices(kept: string[]): void {
+  const w = window as unknown as { iostoreTest: { bodyStyle: string | null; chose: string } };
+  w.iostoreTest = { bodyStyle: document.body.getAttribute('style'), chose: '' };
+  const note = (e: Event) => {
+    const hit = kept.find((sel) => (e.target as Element | null)?.closest?.(sel));
+    if (hit && !w.iostoreTest.chose) w.iostoreTest.chose = hit;
+  };
+  for (const type of ['click', 'keydown', 'change', 'pointerdown']) document.addEventListener(type, note, true);
+}
+
+/**
+ * Why the document cannot stand in for a fresh load, or '' when it can: it is at the server's page, under its own
+ * Content-Security-Policy (no injected axe-core), idle, scrolled to the top, and nothing the page keeps across sets
+ * differs from a load's (sort, the overridden rows, the side tab, pane sizes, mappings, a picked view tab).
+ */
+function unlikeFreshLoad(): string {
+  const w = window as unknown as { iostoreTest?: { bodyStyle: string | null; chose: string }; iostoreWeb: PageHooks & { state: { sort: { key: string; dir: number }; showOverridden: boolean; busy: boolean } }; axe?: unknown };
+  const t = w.iostoreTest;
+  const s = w.iostoreWeb.state;
+  if (!t) return 'not watched';
+  if (t.chose) return `acted on ${t.chose}`;
+  if (w.axe) return 'axe-core injected';
+  if (s.busy) return 'busy';
+  if (s.sort.key !== 'path' || s.sort.dir !== 1) return 'sorted';
+  if (s.showOverridden || (document.getElementById('overridden') as HTMLInputElement).checked) return 'overridden rows shown';
+  if (document.querySelector<HTMLElement>('#tabs [aria-selected="true"]')?.dataset.tab !== 'details') return 'side tab';
+  if (document.body.dataset.mappings) return 'mappings';
+  if (document.body.getAttribute('style') !== t.bodyStyle) return 'pane sizes';
+  if (document.getElementById('scroller')!.scrollTop !== 0) return 'scrolled';
+  return '';
+}
+
 /**
  * The browser and the server for the file's tests; the returned helpers use them. The file's tests take turns on one
- * tab: each openPage loads the page afresh in it (a new document, its own JavaScript state; a new tab cost ~0.35 CPU s
- * more), with the test's viewport, a fresh downloads folder and the page's own Content-Security-Policy.
+ * tab. openPage gives the test the page as a fresh load has it: the document the previous test left, when that one
+ * is still like a fresh load in everything the page keeps from one set to the next (see unlikeFreshLoad: each test
+ * then opens its own set, which clears the previous one), else the page loaded afresh (a load and the first set's
+ * warm-up cost ~0.8 CPU s, 20 times in page.test.ts); `reload` always loads it. Either way the test gets the
+ * viewport, a fresh downloads folder, its own error list and the page's own Content-Security-Policy; with `axe`, a
+ * page loaded with that policy bypassed and axe-core injected (its script needs that), to audit.
  */
 export function useBrowser() {
   let browser: Browser;
   let url: string;
-  let tab: { page: Page; cdp: CDPSession; onError?: (e: Error) => void } | undefined;
+  let tab: { page: Page; cdp: CDPSession; onError?: (e: Error) => void; at?: string; viewport?: string } | undefined;
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'iostore-web-'));
@@ -118,21 +166,37 @@ export function useBrowser() {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function openPage(at?: string, viewport = { width: 1400, height: 820 }): Promise<Opened> {
+  async function openPage(at?: string, viewport = { width: 1400, height: 820 }, { reload = false, axe = false } = {}): Promise<Opened> {
     if (!tab || tab.page.isClosed()) {
       const page = await browser.newPage();
       tab = { page, cdp: await page.createCDPSession() };
     }
     const { page, cdp } = tab;
+    const target = at ?? url;
+    const size = `${viewport.width}x${viewport.height}`;
+    const reuse = !reload && !axe && tab.at === target && page.url() === target && tab.viewport === size && (await page.evaluate(unlikeFreshLoad).catch((e) => String(e))) === '';
     const errors: string[] = [];
     if (tab.onError) page.off('pageerror', tab.onError);
     tab.onError = (e) => errors.push(String(e));
     page.on('pageerror', tab.onError);
-    await page.setBypassCSP(false);
-    await page.setViewport(viewport);
     const downloads = fresh('downloads');
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
-    await page.goto(at ?? url);
+    if (reuse) {
+      // The one field a set does not clear and a load leaves empty; the focus as after a load.
+      await page.evaluate(() => {
+        (document.getElementById('key') as HTMLInputElement).value = '';
+        (document.activeElement as HTMLElement | null)?.blur();
+      });
+      return { page, downloads, errors };
+    }
+    tab.at = undefined;
+    await page.setBypassCSP(axe);
+    await page.setViewport(viewport);
+    await page.goto(target);
+    await page.evaluate(watchChoices, KEPT_CHOICES);
+    if (axe) await page.addScriptTag({ content: axeSource() });
+    tab.at = target;
+    tab.viewport = size;
     return { page, downloads, errors };
   }
 
@@ -201,15 +265,34 @@ function exactly(paths: readonly string[]): string {
   return each.length === 1 ? each[0]! : `{${each.join(',')}}`;
 }
 
-/** What `unpack` writes for the same files (the manifest aside), as sha256 by path; with `only`, those paths alone. */
-export async function unpacked(inputs: string[], key?: string, only?: readonly string[]): Promise<Map<string, string>> {
+/** unpacked's answers by its arguments, for every page test file of this worker process (unpack of corpus files). */
+const unpackedBefore = new Map<string, Promise<ReadonlyMap<string, string>>>();
+
+/**
+ * What `unpack` writes for the same files (the manifest aside), as sha256 by path; with `only`, those paths alone.
+ * Asked again with the same arguments, the answer of the first time (four tests compare with the Oodle container's).
+ */
+export function unpacked(inputs: string[], key?: string, only?: readonly string[]): Promise<ReadonlyMap<string, string>> {
+  const args = JSON.stringify([inputs, key ?? '', only ?? null]);
+  let answer = unpackedBefore.get(args);
+  if (!answer) {
+    answer = unpackNow(inputs, key, only);
+    unpackedBefore.set(args, answer);
+    answer.catch(() => unpackedBefore.delete(args));
+  }
+  return answer;
+}
+
+async function unpackNow(inputs: string[], key?: string, only?: readonly string[]): Promise<ReadonlyMap<string, string>> {
   const out = fresh('unpack');
   const r = await unpack(inputs.filter((p) => /\.(utoc|pak)$/i.test(p)), out, { threads: 0, ...(key ? { keys: new KeyRing().add(parseAesKey(key)) } : {}), ...(only ? { filter: exactly(only) } : {}) });
   expect(r.failures).toEqual([]);
-  return new Map(listFiles(out).filter((f) => f !== MANIFEST_NAME).map((f) => [f, sha(readFileSync(join(out, f)))]));
+  const files = new Map(listFiles(out).filter((f) => f !== MANIFEST_NAME).map((f) => [f, sha(readFileSync(join(out, f)))]));
+  rmSync(out, { recursive: true, force: true });
+  return files;
 }
 
-export function expectSameFiles(zip: Map<string, Uint8Array>, reference: Map<string, string>): void {
+export function expectSameFiles(zip: Map<string, Uint8Array>, reference: ReadonlyMap<string, string>): void {
   expect([...zip.keys()].sort()).toEqual([...reference.keys()].sort());
   for (const [path, bytes] of zip) expect(sha(bytes), path).toBe(reference.get(path));
 }

@@ -4,7 +4,6 @@
  * `WEB_SCREENSHOTS=docs npx vitest run test/web/editor-tables.test.ts` refreshes docs/web-thumbnails.png).
  */
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeLegacyPackage, parseLegacyPackage } from '../../src/legacy/index.js';
@@ -28,11 +27,8 @@ describe.skipIf(!canRun)('web page: a legacy editor package\'s thumbnails and ta
     );
 
   it('TestMaterial (UE 4.27): one PNG; BP_FirstPersonCharacter (UE 5.7): two JPEGs; each decoded at its table\'s size; the lists the library\'s; no serious axe violation', async () => {
-    const { page, errors } = await openPage(undefined, { width: 1400, height: 900 });
-    // axe-core injected (its script needs the page's CSP bypassed) to audit the tab at the end.
-    await page.setBypassCSP(true);
-    await page.reload();
-    await page.addScriptTag({ content: readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') });
+    // axe-core injected to audit the tab at the end.
+    const { page, errors } = await openPage(undefined, { width: 1400, height: 900 }, { axe: true });
     const material = editor('ue4.27-editor', 'TestMaterial.uasset');
     await drop(page, [material]);
     await page.waitForSelector('#details figure.thumb img');

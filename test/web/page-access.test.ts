@@ -2,8 +2,7 @@
  * The page by keyboard alone, under an accessibility audit (axe-core), and at phone, laptop and desktop widths
  * (screenshots: `WEB_SCREENSHOTS=docs npx vitest run test/web/page-access.test.ts` refreshes the README's).
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +49,7 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
   const { openPage } = useBrowser();
 
   it('keyboard only: opens files through its own button, walks the tree, sorts, selects a row and downloads it', async () => {
-    const { page, downloads, errors } = await openPage();
+    const { page, downloads, errors } = await openPage(undefined, undefined, { reload: true });
     // The first screen: the pickers are buttons in the Tab order.
     const open = await tabTo(page, (f) => f.id === 'open-files', 5);
     expect(open.role).toBe('button');
@@ -128,12 +127,8 @@ describe.skipIf(!canRun)('web page: keyboard, accessibility, widths', () => {
   });
 
   it('axe-core finds no critical (and no serious) violation: first screen, a package, its properties, a container header, loose files', async () => {
-    const { page, errors } = await openPage();
-    await page.setBypassCSP(true);
-    await page.reload();
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    // Injected once: the page is never reloaded below (each load is a drop on the same page).
-    await page.addScriptTag({ content: axeSource });
+    // axe-core injected once: the page is never reloaded below (each load is a drop on the same page).
+    const { page, errors } = await openPage(undefined, undefined, { axe: true });
     const audit = async (what: string) => {
       const result = await page.evaluate(async () => {
         const r = await (window as unknown as { axe: { run(c: Document, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ['violations'] });
