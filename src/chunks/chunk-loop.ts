@@ -55,6 +55,13 @@ export class LoopTaskBuilder {
     this.starts.push(OWN_PATH);
   }
 
+  /** addOwnPath for each of `indices` of one container, in that order (a whole container's chunks in one call). */
+  addOwnPaths(container: number, indices: Int32Array): void {
+    this.containers.pushRepeated(container, indices.length);
+    this.indices.pushAll(indices);
+    this.starts.pushRepeated(OWN_PATH, indices.length);
+  }
+
   /**
    * The task list, its arrays shared (SharedArrayBuffer: workers read them without a copy each); the builder is
    * emptied (a game's plan: its growing lists were 3 MB more held to the end of the run).
