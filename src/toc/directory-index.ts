@@ -206,27 +206,39 @@ export function mountPointRelative(mountPoint: string): string {
   return s;
 }
 
+/** What walkDirectoryIndex fills in, per chunk, and calls per file entry (each optional). */
+interface WalkTargets {
+  /** Per chunk (TOC index): the index of its file entry's folder prefix in the array returned; -1 (as given) when unnamed. */
+  prefixOf?: Int32Array;
+  /** Per chunk: its file entry's name (string table index). */
+  nameOf?: Int32Array;
+  /** Called per file entry with its entry number, its directory's path prefix and its TOC index. */
+  onFile?: (file: number, prefix: string, tocIndex: number) => void;
+}
+
 /**
- * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice): `onFile` gets
- * each file's entry, its directory's path prefix (ending with `/` below the root), its TOC index and the prefix's
- * index in the array returned, in the order the engine's own walk lists them.
+ * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice), in the order the
+ * engine's own walk lists the files: per file, fills in `to`'s per-chunk tables and calls its `onFile`. Returns the
+ * directories' path prefixes (each ending with `/` below the root), how many file entries there are and, with
+ * `prefixOf`, how many chunks they name.
  */
-function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, onFile: (file: number, prefix: string, tocIndex: number, prefixIndex: number) => void): string[] {
+function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, to: WalkTargets): { prefixes: string[]; files: number; named: number } {
   const { directories, files, strings } = index;
+  const { prefixOf, nameOf, onFile } = to;
   const dirCount = directories.length / 4;
   const fileCount = files.length / 3;
   const prefixes: string[] = [];
-  if (dirCount === 0) return prefixes;
+  let walked = 0;
+  let named = 0;
+  if (dirCount === 0) return { prefixes, files: walked, named };
   const seenDirs = new Uint8Array(dirCount);
   const seenFiles = new Uint8Array(fileCount);
   const bad = (what: string): never => {
     throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
   };
-  const checkName = (i: number, what: string): void => {
-    if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
-  };
+  const stringCount = strings.length;
   const name = (i: number, what: string): string => {
-    checkName(i, what);
+    if (i >= stringCount) bad(`${what} names string ${i} but the table has ${stringCount}`);
     return strings.at(i)!;
   };
   // Directories are marked when first reached, so a sibling chain that loops back fails at once.
@@ -235,14 +247,22 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
   seenDirs[0] = 1;
   while (stack.length > 0) {
     const [dir, prefix] = stack.pop()!;
+    // The loop of a game's 150,000 files, run once: the checks inline, the tables filled here (no call per file).
     for (let f = directories[dir * 4 + 3]!; f !== NONE; f = files[f * 3 + 1]!) {
       if (f >= fileCount) bad(`file entry ${f} is out of range (${fileCount} entries)`);
       if (seenFiles[f]) bad(`file entry ${f} is reached twice (a loop)`);
       seenFiles[f] = 1;
       const tocIndex = files[f * 3 + 2]!;
       if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
-      checkName(files[f * 3]!, `file entry ${f}`);
-      onFile(f, prefixes[prefix]!, tocIndex, prefix);
+      const nameIndex = files[f * 3]!;
+      if (nameIndex >= stringCount) bad(`file entry ${f} names string ${nameIndex} but the table has ${stringCount}`);
+      if (prefixOf) {
+        if (prefixOf[tocIndex]! < 0) named++;
+        prefixOf[tocIndex] = prefix;
+      }
+      if (nameOf) nameOf[tocIndex] = nameIndex;
+      if (onFile) onFile(f, prefixes[prefix]!, tocIndex);
+      walked++;
     }
     for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
       if (c >= dirCount) bad(`directory entry ${c} is out of range (${dirCount} entries)`);
@@ -251,7 +271,7 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
       stack.push([c, prefixes.push(`${prefixes[prefix]}${name(directories[c * 4]!, `directory entry ${c}`)}/`) - 1]);
     }
   }
-  return prefixes;
+  return { prefixes, files: walked, named };
 }
 
 /**
@@ -260,8 +280,10 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
  */
 export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
   const out: DirectoryFile[] = [];
-  walkDirectoryIndex(index, chunkCount, source, (f, prefix, tocIndex) => {
-    out.push({ path: prefix + index.strings.at(index.files[f * 3]!)!, tocIndex });
+  walkDirectoryIndex(index, chunkCount, source, {
+    onFile: (f, prefix, tocIndex) => {
+      out.push({ path: prefix + index.strings.at(index.files[f * 3]!)!, tocIndex });
+    },
   });
   return out;
 }
@@ -285,6 +307,8 @@ export class ChunkPaths {
   private readonly prefixes: string[];
   /** File entries of the index. */
   readonly fileCount: number;
+  /** Chunks a file entry names (counted when first asked for, for tables another thread made). */
+  private named = -1;
 
   constructor(
     private readonly index: DirectoryIndex,
@@ -307,14 +331,10 @@ export class ChunkPaths {
     this.prefixOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
     this.prefixOf.fill(-1);
     this.nameOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
-    let files = 0;
-    const prefixes = walkDirectoryIndex(index, chunkCount, source, (f, _prefix, tocIndex, prefix) => {
-      this.prefixOf[tocIndex] = prefix;
-      this.nameOf[tocIndex] = index.files[f * 3]!;
-      files++;
-    });
+    const { prefixes, files, named } = walkDirectoryIndex(index, chunkCount, source, { prefixOf: this.prefixOf, nameOf: this.nameOf });
     this.prefixes = prefixes.map((p) => mountPrefix + p);
     this.fileCount = files;
+    this.named = named;
   }
 
   /** The tables, when in shared memory: another thread's ChunkPaths of the same index takes them (constructor). */
@@ -335,6 +355,16 @@ export class ChunkPaths {
    */
   folder(i: number): number {
     return this.prefixOf[i]!;
+  }
+
+  /** Whether some chunk has no file entry (its `folder` is -1). */
+  get hasUnnamed(): boolean {
+    if (this.named < 0) {
+      let named = 0;
+      for (let i = 0; i < this.prefixOf.length; i++) if (this.prefixOf[i]! >= 0) named++;
+      this.named = named;
+    }
+    return this.named < this.prefixOf.length;
   }
 
   /** Folders (`folder`) there are. */
