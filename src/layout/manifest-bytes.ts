@@ -80,7 +80,8 @@ export class ManifestChunkWriter {
     out.bytes(k.size);
     out.number(toc.chunkSize(i));
     out.bytes(k.hash);
-    // toc.chunkHash's bytes, read in place (its views were two objects an entry).
+    // toc.chunkHash's bytes, by its rule (a 32-byte hash whose last 12 bytes are zero is its first 20), read in
+    // place: its views were two objects an entry.
     const metas = toc.metas;
     const at = i * toc.metaSize;
     let hashEnd = at + toc.metaHashSize;
