@@ -3,7 +3,7 @@ import { aesCtrCrypt, aesEcbEncrypt } from '../crypto/aes.js';
 import type { Codec } from '../codecs/codec.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
-import { align, bytesEqual, toHex, writeU24LE, writeU40LE } from '../util/bytes.js';
+import { align, toHex, writeU24LE, writeU40LE } from '../util/bytes.js';
 import { ByteList, IntList, NumberList } from '../util/int-list.js';
 import { alignedChunkStart } from '../toc/block-alignment.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
@@ -16,7 +16,7 @@ import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 import { padBlockInPlace, storedSize } from './stored-blocks.js';
-import { tocLayout, type TocLayout } from './toc-layout.js';
+import { tocLayout } from './toc-layout.js';
 
 /** Stored bytes gathered before a write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
@@ -325,35 +325,6 @@ export class ContainerWriter {
     return { position: start, index };
   }
 
-  /** A TOC layout made ahead (prepareToc): the chunks it was made for, and it. */
-  private prepared: { count: number; upcoming: ReadonlyArray<{ id: Uint8Array; path?: string }>; layout: TocLayout } | undefined;
-
-  /**
-   * Makes the TOC's layout (perfect-hash order, directory index) now, for the chunks added so far and then
-   * `upcoming` (in that order), so that finish() need not: a caller copying chunks on other threads makes it
-   * meanwhile. finish() uses it only if exactly those chunks were added.
-   */
-  prepareToc(upcoming: ReadonlyArray<{ id: Uint8Array; path?: string }>): void {
-    const count = this.chunkCount;
-    const ids = new Uint8Array((count + upcoming.length) * CHUNK_ID_SIZE);
-    ids.set(this.ids.view());
-    upcoming.forEach((c, k) => ids.set(c.id, (count + k) * CHUNK_ID_SIZE));
-    const path = (k: number) => (k < count ? this.paths.get(k) : upcoming[k - count]!.path);
-    this.prepared = { count, upcoming, layout: tocLayout({ ids, path }, this.o) };
-  }
-
-  /** The layout prepareToc made, if the chunks added since are the ones it was told of. */
-  private layoutReady(): TocLayout | undefined {
-    const p = this.prepared;
-    if (!p || this.chunkCount !== p.count + p.upcoming.length) return undefined;
-    for (let k = 0; k < p.upcoming.length; k++) {
-      const c = p.upcoming[k]!;
-      const at = (p.count + k) * CHUNK_ID_SIZE;
-      if (!bytesEqual(this.ids.view(at, at + CHUNK_ID_SIZE), c.id) || this.paths.get(p.count + k) !== c.path) return undefined;
-    }
-    return p.layout;
-  }
-
   /** The chunk-meta hash of a chunk added by reserveStored. */
   setHash(index: number, hash: Uint8Array): void {
     this.hashes.view(index * HASH_SIZE, (index + 1) * HASH_SIZE).set(hash.subarray(0, HASH_SIZE));
@@ -585,8 +556,7 @@ export class ContainerWriter {
     const n = this.chunkCount;
     const v = this.o.version;
     const allIds = this.ids.view();
-    const layout = this.layoutReady() ?? tocLayout({ ids: allIds, path: (k) => this.paths.get(k) }, this.o);
-    this.prepared = undefined;
+    const layout = tocLayout({ ids: allIds, path: (k) => this.paths.get(k) }, this.o);
     const { order, seeds, overflow, indexed } = layout;
     const srcOf = (slot: number) => (order ? order[slot]! : slot);
 

@@ -1,10 +1,9 @@
-// A stored-copy worker (see stored-copy.ts): claims segments of stored chunks from the shared feed, reads, hashes and
-// writes them to the .ucas.
+// A stored-copy worker (see stored-copy.ts): reads, hashes and writes segments of stored chunks to the .ucas.
 import { workerData } from 'node:worker_threads';
+import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHasher } from '../hash/chunk-hash.js';
 import { serveTasks } from '../util/worker-pool.js';
 import { setKeptV8Flags } from '../util/v8-flags.js';
-import { copyFromFeed } from './segment-feed.js';
 import { copySegment, SegmentBuffer } from './stored-segment.js';
 import type { CopyTask, CopyWorkerSetup } from './stored-copy.js';
 
@@ -14,13 +13,13 @@ const setup = workerData as CopyWorkerSetup;
 setKeptV8Flags(setup.v8Flags);
 const buffer = new SegmentBuffer();
 let hasher: Promise<ChunkHasher> | undefined;
+/** Checked between files: an interrupt stops the segment before it writes. */
+const stopped = () => {
+  if (Atomics.load(setup.stop, 0) !== 0) throw new IoStoreError('IO', 'interrupted');
+};
 
-serveTasks<CopyTask, number>(async (task) => {
+serveTasks<CopyTask, Uint8Array>(async (task) => {
   const h = await (hasher ??= createChunkHasher(task.algorithm));
-  try {
-    const copied = await copyFromFeed(task.feed, task.port, task.target, (segment, hashes, stopped) => void copySegment(segment, buffer, h, stopped, hashes));
-    return { result: copied };
-  } finally {
-    task.port.close();
-  }
+  const hashes = copySegment(task.segment, buffer, h, stopped);
+  return { result: hashes, transfer: [hashes.buffer as ArrayBuffer] };
 });

@@ -35,7 +35,6 @@ import { writePak } from '../pak/pak-writer.js';
 import { companionPakSettings, type CompanionPakSettings } from './companion.js';
 import { writeCompanionPak } from '../pak/write.js';
 import { quote } from '../util/quote.js';
-import { eventLoopTurns } from '../util/turns.js';
 import { plural } from '../util/plural.js';
 import { ChunkFileReader, readPieces, WHOLE_FILE_MAX, type PlannedChunk } from './planned-chunk.js';
 import { modChunks, readModPackages } from './mod-packages.js';
@@ -99,11 +98,9 @@ export interface PackOptions {
   /**
    * Called between the phases of writing a container: once the plan is made (`planned`: what making it took is no
    * longer used) and once every chunk is written (`written`: the plan and the read buffers are no longer used), before
-   * the TOC is built; or, for stored chunks copied by worker threads, once every chunk is placed (`placed`: the plan
-   * is no longer used, and the TOC is built while they copy) instead of `written`. The CLI runs a full garbage
-   * collection there for a large pack.
+   * the TOC is built. The CLI runs a full garbage collection there for a large pack.
    */
-  betweenPhases?: (phase: 'planned' | 'placed' | 'written', chunks: number) => void;
+  betweenPhases?: (phase: 'planned' | 'written', chunks: number) => void;
   /**
    * Threads compressing chunk files ahead of the writer (0: all on this thread). Zlib blocks deflate on libuv's
    * thread pool, this many at once (default: one per core, at most 3), read block by block; other codecs on worker
@@ -351,26 +348,19 @@ async function writeContainer(
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
   const ordered: Array<PlannedChunk | undefined> = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
-  // From here the plan is `ordered`'s alone (see writeChunks).
+  // From here the plan is `ordered`'s alone: a stored copy lets go of each chunk once it is placed (see writeChunks).
   const chunkCount = chunks.length;
   chunks.length = 0;
   o.betweenPhases?.('planned', ordered.length);
   let writer: ContainerWriter | undefined;
   try {
     writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), { ...settings, expectedChunks: ordered.length });
-    // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection then frees
-    // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
-    let released = false;
-    const release = () => {
-      ordered.length = 0;
-      released = true;
-    };
-    const threads = await writeChunks(writer, ordered, settings, o, progress, ucasName(0), release);
+    const threads = await writeChunks(writer, ordered, settings, o, progress, ucasName(0));
     await writer.drain();
-    if (!released) {
-      release();
-      o.betweenPhases?.('written', chunkCount);
-    }
+    // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection now frees
+    // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
+    ordered.length = 0;
+    o.betweenPhases?.('written', chunkCount);
     const { utocParts, partitions } = await writer.finishInParts();
     await writeTempFile(tmp(`${outBase}.utoc`), utocParts, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
@@ -399,17 +389,15 @@ async function writeContainer(
 
 /**
  * Writes every chunk, in order; returns the threads that encoded them. What reads and encodes them (buffers, encode
- * threads) is gone when this returns, before the TOC is built. A stored copy calls `release` once every chunk is
- * placed (the caller then lets go of the plan: see finishCopying).
+ * threads) is gone when this returns, before the TOC is built.
  */
 async function writeChunks(
   writer: ContainerWriter,
   ordered: Array<PlannedChunk | undefined>,
   settings: ContainerWriterOptions,
-  o: Pick<PackOptions, 'onProgress' | 'threads' | 'betweenPhases'>,
+  o: Pick<PackOptions, 'onProgress' | 'threads'>,
   progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
   ucas: string,
-  release: () => void,
 ): Promise<number> {
   const done = (chunks: number, bytes: number) => {
     progress.chunksDone += chunks;
@@ -417,79 +405,44 @@ async function writeChunks(
     o.onProgress?.({ ...progress });
   };
   // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads; stored chunk files are
-  // copied by worker threads and this thread side by side.
+  // copied by this thread and worker threads side by side.
   const plan = ordered as readonly PlannedChunk[];
   const deflating = await DeflateAhead.create(plan, settings, o.threads);
-  const copying = deflating ? undefined : await StoredCopy.create(writer, plan, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
+  const copying = deflating ? undefined : StoredCopy.create(writer, plan, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
   const pool = deflating || copying ? undefined : encodePoolFor(plan, settings, o.threads);
   try {
     const ahead = pool ? encodeAhead(pool, plan, settings) : undefined;
-    const write = chunkWriter(writer, { copying, deflating, ahead, done });
-    if (!copying) {
-      for (let k = 0; k < plan.length; k++) await write(plan[k]!, k);
-    } else {
-      // The chunks written last (the container header) are made from what every chunk before them was.
-      const lastAt = plan.findIndex((c) => c.last);
-      const before = lastAt < 0 ? plan.length : lastAt;
-      const rest = plan.slice(before);
-      // Each chunk is let go of once placed: the plan's files are freed as the copy goes.
-      for (let k = 0; k < before; k++) {
-        await write(ordered[k]!, k);
+    // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
+    const reader = new ChunkFileReader();
+    for (let k = 0; k < ordered.length; k++) {
+      const c = ordered[k]!;
+      if (copying && StoredCopy.takes(c)) {
+        const starting = copying.add(c);
+        // Placed: the copy holds what it needs of the chunk until its segment is written, and the plan lets go of it
+        // (a collection during the copy frees the files' paths and names as it goes, not only at its end).
         ordered[k] = undefined;
+        if (starting) await starting;
+        continue;
       }
-      await finishCopying(writer, copying, rest, () => {
-        release();
-        o.betweenPhases?.('placed', rest.length + writer.chunkCount);
-      });
-      for (let k = 0; k < rest.length; k++) await write(rest[k]!, before + k);
+      // The chunks written last (the container header) are made from what every chunk before them was.
+      if (c.last) await copying?.finish();
+      else await copying?.flush();
+      const encoded = ahead?.take(k);
+      let hash: Uint8Array;
+      if (deflating?.handles(k)) hash = await writer.addEncodedBlocks(c.id, deflating.blocks(k), () => deflating.hash(), c.path, c.memoryMapped);
+      else if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
+      else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
+      else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
+      c.written?.(hash);
+      done(1, c.size);
     }
+    await copying?.finish();
     return deflating?.threads ?? copying?.threads ?? pool?.size ?? 0;
   } finally {
     deflating?.close();
     await copying?.close();
     await pool?.close();
   }
-}
-
-/** Writes one chunk (the k-th in order) by whichever way takes it: copied, deflated ahead, encoded ahead, or here. */
-function chunkWriter(
-  writer: ContainerWriter,
-  ways: { copying: StoredCopy | undefined; deflating: DeflateAhead | undefined; ahead: ReturnType<typeof encodeAhead> | undefined; done: (chunks: number, bytes: number) => void },
-): (c: PlannedChunk, k: number) => Promise<void> {
-  const { copying, deflating, ahead, done } = ways;
-  // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
-  const reader = new ChunkFileReader();
-  // The event loop gets a turn now and then (an interrupt is heard, V8's own tasks run): copying is blocking work.
-  const turn = eventLoopTurns();
-  return async (c, k) => {
-    if (copying && StoredCopy.takes(c)) {
-      copying.add(c);
-      return turn();
-    }
-    // Before a chunk the writer adds itself, the copy's segment under way goes.
-    copying?.flush();
-    const encoded = ahead?.take(k);
-    let hash: Uint8Array;
-    if (deflating?.handles(k)) hash = await writer.addEncodedBlocks(c.id, deflating.blocks(k), () => deflating.hash(), c.path, c.memoryMapped);
-    else if (encoded) hash = await writer.addEncodedChunk(c.id, await encoded, c.path, c.memoryMapped);
-    else if (c.file !== undefined && c.size <= WHOLE_FILE_MAX) hash = await writer.addChunkBytes(c.id, reader.read(c.file, c.size), c.path, c.memoryMapped);
-    else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
-    c.written?.(hash);
-    done(1, c.size);
-  };
-}
-
-/**
- * Every stored chunk before `rest` is placed and published to the copy threads: this thread lets go of the plan
- * (`released`), makes the TOC's layout (for the chunks placed and `rest`, written after them) while the workers copy
- * what was published ahead (see LEAD_BYTES in stored-copy.ts), then copies what is left beside them.
- */
-async function finishCopying(writer: ContainerWriter, copying: StoredCopy, rest: readonly PlannedChunk[], released: () => void): Promise<void> {
-  copying.flush();
-  const upcoming = rest.map((c) => ({ id: c.id, ...(c.path !== undefined ? { path: c.path } : {}) }));
-  released();
-  writer.prepareToc(upcoming);
-  await copying.finish();
 }
 
 /** The companion .pak with the folder's non-package files, stored (as UnrealPak stages small files by default). */

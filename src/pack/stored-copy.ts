@@ -1,24 +1,20 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
-import { eventLoopTurns } from '../util/turns.js';
 import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
 import type { PlannedChunk } from './planned-chunk.js';
-import { SegmentFeed, type FeedShared, type FeedTarget } from './segment-feed.js';
-import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, STREAM_PIECE } from './stored-segment.js';
+import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, STREAM_PIECE, type StoredSegment } from './stored-segment.js';
 
-/** A copy worker's task: the feed of segments to claim from (see segment-feed.ts), the port their files come by. */
+/** A segment for a copy worker, and the hash its chunks get. */
 export interface CopyTask {
-  feed: FeedShared;
-  port: MessagePort;
-  target: FeedTarget;
+  segment: StoredSegment;
   algorithm: ChunkHashAlgorithm;
 }
 
-/** What a copy worker starts with. */
+/** What a copy worker starts with: a flag set to stop it between files (an interrupt). */
 export interface CopyWorkerSetup {
+  stop: Int32Array;
   /** V8 flags the process keeps (src/util/v8-flags.ts), set again by the worker once it has loaded its code. */
   v8Flags: string[];
 }
@@ -29,69 +25,49 @@ export interface CopyWorkerSetup {
  */
 const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
-/**
- * How far this thread publishes segments ahead of those claimed before it copies one itself: enough work queued for
- * the workers to copy while this thread makes the TOC's layout once every chunk is placed (~0.4 s for 30,000 chunks,
- * when a worker copies ~0.75 GB/s), and few enough queued file names to hold.
- */
-const LEAD_BYTES = 384 << 20;
+/** Segments queued per worker, so none waits for this thread to hand it the next. */
+const QUEUED_PER_WORKER = 8;
 /** Below this much to copy, starting a worker costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
 
 /**
- * Stored chunks that are each a whole file, read, hashed and written to the .ucas by worker threads and this thread
- * side by side: the writer places and tables each chunk when it is added (reserveStored), so segments of consecutive
- * chunks can be written by any thread, in any order. The workers claim segments as this thread publishes them (a
- * shared feed: no message per segment, no worker waiting for this thread's turn), and this thread claims what is
- * left once it has done its own work (finish): a stored pack of 30,000 files had taken ~2.4x the time of `cp -r` of
- * them on this thread alone, and 1.5x with segments handed to a worker by message while this thread made the TOC
- * after the copy.
+ * Stored chunks that are each a whole file, read, hashed and written to the .ucas by this thread
+ * and worker threads side by side: the writer places and tables each chunk when it is added (reserveStored), so
+ * segments of consecutive chunks can be written by any thread, in any order. This thread had read, hashed and copied
+ * every byte twice (into the chunk's staging buffer, then the write batch) on its own: a stored pack of 30,000 files
+ * took ~2.4x the time of `cp -r` of them.
  */
 export class StoredCopy {
-  /** Files added (their order in the feed), and the first of the segment under way with its files and bytes. */
-  private count = 0;
-  private segmentStart = 0;
+  // The segment under way: its files, sizes and places, and its chunks with their writer indexes.
   private files: string[] = [];
+  private readonly sizes = new Float64Array(SEGMENT_FILES);
+  private readonly positions = new Float64Array(SEGMENT_FILES);
+  private chunks: PlannedChunk[] = [];
+  private firstIndex = 0;
   private bytes = 0;
-  /** Per file: its chunk's index in the writer; the `written` callbacks of those that have one. */
-  private readonly writerIndex: Int32Array;
-  private readonly callbacks = new Map<number, (hash: Uint8Array) => void>();
-  /** Segments whose hashes are in the writer (in order). */
-  private reported = 0;
-  /** finish() was called: every chunk was added. */
-  finished = false;
-  private readonly running: Array<Promise<number>> = [];
+  private queued = 0;
+  private readonly running: Array<Promise<void>> = [];
+  private failure: unknown;
   private readonly buffer = new SegmentBuffer();
-  /** Per segment published: the bytes of it and those before it; and the bytes published. */
-  private readonly bytesTo: Float64Array;
-  private publishedBytes = 0;
+  private hasher: ChunkHasher | undefined;
   private readonly stop = () => {
-    this.feed.stop();
+    Atomics.store(this.stopFlag, 0, 1);
     return this.close();
   };
 
   private constructor(
     private readonly writer: ContainerWriter,
-    private readonly target: FeedTarget,
-    algorithm: ChunkHashAlgorithm,
-    private readonly hasher: ChunkHasher,
-    private readonly pool: WorkerPool<CopyTask, number>,
-    private readonly feed: SegmentFeed,
-    files: number,
-    /** Called as segments are written: their chunks and bytes. */
+    private readonly fd: number,
+    private readonly shownAs: string,
+    private readonly blockSize: number,
+    private readonly algorithm: ChunkHashAlgorithm,
+    private readonly pool: WorkerPool<CopyTask, Uint8Array>,
+    /** The workers' stop flag (see CopyWorkerSetup). */
+    private readonly stopFlag: Int32Array,
+    /** Called as each segment is written: its chunks and bytes. */
     private readonly done: (chunks: number, bytes: number) => void,
   ) {
-    this.writerIndex = new Int32Array(files);
-    this.bytesTo = new Float64Array(files);
     abortHooks.add(this.stop);
-    for (let w = 0; w < pool.size; w++) {
-      const { port1, port2 } = new MessageChannel();
-      feed.connect(port1);
-      const task = pool.run({ feed: feed.shared, port: port2, target, algorithm }, [port2 as unknown as ArrayBuffer]);
-      // Awaited in finish; until then (or after this thread failed) a failure must not count as unhandled.
-      task.catch(() => {});
-      this.running.push(task);
-    }
   }
 
   /**
@@ -99,21 +75,16 @@ export class StoredCopy {
    * a file), or undefined. `threads`: worker threads beside this one (default: one fewer than the cores, for 32 MiB
    * or more of such chunks); 0 keeps every chunk on this thread, as the writer's own path.
    */
-  static async create(writer: ContainerWriter, chunks: readonly PlannedChunk[], o: { blockSize: number; algorithm: ChunkHashAlgorithm; shownAs: string; threads: number | undefined }, done: (chunks: number, bytes: number) => void): Promise<StoredCopy | undefined> {
+  static create(writer: ContainerWriter, chunks: readonly PlannedChunk[], o: { blockSize: number; algorithm: ChunkHashAlgorithm; shownAs: string; threads: number | undefined }, done: (chunks: number, bytes: number) => void): StoredCopy | undefined {
     const fd = writer.directFd;
     if (fd === undefined || o.threads === 0) return undefined;
     let bytes = 0;
-    let files = 0;
-    for (const c of chunks) {
-      if (!StoredCopy.takes(c)) continue;
-      bytes += c.size;
-      files++;
-    }
+    for (const c of chunks) if (StoredCopy.takes(c)) bytes += c.size;
     const n = o.threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
     if (n === 0) return undefined;
-    const hasher = await createChunkHasher(o.algorithm);
-    const pool = new WorkerPool<CopyTask, number>(runnableUrl('./copy-worker.js', import.meta.url), n, { v8Flags: keptV8Flags() } satisfies CopyWorkerSetup);
-    return new StoredCopy(writer, { fd, shownAs: o.shownAs, blockSize: o.blockSize }, o.algorithm, hasher, pool, new SegmentFeed(files), files, done);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const pool = new WorkerPool<CopyTask, Uint8Array>(runnableUrl('./copy-worker.js', import.meta.url), n, { stop, v8Flags: keptV8Flags() } satisfies CopyWorkerSetup);
+    return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done);
   }
 
   /** Whether a chunk is copied here: exactly a file's bytes. */
@@ -125,100 +96,81 @@ export class StoredCopy {
     return this.pool.size;
   }
 
-  /** Places the chunk (it is the writer's next) and adds it to the segment under way. */
-  add(chunk: PlannedChunk): void {
-    if (chunk.size > STREAM_PIECE && this.files.length > 0) this.flush();
+  /**
+   * Places the chunk (it is the writer's next) and adds it to the segment under way; a promise only when the segment
+   * is started and that has to wait (no promise per chunk: a pack of 150,000 files calls this for each).
+   */
+  add(chunk: PlannedChunk): Promise<void> | undefined {
+    this.check();
+    if (chunk.size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.add(chunk));
     const { position, index } = this.writer.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
-    const k = this.count++;
-    const f = this.feed.shared;
-    f.sizes[k] = chunk.size;
-    f.positions[k] = position;
-    this.writerIndex[k] = index;
-    if (chunk.written) this.callbacks.set(k, chunk.written);
+    const k = this.files.length;
+    if (k === 0) this.firstIndex = index;
     this.files.push(chunk.file!);
+    this.sizes[k] = chunk.size;
+    this.positions[k] = position;
+    this.chunks.push(chunk);
     this.bytes += chunk.size;
-    if (this.bytes >= SEGMENT_BYTES || chunk.size > STREAM_PIECE || this.files.length >= SEGMENT_FILES) this.flush();
+    return this.bytes >= SEGMENT_BYTES || chunk.size > STREAM_PIECE || this.files.length >= SEGMENT_FILES ? this.flush() : undefined;
   }
 
-  /**
-   * Publishes the segment under way (before a chunk the writer adds itself, and at the end); then, while the workers
-   * have more than LEAD_BYTES published and not claimed, copies the next segment on this thread.
-   */
-  flush(): void {
+  /** Starts the segment under way (before a chunk the writer adds itself, and at the end). */
+  async flush(): Promise<void> {
     if (this.files.length === 0) return;
-    this.publishedBytes += this.bytes;
-    this.bytesTo[this.feed.published] = this.publishedBytes;
-    this.feed.publish(this.segmentStart, this.files.length, this.files.join('\0'));
-    this.segmentStart = this.count;
+    const n = this.files.length;
+    const segment: StoredSegment = { fd: this.fd, shownAs: this.shownAs, blockSize: this.blockSize, files: this.files.join('\0'), sizes: this.sizes.slice(0, n), positions: this.positions.slice(0, n) };
+    const chunks = this.chunks;
+    // A segment's chunks are consecutive in the writer.
+    const first = this.firstIndex;
+    const bytes = this.bytes;
     this.files = [];
+    this.chunks = [];
     this.bytes = 0;
-    while (!this.finished && this.publishedBytes - this.claimedBytes() > LEAD_BYTES && this.copyNext()) {
-      // one segment more on this thread
-    }
-    this.collect();
-  }
-
-  /** The bytes of the segments claimed so far. */
-  private claimedBytes(): number {
-    const k = Math.min(this.feed.claimed, this.feed.published);
-    return k === 0 ? 0 : this.bytesTo[k - 1]!;
-  }
-
-  /** Claims and copies the next segment on this thread; false when none is left. */
-  private copyNext(): boolean {
-    const c = this.feed.claim(this.target);
-    if (!c) return false;
-    const first = this.feed.shared.segmentFirst[c.index]!;
-    try {
-      copySegment(c.segment, this.buffer, this.hasher, () => {}, this.feed.shared.hashes.subarray(first * SEGMENT_HASH_SIZE, (first + c.segment.sizes.length) * SEGMENT_HASH_SIZE));
-    } catch (e) {
-      this.feed.stop();
-      throw e;
-    }
-    this.feed.copied(c.index);
-    return true;
-  }
-
-  /**
-   * Copies on this thread what the workers have not claimed, and waits for theirs: all chunks are written and hashed
-   * (their `written` called) when this returns, as a chunk written last (the container header) needs.
-   */
-  async finish(): Promise<void> {
-    if (this.finished) return;
-    this.flush();
-    this.finished = true;
-    this.feed.close();
-    const turn = eventLoopTurns();
-    while (this.copyNext()) {
-      this.collect();
-      await turn();
-    }
-    await Promise.all(this.running);
-    this.collect();
-    if (this.reported !== this.feed.published) throw new Error(`stored copy: ${this.feed.published - this.reported} segments not copied`);
-  }
-
-  /** Puts the hashes of the segments copied so far (in order) in the writer, and tells of their progress. */
-  private collect(): void {
-    const f = this.feed.shared;
-    while (this.reported < this.feed.published && this.feed.isDone(this.reported)) {
-      const s = this.reported++;
-      const first = f.segmentFirst[s]!;
-      const n = f.segmentFiles[s]!;
-      let bytes = 0;
-      for (let k = first; k < first + n; k++) {
-        const hash = f.hashes.subarray(k * SEGMENT_HASH_SIZE, (k + 1) * SEGMENT_HASH_SIZE);
-        this.writer.setHash(this.writerIndex[k]!, hash);
-        this.callbacks.get(k)?.(hash.slice());
-        bytes += f.sizes[k]!;
+    const apply = (hashes: Uint8Array) => {
+      for (let k = 0; k < n; k++) {
+        const hash = hashes.subarray(k * SEGMENT_HASH_SIZE, (k + 1) * SEGMENT_HASH_SIZE);
+        this.writer.setHash(first + k, hash);
+        chunks[k]!.written?.(hash);
       }
       this.done(n, bytes);
+    };
+    if (this.queued < this.pool.size * QUEUED_PER_WORKER) {
+      this.queued++;
+      this.running.push(this.pool.run({ segment, algorithm: this.algorithm }).then(
+        (hashes) => {
+          this.queued--;
+          apply(hashes);
+        },
+        (e: unknown) => {
+          this.queued--;
+          this.failure ??= e;
+        },
+      ));
+      return;
     }
+    // The workers have enough queued: this thread copies this segment itself, then lets their replies in.
+    const hasher = (this.hasher ??= await createChunkHasher(this.algorithm));
+    apply(copySegment(segment, this.buffer, hasher));
+    await new Promise<void>((r) => setImmediate(r));
   }
 
-  /** Stops the workers (after the file each is copying). */
+  /**
+   * Waits for every segment: all chunks are written and hashed (their `written` called) when this returns, as a
+   * chunk written last (the container header) needs.
+   */
+  async finish(): Promise<void> {
+    await this.flush();
+    await Promise.all(this.running);
+    this.running.length = 0;
+    this.check();
+  }
+
+  private check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Stops the workers (after the segment each is copying). */
   close(): Promise<void> {
-    this.feed.stop();
     abortHooks.delete(this.stop);
     return this.pool.close();
   }

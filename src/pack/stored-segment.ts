@@ -45,18 +45,19 @@ export class SegmentBuffer {
 /**
  * Reads the segment's files into `buffer` where their stored bytes go, pads each chunk's last block to 16 bytes with
  * its own bytes from its start (the engine's rule, as ContainerWriter stages blocks), hashes each file and writes
- * the segment. Returns the hashes back to back (in `hashes` when given: SEGMENT_HASH_SIZE bytes a file). A file whose
- * size changed since the folder was read is refused: the places of the chunks after it are already given.
+ * the segment. Returns the hashes back to back. A file whose size changed since the folder was read is refused:
+ * the places of the chunks after it are already given.
  */
-export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void = () => {}, hashes: Uint8Array = new Uint8Array(s.sizes.length * SEGMENT_HASH_SIZE)): Uint8Array {
+export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void = () => {}): Uint8Array {
   const n = s.sizes.length;
-  if (n === 1 && s.sizes[0]! > STREAM_PIECE) return copyLargeFile(s, buffer, hasher, stopped, hashes);
+  if (n === 1 && s.sizes[0]! > STREAM_PIECE) return copyLargeFile(s, buffer, hasher, stopped);
   const files = s.files.split('\0');
   const start = s.positions[0]!;
   const last = n - 1;
   const end = s.positions[last]! + storedSize(s.sizes[last]!, s.blockSize);
   // One spare byte: each file is asked for one byte more than planned, so a file that grew is seen.
   const buf = buffer.room(end - start + 1);
+  const hashes = new Uint8Array(n * SEGMENT_HASH_SIZE);
   let filled = 0;
   for (let k = 0; k < n; k++) {
     stopped();
@@ -84,7 +85,7 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
 export const STREAM_PIECE = 1 << 20;
 
 /** A segment of one large file: read, hashed and written piece by piece (a piece holds whole blocks). */
-function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void, hashes: Uint8Array): Uint8Array {
+function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHasher, stopped: () => void): Uint8Array {
   const file = s.files;
   const size = s.sizes[0]!;
   const bs = s.blockSize;
@@ -129,6 +130,7 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
   } finally {
     closeSync(fd);
   }
+  const hashes = new Uint8Array(SEGMENT_HASH_SIZE);
   hashes.set(hasher.digest().subarray(0, SEGMENT_HASH_SIZE));
   return hashes;
 }

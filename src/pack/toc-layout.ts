@@ -1,5 +1,5 @@
 // Where each chunk goes in the TOC (perfect-hash slots) and the directory index of their paths: what a TOC needs of
-// its chunks besides their hashes and places, so it can be made while the chunks are still being copied.
+// its chunks besides their hashes and places (ContainerWriter.finishInParts).
 import { toHex } from '../util/bytes.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
