@@ -12,7 +12,8 @@ import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes, withIoError } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { abortCleanups, isAborting, openTempFile, writeTempFile } from '../layout/output.js';
+import { abortCleanups, isAborting, writeTempFile } from '../layout/output.js';
+import { tempSink } from './pak-sink.js';
 import { FileSet, removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { companionChoice, stalePartitions } from './stale-outputs.js';
@@ -452,25 +453,11 @@ async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, f
     const size = (await stat(f.file).catch((e) => { throw ioError(e, f.file); })).size;
     inputs.push({ path: f.path, size, read: () => readPieces(f.file) });
   }
-  const fh = await openTempFile(tmpPath, shownAs);
+  const sink = await tempSink(tmpPath, shownAs);
   try {
-    await writePak(
-      {
-        async write(data, position) {
-          let o = 0;
-          try {
-            while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
-          } catch (e) {
-            throw ioError(e, shownAs);
-          }
-        },
-        truncate: (n) => fh.truncate(n),
-      },
-      inputs,
-      { version: pak.version, mountPoint: pak.mountPoint },
-    );
+    await writePak(sink, inputs, { version: pak.version, mountPoint: pak.mountPoint });
   } finally {
-    await fh.close();
+    await sink.close();
   }
 }
 
