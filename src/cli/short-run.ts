@@ -32,7 +32,7 @@ export function isShortRun(utoc: string): boolean {
  */
 export function skipOptimizingCompiler(): boolean {
   if (!processFlagsOwned() || process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
-  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt');
+  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt --liftoff-only');
   return true;
 }
 

@@ -361,6 +361,16 @@ export class ChunkPaths {
     return this.index.strings instanceof StoredNames ? this.index.strings.bytes : undefined;
   }
 
+  /**
+   * The per-chunk tables themselves (not copies: read only), for writers that work over every chunk at once: each
+   * chunk's folder (`folder`, -1 when unnamed) and its name's number in the string table, with where each name's FString
+   * starts in `storedNames` (undefined when the index was not parsed from bytes).
+   */
+  get tables(): { folderOf: Int32Array; nameOf: Int32Array; nameStarts: Int32Array | undefined } {
+    const strings = this.index.strings;
+    return { folderOf: this.prefixOf, nameOf: this.nameOf, nameStarts: strings instanceof StoredNames ? strings.starts : undefined };
+  }
+
   /** Where chunk i's file name starts in `storedNames` (-1: unnamed, or no stored table). */
   storedNameAt(i: number): number {
     const strings = this.index.strings;
