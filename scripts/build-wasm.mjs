@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Compiles the project's WebAssembly modules (AssemblyScript) and embeds each, base64, in a generated TypeScript
 // file, so that the library, the CLI bundles and the browser page all carry them without a file of their own to find:
-// the Oodle decoder (assembly/oodle -> src/codecs/oodle/wasm-bytes.generated.ts) and the chunk rows of `iostore list`
-// (assembly/listing -> src/cli/chunk-rows-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
+// the Oodle decoder (assembly/oodle -> src/codecs/oodle/wasm-bytes.generated.ts), the TOC reader's per-entry loops
+// (assembly/toc -> src/toc/toc-scan-wasm.generated.ts) and the chunk rows of `iostore list` (assembly/listing ->
+// src/cli/chunk-rows-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
 // only when its sources, the compiler or its options change (their hash is in the generated file).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMMON = ['--runtime', 'stub', '-O3', '--noAssert', '--converge'];
 const MODULES = [
   { dir: 'oodle', target: join('src', 'codecs', 'oodle', 'wasm-bytes.generated.ts'), name: 'OODLE_WASM_BASE64', what: "The Oodle decoder's", options: ['--runtime', 'stub', '-O3', '--noAssert', '--enable', 'simd', '--converge'] },
+  { dir: 'toc', target: join('src', 'toc', 'toc-scan-wasm.generated.ts'), name: 'TOC_SCAN_WASM_BASE64', what: "The TOC reader's loops'", options: COMMON },
   { dir: 'listing', target: join('src', 'cli', 'chunk-rows-wasm.generated.ts'), name: 'CHUNK_ROWS_WASM_BASE64', what: 'The chunk rows writer', options: COMMON },
 ];
 const ascVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'assemblyscript', 'package.json'), 'utf8')).version;

@@ -2,6 +2,7 @@ import { IoStoreError } from '../errors.js';
 import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
 import { ByteList, IntList } from '../util/int-list.js';
+import { scanNames } from './toc-scan.js';
 import { KeyTable } from '../util/key-table.js';
 
 const NONE = 0xffffffff;
@@ -46,15 +47,17 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   // Over shared memory when the TOC's bytes are (worker threads take these arrays: see sharedDirectoryIndex).
   const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
   const tableAt = r.pos;
-  for (let i = 0; i < stringCount; i++) {
-    const at = r.pos;
+  // Plain names are stepped over by WebAssembly (src/toc/toc-scan.ts); any other (UTF-16, or one to refuse) here.
+  const tableSize = scanNames(r.bytes.subarray(tableAt), stringCount, starts, (i, pos) => {
+    const at = (r.pos = tableAt + pos);
     if (!stepOverName(r, i)) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
       r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
-    starts[i] = at - tableAt;
-  }
+    return r.pos - tableAt;
+  });
+  r.pos = tableAt + tableSize;
   const strings = new StoredNames(r.bytes.subarray(tableAt, r.pos), starts);
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
