@@ -92,3 +92,87 @@ export function names(table: usize, size: i32, from: i32, pos: i32, count: i32, 
   at = pos;
   return count;
 }
+
+const NONE: u32 = 0xffffffff;
+
+/** What `walk` found wrong (0: nothing), and the entry and value it concerns. */
+export let walkError: i32 = 0;
+export let walkEntry: u32 = 0;
+export let walkValue: u32 = 0;
+/** Folders `walk` reached (entry 0 the root): each one's parent folder and name, at `parents` and `nameOfFolder`. */
+export let folders: i32 = 0;
+
+export const FILE_OUT_OF_RANGE: i32 = 1;
+export const FILE_TWICE: i32 = 2;
+export const FILE_CHUNK: i32 = 3;
+export const FILE_NAME: i32 = 4;
+export const DIR_OUT_OF_RANGE: i32 = 5;
+export const DIR_TWICE: i32 = 6;
+export const DIR_NAME: i32 = 7;
+
+@inline function fail(code: i32, entry: u32, value: u32): i32 {
+  walkError = code;
+  walkEntry = entry;
+  walkValue = value;
+  return -1;
+}
+
+/**
+ * Walks a directory index from its root (`dirs`: 4 u32 per directory, `files`: 3 per file), depth first as the
+ * engine's own walk lists files, checking each entry as it is reached. Writes each reached file's entry and folder
+ * (`order`, `folderOfFile`, i32s), each chunk's folder and name (`chunkFolder`, `chunkName`: the caller filled the
+ * first with -1; a chunk named twice takes the later file), and each folder's parent and name. `seen` is
+ * `dirCount + fileCount` zero bytes; `stack` room for 2 i32 per directory. Returns the files reached, or -1 with
+ * `walkError`.
+ */
+export function walk(
+  dirs: usize, dirCount: u32, files: usize, fileCount: u32, stringCount: u32, chunkCount: u32, seen: usize, stack: usize,
+  parents: usize, nameOfFolder: usize, order: usize, folderOfFile: usize, chunkFolder: usize, chunkName: usize,
+): i32 {
+  walkError = 0;
+  folders = 0;
+  if (dirCount == 0) return 0;
+  const seenFiles = seen + <usize>dirCount;
+  let top = 0;
+  store<i32>(stack, 0);
+  store<i32>(stack + 4, 0);
+  top = 1;
+  store<i32>(parents, -1);
+  store<i32>(nameOfFolder, -1);
+  folders = 1;
+  store<u8>(seen, 1);
+  let reached = 0;
+  while (top > 0) {
+    top--;
+    const dir = load<u32>(stack + (<usize>top << 3));
+    const folder = load<i32>(stack + (<usize>top << 3) + 4);
+    for (let f = load<u32>(dirs + <usize>dir * 16 + 12); f != NONE; f = load<u32>(files + <usize>f * 12 + 4)) {
+      if (f >= fileCount) return fail(FILE_OUT_OF_RANGE, f, 0);
+      if (load<u8>(seenFiles + <usize>f) != 0) return fail(FILE_TWICE, f, 0);
+      store<u8>(seenFiles + <usize>f, 1);
+      const chunk = load<u32>(files + <usize>f * 12 + 8);
+      if (chunk >= chunkCount) return fail(FILE_CHUNK, f, chunk);
+      const name = load<u32>(files + <usize>f * 12);
+      if (name >= stringCount) return fail(FILE_NAME, f, name);
+      store<i32>(order + (<usize>reached << 2), <i32>f);
+      store<i32>(folderOfFile + (<usize>reached << 2), folder);
+      reached++;
+      store<i32>(chunkFolder + (<usize>chunk << 2), folder);
+      store<i32>(chunkName + (<usize>chunk << 2), <i32>name);
+    }
+    for (let c = load<u32>(dirs + <usize>dir * 16 + 4); c != NONE; c = load<u32>(dirs + <usize>c * 16 + 8)) {
+      if (c >= dirCount) return fail(DIR_OUT_OF_RANGE, c, 0);
+      if (load<u8>(seen + <usize>c) != 0) return fail(DIR_TWICE, c, 0);
+      store<u8>(seen + <usize>c, 1);
+      const name = load<u32>(dirs + <usize>c * 16);
+      if (name >= stringCount) return fail(DIR_NAME, c, name);
+      store<i32>(parents + (<usize>folders << 2), folder);
+      store<i32>(nameOfFolder + (<usize>folders << 2), <i32>name);
+      store<i32>(stack + (<usize>top << 3), <i32>c);
+      store<i32>(stack + (<usize>top << 3) + 4, folders);
+      top++;
+      folders++;
+    }
+  }
+  return reached;
+}

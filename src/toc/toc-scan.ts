@@ -17,6 +17,14 @@ interface ScanWasm {
   sum(src: number, count: number): number;
   names(table: number, size: number, from: number, pos: number, count: number, starts: number): number;
   at: { value: number };
+  walk(
+    dirs: number, dirCount: number, files: number, fileCount: number, stringCount: number, chunkCount: number, seen: number, stack: number,
+    parents: number, nameOfFolder: number, order: number, folderOfFile: number, chunkFolder: number, chunkName: number,
+  ): number;
+  walkError: { value: number };
+  walkEntry: { value: number };
+  walkValue: { value: number };
+  folders: { value: number };
 }
 
 let instance: ScanWasm | undefined;
@@ -105,4 +113,52 @@ export function scanNames(table: Uint8Array, count: number, starts: Int32Array, 
   }
   starts.set(new Int32Array(w.memory.buffer, base + startsAt, count));
   return w.at.value;
+}
+
+/** A directory index walked from its root (walkIndex): the files it reaches, in the engine's order, and their folders. */
+export interface IndexWalk {
+  /** File entries reached, in order, and the folder of each. */
+  order: Int32Array;
+  folderOfFile: Int32Array;
+  /** Per folder reached (0: the root): its parent folder and its name's number in the string table (-1 for the root). */
+  parents: Int32Array;
+  folderNames: Int32Array;
+  /** Per chunk: its folder (-1: no file names it) and its name's number (a chunk named twice: the later file's). */
+  chunkFolder: Int32Array;
+  chunkName: Int32Array;
+}
+
+/** Why a walk stopped: see assembly/toc `walk` (FILE_OUT_OF_RANGE = 1 ... DIR_NAME = 7), the entry and the value. */
+export interface IndexWalkError {
+  error: number;
+  entry: number;
+  value: number;
+}
+
+/**
+ * Walks a directory index (4 u32 per directory, 3 per file) from its root, depth first, checking each entry as it is
+ * reached (in range, reached once, its chunk and name in range): nothing here can run forever.
+ */
+export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: number, chunkCount: number): IndexWalk | IndexWalkError {
+  const dirCount = dirs.length >>> 2;
+  const fileCount = Math.floor(files.length / 3);
+  const at: number[] = [];
+  let size = 0;
+  for (const n of [16 * dirCount, 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, 4 * chunkCount, 4 * chunkCount]) {
+    at.push(size);
+    size = align8(size + n);
+  }
+  const w = room(size);
+  const base = w.base();
+  const mem = () => new Uint8Array(w.memory.buffer, base, size);
+  place(w, base + at[0]!, dirs.subarray(0, 4 * dirCount));
+  place(w, base + at[1]!, files.subarray(0, 3 * fileCount));
+  mem().fill(0, at[2]!, at[2]! + dirCount + fileCount);
+  mem().fill(0xff, at[8]!, at[8]! + 4 * chunkCount);
+  const a = (k: number) => base + at[k]!;
+  const reached = w.walk(a(0), dirCount, a(1), fileCount, stringCount, chunkCount, a(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9));
+  if (reached < 0) return { error: w.walkError.value, entry: w.walkEntry.value >>> 0, value: w.walkValue.value >>> 0 };
+  const i32s = (k: number, n: number) => new Int32Array(w.memory.buffer, a(k), n).slice();
+  const folders = w.folders.value;
+  return { order: i32s(6, reached), folderOfFile: i32s(7, reached), parents: i32s(4, folders), folderNames: i32s(5, folders), chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
 }
