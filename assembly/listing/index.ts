@@ -166,10 +166,6 @@ function copy(from: usize, n: i32): void {
   at += <usize>n;
 }
 
-function ascii(s: string): void {
-  for (let k = 0; k < s.length; k++) store<u8>(at++, s.charCodeAt(k));
-}
-
 function digitsOf(v: u64): i32 {
   let d = 1;
   while (v >= 10) { v /= 10; d++; }
@@ -187,6 +183,34 @@ function number(v: u64, width: i32): void {
     v /= 10;
   } while (v > 0);
 }
+
+// The JSON rows' fixed text.
+/**     {\n      "index":  */
+const J0: usize = memory.data<u8>([32, 32, 32, 32, 123, 10, 32, 32, 32, 32, 32, 32, 34, 105, 110, 100, 101, 120, 34, 58, 32]);
+/** ,\n      "id": " */
+const J1: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 105, 100, 34, 58, 32, 34]);
+/** ",\n      "type":  */
+const J2: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 116, 121, 112, 101, 34, 58, 32]);
+/** ,\n      "path":  */
+const J3: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 112, 97, 116, 104, 34, 58, 32]);
+/** ,\n      "size":  */
+const J4: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 105, 122, 101, 34, 58, 32]);
+/** ,\n      "storedSize":  */
+const J5: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 116, 111, 114, 101, 100, 83, 105, 122, 101, 34, 58, 32]);
+/** ,\n      "blocks":  */
+const J6: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 98, 108, 111, 99, 107, 115, 34, 58, 32]);
+/** ,\n      "hash": " */
+const J7: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 104, 97, 115, 104, 34, 58, 32, 34]);
+/** ",\n      "offset":  */
+const J8: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 111, 102, 102, 115, 101, 116, 34, 58, 32]);
+/** ,\n      "compressed": true,\n      "container":  */
+const J9: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 116, 114, 117, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
+/** ,\n      "compressed": false,\n      "container":  */
+const J10: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 102, 97, 108, 115, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
+/** \n    },\n */
+const J11: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 44, 10]);
+/** \n    }\n */
+const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
 
 const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
@@ -276,27 +300,29 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       hex(m, hashLength(i));
       byte(0x0a);
     } else {
-      ascii('    {\n      "index": ');
+      copy(J0, 21);
       number(<u64>i, 0);
-      ascii(',\n      "id": "');
+      copy(J1, 15);
       hex(ids + <usize>i * 12, 12);
-      ascii('",\n      "type": ');
+      copy(J2, 17);
       typeCell(i);
-      ascii(',\n      "path": ');
+      copy(J3, 16);
       pathCell(k, i, true);
-      ascii(',\n      "size": ');
+      copy(J4, 16);
       number(size, 0);
-      ascii(',\n      "storedSize": ');
+      copy(J5, 22);
       number(s, 0);
-      ascii(',\n      "blocks": ');
+      copy(J6, 18);
       number(<u64>blockCountOf(i), 0);
-      ascii(',\n      "hash": "');
+      copy(J7, 17);
       hex(m, hashLength(i));
-      ascii('",\n      "offset": ');
+      copy(J8, 19);
       number(<u64>load<f64>(offsets + (<usize>i << 3)), 0);
-      ascii((load<u8>(m + <usize>hashSize) & 1) != 0 ? ',\n      "compressed": true,\n      "container": ' : ',\n      "compressed": false,\n      "container": ');
+      if ((load<u8>(m + <usize>hashSize) & 1) != 0) copy(J9, 47);
+      else copy(J10, 48);
       copy(container, containerLength);
-      ascii(k + 1 < count ? '\n    },\n' : '\n    }\n');
+      if (k + 1 < count) copy(J11, 8);
+      else copy(J12, 7);
     }
   }
   written = <i32>(at - out);
