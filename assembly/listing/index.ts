@@ -34,9 +34,8 @@ let names: usize = 0;
 let folders: usize = 0;
 /** Per type (256): i32 start, i32 byte length, i32 width of its cell. */
 let types: usize = 0;
-/** Per row: f64 stored size (made by `scan`). */
-let stored: usize = 0;
-/** Per row: i32 start, i32 byte length, i32 width of a path cell made by the caller; length -1: none. */
+/** Per row (i32): -1, or the number of the path cell the caller made for it at `cells` (i32 start, byte length, width). */
+let cellOf: usize = 0;
 let cells: usize = 0;
 /** The container's name cell (JSON). */
 let container: usize = 0;
@@ -44,12 +43,12 @@ let containerLength: i32 = 0;
 
 export function setTables(
   ids_: usize, offsets_: usize, lengths_: usize, blocks_: usize, blockSize_: f64, metas_: usize, metaSize_: i32, hashSize_: i32,
-  order_: usize, count_: i32, folderOf_: usize, nameOf_: usize, nameStarts_: usize, names_: usize, folders_: usize, types_: usize, stored_: usize,
-  cells_: usize, container_: usize, containerLength_: i32,
+  order_: usize, count_: i32, folderOf_: usize, nameOf_: usize, nameStarts_: usize, names_: usize, folders_: usize, types_: usize,
+  cellOf_: usize, cells_: usize, container_: usize, containerLength_: i32,
 ): void {
   ids = ids_; offsets = offsets_; lengths = lengths_; blocks = blocks_; blockSize = <u64>blockSize_; metas = metas_;
   metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
-  names = names_; folders = folders_; types = types_; stored = stored_; cells = cells_; container = container_;
+  names = names_; folders = folders_; types = types_; cellOf = cellOf_; cells = cells_; container = container_;
   containerLength = containerLength_;
 }
 
@@ -61,6 +60,8 @@ export let maxBlocks: i32 = 0;
 export let typeWidth: i32 = 0;
 export let pathWidth: i32 = 0;
 export let hashWidth: i32 = 0;
+/** The most bytes a fast path cell has. */
+export let pathBytes: i32 = 0;
 
 /** Bytes of a name or folder byte that every format shows as it is: printable ASCII but `"`, `,` and `\`. */
 @inline function plain(c: u32): bool {
@@ -92,6 +93,17 @@ function plainNameLength(i: i32): i32 {
   return <i32>((off + len + blockSize - 1) / blockSize - off / blockSize);
 }
 
+/** The stored sizes of chunk i's `b` blocks, summed. */
+function storedSizeOf(i: i32, b: i32): u64 {
+  let s: u64 = 0;
+  if (b > 0) {
+    const first = <u64>load<f64>(offsets + (<usize>i << 3)) / blockSize;
+    let e = blocks + <usize>first * 12 + 5;
+    for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
+  }
+  return s;
+}
+
 /** Bytes of chunk i's hash: 20, or all of a 32-byte field whose last 12 are used. */
 function hashLength(i: i32): i32 {
   if (hashSize <= 20) return hashSize;
@@ -101,12 +113,12 @@ function hashLength(i: i32): i32 {
 }
 
 /**
- * The first pass: each row's stored size (kept at `stored`) and the widest cells; rows whose path needs a cell made
+ * The first pass: the widest cells; rows whose path needs a cell made
  * by the caller are listed at `slow` (i32 row numbers). Returns how many there are.
  */
 export function scan(slow: usize): i32 {
   let n = 0;
-  maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0;
+  maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0; pathBytes = 0;
   for (let k = 0; k < count; k++) {
     const i = chunkOf(k);
     if (i > maxIndex) maxIndex = i;
@@ -114,14 +126,7 @@ export function scan(slow: usize): i32 {
     if (size > maxSize) maxSize = size;
     const b = blockCountOf(i);
     if (b > maxBlocks) maxBlocks = b;
-    let s: u64 = 0;
-    if (b > 0) {
-      const first = <u64>load<f64>(offsets + (<usize>i << 3)) / blockSize;
-      let e = blocks + <usize>first * 12 + 5;
-      for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
-    }
-    const sf = <f64>s;
-    store<f64>(stored + (<usize>k << 3), sf);
+    const sf = <f64>storedSizeOf(i, b);
     if (sf > maxStored) maxStored = sf;
     const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
     if (tw > typeWidth) typeWidth = tw;
@@ -135,7 +140,7 @@ export function scan(slow: usize): i32 {
       store<i32>(slow + (<usize>n << 2), k);
       n++;
     }
-    else if (fw + nw > pathWidth) pathWidth = fw + nw;
+    else if (fw + nw > pathWidth) pathWidth = pathBytes = fw + nw;
   }
   return n;
 }
@@ -232,10 +237,10 @@ function typeCell(i: i32): i32 {
 
 /** The path cell of row k (chunk i), without the quotes a JSON string adds to a fast one; returns its width. */
 function pathCell(k: i32, i: i32, quoted: bool): i32 {
-  const c = cells + <usize>k * 12;
-  const made = load<i32>(c + 4);
+  const made = load<i32>(cellOf + (<usize>k << 2));
   if (made >= 0) {
-    copy(load<i32>(c), made);
+    const c = cells + <usize>made * 12;
+    copy(load<i32>(c), load<i32>(c + 4));
     return load<i32>(c + 8);
   }
   const f = load<i32>(folderOf + (<usize>i << 2));
@@ -264,7 +269,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
   let k = from;
   for (; k < count && at < end; k++) {
     const i = chunkOf(k);
-    const s = <u64>load<f64>(stored + (<usize>k << 3));
+    const s = storedSizeOf(i, blockCountOf(i));
     const size = <u64>load<f64>(lengths + (<usize>i << 3));
     const m = metas + <usize>i * <usize>metaSize;
     if (format == TABLE) {

@@ -28,7 +28,7 @@ interface RowsWasm {
   setTables(
     ids: number, offsets: number, lengths: number, blocks: number, blockSize: number, metas: number, metaSize: number, hashSize: number,
     order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
-    stored: number, cells: number, container: number, containerLength: number,
+    cellOf: number, cells: number, container: number, containerLength: number,
   ): void;
   markTypes(flags: number): void;
   scan(slow: number): number;
@@ -42,6 +42,7 @@ interface RowsWasm {
   typeWidth: { value: number };
   pathWidth: { value: number };
   hashWidth: { value: number };
+  pathBytes: { value: number };
 }
 
 let instance: RowsWasm | undefined;
@@ -108,28 +109,26 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
   // Per folder: its bytes when every character is plain (the module's `plain`), else width -1 (its rows are made here).
   const folderCount = paths ? paths.folderCount : 0;
   const folders = mem.take(12 * folderCount);
-  let folderBytes = 0;
   for (let f = 0; f < folderCount; f++) {
     const text = paths!.folderPath(f);
-    folderBytes = Math.max(folderBytes, text.length);
     if (fast && plain(text)) {
       const at = mem.put(Buffer.from(text, 'latin1'));
       mem.i32s(folders + 12 * f, 3).set([at, text.length, text.length]);
     } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
   }
   const types = mem.take(12 * 256);
-  const stored = mem.take(8 * count);
-  const cells = mem.take(12 * count);
-  mem.bytes(cells, 12 * count).fill(0xff);
+  const cellOf = mem.take(4 * count);
+  mem.bytes(cellOf, 4 * count).fill(0xff);
   const containerCell = Buffer.from(JSON.stringify(container), 'utf8');
   const containerAt = mem.put(containerCell);
-  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, stored, cells, containerAt, containerCell.length);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, 0, containerAt, containerCell.length);
 
   // The types' cells, for the types the rows have.
   const flags = mem.take(256);
   mem.bytes(flags, 256).fill(0);
   w.markTypes(flags);
   const present = mem.bytes(flags, 256).slice();
+  let typeBytes = 0;
   for (let t = 0; t < 256; t++) {
     if (present[t] === 0) continue;
     const name = chunkTypeName(t, toc.generation);
@@ -137,25 +136,30 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
     const bytes = Buffer.from(text, 'utf8');
     const at = mem.put(bytes);
     mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
+    typeBytes = Math.max(typeBytes, bytes.length);
   }
 
   // The rows whose paths need their cells made here.
   const slowAt = mem.take(4 * count);
   const slow = mem.i32s(slowAt, w.scan(slowAt)).slice();
   let pathWidth = w.pathWidth.value;
-  let longest = 0;
-  for (const k of slow) {
+  let longest = w.pathBytes.value;
+  const cells = mem.take(12 * slow.length);
+  for (let s = 0; s < slow.length; s++) {
+    const k = slow[s]!;
     const path = toc.chunkPath(order[k]!) ?? '';
     const text = format === 'table' ? escapeControl(path) : format === 'csv' ? csvCell(path) : JSON.stringify(path);
     const bytes = Buffer.from(text, 'utf8');
     const at = mem.put(bytes);
-    mem.i32s(cells + 12 * k, 3).set([at, bytes.length, text.length]);
+    mem.i32s(cells + 12 * s, 3).set([at, bytes.length, text.length]);
+    mem.i32s(cellOf + 4 * k, 1)[0] = s;
     if (text.length > pathWidth) pathWidth = text.length;
     if (bytes.length > longest) longest = bytes.length;
   }
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, cells, containerAt, containerCell.length);
 
-  // Room for a part and the row that passes it: its path is at most a folder and a name, or a cell made here.
-  const out = mem.take(PART + 4096 + Math.max(longest, (names?.length ?? 0) + folderBytes));
+  // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
+  const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
   if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth), 'latin1'));
   for (let k = 0; k < count; ) {
     k = w.write(FORMAT[format], k, out, PART);
