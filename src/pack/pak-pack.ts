@@ -39,9 +39,9 @@ export interface PakPackOptions {
   encryptIndex?: boolean;
   /** Which pak of an unpacked folder to rebuild, when it holds several. */
   container?: string;
-  /** Allow overwriting the pak the folder was unpacked from. */
   /** Write plain a pak the manifest says was encrypted (without it and without `aesKey` that rebuild is refused). */
   noEncrypt?: boolean;
+  /** Allow overwriting the pak the folder was unpacked from. */
   force?: boolean;
   codecs?: CodecRegistry;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
@@ -102,6 +102,15 @@ function pickPak(m: Manifest, name: string | undefined, source: string, outName:
   throw new IoStoreError('USAGE', `the folder holds ${paks.length} paks (${paks.map((x) => x.name).join(', ')}): choose one with --container <name>, or name the output after it`, { file: source });
 }
 
+/** What the build starts from: the files to pack and the writer settings the sources gave. */
+interface PakSources {
+  files: PakInputFile[];
+  from: PakPackResult['from'];
+  settings: Partial<PakWriterOptions>;
+  version?: number;
+  mountPoint?: string;
+}
+
 /**
  * Builds a `.pak` from a folder: an unpacked pak (its manifest gives the paths, version, mount point and
  * compression; files added below its mount folder are packed too) or a folder laid out below the mount point.
@@ -111,105 +120,127 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
   if (!/\.pak$/i.test(outPak)) throw new IoStoreError('USAGE', 'the output must be a .pak path', { file: outPak });
   const warnings: string[] = [];
   const outAbs = resolve(outPak);
-  const settings: Partial<PakWriterOptions> = {};
-  let files: PakInputFile[] = [];
-  let from: PakPackResult['from'] = 'folder';
-  let mountPoint = o.mountPoint;
-  let version: number | undefined;
-
-  if (o.like !== undefined) {
-    const like = await openPakFile(o.like, o.aesKey ? { keyFor: () => o.aesKey } : {});
-    await like.close();
-    version = like.pak.version;
-    if (like.pak.footer.compressionSlots === 4) settings.compressionSlots = 4;
-    mountPoint ??= like.pak.mountPoint;
-    const compressed = like.pak.entries.find((e) => e.compressionMethodIndex !== 0);
-    if (compressed) {
-      settings.compression = compressed.compressionMethod;
-      settings.blockSize = Math.max(...like.pak.entries.filter((e) => e.compressionMethodIndex !== 0 && e.blocks && e.blocks.length > 1).map((e) => e.compressionBlockSize), 65536);
-    }
-    if (like.pak.footer.encryptionKeyGuid.some((b) => b !== 0)) settings.encryptionKeyGuid = like.pak.footer.encryptionKeyGuid;
-  }
-
+  const src: PakSources = { files: [], from: 'folder', settings: {}, mountPoint: o.mountPoint };
+  if (o.like !== undefined) await takeLikePak(o, src);
   const manifestPath = join(folder, MANIFEST_NAME);
   const manifest = existsSync(manifestPath) ? await readManifest(folder) : undefined;
   const picked = manifest ? pickPak(manifest, o.container, folder, basename(outPak)) : undefined;
-  if (picked) {
-    from = 'manifest';
-    if (!o.force && resolve(picked.pak) === outAbs) throw new IoStoreError('USAGE', 'the output would overwrite the pak this folder was unpacked from (pass --force to allow)', { file: outPak });
-    version ??= picked.version;
-    mountPoint ??= picked.mountPoint;
-    if (picked.compressionSlots === 4) settings.compressionSlots = 4;
-    // The seed UnrealPak derived from the pak's name: the same seed gives the same path hashes.
-    if (picked.pathHashSeed !== null) settings.pathHashSeed = BigInt(picked.pathHashSeed);
-    const counts = new Map<string, number>();
-    for (const f of picked.files) if (f.compression !== 'None') counts.set(f.compression, (counts.get(f.compression) ?? 0) + 1);
-    const common = [...counts].sort((a, b) => b[1] - a[1])[0];
-    if (common && settings.compression === undefined) {
-      settings.compression = common[0];
-      const sizes = picked.files.filter((f) => f.compression === common[0] && f.size > f.blockSize).map((f) => f.blockSize);
-      settings.blockSize = sizes.length > 0 ? Math.max(...sizes) : 65536;
-    }
-    if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
-    // An encrypted pak is rebuilt encrypted, or plain only when asked: never without a word.
-    if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey && !o.noEncrypt) {
-      throw new IoStoreError('USAGE', `the pak was encrypted (key GUID ${picked.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
-    }
-    const known = new Set<string>();
-    for (const p of manifest!.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
-    for (const c of manifest!.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());
-    for (const f of picked.files) {
-      const file = join(folder, ...f.path.split('/'));
-      let st;
-      try {
-        st = await stat(file);
-      } catch (e) {
-        throw ioError(e, file);
-      }
-      files.push(fileInput(f.pakPath, file, st.size));
-    }
-    // Files added below the pak's mount folder since it was unpacked join it.
-    const prefix = pakMountRelative(picked.mountPoint, picked.pak);
-    const mountDir = join(folder, ...prefix.split('/').filter(Boolean));
-    if (existsSync(mountDir)) {
-      const found: string[] = [];
-      await walkFiles(mountDir, found);
-      for (const file of found.sort()) {
-        const rel = relative(folder, file).split(sep).join('/');
-        if (rel === MANIFEST_NAME || known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
-        files.push(fileInput(rel.slice(prefix.length), file, (await stat(file)).size));
-      }
-    }
-  } else {
-    const found: string[] = [];
-    await walkFiles(folder, found);
-    for (const file of found.sort()) {
-      const rel = relative(folder, file).split(sep).join('/');
-      if (rel === MANIFEST_NAME || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
-      files.push(fileInput(rel, file, (await stat(file)).size));
-    }
+  if (picked) await takeUnpackedPak(folder, manifest!, picked, outPak, o, src);
+  else {
+    src.files = await folderFiles(folder, '', outAbs, new Set());
     if (manifest) warnings.push(`${MANIFEST_NAME} names no .pak: packed the folder's files as they lie below the mount point`);
   }
-  if (files.length === 0) throw new IoStoreError('NOT_FOUND', 'no files to pack', { file: folder });
+  if (src.files.length === 0) throw new IoStoreError('NOT_FOUND', 'no files to pack', { file: folder });
+  applyUserSettings(o, src);
+  const files = src.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const r = await writePakFile(outPak, files, writerOptions(o, src, files), warnings);
+  if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
+  return { ...r, pak: outPak, from: src.from, warnings };
+}
 
+/** `--like`: the version, mount point, compression, block size and key GUID of a pak of the target game. */
+async function takeLikePak(o: PakPackOptions, src: PakSources): Promise<void> {
+  const like = await openPakFile(o.like!, o.aesKey ? { keyFor: () => o.aesKey } : {});
+  await like.close();
+  const { settings } = src;
+  src.version = like.pak.version;
+  if (like.pak.footer.compressionSlots === 4) settings.compressionSlots = 4;
+  src.mountPoint ??= like.pak.mountPoint;
+  const compressed = like.pak.entries.filter((e) => e.compressionMethodIndex !== 0);
+  if (compressed.length > 0) {
+    settings.compression = compressed[0]!.compressionMethod;
+    settings.blockSize = Math.max(...compressed.filter((e) => e.blocks && e.blocks.length > 1).map((e) => e.compressionBlockSize), 65536);
+  }
+  if (like.pak.footer.encryptionKeyGuid.some((b) => b !== 0)) settings.encryptionKeyGuid = like.pak.footer.encryptionKeyGuid;
+}
+
+/** An unpacked pak: its manifest's files and settings, and files added below its mount folder since. */
+async function takeUnpackedPak(folder: string, manifest: Manifest, picked: ManifestPak, outPak: string, o: PakPackOptions, src: PakSources): Promise<void> {
+  const { settings } = src;
+  src.from = 'manifest';
+  if (!o.force && resolve(picked.pak) === resolve(outPak)) throw new IoStoreError('USAGE', 'the output would overwrite the pak this folder was unpacked from (pass --force to allow)', { file: outPak });
+  src.version ??= picked.version;
+  src.mountPoint ??= picked.mountPoint;
+  if (picked.compressionSlots === 4) settings.compressionSlots = 4;
+  // The seed UnrealPak derived from the pak's name: the same seed gives the same path hashes.
+  if (picked.pathHashSeed !== null) settings.pathHashSeed = BigInt(picked.pathHashSeed);
+  if (settings.compression === undefined) takeCommonCompression(picked, settings);
+  if (o.noEncrypt && o.aesKey) throw new IoStoreError('USAGE', '--no-encrypt and --aes-key exclude each other');
+  // An encrypted pak is rebuilt encrypted, or plain only when asked: never without a word.
+  if ((picked.encryptedIndex || picked.files.some((f) => f.encrypted)) && !o.aesKey && !o.noEncrypt) {
+    throw new IoStoreError('USAGE', `the pak was encrypted (key GUID ${picked.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
+  }
+  for (const f of picked.files) {
+    const file = join(folder, ...f.path.split('/'));
+    src.files.push(fileInput(f.pakPath, file, await sizeOf(file)));
+  }
+  const known = new Set<string>();
+  for (const p of manifest.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
+  for (const c of manifest.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());
+  const prefix = pakMountRelative(picked.mountPoint, picked.pak);
+  src.files.push(...(await folderFiles(folder, prefix, resolve(outPak), known)));
+}
+
+/** The compression most of the unpacked pak's files had, and the largest block size they used with it. */
+function takeCommonCompression(picked: ManifestPak, settings: Partial<PakWriterOptions>): void {
+  const counts = new Map<string, number>();
+  for (const f of picked.files) if (f.compression !== 'None') counts.set(f.compression, (counts.get(f.compression) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0];
+  if (!common) return;
+  settings.compression = common[0];
+  const sizes = picked.files.filter((f) => f.compression === common[0] && f.size > f.blockSize).map((f) => f.blockSize);
+  settings.blockSize = sizes.length > 0 ? Math.max(...sizes) : 65536;
+}
+
+/**
+ * The files below `folder`/`prefix` (the pak's mount folder; '' for all) that are none of `known` (lower-case paths
+ * relative to the folder), the manifest, the output or a temporary file, with pak paths relative to the prefix.
+ */
+async function folderFiles(folder: string, prefix: string, outAbs: string, known: ReadonlySet<string>): Promise<PakInputFile[]> {
+  const dir = join(folder, ...prefix.split('/').filter(Boolean));
+  if (prefix !== '' && !existsSync(dir)) return [];
+  const found: string[] = [];
+  await walkFiles(dir, found);
+  const files: PakInputFile[] = [];
+  for (const file of found.sort()) {
+    const rel = relative(folder, file).split(sep).join('/');
+    if (rel === MANIFEST_NAME || known.has(rel.toLowerCase()) || resolve(file) === outAbs || /\.iostore-tmp$/.test(file)) continue;
+    files.push(fileInput(rel.slice(prefix.length), file, await sizeOf(file)));
+  }
+  return files;
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch (e) {
+    throw ioError(e, file);
+  }
+}
+
+/** The options that win over what the sources said: --engine, --pak-version, --compression, --block-size. */
+function applyUserSettings(o: PakPackOptions, src: PakSources): void {
+  const { settings } = src;
   if (o.engine !== undefined) {
-    version = pakVersionForEngine(engineText(o.engine));
+    src.version = pakVersionForEngine(engineText(o.engine));
     if (/^\D*4[._]22$/.test(o.engine.trim())) settings.compressionSlots = 4;
   }
-  if (o.pakVersion !== undefined) version = o.pakVersion;
-  version ??= PakVersion.Fnv64BugFix;
-  if (settings.compressionSlots === 4 && version !== PakVersion.FNameBasedCompressionMethod) delete settings.compressionSlots;
+  if (o.pakVersion !== undefined) src.version = o.pakVersion;
+  src.version ??= PakVersion.Fnv64BugFix;
+  if (settings.compressionSlots === 4 && src.version !== PakVersion.FNameBasedCompressionMethod) delete settings.compressionSlots;
   if (o.compression !== undefined) settings.compression = methodName(o.compression);
   if (o.blockSize !== undefined) settings.blockSize = o.blockSize;
-  files = files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
 
+/** The writer's options, with a progress count per file written. */
+function writerOptions(o: PakPackOptions, src: PakSources, files: readonly PakInputFile[]): PakWriterOptions {
   const total = { chunksDone: 0, chunksTotal: files.length, bytesDone: 0, bytesTotal: files.reduce((a, f) => a + f.size, 0) };
   const sizes = new Map(files.map((f) => [f.path, f.size]));
-  const codecs = withEncoderSettings(o, settings.compression);
-  const w: PakWriterOptions = {
-    ...settings,
-    version,
-    mountPoint: mountPoint ?? '../../../',
+  const codecs = withEncoderSettings(o, src.settings.compression);
+  return {
+    ...src.settings,
+    version: src.version!,
+    mountPoint: src.mountPoint ?? '../../../',
     ...(codecs ? { codecs } : {}),
     ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
     ...(o.encryptIndex ? { encryptIndex: true } : {}),
@@ -219,17 +250,24 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
       o.onProgress?.({ ...total });
     },
   };
-  // Folders made here go again if the run fails; what a killed run left beside the output goes first.
+}
+
+/**
+ * Writes the pak under a temporary name and renames it into place. Folders made here go again if the run fails;
+ * what a killed run left beside the output goes first.
+ */
+async function writePakFile(outPak: string, files: PakInputFile[], w: PakWriterOptions, warnings: string[]): Promise<PakWriteResult> {
   if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: outPak });
+  const outAbs = resolve(outPak);
   const made = withIoError(dirname(outAbs), () => mkdirSync(dirname(outAbs), { recursive: true }));
   const unmake = () => removeMadeFolders(dirname(outAbs), made);
   abortCleanups.add(unmake);
   const leftovers = removeLeftovers(dirname(outAbs));
   if (leftovers.length > 0) warnings.push(leftoversWarning(leftovers));
   const tmp = tempPathFor(outAbs);
-  let r: PakWriteResult;
   try {
     const sink = await tempSink(tmp, outPak);
+    let r: PakWriteResult;
     try {
       r = await writePak(sink, files, w);
     } finally {
@@ -238,6 +276,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     await rename(tmp, outAbs).catch((e) => {
       throw ioError(e, outPak);
     });
+    return r;
   } catch (e) {
     await unlink(tmp).catch(() => {});
     removeMadeFolders(dirname(outAbs), made);
@@ -246,10 +285,7 @@ export async function packPak(folder: string, outPak: string, o: PakPackOptions 
     tempFilesInFlight.delete(tmp);
     abortCleanups.delete(unmake);
   }
-  if (r.storedRaw > 0) warnings.push(`${plural(r.storedRaw, 'file')} did not shrink with ${r.compression} and ${r.storedRaw === 1 ? 'is' : 'are'} stored as ${r.storedRaw === 1 ? 'it is' : 'they are'}`);
-  return { ...r, pak: outPak, from, warnings };
 }
-
 
 /**
  * The registry to write with: the given one (or the built-ins) with the compression method set up for the level and

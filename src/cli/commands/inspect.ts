@@ -8,7 +8,7 @@ import { importedExportPaths } from '../../inspect/imports.js';
 import { ioError, ucasGiven } from '../../toc/read-file.js';
 import { mountEntry } from '../../mount/mount.js';
 import { openContainer } from '../../mount/open.js';
-import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeaderVersionName } from '../../zen/container-header.js';
+import { parseContainerHeader, parseContainerHeaderVersionName, type ContainerHeader, type ContainerHeaderVersionName } from '../../zen/container-header.js';
 import { parseZenPackage, type ParseZenPackageOptions } from '../../zen/zen-package.js';
 import type { Command } from '../command.js';
 import { renderJson, renderTable } from '../format.js';
@@ -64,125 +64,168 @@ export const inspectCommand: Command<InspectArgs> = {
       .example('$0 inspect Content/Hero.uasset --thumbnails thumbs', 'an editor package: its tables, and its thumbnails as thumbs/Hero.png')
       .example('$0 inspect Localization/Game/de/Game.locres', 'the German texts by namespace and key') as never,
   async run(args, io) {
-    const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
-    const hints: ParseZenPackageOptions = {};
-    const engineName = args.version ?? args.engine;
+    const c = inspectContext(args, io);
+    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
+    if (/\.pak$/i.test(args.file)) return inspectPakArg(c);
+    if (/\.utoc$/i.test(args.file)) return inspectContainer(c);
+    return inspectFile(c, new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); })));
+  },
+};
+
+/** What every kind of file shown needs: the arguments, the output, and the engine and header hints. */
+interface InspectContext {
+  args: InspectArgs;
+  io: CliIO;
+  headerVersion: ContainerHeaderVersionName | undefined;
+  /** The zen package parser's hints; `zenEngine()` adds the engine once the file is known to be zen. */
+  hints: ParseZenPackageOptions;
+  zenEngine(): void;
+  legacyOptions(): LegacyInspectOptions;
+}
+
+function inspectContext(args: InspectArgs, io: CliIO): InspectContext {
+  const headerVersion = args['container-header-version'] === undefined ? undefined : parseContainerHeaderVersionName(args['container-header-version']);
+  const hints: ParseZenPackageOptions = headerVersion !== undefined ? { containerHeaderVersion: headerVersion } : {};
+  const engineName = args.version ?? args.engine;
+  return {
+    args,
+    io,
+    headerVersion,
+    hints,
     // Legacy packages go back to UE 4.0; zen ones and containers start at 4.25: parsed once the file's kind is known.
-    const zenEngine = () => {
+    zenEngine: () => {
       if (engineName !== undefined) hints.engine = parseEngineVersion(engineName);
-    };
-    const legacyOptions = (): LegacyInspectOptions => ({
+    },
+    legacyOptions: () => ({
       ...(engineName !== undefined ? { engine: parseLegacyEngineRelease(engineName) } : {}),
       ...(args.mount !== undefined ? { mount: args.mount } : {}),
       ...(args.thumbnails !== undefined ? { thumbnails: args.thumbnails } : {}),
-    });
-    if (headerVersion !== undefined) hints.containerHeaderVersion = headerVersion;
+    }),
+  };
+}
 
-    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
-    if (/\.pak$/i.test(args.file)) {
-      const showZen = async (source: string, bytes: Uint8Array) => {
-        if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: source });
-        zenEngine();
-        const view = describePackage(parseZenPackage(bytes, { source, ...hints }), {});
-        return args.json ? renderJson(view) : renderPackage(view);
-      };
-      io.out(await inspectPak(args.file, args.package, args, legacyOptions(), showZen));
-      return ExitCode.Ok;
-    }
-    if (/\.utoc$/i.test(args.file)) {
-      if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; containers hold cooked ones, which have none)', { file: args.file });
-      zenEngine();
-      const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
-      try {
-        const names = packageNamesFromToc(reader.toc);
-        const header = await readContainerHeader(reader, headerVersion);
-        if (args.package === undefined) {
-          if (!header) {
-            // A global container holds the script objects, not packages.
-            const scriptObjects = await scriptObjectsFromReader(reader);
-            if (!scriptObjects) throw new IoStoreError('NOT_FOUND', 'the container has neither a container header nor script objects to show', { file: args.file });
-            io.out(inspectScriptObjects(args.file, scriptObjects, !!args.json, 'global container'));
-            return ExitCode.Ok;
-          }
-          const view = describeContainerHeader(header, names);
-          io.out(args.json ? renderJson(view) : renderHeader(view));
-          return ExitCode.Ok;
-        }
-        const i = findPackageChunk(reader.toc, args.package, names);
-        if (i < 0) throw new IoStoreError('NOT_FOUND', `no package ${quote(args.package)} in the container`, { file: args.file });
-        const id = reader.toc.chunkId(i).id;
-        const entry = header?.packages.find((p) => p.packageId === id);
-        const bytes = await reader.readChunk(i);
-        const pkg = parseZenPackage(bytes, {
-          source: `${args.file}: ${reader.toc.chunkPath(i)}`,
-          ...hints,
-          ...(header && hints.containerHeaderVersion === undefined ? { containerHeaderVersion: header.version } : {}),
-          ...(entry ? { storeEntry: entry } : {}),
-        });
-        const scriptObjects = await loadScriptObjects(args.file, args.global);
-        const importedExports = await importedExportPaths(pkg, entry, containerPackageLoader(reader, header));
-        const view = describePackage(pkg, { packageNames: names, importedExports, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
-        io.out(args.json ? renderJson(view) : renderPackage(view));
-        hintGlobal(view, scriptObjects, args, io);
-        return ExitCode.Ok;
-      } finally {
-        await reader.close();
-      }
-    }
+function noThumbnails(c: InspectContext, what: string): void {
+  if (c.args.thumbnails !== undefined) throw new IoStoreError('USAGE', `--thumbnails takes a legacy .uasset/.umap (${what})`, { file: c.args.file });
+}
 
-    const bytes = new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); }));
-    if (isLocres(bytes) || /\.locres$/i.test(args.file)) {
-      io.out(inspectLocres(args.file, bytes, !!args.json));
+/** A .pak: the list of its packages, or one of them (legacy, or zen in a pak of zen packages). */
+async function inspectPakArg(c: InspectContext): Promise<number> {
+  const { args } = c;
+  const showZen = async (source: string, bytes: Uint8Array) => {
+    if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: source });
+    c.zenEngine();
+    const view = describePackage(parseZenPackage(bytes, { source, ...c.hints }), {});
+    return args.json ? renderJson(view) : renderPackage(view);
+  };
+  c.io.out(await inspectPak(args.file, args.package, args, c.legacyOptions(), showZen));
+  return ExitCode.Ok;
+}
+
+/** A .utoc: its container header (a global container: its script objects), or one package, imports resolved. */
+async function inspectContainer(c: InspectContext): Promise<number> {
+  const { args, io } = c;
+  noThumbnails(c, 'editor packages hold thumbnails; containers hold cooked ones, which have none');
+  c.zenEngine();
+  const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });
+  try {
+    const names = packageNamesFromToc(reader.toc);
+    const header = await readContainerHeader(reader, c.headerVersion);
+    if (args.package !== undefined) return await inspectContainerPackage(c, reader, header, names);
+    if (!header) {
+      // A global container holds the script objects, not packages.
+      const scriptObjects = await scriptObjectsFromReader(reader);
+      if (!scriptObjects) throw new IoStoreError('NOT_FOUND', 'the container has neither a container header nor script objects to show', { file: args.file });
+      io.out(inspectScriptObjects(args.file, scriptObjects, !!args.json, 'global container'));
       return ExitCode.Ok;
     }
-    if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
-    // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
-    if (isLegacyPackage(bytes)) {
-      io.out(inspectLegacy(args.file, bytes, !!args.json, legacyOptions()));
-      return ExitCode.Ok;
+    const view = describeContainerHeader(header, names);
+    io.out(args.json ? renderJson(view) : renderHeader(view));
+    return ExitCode.Ok;
+  } finally {
+    await reader.close();
+  }
+}
+
+type OpenedContainer = Awaited<ReturnType<typeof openContainer>>;
+
+async function inspectContainerPackage(c: InspectContext, reader: OpenedContainer, header: ContainerHeader | null, names: ReturnType<typeof packageNamesFromToc>): Promise<number> {
+  const { args, io } = c;
+  const i = findPackageChunk(reader.toc, args.package!, names);
+  if (i < 0) throw new IoStoreError('NOT_FOUND', `no package ${quote(args.package!)} in the container`, { file: args.file });
+  const id = reader.toc.chunkId(i).id;
+  const entry = header?.packages.find((p) => p.packageId === id);
+  const bytes = await reader.readChunk(i);
+  const pkg = parseZenPackage(bytes, {
+    source: `${args.file}: ${reader.toc.chunkPath(i)}`,
+    ...c.hints,
+    ...(header && c.hints.containerHeaderVersion === undefined ? { containerHeaderVersion: header.version } : {}),
+    ...(entry ? { storeEntry: entry } : {}),
+  });
+  const scriptObjects = await loadScriptObjects(args.file, args.global);
+  const importedExports = await importedExportPaths(pkg, entry, containerPackageLoader(reader, header));
+  const view = describePackage(pkg, { packageNames: names, importedExports, ...(entry ? { importedPackageIds: entry.importedPackages } : {}), ...(scriptObjects ? { scriptObjects } : {}) });
+  io.out(args.json ? renderJson(view) : renderPackage(view));
+  hintGlobal(view, scriptObjects, args, io);
+  return ExitCode.Ok;
+}
+
+/** A loose file, told by its bytes (and, where they cannot tell, its name). */
+async function inspectFile(c: InspectContext, bytes: Uint8Array): Promise<number> {
+  const { args, io } = c;
+  const json = !!args.json;
+  if (isLocres(bytes) || /\.locres$/i.test(args.file)) {
+    io.out(inspectLocres(args.file, bytes, json));
+    return ExitCode.Ok;
+  }
+  if (isClassicPackage(bytes)) return inspectClassic(bytes, args, io);
+  // Legacy and zen packages are told apart by their bytes (the package tag and a negative legacy file version).
+  if (isLegacyPackage(bytes)) {
+    io.out(inspectLegacy(args.file, bytes, json, c.legacyOptions()));
+    return ExitCode.Ok;
+  }
+  noThumbnails(c, 'editor packages hold thumbnails; cooked and zen ones do not');
+  c.zenEngine();
+  if (SHADER_LIBRARY.test(args.file)) {
+    io.out(inspectShaderLibrary(args.file, bytes, json));
+    return ExitCode.Ok;
+  }
+  if (looksLikeScriptObjects(bytes)) {
+    const scriptObjects = await loadScriptObjects(args.file, args.file);
+    io.out(inspectScriptObjects(args.file, scriptObjects!, json, 'chunk'));
+    return ExitCode.Ok;
+  }
+  const kind = sniffFile(bytes)?.kind;
+  if (kind === 'container-header' || c.headerVersion !== undefined) return showHeaderFile(c, bytes);
+  if (kind === 'utoc') throw new IoStoreError('USAGE', 'this is a .utoc container table of contents: pass it with its .utoc name (its .ucas beside it)', { file: args.file });
+  if (kind !== undefined) throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
+  if (/^\.(uasset|umap|uzenasset)$/i.test(extname(args.file))) return showPackageFile(c, bytes);
+  // Neither zen packages nor UE4 container headers carry a magic number: a file that parses as neither is
+  // described by its first bytes, not by the error of whichever parser was tried last.
+  for (const show of [showHeaderFile, showPackageFile]) {
+    try {
+      return await show(c, bytes);
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
     }
-    if (args.thumbnails !== undefined) throw new IoStoreError('USAGE', '--thumbnails takes a legacy .uasset/.umap (editor packages hold thumbnails; cooked and zen ones do not)', { file: args.file });
-    zenEngine();
-    if (SHADER_LIBRARY.test(args.file)) {
-      io.out(inspectShaderLibrary(args.file, bytes, !!args.json));
-      return ExitCode.Ok;
-    }
-    const kind = sniffFile(bytes)?.kind;
-    const showHeader = (): number => {
-      const header = parseContainerHeader(bytes, { source: args.file, ...(headerVersion ? { version: headerVersion as ContainerHeaderVersionName } : {}) });
-      const view = describeContainerHeader(header);
-      io.out(args.json ? renderJson(view) : renderHeader(view));
-      return ExitCode.Ok;
-    };
-    const showPackage = async (): Promise<number> => {
-      const pkg = parseZenPackage(bytes, { source: args.file, ...hints });
-      const scriptObjects = await loadScriptObjects(args.file, args.global);
-      const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
-      io.out(args.json ? renderJson(view) : renderPackage(view));
-      hintGlobal(view, scriptObjects, args, io);
-      return ExitCode.Ok;
-    };
-    if (looksLikeScriptObjects(bytes)) {
-      const scriptObjects = await loadScriptObjects(args.file, args.file);
-      io.out(inspectScriptObjects(args.file, scriptObjects!, !!args.json, 'chunk'));
-      return ExitCode.Ok;
-    }
-    if (kind === 'container-header' || headerVersion !== undefined) return showHeader();
-    if (kind === 'utoc') throw new IoStoreError('USAGE', 'this is a .utoc container table of contents: pass it with its .utoc name (its .ucas beside it)', { file: args.file });
-    if (kind !== undefined) throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
-    if (/^\.(uasset|umap|uzenasset)$/i.test(extname(args.file))) return showPackage();
-    // Neither zen packages nor UE4 container headers carry a magic number: a file that parses as neither is
-    // described by its first bytes, not by the error of whichever parser was tried last.
-    for (const show of [showHeader, showPackage]) {
-      try {
-        return await show();
-      } catch (e) {
-        if (!(e instanceof IoStoreError)) throw e;
-      }
-    }
-    throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
-  },
-};
+  }
+  throw new IoStoreError('BAD_MAGIC', notExpectedKind(bytes, INSPECTABLE), { file: args.file });
+}
+
+function showHeaderFile(c: InspectContext, bytes: Uint8Array): number {
+  const header = parseContainerHeader(bytes, { source: c.args.file, ...(c.headerVersion ? { version: c.headerVersion } : {}) });
+  const view = describeContainerHeader(header);
+  c.io.out(c.args.json ? renderJson(view) : renderHeader(view));
+  return ExitCode.Ok;
+}
+
+async function showPackageFile(c: InspectContext, bytes: Uint8Array): Promise<number> {
+  const pkg = parseZenPackage(bytes, { source: c.args.file, ...c.hints });
+  const scriptObjects = await loadScriptObjects(c.args.file, c.args.global);
+  const view = describePackage(pkg, scriptObjects ? { scriptObjects } : {});
+  c.io.out(c.args.json ? renderJson(view) : renderPackage(view));
+  hintGlobal(view, scriptObjects, c.args, c.io);
+  return ExitCode.Ok;
+}
 
 /** One line on stderr when script imports stay unnamed for want of the global container's script objects. */
 function hintGlobal(view: PackageView, scriptObjects: unknown, args: InspectArgs, io: CliIO): void {
