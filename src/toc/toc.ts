@@ -1,6 +1,6 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, fromHex, latin1, readU40BE, readU40LE, toHex } from '../util/bytes.js';
+import { ByteReader, fromHex, latin1, readU40LE, toHex } from '../util/bytes.js';
 import { BLOCK_ENTRY_SIZE, BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
@@ -18,6 +18,7 @@ import {
 import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
 import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
 import { perfectHashLookup } from './perfect-hash.js';
+import { blocksStoredTotal, checkBlocks, decodeChunkSpans, sumOf } from './toc-scan.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from './version.js';
 
 export interface ReadTocOptions {
@@ -316,11 +317,7 @@ export class IoStoreToc {
 
   /** Σ uncompressed chunk sizes and Σ stored block sizes. */
   totals(): { rawSize: number; storedSize: number } {
-    let rawSize = 0;
-    for (let i = 0; i < this.chunkCount; i++) rawSize += this.chunkLengths[i]!;
-    let storedSize = 0;
-    for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize(b);
-    return { rawSize, storedSize };
+    return { rawSize: sumOf(this.chunkLengths.subarray(0, this.chunkCount)), storedSize: blocksStoredTotal(this.blocks.bytes.subarray(0, 12 * this.blockCount)) };
   }
 }
 
@@ -436,17 +433,17 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const given = options.parsedChunks;
   let chunkOffsets: Float64Array;
   let chunkLengths: Float64Array;
+  // The first chunk whose blocks are not all in the table (decodeChunkSpans checks as it decodes), or -1.
+  let badChunk = -1;
   if (given && given.chunkOffsets.length === n && given.chunkLengths.length === n) {
     chunkOffsets = given.chunkOffsets;
+    // Checked by the thread that decoded them, from these same bytes.
     chunkLengths = given.chunkLengths;
   } else {
     const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
     chunkOffsets = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
     chunkLengths = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      chunkOffsets[i] = readU40BE(offLen, i * 10);
-      chunkLengths[i] = readU40BE(offLen, i * 10 + 5);
-    }
+    badChunk = decodeChunkSpans(offLen, n, h.compressionBlockSize, b, chunkOffsets, chunkLengths);
   }
   const seeds = new Int32Array(h.perfectHashSeedsCount);
   const sv = new DataView(seedBytes.buffer, seedBytes.byteOffset, seedBytes.byteLength);
@@ -463,25 +460,22 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   }
 
   const blocks = new BlockTable(blockBytes);
-  const badBlock = blocks.firstBadMethod(compressionMethods.length);
+  const { badMethod: badBlock, oversized: bigBlock } = checkBlocks(blockBytes, compressionMethods.length, h.compressionBlockSize);
   if (badBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
   }
   // Chunks are cut into blocks of the header's size: a block that decodes to more would overrun the chunk it is in.
-  const bigBlock = blocks.firstOversized(h.compressionBlockSize);
   if (bigBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${bigBlock} decodes to ${blocks.uncompressedSize(bigBlock)} bytes, more than the block size ${h.compressionBlockSize}`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + bigBlock * 12 + 8 });
   }
 
   // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
   const offLenAt = TOC_HEADER_SIZE + n * CHUNK_ID_SIZE;
-  for (let i = 0; i < n; i++) {
+  if (badChunk >= 0) {
+    const i = badChunk;
     const len = chunkLengths[i]!;
-    if (len === 0) continue;
     const last = Math.ceil((chunkOffsets[i]! + len) / h.compressionBlockSize);
-    if (!(last <= b)) {
-      throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
-    }
+    throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
   }
 
   let directoryIndex: DirectoryIndex | null = null;
