@@ -45,12 +45,13 @@ interface RowsWasm {
   pathBytes: { value: number };
 }
 
-let instance: RowsWasm | undefined;
+let compiled: object | undefined;
 
+/** A fresh instance for each listing: its memory (copies of the TOC's arrays) goes with it, not kept for the process. */
 function rowsWasm(): RowsWasm {
   const api = (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: unknown } } }).WebAssembly;
-  instance ??= new api.Instance(new api.Module(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64')), {}).exports as RowsWasm;
-  return instance;
+  compiled ??= new api.Module(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64'));
+  return new api.Instance(compiled, {}).exports as RowsWasm;
 }
 
 /** Places byte arrays one after another in the module's memory (8-byte aligned), growing it as needed. */
