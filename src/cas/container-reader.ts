@@ -246,7 +246,7 @@ export class ContainerReader {
   transientTwin(): ContainerReader | undefined {
     const origin = this.options.origin;
     if (!origin) return undefined;
-    return new ContainerReader(this.toc, origin.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...this.options, codecs: this.codecs, cacheBlocks: 0 });
+    return new ContainerReader(this.toc, origin.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true, readAhead: TRANSIENT_SPAN })), { maxReadSpan: TRANSIENT_SPAN, ...this.options, codecs: this.codecs, cacheBlocks: 0 });
   }
 
   /** The runs of blocks [first, end) that cover chunk i's bytes [start, end), each one read. */

@@ -36,7 +36,7 @@ async function open(): Promise<ContainerReader[]> {
         // made (and thrown) again when a task asks for it
       }
     }
-    return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
+    return new ContainerReader(toc, o.partitions.map((p) => fileSourceSync(p, { reuseBuffer: true, readAhead: TRANSIENT_SPAN })), { maxReadSpan: TRANSIENT_SPAN, ...(o.aesKey ? { aesKey: o.aesKey } : {}), codecs, cacheBlocks: 0, origin: o });
   });
   return readers;
 }

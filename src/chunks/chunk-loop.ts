@@ -10,7 +10,7 @@ import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempFilesInFlight, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
+import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { IntList } from '../util/int-list.js';
@@ -53,6 +53,13 @@ export class LoopTaskBuilder {
     this.containers.push(container);
     this.indices.push(index);
     this.starts.push(OWN_PATH);
+  }
+
+  /** addOwnPath for each of `indices` of one container, in that order (a whole container's chunks in one call). */
+  addOwnPaths(container: number, indices: Int32Array): void {
+    this.containers.pushRepeated(container, indices.length);
+    this.indices.pushAll(indices);
+    this.starts.pushRepeated(OWN_PATH, indices.length);
   }
 
   /**
@@ -327,7 +334,9 @@ function hashChunkSync(reader: ContainerReader, i: number, hasher: ChunkHasher, 
 export function writeChunkSync(reader: ContainerReader, i: number, target: string, hasher: ChunkHasher | undefined, stopCheck: () => void = () => {}, finalName = false): number {
   ensureDirSync(target);
   const tmp = finalName ? target : tempPathFor(target);
-  tempFilesInFlight.add(tmp);
+  // Not in tempFilesInFlight (abortWrites): this call blocks from the open to the rename, so an interrupt's handler
+  // never runs while the file is in flight on the calling thread, and a worker's set is its own, which nothing reads
+  // (a stopped worker removes its file below). Added and removed per chunk, it cost a string hash and a table entry.
   const file = chunkFile;
   try {
     try {
@@ -354,7 +363,6 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
         throw ioError(e, target);
       }
     }
-    tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {
     file.end();
@@ -363,7 +371,6 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     } catch {
       // never created, or already gone
     }
-    tempFilesInFlight.delete(tmp);
     throw e;
   }
 }

@@ -68,8 +68,7 @@ export const WRITE_FILES_MIN = 1024;
 
 /**
  * Default worker threads beside the calling thread: one per other core when there is enough decoding to share, one
- * when there are many files to create, else none. Hashing stored chunks starts none below HASH_STORED_MIN_BYTES:
- * verify of the bench's 258 MB stored container took 0.27 s on one thread and 0.28 s with a worker.
+ * when there are many files to create, else none. Hashing stored chunks starts none below HASH_STORED_MIN_BYTES.
  */
 export function defaultLoopThreads(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let files = 0;
@@ -88,10 +87,13 @@ export function defaultWriteThreads(readers: readonly ContainerReader[]): number
 }
 
 /**
- * Bytes of stored chunks at or above which hashing them starts one worker: one thread reads and hashes ~1.5 GB/s,
- * and a second (~30 ms and ~20 MB to start) halved what is left of a large job: 2.5 GB in 150,000 stored chunks.
+ * Bytes of stored chunks at or above which hashing them starts one worker: one thread reads and hashes ~0.7-1.5 GB/s,
+ * and a second (~30 ms of the other core and ~11 MB to start, its bundle from its code cache, TurboFan off for a
+ * short run) halves what is left: the bench's 3,000 chunks (246 MiB) took the calling thread 0.46-0.55 s of CPU
+ * alone and 0.30-0.45 s with one worker (which took 0.15-0.24 s), where the Node floor's two threads take 0.30-0.45 s
+ * and 0.16-0.20 s. At 256 MiB (until issue 28r) that container started none.
  */
-export const HASH_STORED_MIN_BYTES = 256 << 20;
+export const HASH_STORED_MIN_BYTES = 128 << 20;
 
 /**
  * `defaultWriteThreads` for hashing every chunk of the containers (verify): no files; one worker for a large

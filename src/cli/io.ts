@@ -12,6 +12,14 @@ export interface CliIO {
    * fit a terminal (shortened paths, sizes in KiB/MiB) and stay whole and exact elsewhere.
    */
   readonly columns?: number | undefined;
+  /** Writes UTF-8 text given as bytes (a long listing: no string made of it); `out` of its text where absent. */
+  outBytes?(bytes: Uint8Array): void;
+}
+
+/** Writes UTF-8 bytes to `io`'s output: by `outBytes`, or as text. */
+export function writeOutBytes(io: CliIO, bytes: Uint8Array): void {
+  if (io.outBytes) io.outBytes(bytes);
+  else io.out(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }
 
 /**
@@ -20,8 +28,9 @@ export interface CliIO {
  * and net or tty: ~5-10 ms of `list`), and a blocking write has all of its text out before the process exits.
  */
 export const processIO: CliIO = {
-  out: (t) => writeStd(1, t),
-  err: (t) => writeStd(2, t),
+  out: (t) => writeStd(1, Buffer.from(t, 'utf8')),
+  outBytes: (b) => writeStd(1, b),
+  err: (t) => writeStd(2, Buffer.from(t, 'utf8')),
   // Looked up when first asked (tty loads the same stream modules): commands ask only when they could draw progress.
   // A pipe or a file (a script's, the bench's) is told by one fstat, without loading tty.
   get isTTY() {
@@ -53,9 +62,9 @@ let stderrIsTTY: boolean | undefined;
  */
 const viaStream = new Set<number>(process.platform === 'win32' ? [1, 2] : []);
 
-function writeStd(fd: 1 | 2, text: string): void {
-  if (viaStream.has(fd)) return void streamOf(fd).write(text);
-  const bytes = Buffer.from(text, 'utf8');
+function writeStd(fd: 1 | 2, bytes: Uint8Array): void {
+  // A console (Windows) is written text, which Node writes as UTF-16.
+  if (viaStream.has(fd)) return void streamOf(fd).write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   let at = 0;
   try {
     while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);

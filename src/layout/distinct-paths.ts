@@ -24,7 +24,7 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
     if (folderOf.has(text)) return false;
     folderOf.set(text, f);
   }
-  const hasUnnamed = unnamedExists(paths, n);
+  const hasUnnamed = paths.hasUnnamed;
   for (const text of folderOf.keys()) {
     for (const r of reserved) if (text.startsWith(`${r}/`)) return false;
     if (hasUnnamed && text.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`)) return false;
@@ -81,11 +81,6 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
     ids.add(id);
   }
   return true;
-}
-
-function unnamedExists(paths: NonNullable<IoStoreToc['chunkPaths']>, n: number): boolean {
-  for (let i = 0; i < n; i++) if (paths.folder(i) < 0) return true;
-  return false;
 }
 
 function tableSize(n: number): number {

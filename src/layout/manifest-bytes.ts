@@ -18,11 +18,13 @@ export class ManifestChunkWriter {
   private readonly rawClose: Uint8Array;
   private readonly close: Uint8Array;
   private readonly nul = encodeText('null');
-  private readonly types: Array<Uint8Array | undefined> = [];
-  private readonly unnamed: Array<Uint8Array | undefined> = [];
+  // Tables by chunk type (a byte) and by folder, made at their full length: an index past an array's end, met in
+  // optimized code (a type or folder first seen later in the container), deoptimized it (and V8 compiled it again).
+  private readonly types: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(256).fill(undefined);
+  private readonly unnamed: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(256).fill(undefined);
   private readonly methods: Uint8Array[];
   /** Per folder of the directory index: its path inside a JSON string. */
-  private readonly folders: Array<Uint8Array | undefined> = [];
+  private folders: Array<Uint8Array | undefined> = [];
 
   constructor(
     private readonly toc: IoStoreToc,
@@ -78,8 +80,17 @@ export class ManifestChunkWriter {
     out.bytes(k.size);
     out.number(toc.chunkSize(i));
     out.bytes(k.hash);
-    const hash = toc.chunkHash(i);
-    out.hex(hash, 0, hash.length);
+    // toc.chunkHash's bytes, by its rule (a 32-byte hash whose last 12 bytes are zero is its first 20), read in
+    // place: its views were two objects an entry.
+    const metas = toc.metas;
+    const at = i * toc.metaSize;
+    let hashEnd = at + toc.metaHashSize;
+    if (hashEnd - at > 20) {
+      let zero = true;
+      for (let b = at + 20; b < hashEnd && zero; b++) zero = metas[b] === 0;
+      if (zero) hashEnd = at + 20;
+    }
+    out.hex(metas, at, hashEnd);
     out.bytes(this.hashClose);
     out.bytes(k.flags);
     out.number(toc.chunkMetaFlags(i));
@@ -131,6 +142,7 @@ export class ManifestChunkWriter {
     const paths = this.toc.chunkPaths;
     const f = paths ? paths.folder(i) : -1;
     if (f < 0) return false;
+    if (this.folders.length === 0) this.folders = new Array<Uint8Array | undefined>(paths!.folderCount).fill(undefined);
     out.byte(0x22);
     out.bytes((this.folders[f] ??= encodeText(JSON.stringify(paths!.folderPath(f)).slice(1, -1))));
     const stored = paths!.storedNames;

@@ -8,9 +8,7 @@ import { ByteList, IntList, NumberList } from '../util/int-list.js';
 import { alignedChunkStart } from '../toc/block-alignment.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { BLOCK_ENTRY_SIZE, BlockTable } from '../toc/compression-blocks.js';
-import { buildDirectoryIndex, serializeDirectoryIndex, type DirectoryFile } from '../toc/directory-index.js';
 import { NO_PARTITION_SIZE, type TocHeader } from '../toc/header.js';
-import { buildPerfectHash } from '../toc/perfect-hash.js';
 import { serializeTocParts } from '../toc/write.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from '../toc/version.js';
 import { openTempFile } from '../layout/output.js';
@@ -18,6 +16,7 @@ import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 import { padBlockInPlace, storedSize } from './stored-blocks.js';
+import { tocLayout } from './toc-layout.js';
 
 /** Stored bytes gathered before a write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
@@ -125,21 +124,6 @@ export interface ContainerWriterOptions {
    * unchanged this reproduces the original TOC exactly. Ignored when it does not place every chunk.
    */
   reuseLayout?: { order: Map<string, number>; seeds: Int32Array; overflow: Int32Array };
-}
-
-/**
- * Whether a recorded TOC order places exactly these chunks: every id has a slot, and the slots are 0..n-1 (a
- * subset of the original chunks, as a partial unpack holds, has slots beyond its count).
- */
-function reusable(order: ReadonlyMap<string, number>, ids: readonly string[]): boolean {
-  if (order.size !== ids.length) return false;
-  const seen = new Uint8Array(ids.length);
-  for (const id of ids) {
-    const slot = order.get(id);
-    if (slot === undefined || !Number.isInteger(slot) || slot < 0 || slot >= ids.length || seen[slot]) return false;
-    seen[slot] = 1;
-  }
-  return true;
 }
 
 /**
@@ -572,28 +556,8 @@ export class ContainerWriter {
     const n = this.chunkCount;
     const v = this.o.version;
     const allIds = this.ids.view();
-
-    // TOC order: perfect-hash slots when the version has them, else the order chunks were added.
-    let order: Int32Array | undefined;
-    let seeds: Int32Array = new Int32Array(0);
-    let overflow: Int32Array = new Int32Array(0);
-    const reuse = this.o.reuseLayout;
-    const hexIds = () => Array.from({ length: n }, (_, i) => toHex(allIds.subarray(i * CHUNK_ID_SIZE, (i + 1) * CHUNK_ID_SIZE)));
-    const hex = reuse ? hexIds() : [];
-    if (reuse && reusable(reuse.order, hex)) {
-      order = new Int32Array(n);
-      hex.forEach((h, i) => (order![reuse.order.get(h)!] = i));
-      seeds = reuse.seeds;
-      overflow = reuse.overflow;
-    } else if (this.o.perfectHash && v >= TocVersion.PerfectHash) {
-      const layout = buildPerfectHash(allIds);
-      if (v >= TocVersion.PerfectHashWithOverflow || layout.overflow.length === 0) {
-        order = layout.slotToInput;
-        seeds = layout.seeds;
-        overflow = layout.overflow;
-      }
-    }
-    hex.length = 0;
+    const layout = tocLayout({ ids: allIds, path: (k) => this.paths.get(k) }, this.o);
+    const { order, seeds, overflow, indexed } = layout;
     const srcOf = (slot: number) => (order ? order[slot]! : slot);
 
     const chunkIds = new Uint8Array(n * CHUNK_ID_SIZE);
@@ -603,7 +567,6 @@ export class ContainerWriter {
     const metaHashes = new Uint8Array(n * hashSize);
     const metaFlags = new Uint8Array(n);
     const allHashes = this.hashes.view();
-    let named = 0;
     for (let slot = 0; slot < n; slot++) {
       const src = srcOf(slot);
       chunkIds.set(allIds.subarray(src * CHUNK_ID_SIZE, (src + 1) * CHUNK_ID_SIZE), slot * CHUNK_ID_SIZE);
@@ -611,19 +574,8 @@ export class ContainerWriter {
       lengths[slot] = this.lengths.get(src);
       metaHashes.set(allHashes.subarray(src * hashSize, (src + 1) * hashSize), slot * hashSize);
       metaFlags[slot] = this.metaFlags.at(src);
-      if (this.paths.has(src)) named++;
     }
-    // The index's files in TOC order (the engine's own index lists them so: a faithful rebuild gives its bytes).
-    const paths = this.paths;
-    const files = function* (): Generator<DirectoryFile> {
-      for (let slot = 0; slot < n; slot++) {
-        const path = paths.get(srcOf(slot));
-        if (path !== undefined) yield { path, tocIndex: slot };
-      }
-    };
-
-    const indexed = named > 0 || this.o.indexWhenEmpty === true;
-    let dirIndex = indexed ? serializeDirectoryIndex(buildDirectoryIndex(this.o.mountPoint, files())) : new Uint8Array(0);
+    let dirIndex = layout.directoryIndex;
     const enc = this.encryption;
     if (enc !== EncryptionMethod.None && dirIndex.length > 0) {
       const padded = padBlock(dirIndex);

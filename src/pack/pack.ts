@@ -12,7 +12,8 @@ import { generationFromTocVersion } from '../toc/engine.js';
 import { partitionPaths, fileSource } from '../cas/source.js';
 import { ioError, readTocBytes, withIoError } from '../toc/read-file.js';
 import { readToc, type IoStoreToc } from '../toc/toc.js';
-import { abortCleanups, isAborting, openTempFile, writeTempFile } from '../layout/output.js';
+import { abortCleanups, isAborting, writeTempFile } from '../layout/output.js';
+import { tempSink } from './pak-sink.js';
 import { FileSet, removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { companionChoice, stalePartitions } from './stale-outputs.js';
@@ -347,7 +348,10 @@ async function writeContainer(
   const tmp = (p: string) => files.temp(p);
   const ucasName = (i: number) => (i === 0 ? `${outBase}.ucas` : `${outBase}_s${i}.ucas`);
   const progress = { chunksDone: 0, chunksTotal: chunks.length, bytesDone: 0, bytesTotal: chunks.reduce((a, c) => a + c.size, 0) };
-  const ordered = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
+  const ordered: Array<PlannedChunk | undefined> = [...chunks.filter((x) => !x.last), ...chunks.filter((x) => x.last)];
+  // From here the plan is `ordered`'s alone: a stored copy lets go of each chunk once it is placed (see writeChunks).
+  const chunkCount = chunks.length;
+  chunks.length = 0;
   o.betweenPhases?.('planned', ordered.length);
   let writer: ContainerWriter | undefined;
   try {
@@ -356,9 +360,7 @@ async function writeContainer(
     await writer.drain();
     // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection now frees
     // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
-    const chunkCount = chunks.length;
     ordered.length = 0;
-    chunks.length = 0;
     o.betweenPhases?.('written', chunkCount);
     const { utocParts, partitions } = await writer.finishInParts();
     await writeTempFile(tmp(`${outBase}.utoc`), utocParts, `${outBase}.utoc`);
@@ -392,7 +394,7 @@ async function writeContainer(
  */
 async function writeChunks(
   writer: ContainerWriter,
-  ordered: readonly PlannedChunk[],
+  ordered: Array<PlannedChunk | undefined>,
   settings: ContainerWriterOptions,
   o: Pick<PackOptions, 'onProgress' | 'threads'>,
   progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
@@ -405,17 +407,21 @@ async function writeChunks(
   };
   // Zlib deflates on libuv's thread pool (no worker threads); other codecs on worker threads; stored chunk files are
   // copied by this thread and worker threads side by side.
-  const deflating = await DeflateAhead.create(ordered, settings, o.threads);
-  const copying = deflating ? undefined : StoredCopy.create(writer, ordered, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
-  const pool = deflating || copying ? undefined : encodePoolFor(ordered, settings, o.threads);
+  const plan = ordered as readonly PlannedChunk[];
+  const deflating = await DeflateAhead.create(plan, settings, o.threads);
+  const copying = deflating ? undefined : StoredCopy.create(writer, plan, { blockSize: settings.blockSize, algorithm: settings.hashAlgorithm, shownAs: ucas, threads: o.threads }, done);
+  const pool = deflating || copying ? undefined : encodePoolFor(plan, settings, o.threads);
   try {
-    const ahead = pool ? encodeAhead(pool, ordered, settings) : undefined;
+    const ahead = pool ? encodeAhead(pool, plan, settings) : undefined;
     // Files on this thread are read with blocking calls into reused buffers (see ChunkFileReader).
     const reader = new ChunkFileReader();
     for (let k = 0; k < ordered.length; k++) {
       const c = ordered[k]!;
       if (copying && StoredCopy.takes(c)) {
         const starting = copying.add(c);
+        // Placed: the copy holds what it needs of the chunk until its segment is written, and the plan lets go of it
+        // (a collection during the copy frees the files' paths and names as it goes, not only at its end).
+        ordered[k] = undefined;
         if (starting) await starting;
         continue;
       }
@@ -447,25 +453,11 @@ async function writeCompanionFiles(tmpPath: string, pak: CompanionPakSettings, f
     const size = (await stat(f.file).catch((e) => { throw ioError(e, f.file); })).size;
     inputs.push({ path: f.path, size, read: () => readPieces(f.file) });
   }
-  const fh = await openTempFile(tmpPath, shownAs);
+  const sink = await tempSink(tmpPath, shownAs);
   try {
-    await writePak(
-      {
-        async write(data, position) {
-          let o = 0;
-          try {
-            while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
-          } catch (e) {
-            throw ioError(e, shownAs);
-          }
-        },
-        truncate: (n) => fh.truncate(n),
-      },
-      inputs,
-      { version: pak.version, mountPoint: pak.mountPoint },
-    );
+    await writePak(sink, inputs, { version: pak.version, mountPoint: pak.mountPoint });
   } finally {
-    await fh.close();
+    await sink.close();
   }
 }
 

@@ -5,16 +5,17 @@ import { defaultCodecs, encoderFor, type CodecRegistry } from '../codecs/registr
 import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
-import { writePak, type PakInputFile, type PakSink, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
+import { writePak, type PakInputFile, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME, type Manifest, type ManifestPak } from '../layout/manifest.js';
-import { abortCleanups, isAborting, openTempFile, tempFilesInFlight, tempPathFor } from '../layout/output.js';
+import { abortCleanups, isAborting, tempFilesInFlight, tempPathFor } from '../layout/output.js';
 import { readManifest } from './manifest-input.js';
 import { removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
+import { tempSink } from './pak-sink.js';
 import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
@@ -67,23 +68,6 @@ function methodName(c: string): string {
 
 function fileInput(path: string, file: string, size: number): PakInputFile {
   return { path, size, read: () => createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array> };
-}
-
-/** A file path as a PakSink: positioned writes to a temporary file the caller renames. */
-async function tempSink(tmp: string, shownAs: string): Promise<PakSink & { close(): Promise<void> }> {
-  const fh = await openTempFile(tmp, shownAs);
-  return {
-    async write(data, position) {
-      let o = 0;
-      try {
-        while (o < data.length) o += (await fh.write(data, o, data.length - o, position + o)).bytesWritten;
-      } catch (e) {
-        throw ioError(e, shownAs);
-      }
-    },
-    truncate: (n) => fh.truncate(n),
-    close: () => fh.close(),
-  };
 }
 
 /** The pak of an unpacked folder's manifest to rebuild: the one named, or the only one. */

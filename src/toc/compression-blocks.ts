@@ -55,17 +55,4 @@ export class BlockTable {
   entry(i: number): BlockEntry {
     return { offset: this.offset(i), compressedSize: this.compressedSize(i), uncompressedSize: this.uncompressedSize(i), method: this.method(i) };
   }
-  /** Index of the first block whose method index is at least `methodCount`, or -1. */
-  firstBadMethod(methodCount: number): number {
-    const b = this.bytes;
-    for (let o = 11; o < b.length; o += BLOCK_ENTRY_SIZE) if (b[o]! >= methodCount) return (o - 11) / BLOCK_ENTRY_SIZE;
-    return -1;
-  }
-
-  /** The first block that decodes to more than `blockSize` bytes (readers place blocks by it), or -1. */
-  firstOversized(blockSize: number): number {
-    const b = this.bytes;
-    for (let o = 8; o < b.length; o += BLOCK_ENTRY_SIZE) if ((b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16)) > blockSize) return (o - 8) / BLOCK_ENTRY_SIZE;
-    return -1;
-  }
 }

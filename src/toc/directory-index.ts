@@ -2,6 +2,7 @@ import { IoStoreError } from '../errors.js';
 import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
 import { ByteList, IntList } from '../util/int-list.js';
+import { scanNames, walkIndex, type IndexWalk } from './toc-scan.js';
 import { KeyTable } from '../util/key-table.js';
 
 const NONE = 0xffffffff;
@@ -46,15 +47,17 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   // Over shared memory when the TOC's bytes are (worker threads take these arrays: see sharedDirectoryIndex).
   const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
   const tableAt = r.pos;
-  for (let i = 0; i < stringCount; i++) {
-    const at = r.pos;
+  // Plain names are stepped over by WebAssembly (src/toc/toc-scan.ts); any other (UTF-16, or one to refuse) here.
+  const tableSize = scanNames(r.bytes.subarray(tableAt), stringCount, starts, (i, pos) => {
+    const at = (r.pos = tableAt + pos);
     if (!stepOverName(r, i)) {
       r.pos = at;
       const bad = r.fstring(`directory index string ${i}`);
       r.fail('UNSAFE_PATH', `directory index name ${quote(bad)} ${unsafeComponent(bad) ?? 'is not a valid name'}`, at);
     }
-    starts[i] = at - tableAt;
-  }
+    return r.pos - tableAt;
+  });
+  r.pos = tableAt + tableSize;
   const strings = new StoredNames(r.bytes.subarray(tableAt, r.pos), starts);
   // What follows the index inside its D bytes is the encryption padding; anything beyond 15 bytes is not.
   if (r.remaining >= 16) r.fail('SIZE_MISMATCH', `directory index ends with ${r.remaining} unexplained bytes`);
@@ -207,51 +210,31 @@ export function mountPointRelative(mountPoint: string): string {
 }
 
 /**
- * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice): `onFile` gets
- * each file's entry, its directory's path prefix (ending with `/` below the root), its TOC index and the prefix's
- * index in the array returned, in the order the engine's own walk lists them.
+ * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice; by WebAssembly:
+ * src/toc/toc-scan.ts): the files in the order the engine's own walk lists them, and each folder's path prefix
+ * (ending with `/` below the root).
  */
-function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, onFile: (file: number, prefix: string, tocIndex: number, prefixIndex: number) => void): string[] {
+function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string): IndexWalk & { prefixes: string[] } {
   const { directories, files, strings } = index;
-  const dirCount = directories.length / 4;
-  const fileCount = files.length / 3;
-  const prefixes: string[] = [];
-  if (dirCount === 0) return prefixes;
-  const seenDirs = new Uint8Array(dirCount);
-  const seenFiles = new Uint8Array(fileCount);
-  const bad = (what: string): never => {
+  const walk = walkIndex(directories, files, strings.length, chunkCount);
+  if ('error' in walk) {
+    const { entry, value } = walk;
+    const what = [
+      '',
+      `file entry ${entry} is out of range (${files.length / 3} entries)`,
+      `file entry ${entry} is reached twice (a loop)`,
+      `file entry ${entry} points at chunk ${value} but the TOC has ${chunkCount}`,
+      `file entry ${entry} names string ${value} but the table has ${strings.length}`,
+      `directory entry ${entry} is out of range (${directories.length / 4} entries)`,
+      `directory entry ${entry} is reached twice (a loop)`,
+      `directory entry ${entry} names string ${value} but the table has ${strings.length}`,
+    ][walk.error];
     throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
-  };
-  const checkName = (i: number, what: string): void => {
-    if (i >= strings.length) bad(`${what} names string ${i} but the table has ${strings.length}`);
-  };
-  const name = (i: number, what: string): string => {
-    checkName(i, what);
-    return strings.at(i)!;
-  };
-  // Directories are marked when first reached, so a sibling chain that loops back fails at once.
-  const stack: Array<[number, number]> = [[0, 0]];
-  prefixes.push('');
-  seenDirs[0] = 1;
-  while (stack.length > 0) {
-    const [dir, prefix] = stack.pop()!;
-    for (let f = directories[dir * 4 + 3]!; f !== NONE; f = files[f * 3 + 1]!) {
-      if (f >= fileCount) bad(`file entry ${f} is out of range (${fileCount} entries)`);
-      if (seenFiles[f]) bad(`file entry ${f} is reached twice (a loop)`);
-      seenFiles[f] = 1;
-      const tocIndex = files[f * 3 + 2]!;
-      if (tocIndex >= chunkCount) bad(`file entry ${f} points at chunk ${tocIndex} but the TOC has ${chunkCount}`);
-      checkName(files[f * 3]!, `file entry ${f}`);
-      onFile(f, prefixes[prefix]!, tocIndex, prefix);
-    }
-    for (let c = directories[dir * 4 + 1]!; c !== NONE; c = directories[c * 4 + 2]!) {
-      if (c >= dirCount) bad(`directory entry ${c} is out of range (${dirCount} entries)`);
-      if (seenDirs[c]) bad(`directory entry ${c} is reached twice (a loop)`);
-      seenDirs[c] = 1;
-      stack.push([c, prefixes.push(`${prefixes[prefix]}${name(directories[c * 4]!, `directory entry ${c}`)}/`) - 1]);
-    }
   }
-  return prefixes;
+  // Folders are listed after their parents.
+  const prefixes: string[] = walk.parents.length > 0 ? [''] : [];
+  for (let f = 1; f < walk.parents.length; f++) prefixes.push(`${prefixes[walk.parents[f]!]}${strings.at(walk.folderNames[f]!)}/`);
+  return { ...walk, prefixes };
 }
 
 /**
@@ -259,10 +242,12 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
  * points out of range fails with its entry number; nothing here can run forever.
  */
 export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
+  const { order, folderOfFile, prefixes } = walkDirectoryIndex(index, chunkCount, source);
   const out: DirectoryFile[] = [];
-  walkDirectoryIndex(index, chunkCount, source, (f, prefix, tocIndex) => {
-    out.push({ path: prefix + index.strings.at(index.files[f * 3]!)!, tocIndex });
-  });
+  for (let k = 0; k < order.length; k++) {
+    const f = order[k]!;
+    out.push({ path: prefixes[folderOfFile[k]!]! + index.strings.at(index.files[f * 3]!)!, tocIndex: index.files[f * 3 + 2]! });
+  }
   return out;
 }
 
@@ -285,6 +270,8 @@ export class ChunkPaths {
   private readonly prefixes: string[];
   /** File entries of the index. */
   readonly fileCount: number;
+  /** Chunks a file entry names (counted when first asked for, for tables another thread made). */
+  private named = -1;
 
   constructor(
     private readonly index: DirectoryIndex,
@@ -305,16 +292,12 @@ export class ChunkPaths {
     // Over shared memory when the index is (worker threads then take them: see `shared`).
     const shared = isShared(index.files);
     this.prefixOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
-    this.prefixOf.fill(-1);
     this.nameOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
-    let files = 0;
-    const prefixes = walkDirectoryIndex(index, chunkCount, source, (f, _prefix, tocIndex, prefix) => {
-      this.prefixOf[tocIndex] = prefix;
-      this.nameOf[tocIndex] = index.files[f * 3]!;
-      files++;
-    });
-    this.prefixes = prefixes.map((p) => mountPrefix + p);
-    this.fileCount = files;
+    const walk = walkDirectoryIndex(index, chunkCount, source);
+    this.prefixOf.set(walk.chunkFolder);
+    this.nameOf.set(walk.chunkName);
+    this.prefixes = walk.prefixes.map((p) => mountPrefix + p);
+    this.fileCount = walk.order.length;
   }
 
   /** The tables, when in shared memory: another thread's ChunkPaths of the same index takes them (constructor). */
@@ -335,6 +318,16 @@ export class ChunkPaths {
    */
   folder(i: number): number {
     return this.prefixOf[i]!;
+  }
+
+  /** Whether some chunk has no file entry (its `folder` is -1). */
+  get hasUnnamed(): boolean {
+    if (this.named < 0) {
+      let named = 0;
+      for (let i = 0; i < this.prefixOf.length; i++) if (this.prefixOf[i]! >= 0) named++;
+      this.named = named;
+    }
+    return this.named < this.prefixOf.length;
   }
 
   /** Folders (`folder`) there are. */
@@ -359,6 +352,16 @@ export class ChunkPaths {
    */
   get storedNames(): Uint8Array | undefined {
     return this.index.strings instanceof StoredNames ? this.index.strings.bytes : undefined;
+  }
+
+  /**
+   * The per-chunk tables themselves (not copies: read only), for writers that work over every chunk at once: each
+   * chunk's folder (`folder`, -1 when unnamed) and its name's number in the string table, with where each name's FString
+   * starts in `storedNames` (undefined when the index was not parsed from bytes).
+   */
+  get tables(): { folderOf: Int32Array; nameOf: Int32Array; nameStarts: Int32Array | undefined } {
+    const strings = this.index.strings;
+    return { folderOf: this.prefixOf, nameOf: this.nameOf, nameStarts: strings instanceof StoredNames ? strings.starts : undefined };
   }
 
   /** Where chunk i's file name starts in `storedNames` (-1: unnamed, or no stored table). */

@@ -17,18 +17,28 @@ export function chunkIdHashMod(id: Uint8Array, at: number, seed: number, mod: nu
     lo = seed >>> 0;
   }
   for (let i = 0; i < CHUNK_ID_SIZE; i++) {
-    // h *= 0x100000001B3 == h * 0x1B3 + (h << 40), modulo 2^64.
+    // h *= 0x100000001B3 == h * 0x1B3 + (h << 40), modulo 2^64. The carry is below 2^9: truncated as an integer.
     const l = lo * 0x1b3;
-    const carry = Math.floor(l / 0x100000000);
+    const carry = (l / 0x100000000) >>> 0;
     const newHi = (hi * 0x1b3 + carry + ((lo << 8) >>> 0)) >>> 0;
     lo = (l >>> 0) ^ id[at + i]!;
     lo >>>= 0;
     hi = newHi;
   }
   // (hi * 2^32 + lo) mod `mod`, in 16-bit steps so every intermediate stays exact in a double.
-  let r = hi % mod;
-  r = (r * 0x10000 + (lo >>> 16)) % mod;
-  r = (r * 0x10000 + (lo & 0xffff)) % mod;
+  let r = modExact(hi, mod);
+  r = modExact(r * 0x10000 + (lo >>> 16), mod);
+  return modExact(r * 0x10000 + (lo & 0xffff), mod);
+}
+
+/**
+ * x mod m for integers below 2^48 (exact in a double): by a quotient that may be one off, corrected; `%` on doubles
+ * is a call into the runtime, several times slower (this runs for every seed the perfect-hash builder tries).
+ */
+function modExact(x: number, m: number): number {
+  let r = x - Math.floor(x / m) * m;
+  if (r < 0) r += m;
+  else if (r >= m) r -= m;
   return r;
 }
 
@@ -128,14 +138,26 @@ export function buildPerfectHash(ids: readonly Uint8Array[] | Uint8Array): Perfe
   const seeds = new Int32Array(s);
   const slotToInput = new Int32Array(n).fill(-1);
   const overflowInputs: number[] = [];
+  // A seed's slots for the bucket being placed; a seed is given up at its first taken slot (most are, once the
+  // table fills: an array per seed tried had made this ~1.5x slower).
+  const slots = new Int32Array(sizeOf(order[0]!));
+  const fits = (inputs: Int32Array, prime: number): boolean => {
+    for (let k = 0; k < inputs.length; k++) {
+      const slot = hashMod(inputs[k]!, prime, n);
+      if (slotToInput[slot] !== -1) return false;
+      for (let j = 0; j < k; j++) if (slots[j] === slot) return false;
+      slots[k] = slot;
+    }
+    return true;
+  };
+  const primes = primeSeeds();
   for (const bi of order) {
     const inputs = bucket(bi);
     if (inputs.length < 2) break;
     let placed = false;
-    for (const prime of primeSeeds()) {
-      const slots = Array.from(inputs, (input) => hashMod(input, prime, n));
-      if (slots.some((slot, k) => slotToInput[slot] !== -1 || slots.indexOf(slot) !== k)) continue;
-      slots.forEach((slot, k) => (slotToInput[slot] = inputs[k]!));
+    for (const prime of primes) {
+      if (!fits(inputs, prime)) continue;
+      for (let k = 0; k < inputs.length; k++) slotToInput[slots[k]!] = inputs[k]!;
       seeds[bi] = prime;
       placed = true;
       break;

@@ -1,7 +1,7 @@
 import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
-import { ByteReader, fromHex, latin1, readU40BE, toHex } from '../util/bytes.js';
-import { BlockTable } from './compression-blocks.js';
+import { ByteReader, fromHex, latin1, readU40LE, toHex } from '../util/bytes.js';
+import { BLOCK_ENTRY_SIZE, BlockTable } from './compression-blocks.js';
 import { CHUNK_ID_SIZE, chunkIdHex, chunkTypeName, decodeChunkId, type ChunkId } from './chunk-id.js';
 import {
   ChunkPaths,
@@ -18,6 +18,7 @@ import {
 import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
 import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
 import { perfectHashLookup } from './perfect-hash.js';
+import { blocksStoredTotal, checkBlocks, decodeChunkSpans, sumOf } from './toc-scan.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from './version.js';
 
 export interface ReadTocOptions {
@@ -173,16 +174,27 @@ export class IoStoreToc {
     if (!this.ucasOrder) {
       // Each chunk's offset read once: the sort compares each chunk a dozen times. Sorted as a typed array: an
       // array of numbers to sort was ~100 bytes per chunk of peak memory.
-      const at = new Float64Array(this.chunkCount);
+      const n = this.chunkCount;
+      const at = new Float64Array(n);
+      const lengths = this.chunkLengths;
+      const offsets = this.chunkOffsets;
+      const blocks = this.blocks.bytes;
+      const blockSize = this.blockSize;
+      // One pass, its reads inline (a game's 150,000 chunks, run once: calls per chunk were most of it).
       let sorted = true;
-      for (let i = 0; i < this.chunkCount; i++) {
-        at[i] = this.chunkLengths[i] === 0 ? 0 : this.blocks.offset(this.chunkFirstBlock(i));
-        if (i > 0 && at[i]! < at[i - 1]!) sorted = false;
+      let max = 0;
+      for (let i = 0; i < n; i++) {
+        let o = 0;
+        if (lengths[i] !== 0) {
+          const e = Math.floor(offsets[i]! / blockSize) * BLOCK_ENTRY_SIZE;
+          o = readU40LE(blocks, e);
+        }
+        at[i] = o;
+        if (o < max) sorted = false;
+        else max = o;
       }
-      const order = new Int32Array(this.chunkCount);
-      for (let i = 0; i < order.length; i++) order[i] = i;
       // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
-      this.ucasOrder = sorted ? order : (sortedByKey(at) ?? order.sort((a, b) => at[a]! - at[b]! || a - b));
+      this.ucasOrder = sorted ? identity(n) : (inBlockOrder(at, offsets, lengths, blockSize, this.blockCount) ?? sortedByKey(at, max) ?? identity(n).sort((a, b) => at[a]! - at[b]! || a - b));
     }
     return this.ucasOrder;
   }
@@ -305,11 +317,7 @@ export class IoStoreToc {
 
   /** Σ uncompressed chunk sizes and Σ stored block sizes. */
   totals(): { rawSize: number; storedSize: number } {
-    let rawSize = 0;
-    for (let i = 0; i < this.chunkCount; i++) rawSize += this.chunkLengths[i]!;
-    let storedSize = 0;
-    for (let b = 0; b < this.blockCount; b++) storedSize += this.blocks.compressedSize(b);
-    return { rawSize, storedSize };
+    return { rawSize: sumOf(this.chunkLengths.subarray(0, this.chunkCount)), storedSize: blocksStoredTotal(this.blocks.bytes.subarray(0, 12 * this.blockCount)) };
   }
 }
 
@@ -318,16 +326,50 @@ export class IoStoreToc {
  * stays below 2^53: a .ucas of 60 GB with 150,000 chunks): a comparator run by V8's interpreter was ~30 ms of a short
  * verify of 3,000 chunks. Undefined when the keys would not be exact.
  */
-function sortedByKey(at: Float64Array): Int32Array | undefined {
+function sortedByKey(at: Float64Array, max: number): Int32Array | undefined {
   const n = at.length;
-  let max = 0;
-  for (let i = 0; i < n; i++) if (at[i]! > max) max = at[i]!;
   if ((max + 1) * n > Number.MAX_SAFE_INTEGER) return undefined;
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = at[i]! * n + i;
   keys.sort();
   const order = new Int32Array(n);
   for (let k = 0; k < n; k++) order[k] = keys[k]! % n;
+  return order;
+}
+
+/**
+ * The chunks ordered by (at[i], i) without a sort, when the table's block order is the .ucas order (as the engine and
+ * pack write it): chunks without blocks (at 0) first, then the others by their first block's index, each block
+ * starting at most one chunk; the result is checked against the (at, i) order and undefined when it is not that.
+ * Sorting 150,000 keys was the largest part of unpack's task list (the workers wait for it).
+ */
+export function inBlockOrder(at: Float64Array, offsets: Float64Array, lengths: Float64Array, blockSize: number, blockCount: number): Int32Array | undefined {
+  const n = at.length;
+  const chunkAt = new Int32Array(blockCount).fill(-1);
+  const order = new Int32Array(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (lengths[i] === 0) {
+      order[k++] = i;
+      continue;
+    }
+    const b = Math.floor(offsets[i]! / blockSize);
+    if (chunkAt[b] !== -1) return undefined;
+    chunkAt[b] = i;
+  }
+  for (let b = 0; b < blockCount; b++) if (chunkAt[b] !== -1) order[k++] = chunkAt[b]!;
+  for (let j = 1; j < n; j++) {
+    const x = order[j - 1]!;
+    const y = order[j]!;
+    if (at[x]! > at[y]! || (at[x] === at[y] && x > y)) return undefined;
+  }
+  return order;
+}
+
+/** 0, 1, ..., n - 1. */
+function identity(n: number): Int32Array {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   return order;
 }
 
@@ -391,17 +433,17 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const given = options.parsedChunks;
   let chunkOffsets: Float64Array;
   let chunkLengths: Float64Array;
+  // The first chunk whose blocks are not all in the table (decodeChunkSpans checks as it decodes), or -1.
+  let badChunk = -1;
   if (given && given.chunkOffsets.length === n && given.chunkLengths.length === n) {
     chunkOffsets = given.chunkOffsets;
+    // Checked by the thread that decoded them, from these same bytes.
     chunkLengths = given.chunkLengths;
   } else {
     const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
     chunkOffsets = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
     chunkLengths = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      chunkOffsets[i] = readU40BE(offLen, i * 10);
-      chunkLengths[i] = readU40BE(offLen, i * 10 + 5);
-    }
+    badChunk = decodeChunkSpans(offLen, n, h.compressionBlockSize, b, chunkOffsets, chunkLengths);
   }
   const seeds = new Int32Array(h.perfectHashSeedsCount);
   const sv = new DataView(seedBytes.buffer, seedBytes.byteOffset, seedBytes.byteLength);
@@ -418,25 +460,22 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   }
 
   const blocks = new BlockTable(blockBytes);
-  const badBlock = blocks.firstBadMethod(compressionMethods.length);
+  const { badMethod: badBlock, oversized: bigBlock } = checkBlocks(blockBytes, compressionMethods.length, h.compressionBlockSize);
   if (badBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
   }
   // Chunks are cut into blocks of the header's size: a block that decodes to more would overrun the chunk it is in.
-  const bigBlock = blocks.firstOversized(h.compressionBlockSize);
   if (bigBlock >= 0) {
     throw new IoStoreError('BAD_VALUE', `compression block ${bigBlock} decodes to ${blocks.uncompressedSize(bigBlock)} bytes, more than the block size ${h.compressionBlockSize}`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + bigBlock * 12 + 8 });
   }
 
   // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
   const offLenAt = TOC_HEADER_SIZE + n * CHUNK_ID_SIZE;
-  for (let i = 0; i < n; i++) {
+  if (badChunk >= 0) {
+    const i = badChunk;
     const len = chunkLengths[i]!;
-    if (len === 0) continue;
     const last = Math.ceil((chunkOffsets[i]! + len) / h.compressionBlockSize);
-    if (!(last <= b)) {
-      throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
-    }
+    throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
   }
 
   let directoryIndex: DirectoryIndex | null = null;

@@ -23,12 +23,16 @@ export class ChunkPlan {
   private readonly from = new IntList();
   private readonly indices = new IntList();
   private readonly renamed = new Map<number, string>();
+  /** By container: the position of its chunk 0 when it was added whole (addAll) and is still planned so, else -1. */
+  private readonly whole: number[];
 
   constructor(
     private readonly tocs: readonly IoStoreToc[],
     /** The containers' names, by their index in the run. */
     private readonly names: readonly string[],
-  ) {}
+  ) {
+    this.whole = tocs.map(() => -1);
+  }
 
   get length(): number {
     return this.from.length;
@@ -40,8 +44,33 @@ export class ChunkPlan {
     return this.from.push(c);
   }
 
+  /**
+   * Appends every chunk of container `c` in TOC order (its chunk i at the position returned plus i): a game's
+   * container unpacked whole is planned without a call per chunk.
+   */
+  addAll(c: number): number {
+    const n = this.tocs[c]!.chunkCount;
+    const start = this.from.length;
+    this.indices.pushRange(0, n);
+    this.from.pushRepeated(c, n);
+    this.whole[c] = start;
+    return start;
+  }
+
+  /** Where container c's chunk 0 is, when the plan holds all its chunks in TOC order (addAll), else -1. */
+  wholeStart(c: number): number {
+    return this.whole[c]!;
+  }
+
+  /** Positions written under another name than their own (see `rename`). */
+  get renamedCount(): number {
+    return this.renamed.size;
+  }
+
   /** Puts chunk `index` of container `c` at position k instead (a higher container's file of the same path). */
   replace(k: number, c: number, index: number): void {
+    this.whole[this.from.get(k)] = -1;
+    this.whole[c] = -1;
     this.from.set(k, c);
     this.indices.set(k, index);
     this.renamed.delete(k);
@@ -71,6 +100,24 @@ export class ChunkPlan {
 
   size(k: number): number {
     return this.tocs[this.from.get(k)]!.chunkSize(this.indices.get(k));
+  }
+
+  /** Σ size(k) over the plan. */
+  totalSize(): number {
+    let total = 0;
+    let k = 0;
+    while (k < this.length) {
+      const c = this.from.get(k);
+      const lengths = this.tocs[c]!.chunkLengths;
+      if (this.whole[c] === k) {
+        for (let i = 0; i < lengths.length; i++) total += lengths[i]!;
+        k += lengths.length;
+      } else {
+        total += lengths[this.indices.get(k)]!;
+        k++;
+      }
+    }
+    return total;
   }
 
   /** Position k as the result lists it (made per call). */

@@ -1,32 +1,26 @@
 import { existsSync, statSync } from 'node:fs';
-import { ContainerReader } from '../cas/container-reader.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
-import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { EngineVersion } from '../toc/engine.js';
-import type { IoStoreToc } from '../toc/toc.js';
 import { KeyRing } from '../mount/keys.js';
 import { readManifestFile, keptManifestEntries } from '../layout/manifest-read.js';
-import { MANIFEST_NAME, MANIFEST_VERSION, manifestChunk, manifestChunkJson, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, type Manifest } from '../layout/manifest.js';
 import { checkDistinctNames, discoverMounts, type MountEntry, type PakMountEntry } from '../mount/mount.js';
 import type { OpenedPaks, PakClaims, PakUnpackOutcome } from './pak-unpack.js';
-import { packageKey } from '../layout/package-files.js';
-import { ManifestChunkWriter } from '../layout/manifest-bytes.js';
 import { safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { StagedFolder } from '../layout/staged-folder.js';
 import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { outputPathsDistinct } from '../layout/distinct-paths.js';
 import { leftoversWarning } from '../layout/leftovers.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
-import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
-import { defaultWriteThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
-import { JsonLazyArray, jsonPieces, utf8Batches } from '../util/json-pieces.js';
+import { defaultWriteThreads, runChunkTasks, startLoopWorkers, type LoopWorkers } from '../chunks/loop-pool.js';
+import { jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
-import { chunkOutputPath } from '../layout/unnamed.js';
 import { KeyTable } from '../util/key-table.js';
-import { IntList } from '../util/int-list.js';
-import { ChunkIdOwners, ChunkPlan, PlannedChunks, type PlannedChunk } from './chunk-plan.js';
-import { plural } from '../util/plural.js';
+import { PlannedChunks, type ChunkPlan, type PlannedChunk } from './chunk-plan.js';
+import { PackageForms, packageWinners } from './package-winners.js';
+import { planContainers, type ContainersPlan, type LazyManifest, type OpenedContainer } from './plan-containers.js';
+import { planTasks } from './task-list.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -108,301 +102,43 @@ export async function unpack(inputs: readonly string[], outdir: string, o: Unpac
 async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions, paks: readonly PakMountEntry[] = []): Promise<UnpackResult> {
   const failures: UnpackFailure[] = [];
   const warnings: string[] = [];
-  const opened: Array<{ entry: MountEntry; reader: ContainerReader }> = [];
-  for (const entry of entries) {
-    try {
-      opened.push({ entry, reader: await openContainer(entry, o) });
-    } catch (e) {
-      if (!(e instanceof IoStoreError)) throw e;
-      failures.push({ container: entry.name, index: -1, code: e.code, message: e.message });
-    }
-  }
+  const opened = await openContainers(entries, o, failures);
   if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
-
   // The manifest of an earlier unpack into the folder: read (and checked) before anything is written.
   const previous = o.dryRun ? undefined : previousManifest(outdir);
-  let pakPlan: PakUnpackOutcome | undefined;
   const codecs = o.codecs ?? defaultCodecs();
-  // Workers start now, from the containers alone, and open them while this thread plans.
-  const loopWorkers =
-    !o.dryRun && opened.length > 0
-      ? startLoopWorkers(
-          opened.map((x) => x.reader),
-          codecs,
-          o.threads ?? defaultWriteThreads(opened.map((x) => x.reader)),
-          { paths: true },
-        )
-      : undefined;
-  // A new output folder is written under a temporary name and renamed into place at the end (see StagedFolder).
+  const loopWorkers = startWorkers(opened, codecs, o);
   let stage: StagedFolder | undefined;
+  let pakPlan: PakUnpackOutcome | undefined;
   try {
-    stage = o.dryRun ? undefined : StagedFolder.open(outdir);
-    if (stage && stage.leftovers.length > 0) warnings.push(leftoversWarning(stage.leftovers));
-    const root = stage?.root ?? outdir;
-    /** By container: the chunks written under another name than their own. */
-    const renamedAt = opened.map(() => new Map<number, string>());
+    stage = openStage(outdir, o, warnings);
+    const run: UnpackRun = { o, outdir, root: stage?.root ?? outdir, stage, opened, codecs, failures, warnings };
     // Paks are opened first: a package held by a pak (legacy) and by a container (zen) comes out in one form.
-    const withPaks = paks.length > 0 && o.type === undefined;
-    const pakOpen: OpenedPaks | undefined = withPaks ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
-    const winners = packageWinners(opened, pakOpen);
-    const crossForm = new Set<string>();
-    // A package's files of the other form left out: said once per package and source (a zen package over legacy
-    // files, or the reverse, is what a modder must know; a patch over its base is the normal case and says nothing).
-    const leftOut = (key: string, path: string, loser: string, loserForm: string, winner: number) => {
-      const w = winners!.sources[winner]!;
-      if (w.form === loserForm || crossForm.has(`${key}\0${loser}`)) return;
-      crossForm.add(`${key}\0${loser}`);
-      warnings.push(`${path.replace(/(\.m)?\.[^./]+$/, '')}: the package comes from ${w.name} (${w.form}); ${loser}'s ${loserForm} files are left out`);
-    };
-    // Later (higher-priority) containers override earlier ones chunk id by chunk id, as the engine's lookup does
-    // (a container alone owns all its chunks: no table of its ids).
-    const tocs = opened.map(({ reader }) => reader.toc);
-    const owners = opened.length > 1 ? new ChunkIdOwners(tocs) : undefined;
-
-    // Loaded only when used, as the pak modules are: a run over containers alone does not pay for them.
-    const match = o.filter === undefined ? undefined : (await import('picomatch')).default(o.filter, { dot: true, nocase: true });
-    // Chunk entries are made as the manifest is written (JsonLazyArray), from the TOC: an object per chunk held
-    // from the plan to the end was most of the plan's memory.
-    const manifest: LazyManifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: [] };
-    const plan = new ChunkPlan(tocs, opened.map(({ entry }) => entry.name));
-    // Plan positions by output path, when two containers could write the same one.
-    const byPath = opened.length > 1 ? new KeyTable((k) => plan.path(k)) : undefined;
-    const summary: UnpackResult['containers'] = [];
-    opened.forEach(({ entry, reader }, c) => {
-      const toc = reader.toc;
-      const type = o.type === undefined ? undefined : chunkTypeFromName(o.type, toc.generation);
-      const missing = toc.compressionMethods.map((m, k) => k > 0 && !codecs.get(m));
-      // Each chunk's blocks are looked at only when a codec is missing (the plan is made while the workers wait).
-      const anyMissing = missing.some(Boolean);
-      const skipped = new Map<string, number>();
-      const listed = new IntList();
-      const overriddenBy = new Map<number, string>();
-      const by = new Set<string>();
-      const needPath = match !== undefined || winners !== undefined || byPath !== undefined;
-      for (let i = 0; i < toc.chunkCount; i++) {
-        if (type !== undefined && toc.chunkType(i) !== type) continue;
-        const path = needPath ? chunkOutputPath(toc, i) : '';
-        if (match && !match(path)) continue;
-        const key = winners ? packageKey(path) : undefined;
-        const packageWinner = key === undefined ? undefined : winners!.byPackage.get(key);
-        const winner = owners ? owners.owner(c, i) : c;
-        if (packageWinner !== undefined && winners!.sources[packageWinner]!.form !== 'zen') {
-          const name = winners!.sources[packageWinner]!.name;
-          overriddenBy.set(i, name);
-          by.add(name);
-          leftOut(key!, path, entry.name, 'zen', packageWinner);
-        } else if (winner !== c) {
-          overriddenBy.set(i, opened[winner]!.entry.name);
-          by.add(opened[winner]!.entry.name);
-        } else if (anyMissing && needsMissingCodec(toc, i, missing)) {
-          const m = firstMissingMethod(toc, i, missing);
-          skipped.set(m, (skipped.get(m) ?? 0) + 1);
-        } else {
-          const clash = byPath ? byPath.find(path) : -1;
-          // The same path in one container is no override: both chunks are written (the later under a free name).
-          if (clash >= 0 && plan.container(clash) !== c) {
-            const was = plan.entry(clash);
-            warnings.push(`${path}: written from ${entry.name} (chunk ${toc.chunkIdHex(i)}) over ${was.container}'s chunk ${was.id}`);
-            plan.replace(clash, c, i);
-          } else {
-            const k = plan.add(c, i);
-            byPath?.set(path, k);
-          }
-        }
-        listed.push(i);
-      }
-      const chunks = listed.toInt32Array();
-      let writer: ManifestChunkWriter | undefined;
-      // The block alignment is worked out as the manifest is written (while the workers write chunks).
-      manifest.containers.push(Object.assign(manifestContainer(toc, entry.name, entry.priority, { lazyAlignment: true }), {
-        chunks: new JsonLazyArray(
-          chunks.length,
-          (k) => {
-            const i = chunks[k]!;
-            const chunk = manifestChunk(toc, i, renamedAt[c]!.get(i) ?? chunkOutputPath(toc, i));
-            const by = overriddenBy.get(i);
-            if (by !== undefined) chunk.overriddenBy = by;
-            return chunk;
-          },
-          (k, indent) => manifestChunkJson(toc, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!), indent),
-          (k, indent, out) => {
-            if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent);
-            writer.write(out, chunks[k]!, renamedAt[c]!.get(chunks[k]!), overriddenBy.get(chunks[k]!));
-          },
-        ),
-      }));
-      for (const [method, n] of skipped) {
-        failures.push({ container: entry.name, index: -1, code: 'CODEC', message: `${entry.utoc}: ${plural(n, 'chunk')} need${n === 1 ? 's' : ''} the ${method} codec, which is not available; ${codecHint(method)}` });
-      }
-      summary.push({ name: entry.name, priority: entry.priority, chunks: chunks.length, written: 0, overridden: overriddenBy.size, overriddenBy: [...by] });
-    });
-
-    // Two files of the run that would be one file in the output (the same path, case, a file where a folder is)
-    // are both kept, the later under a suffixed name (see OutputNames); a dry run asks no file system. A path is
-    // kept as a string only when renamed: the others are made again from the plan.
-    const names = new OutputNames(stage ? ignoresCase(root) : process.platform === 'win32' || process.platform === 'darwin', undefined, (k) => plan.path(k));
-    // One container whose paths cannot collide (most games' containers) needs no claim per chunk: its workers wait
-    // for this plan.
-    const distinct = opened.length === 1 && !pakOpen && !names.caseInsensitive && outputPathsDistinct(tocs[0]!, [MANIFEST_NAME]);
-    for (let k = 0; k < (distinct ? 0 : plan.length); k++) {
-      const path = plan.path(k);
-      const written = names.claim(path, k);
-      if (written === path) continue;
-      plan.rename(k, written);
-      renamedAt[plan.container(k)]!.set(plan.index(k), written);
-    }
-
-    // Paths (lower case) the containers write, by container name: a pak file of the same path is left out.
-    const claimed = (): PakClaims => {
-      const lower = new KeyTable((k) => plan.path(k).toLowerCase());
-      for (let k = 0; k < plan.length; k++) lower.set(plan.path(k).toLowerCase(), k);
-      return { get: (path) => { const k = lower.find(path); return k < 0 ? undefined : opened[plan.container(k)]!.entry.name; } };
-    };
-    // Paks come after the containers: their files go beside the packages, and a path a container writes stays its.
     // --type selects chunk types, which pak files do not have.
-    if (pakOpen) {
-      const { planPaks } = await import('./pak-unpack.js');
-      const packageWinner = winners
-        ? (key: string, pak: string, path: string) => {
-            const w = winners.byPackage.get(key);
-            if (w === undefined || winners.sources[w]!.form === 'legacy') return undefined;
-            leftOut(key, path, pak, 'legacy', w);
-            return winners.sources[w]!.name;
-          }
-        : undefined;
-      pakPlan = planPaks(pakOpen, { outdir: root, codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed: claimed(), names, ...(packageWinner ? { packageWinner } : {}) });
-      if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
-      failures.push(...pakPlan.failures);
-      pakPlan.failures = failures;
-      warnings.push(...pakPlan.warnings);
-      summary.push(...pakPlan.summary);
-      if (pakPlan.manifests.length > 0) manifest.paks = pakPlan.manifests;
-    }
+    const pakOpen = paks.length > 0 && o.type === undefined ? await (await import('./pak-unpack.js')).openPaks(paks, o.keys) : undefined;
+    const winners = packageWinners(opened, pakOpen);
+    const forms = winners ? new PackageForms(winners, warnings) : undefined;
+    const match = await pathMatcher(o.filter);
+    const planned = planContainers(opened, { ...(o.type !== undefined ? { type: o.type } : {}), ...(match ? { match } : {}), ...(forms ? { forms } : {}), codecs }, warnings, failures);
+    const names = claimOutputNames(run, planned, pakOpen !== undefined);
+    pakPlan = pakOpen ? await planPakFiles(run, pakOpen, planned.plan, names, match, forms) : undefined;
     warnings.push(...names.renamed.map(renamedWarning));
-    const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
-
-    const result: UnpackResult = {
-      outdir,
-      containers: summary,
-      chunksWritten: 0,
-      bytesWritten: 0,
-      planned: new PlannedChunks(plan, pakPlanned),
-      failures,
-      warnings,
-      manifest: null,
-      threads: 0,
-    };
+    const manifest: LazyManifest = { tool: 'iostore-toolkit', manifestVersion: MANIFEST_VERSION, containers: planned.manifest, ...(pakPlan && pakPlan.manifests.length > 0 ? { paks: pakPlan.manifests } : {}) };
+    const result = planResult(run, planned, pakPlan);
     if (o.dryRun) return result;
-
-    let bytesTotal = 0;
-    for (let k = 0; k < plan.length; k++) bytesTotal += plan.size(k);
-    for (const p of pakPlanned) bytesTotal += p.size;
-    const total = { chunksDone: 0, chunksTotal: plan.length + pakPlanned.length, bytesDone: 0, bytesTotal };
-    o.onProgress?.({ ...total });
-    const readers = opened.map((x) => x.reader);
-    // Chunks container by container, in the order their blocks lie in the .ucas files, so the reads go front to back.
-    let plannedAt: Int32Array[] | undefined = readers.map((r) => new Int32Array(r.toc.chunkCount).fill(-1));
-    for (let k = 0; k < plan.length; k++) plannedAt[plan.container(k)]![plan.index(k)] = k;
-    // Each task writes its chunk under its own path (made again from the TOC and checked by the thread that writes
-    // it: an unsafe path is that chunk's failure), or a renamed one; taskPlan gives a task's plan position.
-    const build = new LoopTaskBuilder(root);
-    const taskPlan = new IntList(plan.length);
-    const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
-    const fail = (k: number, code: string, message: string) => {
-      const p = plan.entry(k);
-      chunkFailures.push({ k, f: { container: p.container, index: p.index, id: p.id, path: p.path, code, message } });
-    };
-    readers.forEach((r, c) => {
-      for (const i of r.toc.chunksInUcasOrder()) {
-        const k = plannedAt![c]![i]!;
-        if (k < 0) continue;
-        try {
-          // A chunk under its own path has it made and checked by the thread that writes it (a failure of the
-          // check is that chunk's): made here as well, it was ~0.35 s of 150,000 chunks with every worker waiting.
-          if (plan.isRenamed(k)) build.add(c, i, safeOutputPath(root, plan.path(k)));
-          else build.addOwnPath(c, i);
-          taskPlan.push(k);
-        } catch (e) {
-          if (!(e instanceof IoStoreError)) throw e;
-          fail(k, e.code, e.message);
-          total.chunksDone++;
-          total.bytesDone += plan.size(k);
-        }
-      }
-    });
-    // Held to the end of the run otherwise (a context slot of this function): 4 bytes a chunk.
-    plannedAt = undefined;
-    const base = { chunks: total.chunksDone, bytes: total.bytesDone };
-    // Written as it is serialized: a game's manifest (an entry per chunk) is tens of MB of text.
-    let manifestError: IoStoreError | undefined;
-    const writeManifest = async () => {
-      const text = function* () {
-        yield* jsonPieces(manifest);
-        yield '\n';
-      };
-      try {
-        await writeFileAtomic(safeOutputPath(root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true, transient: true });
-        result.manifest = safeOutputPath(outdir, MANIFEST_NAME);
-      } catch (e) {
-        if (!(e instanceof IoStoreError)) throw e;
-        manifestError = e;
-      }
-    };
+    const manifestFile = new ManifestFile(manifest, run);
     // A new manifest in a staged folder does not depend on how the chunks fare (nothing is seen before the folder is
     // put in place): this thread writes it while the workers take the first chunks. Serialized after the loop, its
     // 150,000 entries were ~2 s of one thread with the other idle. Added to an earlier manifest, it waits for the
     // outcome of the run.
     const early = !previous && stage?.staged === true;
-    const run = await runChunkTasks(readers, build.finish(), {
-      ...(early ? { first: writeManifest } : {}),
-      ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
-      codecs,
-      hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
-      ...(stage?.staged ? { finalNames: true } : {}),
-      onProgress: (chunks, bytes) => {
-        total.chunksDone = base.chunks + chunks;
-        total.bytesDone = base.bytes + bytes;
-        o.onProgress?.({ ...total });
-      },
-    });
-    result.threads = run.threads;
-    run.done.forEach((n, c) => {
-      result.chunksWritten += n;
-      summary[c]!.written += n;
-    });
-    result.bytesWritten += run.bytes;
-    for (const x of run.failures) fail(taskPlan.get(x.task), x.code, x.message);
-    // Threads finish out of order: failures are listed in the order of the plan.
-    chunkFailures.sort((a, b) => a.k - b.k);
-    failures.push(...chunkFailures.map((x) => x.f));
-    if (pakPlan) {
-      const { writePakFiles } = await import('./pak-unpack.js');
-      const pakThreads = await writePakFiles(pakPlan, { outdir: root, codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
-        if (ok) {
-          result.chunksWritten++;
-          result.bytesWritten += n;
-        }
-        total.chunksDone++;
-        total.bytesDone += p.size;
-        o.onProgress?.({ ...total });
-      });
-      result.threads = Math.max(result.threads, pakThreads);
-    }
-    if (previous) {
-      // One manifest per folder: the earlier unpack's entries stay, their files written over marked as such.
-      const failed = new Set(failures.map((f) => f.path?.toLowerCase()));
-      const written = new Map<string, string>();
-      for (const p of result.planned) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
-      const kept = keptManifestEntries(previous, manifest, written);
-      manifest.containers = [...kept.containers, ...manifest.containers];
-      const allPaks = [...kept.paks, ...(manifest.paks ?? [])];
-      if (allPaks.length > 0) manifest.paks = allPaks;
-      warnings.push(...kept.warnings);
-    }
-    if (!early) await writeManifest();
-    if (manifestError) {
+    await writeContainerChunks(run, planned, result, loopWorkers, early ? () => manifestFile.write(result) : undefined);
+    if (pakPlan) await writePaks(run, pakPlan, result);
+    if (previous) mergePreviousManifest(previous, manifest, result, warnings);
+    if (!early) await manifestFile.write(result);
+    if (manifestFile.error) {
       // A failure among the others (a full disk fails the files before it too): each is reported, not only this one.
-      failures.push({ container: '', index: -1, path: MANIFEST_NAME, code: manifestError.code, message: manifestError.message });
+      failures.push({ container: '', index: -1, path: MANIFEST_NAME, code: manifestFile.error.code, message: manifestFile.error.message });
       result.manifest = null;
       // Nothing written at all: no output folder either.
       if (result.chunksWritten === 0) return result;
@@ -418,61 +154,224 @@ async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOption
   }
 }
 
-/** Which source each package comes from when containers and paks both hold packages: see packageWinners. */
-interface PackageWinners {
-  /** Containers and paks in mount order for whole packages, with the form their packages take. */
-  sources: Array<{ name: string; form: 'zen' | 'legacy' }>;
-  /** Package (see packageKey) -> index in `sources` of its mount-order winner. */
-  byPackage: Map<string, number>;
+/** What the steps of one unpack share. */
+interface UnpackRun {
+  o: UnpackOptions;
+  outdir: string;
+  /** Where files are written: the staged folder, or `outdir`. */
+  root: string;
+  stage: StagedFolder | undefined;
+  opened: OpenedContainer[];
+  codecs: CodecRegistry;
+  failures: UnpackFailure[];
+  warnings: string[];
+  /** Progress of the whole run (container chunks, then pak files), once the writing has started. */
+  progress?: UnpackProgress;
+}
+
+/** The containers that open; each that does not is a failure of the whole container. */
+async function openContainers(entries: readonly MountEntry[], o: UnpackOptions, failures: UnpackFailure[]): Promise<OpenedContainer[]> {
+  const opened: OpenedContainer[] = [];
+  for (const entry of entries) {
+    try {
+      opened.push({ entry, reader: await openContainer(entry, o) });
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      failures.push({ container: entry.name, index: -1, code: e.code, message: e.message });
+    }
+  }
+  return opened;
+}
+
+/** Workers start now, from the containers alone, and open them while this thread plans. */
+function startWorkers(opened: readonly OpenedContainer[], codecs: CodecRegistry, o: UnpackOptions): LoopWorkers | undefined {
+  if (o.dryRun || opened.length === 0) return undefined;
+  const readers = opened.map((x) => x.reader);
+  return startLoopWorkers(readers, codecs, o.threads ?? defaultWriteThreads(readers), { paths: true });
+}
+
+/** A new output folder is written under a temporary name and renamed into place at the end (see StagedFolder). */
+function openStage(outdir: string, o: UnpackOptions, warnings: string[]): StagedFolder | undefined {
+  if (o.dryRun) return undefined;
+  const stage = StagedFolder.open(outdir);
+  if (stage.leftovers.length > 0) warnings.push(leftoversWarning(stage.leftovers));
+  return stage;
+}
+
+/** The --filter glob, loaded only when used (as the pak modules are: a run over containers alone does not pay for them). */
+async function pathMatcher(filter: string | undefined): Promise<((path: string) => boolean) | undefined> {
+  return filter === undefined ? undefined : (await import('picomatch')).default(filter, { dot: true, nocase: true });
 }
 
 /**
- * The mount-order winner of each package held by containers (zen form) and paks (legacy form): the highest in mount
- * order of the sources holding any of its files. A package never mixes the two forms (a zen `.uasset` beside a
- * legacy `.uexp` is a broken package): the files of the other form are left to the winner. Within the winner's form
- * the engine's own rule stays: containers override chunk by chunk (a patch container may hold only the chunks that
- * changed), paks file by file. Mount order is the priority (`_N_P`); at equal priority a container wins over a pak
- * (the zen loader looks in the containers' package store first), then the later name as in byMountOrder.
+ * Two files of the run that would be one file in the output (the same path, case, a file where a folder is) are both
+ * kept, the later under a suffixed name (see OutputNames); a dry run asks no file system. A path is kept as a string
+ * only when renamed: the others are made again from the plan.
  */
-function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader: ContainerReader }>, pakOpen: OpenedPaks | undefined): PackageWinners | undefined {
-  const pakList = pakOpen?.paks ?? [];
-  // Only where both forms are at hand: a game's companion paks hold no packages.
-  const pakPackages = pakList.some(({ archive, prefix }) => archive.pak.entries.some((e) => packageKey(prefix + e.path) !== undefined));
-  if (opened.length === 0 || !pakPackages) return undefined;
-  type Source = { name: string; form: 'zen' | 'legacy'; priority: number; kind: number; sortName: string; container?: number; pak?: number };
-  const list: Source[] = [
-    ...opened.map(({ entry }, c): Source => ({ name: entry.name, form: 'zen', priority: entry.priority, kind: 1, sortName: entry.name, container: c })),
-    ...pakList.map(({ mount }, k): Source => ({ name: mount.name, form: 'legacy', priority: mount.priority, kind: 0, sortName: mount.name.replace(/\.pak$/i, ''), pak: k })),
-  ];
-  list.sort((a, b) => a.priority - b.priority || a.kind - b.kind || (a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : 0));
-  const byPackage = new Map<string, number>();
-  list.forEach((src, s) => {
-    if (src.container !== undefined) {
-      const toc = opened[src.container]!.reader.toc;
-      for (let i = 0; i < toc.chunkCount; i++) {
-        const path = toc.chunkPath(i);
-        const key = path === undefined ? undefined : packageKey(path);
-        if (key !== undefined) byPackage.set(key, s);
-      }
-      return;
-    }
-    const { archive, prefix } = pakList[src.pak!]!;
-    // A patch pak's delete record takes a lower pak's package away.
-    for (const d of archive.pak.deleted) {
-      const key = packageKey(prefix + d);
-      const w = key === undefined ? undefined : byPackage.get(key);
-      if (w !== undefined && list[w]!.pak !== undefined) byPackage.delete(key!);
-    }
-    for (const e of archive.pak.entries) {
-      const key = packageKey(prefix + e.path);
-      if (key !== undefined) byPackage.set(key, s);
-    }
-  });
-  return { sources: list.map(({ name, form }) => ({ name, form })), byPackage };
+function claimOutputNames(run: UnpackRun, planned: ContainersPlan, withPaks: boolean): OutputNames {
+  const { plan, renamedAt } = planned;
+  const names = new OutputNames(run.stage ? ignoresCase(run.root) : process.platform === 'win32' || process.platform === 'darwin', undefined, (k) => plan.path(k));
+  // One container whose paths cannot collide (most games' containers) needs no claim per chunk: its workers wait
+  // for this plan.
+  const distinct = run.opened.length === 1 && !withPaks && !names.caseInsensitive && outputPathsDistinct(run.opened[0]!.reader.toc, [MANIFEST_NAME]);
+  for (let k = 0; k < (distinct ? 0 : plan.length); k++) {
+    const path = plan.path(k);
+    const written = names.claim(path, k);
+    if (written === path) continue;
+    plan.rename(k, written);
+    renamedAt[plan.container(k)]!.set(plan.index(k), written);
+  }
+  return names;
 }
 
-/** The manifest as unpack writes it: each new container's chunk entries made when written. */
-type LazyManifest = Omit<Manifest, 'containers'> & { containers: Array<Omit<ManifestContainer, 'chunks'> & { chunks: JsonLazyArray<ManifestChunk> | ManifestChunk[] }> };
+/** Paks come after the containers: their files go beside the packages, and a path a container writes stays its. */
+async function planPakFiles(run: UnpackRun, pakOpen: OpenedPaks, plan: ChunkPlan, names: OutputNames, match: ((path: string) => boolean) | undefined, forms: PackageForms | undefined): Promise<PakUnpackOutcome> {
+  const { planPaks } = await import('./pak-unpack.js');
+  const { o, opened, failures } = run;
+  const winners = forms?.winners;
+  const packageWinner = winners
+    ? (key: string, pak: string, path: string) => {
+        const w = winners.byPackage.get(key);
+        if (w === undefined || winners.sources[w]!.form === 'legacy') return undefined;
+        forms!.leftOut(key, path, pak, 'legacy', w);
+        return winners.sources[w]!.name;
+      }
+    : undefined;
+  // Paths (lower case) the containers write, by container name: a pak file of the same path is left out.
+  const lower = new KeyTable((k) => plan.path(k).toLowerCase());
+  for (let k = 0; k < plan.length; k++) lower.set(plan.path(k).toLowerCase(), k);
+  const claimed: PakClaims = { get: (path) => { const k = lower.find(path); return k < 0 ? undefined : opened[plan.container(k)]!.entry.name; } };
+  const pakPlan = planPaks(pakOpen, { outdir: run.root, codecs: run.codecs, ...(o.keys ? { keys: o.keys } : {}), ...(match ? { match } : {}), claimed, names, ...(packageWinner ? { packageWinner } : {}) });
+  if (opened.length === 0 && pakPlan.archives.length === 0 && pakPlan.openError) throw pakPlan.openError;
+  failures.push(...pakPlan.failures);
+  pakPlan.failures = failures;
+  run.warnings.push(...pakPlan.warnings);
+  return pakPlan;
+}
+
+/** The run's result as planned: nothing written yet. */
+function planResult(run: UnpackRun, planned: ContainersPlan, pakPlan: PakUnpackOutcome | undefined): UnpackResult {
+  const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
+  return {
+    outdir: run.outdir,
+    containers: [...planned.summary, ...(pakPlan?.summary ?? [])],
+    chunksWritten: 0,
+    bytesWritten: 0,
+    planned: new PlannedChunks(planned.plan, pakPlanned),
+    failures: run.failures,
+    warnings: run.warnings,
+    manifest: null,
+    threads: 0,
+  };
+}
+
+/**
+ * The containers' chunks, written by the chunk loop (this thread and the workers); `first` runs on this thread while
+ * the workers take the first chunks. Chunk failures are added in plan order.
+ */
+async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, result: UnpackResult, loopWorkers: LoopWorkers | undefined, first: (() => Promise<void>) | undefined): Promise<void> {
+  const { o, opened, root } = run;
+  const { plan } = planned;
+  const total: UnpackProgress = { chunksDone: 0, chunksTotal: result.planned.length, bytesDone: 0, bytesTotal: plan.totalSize() + pakBytes(result.planned, plan.length) };
+  run.progress = total;
+  o.onProgress?.({ ...total });
+  const readers = opened.map((x) => x.reader);
+  const chunkFailures: Array<{ k: number; f: UnpackFailure }> = [];
+  const fail = (k: number, code: string, message: string) => {
+    const p = plan.entry(k);
+    chunkFailures.push({ k, f: { container: p.container, index: p.index, id: p.id, path: p.path, code, message } });
+  };
+  const { tasks, taskPlan } = planTasks(plan, readers.map((r) => r.toc), root, (k, e) => {
+    fail(k, e.code, e.message);
+    total.chunksDone++;
+    total.bytesDone += plan.size(k);
+  });
+  const base = { chunks: total.chunksDone, bytes: total.bytesDone };
+  const done = await runChunkTasks(readers, tasks, {
+    ...(first ? { first } : {}),
+    ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
+    codecs: run.codecs,
+    hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
+    ...(run.stage?.staged ? { finalNames: true } : {}),
+    onProgress: (chunks, bytes) => {
+      total.chunksDone = base.chunks + chunks;
+      total.bytesDone = base.bytes + bytes;
+      o.onProgress?.({ ...total });
+    },
+  });
+  result.threads = done.threads;
+  done.done.forEach((n, c) => {
+    result.chunksWritten += n;
+    result.containers[c]!.written += n;
+  });
+  result.bytesWritten += done.bytes;
+  for (const x of done.failures) fail(taskPlan.get(x.task), x.code, x.message);
+  // Threads finish out of order: failures are listed in the order of the plan.
+  chunkFailures.sort((a, b) => a.k - b.k);
+  run.failures.push(...chunkFailures.map((x) => x.f));
+}
+
+/** The bytes of the pak files planned (after the plan's `containerChunks` container chunks). */
+function pakBytes(planned: PlannedChunks, containerChunks: number): number {
+  let n = 0;
+  for (let k = containerChunks; k < planned.length; k++) n += planned.at(k)!.size;
+  return n;
+}
+
+/** The pak files planned, written after the containers' chunks. */
+async function writePaks(run: UnpackRun, pakPlan: PakUnpackOutcome, result: UnpackResult): Promise<void> {
+  const { o } = run;
+  const total = run.progress!;
+  const { writePakFiles } = await import('./pak-unpack.js');
+  const pakThreads = await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
+    if (ok) {
+      result.chunksWritten++;
+      result.bytesWritten += n;
+    }
+    total.chunksDone++;
+    total.bytesDone += p.size;
+    o.onProgress?.({ ...total });
+  });
+  result.threads = Math.max(result.threads, pakThreads);
+}
+
+/** One manifest per folder: the earlier unpack's entries stay, their files written over marked as such. */
+function mergePreviousManifest(previous: Manifest, manifest: LazyManifest, result: UnpackResult, warnings: string[]): void {
+  const failed = new Set(result.failures.map((f) => f.path?.toLowerCase()));
+  const written = new Map<string, string>();
+  for (const p of result.planned) if (!failed.has(p.path.toLowerCase())) written.set(p.path.toLowerCase(), p.container);
+  const kept = keptManifestEntries(previous, manifest, written);
+  manifest.containers = [...kept.containers, ...manifest.containers];
+  const allPaks = [...kept.paks, ...(manifest.paks ?? [])];
+  if (allPaks.length > 0) manifest.paks = allPaks;
+  warnings.push(...kept.warnings);
+}
+
+/** The run's manifest file: written as it is serialized (a game's manifest, an entry per chunk, is tens of MB of text). */
+class ManifestFile {
+  /** Why it could not be written. */
+  error: IoStoreError | undefined;
+
+  constructor(
+    private readonly manifest: LazyManifest,
+    private readonly run: UnpackRun,
+  ) {}
+
+  async write(result: UnpackResult): Promise<void> {
+    const manifest = this.manifest;
+    const text = function* () {
+      yield* jsonPieces(manifest);
+      yield '\n';
+    };
+    try {
+      await writeFileAtomic(safeOutputPath(this.run.root, MANIFEST_NAME), utf8Batches(text()), undefined, { sync: true, transient: true });
+      result.manifest = safeOutputPath(this.run.outdir, MANIFEST_NAME);
+    } catch (e) {
+      if (!(e instanceof IoStoreError)) throw e;
+      this.error = e;
+    }
+  }
+}
 
 /** The manifest already in the output folder, if any; one that is not a manifest of this tool stops the run. */
 function previousManifest(outdir: string): Manifest | undefined {
@@ -483,21 +382,4 @@ function previousManifest(outdir: string): Manifest | undefined {
     if (!(e instanceof IoStoreError) || e.code !== 'BAD_VALUE') throw e;
     throw new IoStoreError('BAD_VALUE', `${e.message}; unpack adds to the manifest of the folder it writes into: remove it or unpack into another folder`);
   }
-}
-
-function needsMissingCodec(toc: IoStoreToc, i: number, missing: boolean[]): boolean {
-  return firstMissingMethod(toc, i, missing) !== '';
-}
-
-function firstMissingMethod(toc: IoStoreToc, i: number, missing: boolean[]): string {
-  const first = toc.chunkFirstBlock(i);
-  for (let b = first, e = first + toc.chunkBlockCount(i); b < e; b++) {
-    const m = toc.blocks.method(b);
-    if (missing[m]) return toc.compressionMethods[m]!;
-  }
-  return '';
-}
-
-function codecHint(method: string): string {
-  return `register a codec named "${method}" with CodecRegistry.register`;
 }

@@ -25,6 +25,37 @@ export class IntList {
     return this.size++;
   }
 
+  /** Appends `count` copies of v (a whole container's chunks in one call, not a call per chunk). */
+  pushRepeated(v: number, count: number): void {
+    this.reserve(count);
+    this.data.fill(v, this.size, this.size + count);
+    this.size += count;
+  }
+
+  /** Appends `values`, each plus `add`. */
+  pushAll(values: Int32Array, add = 0): void {
+    this.reserve(values.length);
+    if (add === 0) this.data.set(values, this.size);
+    else for (let j = 0; j < values.length; j++) this.data[this.size + j] = values[j]! + add;
+    this.size += values.length;
+  }
+
+  /** Appends from, from + 1, ..., from + count - 1. */
+  pushRange(from: number, count: number): void {
+    this.reserve(count);
+    for (let j = 0; j < count; j++) this.data[this.size + j] = from + j;
+    this.size += count;
+  }
+
+  private reserve(more: number): void {
+    if (this.size + more <= this.data.length) return;
+    let cap = this.data.length * 2;
+    while (cap < this.size + more) cap *= 2;
+    const grown = new Int32Array(cap);
+    grown.set(this.data.subarray(0, this.size));
+    this.data = grown;
+  }
+
   get(k: number): number {
     return this.data[k]!;
   }

@@ -35,8 +35,17 @@ export class JsonBytes {
 
   /** Bytes as they are (text already encoded: see `encode`). */
   bytes(b: Uint8Array): void {
-    this.room(b.length).set(b, this.length);
-    this.length += b.length;
+    const n = b.length;
+    const buf = this.room(n);
+    // The fixed pieces of a manifest entry are a few bytes each: copied in a loop, not by a call of `set` (which
+    // was a quarter of the time writing 150,000 entries).
+    if (n <= 32) {
+      const at = this.length;
+      for (let k = 0; k < n; k++) buf[at + k] = b[k]!;
+    } else {
+      buf.set(b, this.length);
+    }
+    this.length += n;
   }
 
   /** A copy of bytes [from, to) already written, appended (a value written twice). */

@@ -14,7 +14,7 @@ export interface VerifyOptions {
   /**
    * Worker threads hashing whole chunks beside this thread (0: this thread alone). Default: one per other core (at
    * most 7) when 16 MiB or more of blocks need decoding, the reader was opened from files and its codecs can be
-   * rebuilt in a worker; for stored blocks one when there are 256 MiB or more of chunks, else none.
+   * rebuilt in a worker; for stored blocks one when there are 128 MiB or more of chunks, else none.
    */
   threads?: number;
 }

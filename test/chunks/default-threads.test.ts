@@ -45,6 +45,8 @@ describe.skipIf(availableParallelism() < 2)('default worker threads of unpack an
     expect(defaultHashThreads([reader(WRITE_FILES_MIN * 4, 1024, false)])).toBe(0);
     expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024 - 1, false)])).toBe(0);
     expect(defaultHashThreads([reader(1024, HASH_STORED_MIN_BYTES / 1024, false)])).toBe(1);
+    // The side-by-side bench's stored container (3,000 chunks, 258 MB): two threads, as the Node floor hashes it.
+    expect(defaultHashThreads([reader(3000, 86_000, false)])).toBe(1);
   });
 
   it('the threads are chosen without walking every block of a game: decoding is counted up to the 16 MiB that decides', () => {

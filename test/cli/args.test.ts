@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Argv, commandSlots, findCommandName, parseArgs, wantsHelp } from '../../src/cli/args.js';
-import { chunkTable, rowColumns, tocColumns } from '../../src/cli/commands/list.js';
 import { commandHelp } from '../../src/cli/help.js';
-import { renderTable } from '../../src/cli/format.js';
 import { IoStoreError } from '../../src/errors.js';
-import { listChunks, selectChunks, type ChunkRow } from '../../src/toc/listing.js';
-import { openToc } from '../../src/toc/read-file.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { cli } from '../cli-helper.js';
 
@@ -89,45 +85,5 @@ describe('the argument parser', () => {
     const h = await cli('pack', '--help');
     expect(h.code).toBe(0);
     expect(h.out).toContain('--no-pak');
-  });
-});
-
-describe('the chunk table of list', () => {
-  it.skipIf(!hasCorpus)('reads from the TOC the same text as from listed rows (every sort, a filter; 5,370 chunks)', async () => {
-    for (const f of ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-templeofgiants/global.utoc']) {
-      const toc = await openToc(corpusPath(f));
-      for (const q of [{}, { sort: 'size' as const }, { sort: 'path' as const }, { sort: 'type' as const }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }]) {
-        const parts: string[] = [];
-        const fromToc = chunkTable(tocColumns(toc, selectChunks(toc, q)), (t) => parts.push(t));
-        expect(fromToc).toBe('');
-        const text = parts.join('');
-        expect(text).toBe(chunkTable(rowColumns(listChunks(toc, q))));
-        expect(text.split('\n').length - 3).toBe(selectChunks(toc, q).length);
-      }
-    }
-  });
-
-  it('is the text renderTable makes of the same cells', () => {
-    const row = (index: number, path: string, hash: string, size = 10 ** index): ChunkRow => ({
-      index,
-      id: index.toString(16).padStart(24, '0'),
-      type: index % 2 ? 'BulkData' : 'ExportBundleData',
-      path,
-      size,
-      storedSize: Math.floor(size / 3),
-      blocks: index,
-      hash,
-      offset: 0,
-      compressed: false,
-    });
-    const sets: ChunkRow[][] = [
-      [],
-      [row(0, 'Game/Content/Hero.uasset', 'ab'.repeat(20)), row(1, '', 'cd'.repeat(20)), row(12, 'Game/Ünïcødé/名前.ubulk', 'ef'.repeat(32))],
-      [row(3, 'a', ''), row(4, 'Game/longer/path.uasset', '')],
-    ];
-    for (const rows of sets) {
-      const cells = rows.map((r) => [String(r.index), r.id, r.type, r.path, String(r.size), String(r.storedSize), String(r.blocks), r.hash]);
-      expect(chunkTable(rowColumns(rows))).toBe(renderTable(['#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], cells, ['right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']));
-    }
   });
 });

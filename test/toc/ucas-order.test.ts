@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readToc } from '../../src/index.js';
+import { inBlockOrder } from '../../src/toc/toc.js';
 import { chunkHexColumns, listChunks, selectChunks } from '../../src/toc/listing.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
@@ -36,5 +37,34 @@ describe.skipIf(!hasCorpus)('chunk orders and columns made in bulk', () => {
         expect(rows.map((r) => r.hash)).toEqual(hashes);
       }
     }
+  });
+});
+
+describe('chunks in .ucas order without a sort (inBlockOrder)', () => {
+  /** The definition: indices by (at, index). */
+  const bySort = (at: number[]) => at.map((_, i) => i).sort((a, b) => at[a]! - at[b]! || a - b);
+  // Chunks of block size 16: offsets (in the uncompressed space) give the first block, `blockAt` each block's .ucas offset.
+  const run = (offsets: number[], lengths: number[], blockAt: number[]) => {
+    const at = offsets.map((o, i) => (lengths[i] === 0 ? 0 : blockAt[Math.floor(o / 16)]!));
+    const got = inBlockOrder(Float64Array.from(at), Float64Array.from(offsets), Float64Array.from(lengths), 16, blockAt.length);
+    return { got: got && [...got], want: bySort(at) };
+  };
+
+  it('gives the (offset, index) order where the block table is in .ucas order', () => {
+    // Chunks listed out of order (as a perfect hash lists them), an empty one among them.
+    const r = run([32, 0, 48, 0, 16], [5, 16, 20, 0, 3], [100, 200, 300, 400, 500]);
+    expect(r.got).toEqual(r.want);
+    expect(r.got).toEqual([3, 1, 4, 0, 2]);
+  });
+
+  it('declines (the caller sorts) where blocks are not in .ucas order, share a chunk start, or an empty chunk ties', () => {
+    // Block 1 lies before block 0 in the .ucas.
+    expect(run([0, 16], [4, 4], [500, 100]).got).toBeUndefined();
+    // Two chunks start in one block.
+    expect(run([0, 4], [2, 2], [0]).got).toBeUndefined();
+    // A chunk at .ucas offset 0 listed before an empty chunk: (0, 0) comes before the empty chunk's (0, 1).
+    const r = run([0, 0], [8, 0], [0]);
+    expect(r.got).toBeUndefined();
+    expect(r.want).toEqual([0, 1]);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unpack } from '../../src/unpack/index.js';
+import type { JsonBytes } from '../../src/util/json-bytes.js';
 import { JsonLazyArray, jsonPieces, utf8Batches } from '../../src/util/json-pieces.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
@@ -40,6 +41,22 @@ describe('jsonPieces: JSON.stringify(value, null, 1) in pieces', () => {
       for (const d of [1, 2, 3, 4]) expect([...jsonPieces(asText, d)].join('')).toBe(JSON.stringify({ top: eager.top }, null, 1));
       const textOnly = { top: { items: new JsonLazyArray(n, () => ({ wrong: true }), text) } };
       expect([...jsonPieces(textOnly, 3)].join('')).toBe(JSON.stringify({ top: eager.top }, null, 1));
+    }
+  });
+
+  it('writes elements given as bytes across pieces: the same text, each piece taken before the next is pulled', () => {
+    const make = (i: number) => ({ i, name: `ñame ${i} ${'x'.repeat(i % 300)}` });
+    const text = (i: number, indent: string) => JSON.stringify(make(i), null, 1).replace(/\n/g, `\n${indent}`);
+    const bytes = (i: number, indent: string, out: JsonBytes) => out.text(text(i, indent));
+    // 0, 1 and 6,000 elements (~1.2 MB: more than one piece), at depth 2 and 1.
+    for (const n of [0, 1, 6000]) {
+      const lazy = { top: { items: new JsonLazyArray(n, make, undefined, bytes) }, after: 1 };
+      const eager = { top: { items: Array.from({ length: n }, (_, i) => make(i)) }, after: 1 };
+      for (const d of [3, 2]) {
+        const pieces = Array.from(jsonPieces(lazy, d), (p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)));
+        expect(Buffer.concat(pieces).toString('utf8')).toBe(JSON.stringify(eager, null, 1));
+        if (n === 6000 && d === 3) expect(pieces.filter((p) => p.length > 100_000).length).toBeGreaterThan(1);
+      }
     }
   });
 

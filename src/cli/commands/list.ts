@@ -1,15 +1,14 @@
-import { chunkHexColumns, listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
-import type { IoStoreToc } from '../../toc/toc.js';
+import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { Command } from '../command.js';
-import { csvCell, formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
+import { formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
-import { ExitCode, type CliIO } from '../io.js';
+import { ExitCode, writeOutBytes, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
-import { writeTocTable } from '../toc-table.js';
+import { writeChunkRows } from '../chunk-rows.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
@@ -65,29 +64,38 @@ export const listCommand: Command<ListArgs> = {
       hintFilter(io, args.filter, rows.length);
       return ExitCode.Ok;
     }
-    if (!args['by-type'] && !args.json && !args.csv) {
-      // The table reads the TOC directly: no row objects for thousands of chunks; a game's, written as bytes.
-      const order = selectChunks(toc, query);
-      if (order.length > BYTES_TABLE_MIN_ROWS) writeTocTable(toc, order, (text) => io.out(text));
-      else chunkTable(tocColumns(toc, order), (text) => io.out(text));
-      io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+    if (args['by-type']) {
+      const rows = listChunks(toc, query);
+      hintFilter(io, args.filter, rows.length);
+      return printByType(args, io, rows, { file: toc.source });
+    }
+    // The table, CSV or JSON rows straight from the TOC, written as bytes (src/cli/chunk-rows.ts): no row objects.
+    const order = selectChunks(toc, query);
+    const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
+    if (args.json) {
       hintFilter(io, args.filter, order.length);
+      const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
+      shape.count = order.length;
+      const text = renderJson(shape);
+      // The rows go between the brackets of the empty "chunks" array the shape was rendered with.
+      const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
+      if (order.length === 0) io.out(text);
+      else {
+        io.out(`${text.slice(0, cut)}\n`);
+        writeChunkRows(toc, order, 'json', write, basename(file).replace(/\.utoc$/i, ''));
+        io.out(`  ${text.slice(cut)}`);
+      }
       return ExitCode.Ok;
     }
-    const rows = listChunks(toc, query);
-    hintFilter(io, args.filter, rows.length);
-    if (args['by-type']) return printByType(args, io, rows, { file: toc.source });
-
-    if (args.json) {
-      const container = basename(file).replace(/\.utoc$/i, '');
-      for (const r of rows) (r as ChunkRow & { container: string }).container = container;
-      io.out(renderJson(listJson({ inputs: [file], chunks: rows, pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false })));
-    } else {
-      // renderCsv's text, a row at a time from one template (the hot path of a script's `list --csv`).
-      let out = `${COLUMNS.join(',')}\n`;
-      for (const r of rows) out += `${r.index},${csvCell(r.id)},${csvCell(r.type)},${csvCell(r.path)},${r.size},${r.storedSize},${r.blocks},${csvCell(r.hash)}\n`;
-      io.out(out);
+    if (args.csv) {
+      hintFilter(io, args.filter, order.length);
+      io.out(`${COLUMNS.join(',')}\n`);
+      writeChunkRows(toc, order, 'csv', write);
+      return ExitCode.Ok;
     }
+    writeChunkRows(toc, order, 'table', write);
+    io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+    hintFilter(io, args.filter, order.length);
     return ExitCode.Ok;
   },
 };
@@ -220,116 +228,4 @@ const CHUNK_ALIGN: Align[] = ['right', 'left', 'left', 'left', 'right', 'right',
 function humanRow(r: ChunkRow, human = false): string[] {
   const size = human ? (n: number) => formatBytes(n) : String;
   return [String(r.index), r.id, r.type, r.path, size(r.size), size(r.storedSize), String(r.blocks), r.hash];
-}
-
-/** The columns of a chunk table, read by row position: no object per row. */
-export interface ChunkColumns {
-  count: number;
-  index(k: number): number;
-  id(k: number): string;
-  type(k: number): string;
-  path(k: number): string;
-  size(k: number): number;
-  storedSize(k: number): number;
-  blocks(k: number): number;
-  hash(k: number): string;
-}
-
-/** Columns over listed rows. */
-export function rowColumns(rows: readonly ChunkRow[]): ChunkColumns {
-  return {
-    count: rows.length,
-    index: (k) => rows[k]!.index,
-    id: (k) => rows[k]!.id,
-    type: (k) => rows[k]!.type,
-    path: (k) => escapeControl(rows[k]!.path),
-    size: (k) => rows[k]!.size,
-    storedSize: (k) => rows[k]!.storedSize,
-    blocks: (k) => rows[k]!.blocks,
-    hash: (k) => rows[k]!.hash,
-  };
-}
-
-/** Columns straight from a container's TOC, for the chunks `order` selects (the values listChunks would give). */
-export function tocColumns(toc: IoStoreToc, order: readonly number[]): ChunkColumns {
-  const hex = chunkHexColumns(toc, order);
-  return {
-    count: order.length,
-    index: (k) => order[k]!,
-    id: (k) => hex.id(order[k]!),
-    type: (k) => toc.chunkTypeName(order[k]!),
-    // Names from the file: control characters shown escaped, never sent to the terminal.
-    path: (k) => escapeControl(toc.chunkPath(order[k]!) ?? ''),
-    size: (k) => toc.chunkSize(order[k]!),
-    storedSize: (k) => toc.chunkStoredSize(order[k]!),
-    blocks: (k) => toc.chunkBlockCount(order[k]!),
-    hash: (k) => hex.hash(order[k]!),
-  };
-}
-
-/**
- * Rows above which the table is written as bytes (writeTocTable): a listing long enough for V8's optimizing compiler
- * to make its per-byte loops fast. Below, those loops run in the interpreter (a short run: src/cli/short-run.ts) and
- * cost more than chunkTable's strings: `list` of 1,803 chunks 731M -> 847M instructions, and of 5,370 (compiled)
- * 2.7 MB more peak RSS.
- */
-const BYTES_TABLE_MIN_ROWS = 16_384;
-
-/** Rows up to which chunkTable keeps each path between its two passes (~100 bytes each). */
-const KEEP_PATHS_MAX = 16_384;
-
-/**
- * The chunk table of one container: the text renderTable makes of humanRow cells, built a row at a time from one
- * template and written in parts (a listing of thousands of chunks is the hot path of `list`: cells and arrays per
- * row cost it a third, and rows kept until the end cost it the garbage collector's copying them).
- */
-export function chunkTable(c: ChunkColumns, write?: (text: string) => void): string {
-  // The numbers are whole and >= 0: the widest is the largest.
-  let index = 0;
-  let size = 0;
-  let stored = 0;
-  let blocks = 0;
-  let w1 = 'chunk id'.length;
-  let w2 = 'type'.length;
-  let w3 = 'path'.length;
-  let w7 = 4;
-  // A short listing keeps the paths the widths were taken from (each is made from the directory index and checked
-  // for control characters): making them twice was ~3% of the instructions of a cold `list` of 3,000 chunks.
-  const paths: string[] | undefined = c.count <= KEEP_PATHS_MAX ? new Array<string>(c.count) : undefined;
-  for (let k = 0; k < c.count; k++) {
-    index = Math.max(index, c.index(k));
-    size = Math.max(size, c.size(k));
-    stored = Math.max(stored, c.storedSize(k));
-    blocks = Math.max(blocks, c.blocks(k));
-    w1 = Math.max(w1, c.id(k).length);
-    w2 = Math.max(w2, c.type(k).length);
-    const path = c.path(k);
-    if (paths) paths[k] = path;
-    w3 = Math.max(w3, path.length);
-    w7 = Math.max(w7, c.hash(k).length);
-  }
-  const w0 = String(index).length;
-  const w4 = Math.max('size'.length, String(size).length);
-  const w5 = Math.max('stored'.length, String(stored).length);
-  const w6 = Math.max('blocks'.length, String(blocks).length);
-  const rule = [w0, w1, w2, w3, w4, w5, w6, w7].map((w) => '-'.repeat(w)).join('  ');
-  let out = `${'#'.padStart(w0)}  ${'chunk id'.padEnd(w1)}  ${'type'.padEnd(w2)}  ${'path'.padEnd(w3)}  ${'size'.padStart(w4)}  ${'stored'.padStart(w5)}  ${'blocks'.padStart(w6)}  hash\n${rule}\n`;
-  let all = '';
-  for (let k = 0; k < c.count; k++) {
-    const hash = c.hash(k);
-    const line = `${String(c.index(k)).padStart(w0)}  ${c.id(k).padEnd(w1)}  ${c.type(k).padEnd(w2)}  ${(paths ? paths[k]! : c.path(k)).padEnd(w3)}  ${String(c.size(k)).padStart(w4)}  ${String(c.storedSize(k)).padStart(w5)}  ${String(c.blocks(k)).padStart(w6)}  ${hash}`;
-    // renderTable trims the blanks an empty last cell leaves.
-    out += hash === '' ? `${line.trimEnd()}\n` : `${line}\n`;
-    // Written in parts: what is written is garbage at once, so the collector does not copy it around meanwhile.
-    if (out.length > 1 << 16) {
-      if (write) write(out);
-      else all += out;
-      out = '';
-    }
-  }
-  if (write) {
-    write(out);
-    return '';
-  }
-  return all + out;
 }

@@ -43,7 +43,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: '.utoc/.pak file(s) or folder(s)' })
       .option('hash', { choices: ['blake3', 'sha1'] as const, describe: 'hash algorithm (default: BLAKE3 for UE5, SHA-1 for UE4)' })
       .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
-      .option('threads', { type: 'number', describe: 'worker threads beside the main one, hashing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 256 MiB or more of chunks)' })
+      .option('threads', { type: 'number', describe: 'worker threads beside the main one, hashing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 128 MiB or more of chunks)' })
       .option('json', { type: 'boolean', describe: 'print the result as JSON (several containers: { containers: [...], ok })' })
       .example('$0 verify pakchunk0-Windows.utoc', '')
       .example('$0 verify Game/Content/Paks --aes-key 0x...', 'every container of a game') as never,

@@ -1,0 +1,342 @@
+/**
+ * The rows of `iostore list` of one container, written as text by WebAssembly (src/cli/chunk-rows.ts places the TOC's
+ * arrays in this module's memory and reads the text back). A listing of a few thousand chunks is a short process
+ * whose per-row work V8 would run in its interpreter (each cell a string, each field through an inline cache): here
+ * it runs compiled from the first row. The stub runtime: nothing is allocated, every address is the caller's.
+ *
+ * Per chunk: its 12-byte id, its offset and length (f64), its blocks' stored sizes (the TOC's 12-byte block
+ * entries), its meta (hash, flags), its path as a folder (a cell given per folder) and a stored name (the index's
+ * FString), or a cell the caller made for it (a path with characters the fast form does not take).
+ */
+
+export const TABLE: i32 = 0;
+export const CSV: i32 = 1;
+export const JSON: i32 = 2;
+
+// The tables, set once by `setTables`.
+let ids: usize = 0;
+let offsets: usize = 0;
+let lengths: usize = 0;
+let blocks: usize = 0;
+let blockSize: u64 = 1;
+let metas: usize = 0;
+let metaSize: i32 = 0;
+let hashSize: i32 = 0;
+let order: usize = 0;
+let count: i32 = 0;
+/** Per chunk (i32): its folder, -1 when unnamed. */
+let folderOf: usize = 0;
+/** Per chunk (i32): its name's number in the string table (`nameStarts`: where each one's FString starts in `names`). */
+let nameOf: usize = 0;
+let nameStarts: usize = 0;
+let names: usize = 0;
+/** Per folder: i32 start, i32 byte length, i32 width (-1: the folder needs the slow form). */
+let folders: usize = 0;
+/** Per type (256): i32 start, i32 byte length, i32 width of its cell. */
+let types: usize = 0;
+/** Per row (i32): -1, or the number of the path cell the caller made for it at `cells` (i32 start, byte length, width). */
+let cellOf: usize = 0;
+let cells: usize = 0;
+/** The container's name cell (JSON). */
+let container: usize = 0;
+let containerLength: i32 = 0;
+
+export function setTables(
+  ids_: usize, offsets_: usize, lengths_: usize, blocks_: usize, blockSize_: f64, metas_: usize, metaSize_: i32, hashSize_: i32,
+  order_: usize, count_: i32, folderOf_: usize, nameOf_: usize, nameStarts_: usize, names_: usize, folders_: usize, types_: usize,
+  cellOf_: usize, cells_: usize, container_: usize, containerLength_: i32,
+): void {
+  ids = ids_; offsets = offsets_; lengths = lengths_; blocks = blocks_; blockSize = <u64>blockSize_; metas = metas_;
+  metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
+  names = names_; folders = folders_; types = types_; cellOf = cellOf_; cells = cells_; container = container_;
+  containerLength = containerLength_;
+}
+
+// The widest cells, found by `scan` (the table's column widths).
+export let maxIndex: i32 = 0;
+export let maxSize: f64 = 0;
+export let maxStored: f64 = 0;
+export let maxBlocks: i32 = 0;
+export let typeWidth: i32 = 0;
+export let pathWidth: i32 = 0;
+export let hashWidth: i32 = 0;
+/** The most bytes a fast path cell has. */
+export let pathBytes: i32 = 0;
+
+/** Bytes of a name or folder byte that every format shows as it is: printable ASCII but `"`, `,` and `\`. */
+@inline function plain(c: u32): bool {
+  return c >= 0x20 && c <= 0x7e && c != 0x22 && c != 0x2c && c != 0x5c;
+}
+
+@inline function chunkOf(k: i32): i32 {
+  return load<i32>(order + (<usize>k << 2));
+}
+
+/** The stored name's character count when every byte is plain, else -1. */
+@inline function nameAt(i: i32): usize {
+  return names + <usize>load<i32>(nameStarts + (<usize>load<i32>(nameOf + (<usize>i << 2)) << 2));
+}
+
+function plainNameLength(i: i32): i32 {
+  const p = nameAt(i);
+  const len = load<i32>(p);
+  if (len <= 1) return -1;
+  const end = p + 4 + <usize>(len - 1);
+  for (let q = p + 4; q < end; q++) if (!plain(load<u8>(q))) return -1;
+  return len - 1;
+}
+
+@inline function blockCountOf(i: i32): i32 {
+  const len = <u64>load<f64>(lengths + (<usize>i << 3));
+  if (len == 0) return 0;
+  const off = <u64>load<f64>(offsets + (<usize>i << 3));
+  return <i32>((off + len + blockSize - 1) / blockSize - off / blockSize);
+}
+
+/** The stored sizes of chunk i's `b` blocks, summed. */
+function storedSizeOf(i: i32, b: i32): u64 {
+  let s: u64 = 0;
+  if (b > 0) {
+    const first = <u64>load<f64>(offsets + (<usize>i << 3)) / blockSize;
+    let e = blocks + <usize>first * 12 + 5;
+    for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
+  }
+  return s;
+}
+
+/** Bytes of chunk i's hash: 20, or all of a 32-byte field whose last 12 are used. */
+function hashLength(i: i32): i32 {
+  if (hashSize <= 20) return hashSize;
+  const m = metas + <usize>i * <usize>metaSize;
+  for (let k = 20; k < hashSize; k++) if (load<u8>(m + <usize>k) != 0) return hashSize;
+  return 20;
+}
+
+/**
+ * The first pass: the widest cells; rows whose path needs a cell made
+ * by the caller are listed at `slow` (i32 row numbers). Returns how many there are.
+ */
+export function scan(slow: usize): i32 {
+  let n = 0;
+  maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0; pathBytes = 0;
+  for (let k = 0; k < count; k++) {
+    const i = chunkOf(k);
+    if (i > maxIndex) maxIndex = i;
+    const size = load<f64>(lengths + (<usize>i << 3));
+    if (size > maxSize) maxSize = size;
+    const b = blockCountOf(i);
+    if (b > maxBlocks) maxBlocks = b;
+    const sf = <f64>storedSizeOf(i, b);
+    if (sf > maxStored) maxStored = sf;
+    const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
+    if (tw > typeWidth) typeWidth = tw;
+    const h = hashLength(i) << 1;
+    if (h > hashWidth) hashWidth = h;
+    const f = load<i32>(folderOf + (<usize>i << 2));
+    if (f < 0) continue;
+    const fw = load<i32>(folders + <usize>f * 12 + 8);
+    const nw = fw < 0 ? -1 : plainNameLength(i);
+    if (nw < 0) {
+      store<i32>(slow + (<usize>n << 2), k);
+      n++;
+    }
+    else if (fw + nw > pathWidth) pathWidth = pathBytes = fw + nw;
+  }
+  return n;
+}
+
+/** Marks at `flags` (256 bytes) the chunk types the rows have. */
+export function markTypes(flags: usize): void {
+  for (let k = 0; k < count; k++) store<u8>(flags + <usize>load<u8>(ids + <usize>chunkOf(k) * 12 + 11), 1);
+}
+
+// Column widths of the table (set by the caller after `scan` and its slow cells).
+let w0: i32 = 0; let w1: i32 = 0; let w2: i32 = 0; let w3: i32 = 0; let w4: i32 = 0; let w5: i32 = 0; let w6: i32 = 0;
+export function setWidths(a: i32, b: i32, c: i32, d: i32, e: i32, f: i32, g: i32): void {
+  w0 = a; w1 = b; w2 = c; w3 = d; w4 = e; w5 = f; w6 = g;
+}
+
+let at: usize = 0;
+
+@inline function byte(c: u32): void {
+  store<u8>(at++, c);
+}
+
+function blanks(n: i32): void {
+  for (let k = 0; k < n; k++) store<u8>(at++, 0x20);
+}
+
+function copy(from: usize, n: i32): void {
+  memory.copy(at, from, <usize>n);
+  at += <usize>n;
+}
+
+function digitsOf(v: u64): i32 {
+  let d = 1;
+  while (v >= 10) { v /= 10; d++; }
+  return d;
+}
+
+/** `v` right-aligned in `width` characters (0: no padding). */
+function number(v: u64, width: i32): void {
+  const d = digitsOf(v);
+  if (width > d) blanks(width - d);
+  let p = at + <usize>d;
+  at = p;
+  do {
+    store<u8>(--p, 0x30 + <u32>(v % 10));
+    v /= 10;
+  } while (v > 0);
+}
+
+// The JSON rows' fixed text.
+/**     {\n      "index":  */
+const J0: usize = memory.data<u8>([32, 32, 32, 32, 123, 10, 32, 32, 32, 32, 32, 32, 34, 105, 110, 100, 101, 120, 34, 58, 32]);
+/** ,\n      "id": " */
+const J1: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 105, 100, 34, 58, 32, 34]);
+/** ",\n      "type":  */
+const J2: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 116, 121, 112, 101, 34, 58, 32]);
+/** ,\n      "path":  */
+const J3: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 112, 97, 116, 104, 34, 58, 32]);
+/** ,\n      "size":  */
+const J4: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 105, 122, 101, 34, 58, 32]);
+/** ,\n      "storedSize":  */
+const J5: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 116, 111, 114, 101, 100, 83, 105, 122, 101, 34, 58, 32]);
+/** ,\n      "blocks":  */
+const J6: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 98, 108, 111, 99, 107, 115, 34, 58, 32]);
+/** ,\n      "hash": " */
+const J7: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 104, 97, 115, 104, 34, 58, 32, 34]);
+/** ",\n      "offset":  */
+const J8: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 111, 102, 102, 115, 101, 116, 34, 58, 32]);
+/** ,\n      "compressed": true,\n      "container":  */
+const J9: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 116, 114, 117, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
+/** ,\n      "compressed": false,\n      "container":  */
+const J10: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 102, 97, 108, 115, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
+/** \n    },\n */
+const J11: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 44, 10]);
+/** \n    }\n */
+const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
+
+const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
+
+function hex(from: usize, n: i32): void {
+  for (let k = 0; k < n; k++) {
+    const v = load<u8>(from + <usize>k);
+    store<u8>(at, load<u8>(HEX + (v >> 4)));
+    store<u8>(at + 1, load<u8>(HEX + (v & 15)));
+    at += 2;
+  }
+}
+
+/** The type cell of chunk i; returns its width. */
+function typeCell(i: i32): i32 {
+  const t = types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12;
+  copy(load<i32>(t), load<i32>(t + 4));
+  return load<i32>(t + 8);
+}
+
+/** The path cell of row k (chunk i), without the quotes a JSON string adds to a fast one; returns its width. */
+function pathCell(k: i32, i: i32, quoted: bool): i32 {
+  const made = load<i32>(cellOf + (<usize>k << 2));
+  if (made >= 0) {
+    const c = cells + <usize>made * 12;
+    copy(load<i32>(c), load<i32>(c + 4));
+    return load<i32>(c + 8);
+  }
+  const f = load<i32>(folderOf + (<usize>i << 2));
+  if (f < 0) {
+    if (quoted) { byte(0x22); byte(0x22); }
+    return 0;
+  }
+  if (quoted) byte(0x22);
+  const fe = folders + <usize>f * 12;
+  const fl = load<i32>(fe + 4);
+  copy(load<i32>(fe), fl);
+  const p = nameAt(i);
+  const nl = load<i32>(p) - 1;
+  copy(p + 4, nl);
+  if (quoted) byte(0x22);
+  return fl + nl;
+}
+
+/**
+ * Writes rows from `from` at `out` until `limit` bytes are passed or the rows end; returns the next row. The text
+ * written is `written()` bytes.
+ */
+export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
+  at = out;
+  const end = out + <usize>limit;
+  let k = from;
+  for (; k < count && at < end; k++) {
+    const i = chunkOf(k);
+    const s = storedSizeOf(i, blockCountOf(i));
+    const size = <u64>load<f64>(lengths + (<usize>i << 3));
+    const m = metas + <usize>i * <usize>metaSize;
+    if (format == TABLE) {
+      number(<u64>i, w0);
+      blanks(2);
+      hex(ids + <usize>i * 12, 12);
+      blanks(2 + w1 - 24);
+      blanks(2 + w2 - typeCell(i));
+      blanks(2 + w3 - pathCell(k, i, false));
+      number(size, w4);
+      blanks(2);
+      number(s, w5);
+      blanks(2);
+      number(<u64>blockCountOf(i), w6);
+      blanks(2);
+      hex(m, hashLength(i));
+      byte(0x0a);
+    } else if (format == CSV) {
+      number(<u64>i, 0);
+      byte(0x2c);
+      hex(ids + <usize>i * 12, 12);
+      byte(0x2c);
+      typeCell(i);
+      byte(0x2c);
+      pathCell(k, i, false);
+      byte(0x2c);
+      number(size, 0);
+      byte(0x2c);
+      number(s, 0);
+      byte(0x2c);
+      number(<u64>blockCountOf(i), 0);
+      byte(0x2c);
+      hex(m, hashLength(i));
+      byte(0x0a);
+    } else {
+      copy(J0, 21);
+      number(<u64>i, 0);
+      copy(J1, 15);
+      hex(ids + <usize>i * 12, 12);
+      copy(J2, 17);
+      typeCell(i);
+      copy(J3, 16);
+      pathCell(k, i, true);
+      copy(J4, 16);
+      number(size, 0);
+      copy(J5, 22);
+      number(s, 0);
+      copy(J6, 18);
+      number(<u64>blockCountOf(i), 0);
+      copy(J7, 17);
+      hex(m, hashLength(i));
+      copy(J8, 19);
+      number(<u64>load<f64>(offsets + (<usize>i << 3)), 0);
+      if ((load<u8>(m + <usize>hashSize) & 1) != 0) copy(J9, 47);
+      else copy(J10, 48);
+      copy(container, containerLength);
+      if (k + 1 < count) copy(J11, 8);
+      else copy(J12, 7);
+    }
+  }
+  written = <i32>(at - out);
+  return k;
+}
+
+export let written: i32 = 0;
+
+/** Where the caller may place its tables: past the module's static data, 64 KiB aligned. */
+export function base(): usize {
+  return (__heap_base + 0xffff) & ~<usize>0xffff;
+}

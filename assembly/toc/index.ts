@@ -1,0 +1,178 @@
+/**
+ * The per-entry loops of reading a .utoc, over its sections placed in this module's memory by src/toc/toc-scan.ts:
+ * chunk offsets and lengths decoded and checked against the block table, the block table checked and summed, the
+ * directory index's names checked. Opening a container is most often a short process (`list`, `info`), where V8 would
+ * run these loops over thousands of entries in its interpreter; here they run compiled from the first entry. Each
+ * returns where the first problem is, and the caller says what it is (the messages are the TypeScript reader's).
+ * The stub runtime: nothing is allocated, every address is the caller's.
+ */
+
+/** Where the caller may place its data: past the module's static data, 64 KiB aligned. */
+export function base(): usize {
+  return (__heap_base + 0xffff) & ~<usize>0xffff;
+}
+
+@inline function u40be(p: usize): f64 {
+  return <f64>load<u8>(p) * 4294967296.0 + <f64>bswap<u32>(load<u32>(p + 1));
+}
+
+/**
+ * Decodes `n` 10-byte entries (5-byte big-endian offset, then length) at `src` into f64s at `offsets` and `lengths`;
+ * returns the first chunk whose blocks reach past `blockCount` (blocks of `blockSize` bytes), or -1.
+ */
+export function spans(src: usize, n: i32, offsets: usize, lengths: usize, blockSize: f64, blockCount: f64): i32 {
+  let bad = -1;
+  for (let i = 0; i < n; i++) {
+    const p = src + <usize>i * 10;
+    const off = u40be(p);
+    const len = u40be(p + 5);
+    store<f64>(offsets + (<usize>i << 3), off);
+    store<f64>(lengths + (<usize>i << 3), len);
+    if (bad < 0 && len != 0 && !(Math.ceil((off + len) / blockSize) <= blockCount)) bad = i;
+  }
+  return bad;
+}
+
+/** The first block (12-byte entries at `src`) whose method is `methodCount` or more, or -1. */
+export function firstBadMethod(src: usize, count: i32, methodCount: i32): i32 {
+  for (let i = 0; i < count; i++) if (<i32>load<u8>(src + <usize>i * 12 + 11) >= methodCount) return i;
+  return -1;
+}
+
+@inline function u24(p: usize): u32 {
+  return <u32>load<u16>(p) | (<u32>load<u8>(p + 2) << 16);
+}
+
+/** The first block that decodes to more than `blockSize` bytes, or -1. */
+export function firstOversized(src: usize, count: i32, blockSize: u32): i32 {
+  for (let i = 0; i < count; i++) if (u24(src + <usize>i * 12 + 8) > blockSize) return i;
+  return -1;
+}
+
+/** The stored sizes of `count` blocks, summed. */
+export function storedTotal(src: usize, count: i32): f64 {
+  let s: u64 = 0;
+  for (let i = 0; i < count; i++) s += <u64>u24(src + <usize>i * 12 + 5);
+  return <f64>s;
+}
+
+/** `count` f64s at `src`, summed in order. */
+export function sum(src: usize, count: i32): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < count; i++) s += load<f64>(src + (<usize>i << 3));
+  return s;
+}
+
+/** Where the name scan stopped: the offset (from the table's start) of the name it returned. */
+export let at: i32 = 0;
+
+/**
+ * Steps over the FStrings of a directory index's string table (`table`, `size` bytes) from name `from` at offset `pos`,
+ * writing where each starts (i32s at `starts`), while each is a plain name: a positive length that fits, NUL-terminated,
+ * no '/', '\', ':' or control character, not '.' or '..'. Returns the first name that is not (the caller reads it and
+ * says why, or steps over it: an empty or UTF-16 one), with `at` where it starts; or `count` when all are.
+ */
+export function names(table: usize, size: i32, from: i32, pos: i32, count: i32, starts: usize): i32 {
+  for (let i = from; i < count; i++) {
+    at = pos;
+    if (size - pos < 4) return i;
+    const len = load<i32>(table + <usize>pos);
+    if (len <= 1 || len > size - pos - 4) return i;
+    const s = table + <usize>pos + 4;
+    const end = s + <usize>(len - 1);
+    if (load<u8>(end) != 0) return i;
+    for (let q = s; q < end; q++) {
+      const c = load<u8>(q);
+      if (c < 0x20 || c == 0x2f || c == 0x5c || c == 0x3a) return i;
+    }
+    if (load<u8>(s) == 0x2e && (len == 2 || (len == 3 && load<u8>(s + 1) == 0x2e))) return i;
+    store<i32>(starts + (<usize>i << 2), pos);
+    pos += 4 + len;
+  }
+  at = pos;
+  return count;
+}
+
+const NONE: u32 = 0xffffffff;
+
+/** What `walk` found wrong (0: nothing), and the entry and value it concerns. */
+export let walkError: i32 = 0;
+export let walkEntry: u32 = 0;
+export let walkValue: u32 = 0;
+/** Folders `walk` reached (entry 0 the root): each one's parent folder and name, at `parents` and `nameOfFolder`. */
+export let folders: i32 = 0;
+
+export const FILE_OUT_OF_RANGE: i32 = 1;
+export const FILE_TWICE: i32 = 2;
+export const FILE_CHUNK: i32 = 3;
+export const FILE_NAME: i32 = 4;
+export const DIR_OUT_OF_RANGE: i32 = 5;
+export const DIR_TWICE: i32 = 6;
+export const DIR_NAME: i32 = 7;
+
+@inline function fail(code: i32, entry: u32, value: u32): i32 {
+  walkError = code;
+  walkEntry = entry;
+  walkValue = value;
+  return -1;
+}
+
+/**
+ * Walks a directory index from its root (`dirs`: 4 u32 per directory, `files`: 3 per file), depth first as the
+ * engine's own walk lists files, checking each entry as it is reached. Writes each reached file's entry and folder
+ * (`order`, `folderOfFile`, i32s), each chunk's folder and name (`chunkFolder`, `chunkName`: the caller filled the
+ * first with -1; a chunk named twice takes the later file), and each folder's parent and name. `seen` is
+ * `dirCount + fileCount` zero bytes; `stack` room for 2 i32 per directory. Returns the files reached, or -1 with
+ * `walkError`.
+ */
+export function walk(
+  dirs: usize, dirCount: u32, files: usize, fileCount: u32, stringCount: u32, chunkCount: u32, seen: usize, stack: usize,
+  parents: usize, nameOfFolder: usize, order: usize, folderOfFile: usize, chunkFolder: usize, chunkName: usize,
+): i32 {
+  walkError = 0;
+  folders = 0;
+  if (dirCount == 0) return 0;
+  const seenFiles = seen + <usize>dirCount;
+  let top = 0;
+  store<i32>(stack, 0);
+  store<i32>(stack + 4, 0);
+  top = 1;
+  store<i32>(parents, -1);
+  store<i32>(nameOfFolder, -1);
+  folders = 1;
+  store<u8>(seen, 1);
+  let reached = 0;
+  while (top > 0) {
+    top--;
+    const dir = load<u32>(stack + (<usize>top << 3));
+    const folder = load<i32>(stack + (<usize>top << 3) + 4);
+    for (let f = load<u32>(dirs + <usize>dir * 16 + 12); f != NONE; f = load<u32>(files + <usize>f * 12 + 4)) {
+      if (f >= fileCount) return fail(FILE_OUT_OF_RANGE, f, 0);
+      if (load<u8>(seenFiles + <usize>f) != 0) return fail(FILE_TWICE, f, 0);
+      store<u8>(seenFiles + <usize>f, 1);
+      const chunk = load<u32>(files + <usize>f * 12 + 8);
+      if (chunk >= chunkCount) return fail(FILE_CHUNK, f, chunk);
+      const name = load<u32>(files + <usize>f * 12);
+      if (name >= stringCount) return fail(FILE_NAME, f, name);
+      store<i32>(order + (<usize>reached << 2), <i32>f);
+      store<i32>(folderOfFile + (<usize>reached << 2), folder);
+      reached++;
+      store<i32>(chunkFolder + (<usize>chunk << 2), folder);
+      store<i32>(chunkName + (<usize>chunk << 2), <i32>name);
+    }
+    for (let c = load<u32>(dirs + <usize>dir * 16 + 4); c != NONE; c = load<u32>(dirs + <usize>c * 16 + 8)) {
+      if (c >= dirCount) return fail(DIR_OUT_OF_RANGE, c, 0);
+      if (load<u8>(seen + <usize>c) != 0) return fail(DIR_TWICE, c, 0);
+      store<u8>(seen + <usize>c, 1);
+      const name = load<u32>(dirs + <usize>c * 16);
+      if (name >= stringCount) return fail(DIR_NAME, c, name);
+      store<i32>(parents + (<usize>folders << 2), folder);
+      store<i32>(nameOfFolder + (<usize>folders << 2), <i32>name);
+      store<i32>(stack + (<usize>top << 3), <i32>c);
+      store<i32>(stack + (<usize>top << 3) + 4, folders);
+      top++;
+      folders++;
+    }
+  }
+  return reached;
+}

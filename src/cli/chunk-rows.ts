@@ -1,0 +1,195 @@
+import type { IoStoreToc } from '../toc/toc.js';
+import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
+import { escapeControl } from '../util/quote.js';
+import { csvCell } from './format.js';
+import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
+
+/**
+ * The rows of `iostore list` of one container, as text: the table (to a pipe or a file), CSV or JSON. Written by a
+ * small WebAssembly module (assembly/listing) over the TOC's own arrays: every cell of every row (hex of ids and
+ * hashes, numbers, the stored sizes summed over each chunk's blocks, paths as their folder's and stored name's bytes)
+ * without a string or object per row. A listing is a short process: of the bench's 3,000 chunks, the rows' strings
+ * and objects made by V8's interpreter had been ~140M of `list`'s ~330M instructions (`node -e 0`: 89M), and a
+ * game's listing of 150,000 rows had spent most of its run and of its garbage on them. A path of other characters
+ * than printable ASCII (or with `"`, `,` or `\`) gets its cell made here as the string forms would show it (the
+ * module lists those rows). The bytes are the same as those of `renderTable` of the rows' cells, `renderCsv` and
+ * `renderJson` of `listChunks` (test/cli/chunk-rows.test.ts).
+ */
+export type RowFormat = 'table' | 'csv' | 'json';
+
+const FORMAT = { table: 0, csv: 1, json: 2 } as const;
+
+/** Bytes handed to `write` at a time (a part ends after the row that passes it). */
+const PART = 1 << 16;
+
+interface RowsWasm {
+  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  base(): number;
+  setTables(
+    ids: number, offsets: number, lengths: number, blocks: number, blockSize: number, metas: number, metaSize: number, hashSize: number,
+    order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
+    cellOf: number, cells: number, container: number, containerLength: number,
+  ): void;
+  markTypes(flags: number): void;
+  scan(slow: number): number;
+  setWidths(w0: number, w1: number, w2: number, w3: number, w4: number, w5: number, w6: number): void;
+  write(format: number, from: number, out: number, limit: number): number;
+  written: { value: number };
+  maxIndex: { value: number };
+  maxSize: { value: number };
+  maxStored: { value: number };
+  maxBlocks: { value: number };
+  typeWidth: { value: number };
+  pathWidth: { value: number };
+  hashWidth: { value: number };
+  pathBytes: { value: number };
+}
+
+let compiled: object | undefined;
+
+/** A fresh instance for each listing: its memory (copies of the TOC's arrays) goes with it, not kept for the process. */
+function rowsWasm(): RowsWasm {
+  const api = (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: unknown } } }).WebAssembly;
+  compiled ??= new api.Module(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64'));
+  return new api.Instance(compiled, {}).exports as RowsWasm;
+}
+
+/** Places byte arrays one after another in the module's memory (8-byte aligned), growing it as needed. */
+class Arena {
+  at: number;
+  constructor(private readonly w: RowsWasm) {
+    this.at = w.base();
+  }
+  /** Room for `n` bytes; returns where. */
+  take(n: number): number {
+    const at = this.at;
+    this.at = (at + n + 7) & ~7;
+    const need = this.at - this.w.memory.buffer.byteLength;
+    if (need > 0) this.w.memory.grow(Math.ceil(need / 65536));
+    return at;
+  }
+  /** A copy of `bytes`; returns where. */
+  put(bytes: ArrayBufferView): number {
+    const at = this.take(bytes.byteLength);
+    this.bytes(at, bytes.byteLength).set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return at;
+  }
+  bytes(at: number, n: number): Uint8Array {
+    return new Uint8Array(this.w.memory.buffer, at, n);
+  }
+  i32s(at: number, n: number): Int32Array {
+    return new Int32Array(this.w.memory.buffer, at, n);
+  }
+}
+
+/**
+ * Writes the rows of the chunks `order` selects (TOC indices) in `format`, in parts of ~64 KiB, to `write`: the
+ * table with its header and rule; CSV and JSON rows only (`container`: the JSON rows' container name).
+ */
+export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
+  const w = rowsWasm();
+  const mem = new Arena(w);
+  const n = toc.chunkCount;
+  const count = order.length;
+  const paths = toc.chunkPaths;
+  const tables = paths?.tables;
+  const names = paths?.storedNames;
+  const ids = mem.put(toc.chunkIds);
+  const offsets = mem.put(toc.chunkOffsets);
+  const lengths = mem.put(toc.chunkLengths);
+  const blocks = mem.put(toc.blocks.bytes);
+  const metas = mem.put(toc.metas);
+  const orderAt = mem.put(Int32Array.from(order));
+  let folderOf: number;
+  if (tables) folderOf = mem.put(tables.folderOf);
+  else mem.i32s((folderOf = mem.take(4 * n)), n).fill(-1);
+  const nameOf = tables ? mem.put(tables.nameOf) : 0;
+  const fast = names !== undefined && tables?.nameStarts !== undefined;
+  const nameStarts = fast ? mem.put(tables!.nameStarts!) : 0;
+  const namesAt = fast ? mem.put(names!) : 0;
+  // Per folder: its bytes when every character is plain (the module's `plain`), else width -1 (its rows are made here).
+  const folderCount = paths ? paths.folderCount : 0;
+  const folders = mem.take(12 * folderCount);
+  for (let f = 0; f < folderCount; f++) {
+    const text = paths!.folderPath(f);
+    if (fast && plain(text)) {
+      const at = mem.put(Buffer.from(text, 'latin1'));
+      mem.i32s(folders + 12 * f, 3).set([at, text.length, text.length]);
+    } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
+  }
+  const types = mem.take(12 * 256);
+  const cellOf = mem.take(4 * count);
+  mem.bytes(cellOf, 4 * count).fill(0xff);
+  const containerCell = Buffer.from(JSON.stringify(container), 'utf8');
+  const containerAt = mem.put(containerCell);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, 0, containerAt, containerCell.length);
+
+  // The types' cells, for the types the rows have.
+  const flags = mem.take(256);
+  mem.bytes(flags, 256).fill(0);
+  w.markTypes(flags);
+  const present = mem.bytes(flags, 256).slice();
+  let typeBytes = 0;
+  for (let t = 0; t < 256; t++) {
+    if (present[t] === 0) continue;
+    const name = chunkTypeName(t, toc.generation);
+    const text = format === 'table' ? escapeControl(name) : format === 'csv' ? csvCell(name) : JSON.stringify(name);
+    const bytes = Buffer.from(text, 'utf8');
+    const at = mem.put(bytes);
+    mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
+    typeBytes = Math.max(typeBytes, bytes.length);
+  }
+
+  // The rows whose paths need their cells made here.
+  const slowAt = mem.take(4 * count);
+  const slow = mem.i32s(slowAt, w.scan(slowAt)).slice();
+  let pathWidth = w.pathWidth.value;
+  let longest = w.pathBytes.value;
+  const cells = mem.take(12 * slow.length);
+  for (let s = 0; s < slow.length; s++) {
+    const k = slow[s]!;
+    const path = toc.chunkPath(order[k]!) ?? '';
+    const text = format === 'table' ? escapeControl(path) : format === 'csv' ? csvCell(path) : JSON.stringify(path);
+    const bytes = Buffer.from(text, 'utf8');
+    const at = mem.put(bytes);
+    mem.i32s(cells + 12 * s, 3).set([at, bytes.length, text.length]);
+    mem.i32s(cellOf + 4 * k, 1)[0] = s;
+    if (text.length > pathWidth) pathWidth = text.length;
+    if (bytes.length > longest) longest = bytes.length;
+  }
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, cells, containerAt, containerCell.length);
+
+  // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
+  const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
+  if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth), 'latin1'));
+  for (let k = 0; k < count; ) {
+    k = w.write(FORMAT[format], k, out, PART);
+    write(mem.bytes(out, w.written.value).slice());
+  }
+}
+
+/** The table's header and rule, its column widths given to the module: numbers are whole and >= 0, so the widest is the largest. */
+function tableHead(w: RowsWasm, count: number, pathWidth: number): string {
+  const widths = [
+    String(w.maxIndex.value).length,
+    count > 0 ? 2 * CHUNK_ID_SIZE : 'chunk id'.length,
+    Math.max('type'.length, w.typeWidth.value),
+    Math.max('path'.length, pathWidth),
+    Math.max('size'.length, String(w.maxSize.value).length),
+    Math.max('stored'.length, String(w.maxStored.value).length),
+    Math.max('blocks'.length, String(w.maxBlocks.value).length),
+    Math.max('hash'.length, w.hashWidth.value),
+  ] as const;
+  w.setWidths(widths[0], widths[1], widths[2], widths[3], widths[4], widths[5], widths[6]);
+  const rule = widths.map((x) => '-'.repeat(x)).join('  ');
+  return `${'#'.padStart(widths[0])}  ${'chunk id'.padEnd(widths[1])}  ${'type'.padEnd(widths[2])}  ${'path'.padEnd(widths[3])}  ${'size'.padStart(widths[4])}  ${'stored'.padStart(widths[5])}  ${'blocks'.padStart(widths[6])}  hash\n${rule}\n`;
+}
+
+/** Text every format shows as it is (the module's `plain`): printable ASCII but `"`, `,` and `\`. */
+function plain(s: string): boolean {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x2c || c === 0x5c) return false;
+  }
+  return true;
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
+import { renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
+import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
+import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
+import { corpusPath, hasCorpus } from '../corpus.js';
+
+const QUERIES: ChunkQuery[] = [{}, { sort: 'size' }, { sort: 'path' }, { sort: 'type' }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }];
+const COLUMNS = ['index', 'id', 'type', 'path', 'size', 'storedSize', 'blocks', 'hash'] as const;
+
+/** The rows written by the WebAssembly module, in their parts. */
+function written(toc: IoStoreToc, q: ChunkQuery, format: RowFormat): { text: string; parts: number } {
+  const parts: Buffer[] = [];
+  writeChunkRows(toc, selectChunks(toc, q), format, (b) => parts.push(Buffer.from(b)), 'Box');
+  return { text: Buffer.concat(parts).toString('utf8'), parts: parts.length };
+}
+
+/** The same text made of listChunks's rows by the string forms: renderTable, renderCsv and renderJson. */
+function expected(toc: IoStoreToc, q: ChunkQuery, format: RowFormat): string {
+  const rows = listChunks(toc, q);
+  if (format === 'table') {
+    const cells = rows.map((r) => [String(r.index), r.id, r.type, r.path, String(r.size), String(r.storedSize), String(r.blocks), r.hash]);
+    return renderTable(['#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], cells, ['right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']);
+  }
+  if (format === 'csv') return renderCsv([...COLUMNS], rows.map((r) => COLUMNS.map((c) => r[c]))).slice(COLUMNS.join(',').length + 1);
+  const json = renderJson({ chunks: rows.map((r) => ({ ...r, container: 'Box' })) });
+  return rows.length === 0 ? '' : json.slice('{\n  "chunks": [\n'.length, -'  ]\n}\n'.length);
+}
+
+const open = (rel: string, edit?: (b: Buffer) => void) => {
+  const bytes = Buffer.from(readFileSync(corpusPath(rel)));
+  edit?.(bytes);
+  return readToc(new Uint8Array(bytes), { source: rel });
+};
+
+const FORMATS: RowFormat[] = ['table', 'csv', 'json'];
+
+describe('the chunk rows of list (table, CSV, JSON), written from the TOC by WebAssembly', () => {
+  it.skipIf(!hasCorpus)('are the text of the string forms for every sort, a filter and a type (5,370 chunks; several parts)', () => {
+    for (const f of ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-templeofgiants/global.utoc']) {
+      const toc = open(f);
+      for (const format of FORMATS) {
+        for (const q of QUERIES) {
+          const { text, parts } = written(toc, q, format);
+          expect(text, `${f} ${format} ${JSON.stringify(q)}`).toBe(expected(toc, q, format));
+          if (q.type === undefined && q.filter === undefined && toc.chunkCount > 1000) expect(parts).toBeGreaterThan(1);
+        }
+      }
+    }
+  });
+
+  it.skipIf(!hasCorpus)('show names with DEL, C1, Latin-1 bytes, quotes and commas as the string forms do (escaped, quoted, or UTF-8)', () => {
+    const rel = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc';
+    const toc = open(rel, (b) => {
+      // Names in the directory index are ANSI (Latin-1) FStrings: one byte of a few becomes something else.
+      const put = (name: string, k: number, v: number) => {
+        const at = b.indexOf(Buffer.from(`${name}\0`, 'latin1'));
+        expect(at, name).toBeGreaterThan(0);
+        b[at + k] = v;
+      };
+      put('DT_AllProperties.uasset', 2, 0x9b);
+      put('MIDI_Fixture.uasset', 0, 0xe9);
+      put('SW_Format_Opus.ubulk', 3, 0x7f);
+      put('Curve_Float.uasset', 5, 0x2c);
+      put('Curve_Vector.uasset', 5, 0x22);
+    });
+    const paths = Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i) ?? '');
+    expect(paths.some((p) => p.includes('\x9b'))).toBe(true);
+    expect(paths.some((p) => p.includes('é'))).toBe(true);
+    for (const format of FORMATS) for (const q of QUERIES) expect(written(toc, q, format).text, `${format} ${JSON.stringify(q)}`).toBe(expected(toc, q, format));
+    const table = written(toc, {}, 'table').text;
+    expect(table).toContain('DT\\u009bAllProperties.uasset');
+    expect(table).toContain('éIDI_Fixture.uasset');
+    expect(table).toContain('SW_\\u007format_Opus.ubulk');
+    const csv = written(toc, {}, 'csv').text;
+    expect(csv).toContain(',"CUE4ParseFixtures/Content/Fixtures/Curves/Curve,Float.uasset",');
+    expect(csv).toContain('Curve,Float.uasset"');
+    expect(csv).toContain('Curve""Vector.uasset"');
+    expect(written(toc, {}, 'json').text).toContain('Curve\\"Vector.uasset"');
+  });
+});
