@@ -2,6 +2,7 @@ import type { IoStoreToc } from '../toc/toc.js';
 import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
 import { escapeControl } from '../util/quote.js';
 import { csvCell } from './format.js';
+import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
 import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
 
 /**
@@ -23,7 +24,7 @@ const FORMAT = { table: 0, csv: 1, json: 2 } as const;
 const PART = 1 << 16;
 
 interface RowsWasm {
-  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   base(): number;
   setTables(
     ids: number, offsets: number, lengths: number, blocks: number, blockSize: number, metas: number, metaSize: number, hashSize: number,
@@ -45,14 +46,8 @@ interface RowsWasm {
   pathBytes: { value: number };
 }
 
-let compiled: object | undefined;
-
 /** A fresh instance for each listing: its memory (copies of the TOC's arrays) goes with it, not kept for the process. */
-function rowsWasm(): RowsWasm {
-  const api = (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: unknown } } }).WebAssembly;
-  compiled ??= new api.Module(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64'));
-  return new api.Instance(compiled, {}).exports as RowsWasm;
-}
+const rowsWasm = embeddedWasm<RowsWasm>(CHUNK_ROWS_WASM_BASE64);
 
 /** Places byte arrays one after another in the module's memory (8-byte aligned), growing it as needed. */
 class Arena {

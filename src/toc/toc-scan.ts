@@ -1,3 +1,4 @@
+import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
 import { TOC_SCAN_WASM_BASE64 } from './toc-scan-wasm.generated.js';
 
 /**
@@ -8,7 +9,7 @@ import { TOC_SCAN_WASM_BASE64 } from './toc-scan-wasm.generated.js';
  */
 
 interface ScanWasm {
-  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   base(): number;
   spans(src: number, n: number, offsets: number, lengths: number, blockSize: number, blockCount: number): number;
   firstBadMethod(src: number, count: number, methodCount: number): number;
@@ -27,15 +28,12 @@ interface ScanWasm {
   folders: { value: number };
 }
 
+const newScanWasm = embeddedWasm<ScanWasm>(TOC_SCAN_WASM_BASE64);
+/** One instance per thread: its memory, reused by every call, is as large as the largest section it was handed. */
 let instance: ScanWasm | undefined;
 
 function scanWasm(): ScanWasm {
-  if (!instance) {
-    const api = (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => object; Instance: new (m: object, i: object) => { exports: unknown } } }).WebAssembly;
-    const bytes = Uint8Array.from(atob(TOC_SCAN_WASM_BASE64), (c) => c.charCodeAt(0));
-    instance = new api.Instance(new api.Module(bytes), {}).exports as ScanWasm;
-  }
-  return instance;
+  return (instance ??= newScanWasm());
 }
 
 /** Room for `n` bytes at the module's base (what the last call placed there is gone); returns the module. */

@@ -1,5 +1,6 @@
 import { corrupt } from './corrupt.js';
 import { OODLE_WASM_BASE64 } from './wasm-bytes.generated.js';
+import { embeddedWasm, wasmApi, type WasmMemory } from '../../util/wasm.js';
 
 /**
  * The WebAssembly build of this decoder (assembly/oodle, AssemblyScript with SIMD; built by scripts/build-wasm.mjs):
@@ -7,18 +8,6 @@ import { OODLE_WASM_BASE64 } from './wasm-bytes.generated.js';
  * reference and the fallback: for BitKnit and LZNA blocks, outputs too large to place in the module's memory, and
  * runtimes without WebAssembly SIMD. Both give the same output on every stream and reject the same corrupt ones.
  */
-
-/** The parts of the WebAssembly API used here (the project's TypeScript libraries declare none of it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-  RuntimeError: new () => Error;
-}
-
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
 
 interface OodleWasm {
   memory: WasmMemory;
@@ -33,7 +22,7 @@ interface OodleWasm {
   errorInOutput: { value: number };
 }
 
-const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+const newOodleWasm = embeddedWasm<OodleWasm>(OODLE_WASM_BASE64);
 
 /**
  * Streams whose bytes and output together pass this are left to the TypeScript decoder: the module's memory grows
@@ -52,8 +41,7 @@ function instance(): OodleWasm | null {
   module = null;
   if (wasmApi === undefined || disabledByEnvironment()) return module;
   try {
-    const bytes = Uint8Array.from(atob(OODLE_WASM_BASE64), (c) => c.charCodeAt(0));
-    module = new wasmApi.Instance(new wasmApi.Module(bytes), {}).exports as OodleWasm;
+    module = newOodleWasm();
   } catch {
     module = null;
   }

@@ -1,0 +1,37 @@
+import { IoStoreError } from '../errors.js';
+
+/** The parts of the WebAssembly API the project uses (its TypeScript libraries declare none of it). */
+export interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+  RuntimeError: new () => Error;
+}
+
+/** A module's linear memory: it grows by 64 KiB pages and never shrinks. */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The runtime's WebAssembly, where it has one. */
+export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/**
+ * A module the build embeds as base64 (scripts/build-wasm.mjs), compiled on first use, once per thread; each call
+ * makes a new instance of it, with a memory of its own that goes when the instance does. Throws where the runtime
+ * has no WebAssembly or refuses the module.
+ */
+export function embeddedWasm<Exports>(base64: string): () => Exports {
+  let compiled: object | undefined;
+  return () => {
+    if (wasmApi === undefined) throw new IoStoreError('UNSUPPORTED', 'this JavaScript runtime has no WebAssembly');
+    compiled ??= new wasmApi.Module(base64Bytes(base64));
+    return new wasmApi.Instance(compiled, {}).exports as Exports;
+  };
+}
+
+function base64Bytes(base64: string): Uint8Array {
+  // Node's decoder where there is one: atob's string and a call per byte cost a short command ~1 ms per 100 KB.
+  const buffer = (globalThis as { Buffer?: { from(s: string, encoding: 'base64'): Uint8Array } }).Buffer;
+  return buffer ? buffer.from(base64, 'base64') : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
