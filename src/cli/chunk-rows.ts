@@ -159,7 +159,7 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
   if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth), 'latin1'));
   for (let k = 0; k < count; ) {
     k = w.write(FORMAT[format], k, out, PART);
-    write(mem.bytes(out, w.written.value).slice());
+    write(mem.bytes(out, w.written.value));
   }
 }
 
