@@ -13,8 +13,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // -O3 for speed, no assertions (the code checks every bound itself), and the stub runtime: neither module allocates,
-// so neither needs a garbage collector. The decoder also uses SIMD for its 16-byte copies.
-const COMMON = ['--runtime', 'stub', '-O3', '--noAssert', '--converge'];
+// so neither needs a garbage collector. The decoder also uses SIMD for its 16-byte copies. The TOC scan and the list
+// rows import their memory: a .utoc read into one (src/toc/toc-scan.ts `tocBytesInModule`) is scanned and listed
+// where it lies, by both modules.
+const COMMON = ['--runtime', 'stub', '-O3', '--noAssert', '--converge', '--importMemory'];
 const MODULES = [
   { dir: 'oodle', target: join('src', 'codecs', 'oodle', 'wasm-bytes.generated.ts'), name: 'OODLE_WASM_BASE64', what: "The Oodle decoder's", options: ['--runtime', 'stub', '-O3', '--noAssert', '--enable', 'simd', '--converge'] },
   { dir: 'toc', target: join('src', 'toc', 'toc-scan-wasm.generated.ts'), name: 'TOC_SCAN_WASM_BASE64', what: "The TOC reader's loops'", options: COMMON },

@@ -3,6 +3,7 @@ import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
 import { escapeControl } from '../util/quote.js';
 import { csvCell } from './format.js';
 import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
+import { arenaOf, type TocArena } from '../toc/toc-scan.js';
 import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
 
 /**
@@ -47,24 +48,41 @@ interface RowsWasm {
 }
 
 /** A fresh instance for each listing: its memory (copies of the TOC's arrays) goes with it, not kept for the process. */
-const rowsWasm = embeddedWasm<RowsWasm>(CHUNK_ROWS_WASM_BASE64);
+const rowsWasm = embeddedWasm<RowsWasm>(CHUNK_ROWS_WASM_BASE64, { importsMemory: true });
 
-/** Places byte arrays one after another in the module's memory (8-byte aligned), growing it as needed. */
+/** A TocArena's room ran out: the listing starts again in a memory of its own (before any row was written). */
+class NoRoom extends Error {}
+
+/**
+ * Places byte arrays one after another in the module's memory (8-byte aligned). In a TocArena (the .utoc read into
+ * module memory, src/toc/toc-scan.ts): the TOC's own arrays are read where they lie, the rest taken from its room
+ * (which never grows: NoRoom where it is short); else in a memory of the listing's own, grown as needed.
+ */
 class Arena {
   at: number;
-  constructor(private readonly w: RowsWasm) {
-    this.at = w.base();
+  readonly w: RowsWasm;
+  constructor(private readonly toc?: TocArena) {
+    this.w = rowsWasm(toc?.memory);
+    this.at = this.w.base();
+    if (toc && this.at > toc.start) throw new NoRoom();
   }
   /** Room for `n` bytes; returns where. */
   take(n: number): number {
+    if (this.toc) {
+      const at = this.toc.take(n);
+      if (at < 0) throw new NoRoom();
+      return at;
+    }
     const at = this.at;
     this.at = (at + n + 7) & ~7;
     const need = this.at - this.w.memory.buffer.byteLength;
     if (need > 0) this.w.memory.grow(Math.ceil(need / 65536));
     return at;
   }
-  /** A copy of `bytes`; returns where. */
+  /** Where `bytes` are for the module: where they lie in a TocArena, else a copy; returns where. */
   put(bytes: ArrayBufferView): number {
+    const lies = this.toc ? this.toc.addressOf(bytes) : -1;
+    if (lies >= 0) return lies;
     const at = this.take(bytes.byteLength);
     this.bytes(at, bytes.byteLength).set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return at;
@@ -78,12 +96,29 @@ class Arena {
 }
 
 /**
- * Writes the rows of the chunks `order` selects (TOC indices) in `format`, in parts of ~64 KiB, to `write`: the
- * table with its header and rule; CSV and JSON rows only (`container`: the JSON rows' container name).
+ * Writes the rows of the chunks `order` selects (TOC indices) in `format`, in parts of ~64 KiB, to `write` (each part
+ * a view valid only during the call): the table with its header and rule; CSV and JSON rows only (`container`: the
+ * JSON rows' container name).
  */
 export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
-  const w = rowsWasm();
-  const mem = new Arena(w);
+  const arena = arenaOf(toc.chunkIds);
+  if (arena) {
+    // The paths' tables are made when first asked for, kept in the arena: before the listing's room is marked.
+    void toc.chunkPaths;
+    const mark = arena.mark;
+    try {
+      return writeRows(new Arena(arena), toc, order, format, write, container);
+    } catch (e) {
+      if (!(e instanceof NoRoom)) throw e;
+    } finally {
+      arena.release(mark);
+    }
+  }
+  writeRows(new Arena(), toc, order, format, write, container);
+}
+
+function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container: string): void {
+  const w = mem.w;
   const n = toc.chunkCount;
   const count = order.length;
   const paths = toc.chunkPaths;
@@ -94,7 +129,8 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
   const lengths = mem.put(toc.chunkLengths);
   const blocks = mem.put(toc.blocks.bytes);
   const metas = mem.put(toc.metas);
-  const orderAt = mem.put(Int32Array.from(order));
+  const orderAt = mem.take(4 * count);
+  mem.i32s(orderAt, count).set(order);
   let folderOf: number;
   if (tables) folderOf = mem.put(tables.folderOf);
   else mem.i32s((folderOf = mem.take(4 * n)), n).fill(-1);

@@ -2,7 +2,7 @@ import { IoStoreError } from '../errors.js';
 import { ByteReader, latin1 } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
 import { ByteList, IntList } from '../util/int-list.js';
-import { scanNames, walkIndex, type IndexWalk } from './toc-scan.js';
+import { i32sBeside, scanNames, u32sBeside, walkIndex, type IndexWalk } from './toc-scan.js';
 import { KeyTable } from '../util/key-table.js';
 
 const NONE = 0xffffffff;
@@ -45,7 +45,7 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   // Names are checked here and decoded when asked for (StoredNames): a string per name held for the run cost ~40
   // bytes each, in every thread that opened the container.
   // Over shared memory when the TOC's bytes are (worker threads take these arrays: see sharedDirectoryIndex).
-  const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : new Int32Array(stringCount);
+  const starts = isShared(r.bytes) ? new Int32Array(new SharedArrayBuffer(stringCount * 4)) : (i32sBeside(r.bytes, stringCount) ?? new Int32Array(stringCount));
   const tableAt = r.pos;
   // Plain names are stepped over by WebAssembly (src/toc/toc-scan.ts); any other (UTF-16, or one to refuse) here.
   const tableSize = scanNames(r.bytes.subarray(tableAt), stringCount, starts, (i, pos) => {
@@ -72,8 +72,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** `count` little-endian u32s at the cursor (already bounds-checked), copied in one call on little-endian hosts. */
 function readU32s(r: ByteReader, count: number): Uint32Array {
   const at = r.bytes.byteOffset + r.pos;
-  let out: Uint32Array;
-  if (LITTLE_ENDIAN) out = new Uint32Array(r.bytes.buffer.slice(at, at + count * 4));
+  let out: Uint32Array | undefined;
+  // Beside a .utoc read into module memory, the walk reads them there (src/toc/toc-scan.ts).
+  if (LITTLE_ENDIAN) out = u32sBeside(r.bytes.subarray(r.pos), count) ?? new Uint32Array(r.bytes.buffer.slice(at, at + count * 4));
   else {
     out = new Uint32Array(count);
     for (let i = 0; i < count; i++) out[i] = r.view.getUint32(r.pos + i * 4, true);
@@ -214,9 +215,9 @@ export function mountPointRelative(mountPoint: string): string {
  * src/toc/toc-scan.ts): the files in the order the engine's own walk lists them, and each folder's path prefix
  * (ending with `/` below the root).
  */
-function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string): IndexWalk & { prefixes: string[] } {
+function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, into?: { chunkFolder: Int32Array; chunkName: Int32Array }): IndexWalk & { prefixes: string[] } {
   const { directories, files, strings } = index;
-  const walk = walkIndex(directories, files, strings.length, chunkCount);
+  const walk = walkIndex(directories, files, strings.length, chunkCount, into);
   if ('error' in walk) {
     const { entry, value } = walk;
     const what = [
@@ -291,11 +292,12 @@ export class ChunkPaths {
     }
     // Over shared memory when the index is (worker threads then take them: see `shared`).
     const shared = isShared(index.files);
-    this.prefixOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
-    this.nameOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : new Int32Array(chunkCount);
-    const walk = walkDirectoryIndex(index, chunkCount, source);
-    this.prefixOf.set(walk.chunkFolder);
-    this.nameOf.set(walk.chunkName);
+    // Else beside a .utoc read into module memory, where the list rows read them (src/toc/toc-scan.ts).
+    this.prefixOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : (i32sBeside(index.files, chunkCount) ?? new Int32Array(chunkCount));
+    this.nameOf = shared ? new Int32Array(new SharedArrayBuffer(chunkCount * 4)) : (i32sBeside(index.files, chunkCount) ?? new Int32Array(chunkCount));
+    const walk = walkDirectoryIndex(index, chunkCount, source, { chunkFolder: this.prefixOf, chunkName: this.nameOf });
+    if (walk.chunkFolder !== this.prefixOf) this.prefixOf.set(walk.chunkFolder);
+    if (walk.chunkName !== this.nameOf) this.nameOf.set(walk.chunkName);
     this.prefixes = walk.prefixes.map((p) => mountPrefix + p);
     this.fileCount = walk.order.length;
   }

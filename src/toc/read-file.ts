@@ -3,6 +3,7 @@ import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
+import { tocBytesInModule } from './toc-scan.js';
 
 /**
  * Reads and parses a .utoc file. The magic is checked on the first bytes before the whole file is read, so a
@@ -30,7 +31,8 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
       throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
     }
     // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own.
-    const bytes = new Uint8Array(o.shared && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+    // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
+    const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(size)) : (tocBytesInModule(size) ?? new Uint8Array(size));
     let done = 0;
     while (done < size) {
       const n = readSync(fd, bytes, done, size - done, done);

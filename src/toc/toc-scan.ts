@@ -1,4 +1,4 @@
-import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
+import { embeddedWasm, wasmApi, type WasmMemory } from '../util/wasm.js';
 import { TOC_SCAN_WASM_BASE64 } from './toc-scan-wasm.generated.js';
 
 /**
@@ -28,7 +28,7 @@ interface ScanWasm {
   folders: { value: number };
 }
 
-const newScanWasm = embeddedWasm<ScanWasm>(TOC_SCAN_WASM_BASE64);
+const newScanWasm = embeddedWasm<ScanWasm>(TOC_SCAN_WASM_BASE64, { importsMemory: true });
 /** One instance per thread: its memory, reused by every call, is as large as the largest section it was handed. */
 let instance: ScanWasm | undefined;
 
@@ -48,44 +48,168 @@ function place(w: ScanWasm, at: number, bytes: ArrayBufferView): void {
   new Uint8Array(w.memory.buffer, at, bytes.byteLength).set(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
+/**
+ * A .utoc read into a WebAssembly memory of its own (`tocBytesInModule`), which the TOC scan and the list rows
+ * (src/cli/chunk-rows.ts) read where the bytes lie: no copy of a section, of the chunk ids, metas or names, per module.
+ * The memory is made as large as all of that could need (`reserve`) and never grows: growing would detach every view
+ * of it the reader has handed out. Pages are only address space until written (RSS counts what is touched). Room is
+ * taken from `top` up: `kept` (the chunk offsets and lengths, views of which the TOC keeps), then scratch that each
+ * user gives back (`release`). Where a request does not fit, the caller does as without an arena (copies).
+ */
+export class TocArena {
+  /** Where the .utoc's bytes start. */
+  readonly start: number;
+  private top: number;
+  /** The most room ever taken (the end of the pages written): a measure of the arena's resident memory. */
+  highest: number;
+  constructor(
+    readonly memory: WasmMemory,
+    readonly scan: ScanWasm,
+    size: number,
+  ) {
+    this.start = scan.base();
+    this.top = align8(this.start + size);
+    this.kept = this.top;
+    this.highest = this.top;
+  }
+  /** The end of the last room taken to `keep`: no release goes below it. */
+  private kept: number;
+  /** Where `n` bytes of room start (8-byte aligned), or -1 when they do not fit; `keep`: for the TOC's life. */
+  take(n: number, keep = false): number {
+    const at = this.top;
+    if (at + n > this.memory.buffer.byteLength) return -1;
+    this.top = align8(at + n);
+    if (keep) this.kept = this.top;
+    if (this.top > this.highest) this.highest = this.top;
+    return at;
+  }
+  /** The room taken since `mark` (a `take`'s result or `mark`), given back: all but what was kept since. */
+  release(mark: number): void {
+    const to = Math.max(mark, this.kept);
+    if (to < this.top) this.top = to;
+  }
+  get mark(): number {
+    return this.top;
+  }
+  /** Where `view` lies in this memory, or -1 if elsewhere. */
+  addressOf(view: ArrayBufferView): number {
+    return view.buffer === this.memory.buffer ? view.byteOffset : -1;
+  }
+}
+
+const arenas = new WeakMap<object, TocArena>();
+
+/** The arena `view` lies in, if any. */
+export function arenaOf(view: ArrayBufferView | undefined | null): TocArena | undefined {
+  return view ? arenas.get(view.buffer) : undefined;
+}
+
+/** 64 KiB pages a wasm32 memory can have. */
+const MAX_PAGES = 65536;
+
+/**
+ * A zeroed view of `size` bytes in a new TocArena, for a .utoc's bytes; undefined where WebAssembly or the memory is
+ * not to be had (then the caller takes an ArrayBuffer). The room past the bytes is for what the scan and a listing
+ * take (the chunk spans, the index's entries, the walk's and the listing's tables): 0.53x the size at 150,000 chunks
+ * (7.9 MB past 15.0 MB), 1.3x at 5,370; room for 3x and 4 MiB is made. Where that is short, they copy as without it.
+ */
+export function tocBytesInModule(size: number): Uint8Array | undefined {
+  try {
+    const memory = newScanMemory(size);
+    if (!memory) return undefined;
+    const scan = newScanWasm(memory);
+    const arena = new TocArena(memory, scan, size);
+    if (arena.start + size > memory.buffer.byteLength) return undefined;
+    arenas.set(memory.buffer, arena);
+    return new Uint8Array(memory.buffer, arena.start, size);
+  } catch {
+    return undefined;
+  }
+}
+
+function newScanMemory(size: number): WasmMemory | undefined {
+  if (!wasmApi) return undefined;
+  const pages = Math.min(MAX_PAGES, Math.ceil((65536 + 4 * size + (4 << 20)) / 65536));
+  return new wasmApi.Memory({ initial: pages });
+}
+
 const align8 = (n: number) => (n + 7) & ~7;
+
+/** Room for `n` bytes of scratch: in `arena` where it fits, else at the base of the thread's own instance. */
+function scratch(arena: TocArena | undefined, n: number): { w: ScanWasm; at: number; done(): void } {
+  const at = arena ? arena.take(n) : -1;
+  if (at >= 0) return { w: arena!.scan, at, done: () => arena!.release(at) };
+  const w = room(n);
+  return { w, at: w.base(), done: () => {} };
+}
+
+/** The module memory `views` all lie in (where they are read in place), if one does. */
+function inPlace(...views: ArrayBufferView[]): TocArena | undefined {
+  const arena = arenaOf(views[0]);
+  return arena && views.every((v) => arena.addressOf(v) >= 0) ? arena : undefined;
+}
+
+/**
+ * Room for a TOC's chunk offsets and lengths (`n` f64s each) beside its bytes `entries` lie in, when these are in a
+ * TocArena (kept for the TOC's life: the TOC holds views of them); else undefined.
+ */
+export function chunkSpanArrays(entries: Uint8Array, n: number): { offsets: Float64Array; lengths: Float64Array } | undefined {
+  const arena = arenaOf(entries);
+  const at = arena ? arena.take(16 * n, true) : -1;
+  if (at < 0) return undefined;
+  return { offsets: new Float64Array(arena!.memory.buffer, at, n), lengths: new Float64Array(arena!.memory.buffer, at + 8 * n, n) };
+}
 
 /**
  * Decodes the TOC's chunk offsets and lengths (`n` 10-byte entries: 5-byte big-endian offset, then length) into
  * `offsets` and `lengths`; returns the first chunk whose blocks reach past `blockCount` blocks of `blockSize`, or -1.
  */
 export function decodeChunkSpans(entries: Uint8Array, n: number, blockSize: number, blockCount: number, offsets: Float64Array, lengths: Float64Array): number {
+  const arena = inPlace(entries, offsets, lengths);
+  if (arena) return arena.scan.spans(arena.addressOf(entries), n, arena.addressOf(offsets), arena.addressOf(lengths), blockSize, blockCount);
   const src = align8(10 * n);
-  const w = room(src + 16 * n);
-  const base = w.base();
-  place(w, base, entries.subarray(0, 10 * n));
-  const bad = w.spans(base, n, base + src, base + src + 8 * n, blockSize, blockCount);
-  offsets.set(new Float64Array(w.memory.buffer, base + src, n));
-  lengths.set(new Float64Array(w.memory.buffer, base + src + 8 * n, n));
+  const { w, at, done } = scratch(arenaOf(entries), src + 16 * n);
+  place(w, at, entries.subarray(0, 10 * n));
+  const bad = w.spans(at, n, at + src, at + src + 8 * n, blockSize, blockCount);
+  offsets.set(new Float64Array(w.memory.buffer, at + src, n));
+  lengths.set(new Float64Array(w.memory.buffer, at + src + 8 * n, n));
+  done();
   return bad;
+}
+
+/** `bytes` where the module reads them: in place in a TocArena, else copied to scratch (call `done` after). */
+function placed(bytes: ArrayBufferView): { w: ScanWasm; at: number; done(): void } {
+  const arena = inPlace(bytes);
+  if (arena) return { w: arena.scan, at: arena.addressOf(bytes), done: () => {} };
+  const s = scratch(arenaOf(bytes), bytes.byteLength);
+  place(s.w, s.at, bytes);
+  return s;
 }
 
 /** Checks of the block table (12-byte entries): its first block with a method index >= `methodCount`, and its first that decodes to more than `blockSize` (-1: none). */
 export function checkBlocks(blocks: Uint8Array, methodCount: number, blockSize: number): { badMethod: number; oversized: number } {
   const count = Math.floor(blocks.length / 12);
-  const w = room(12 * count);
-  place(w, w.base(), blocks.subarray(0, 12 * count));
-  return { badMethod: w.firstBadMethod(w.base(), count, methodCount), oversized: w.firstOversized(w.base(), count, Math.min(blockSize, 0xffffffff)) };
+  const { w, at, done } = placed(blocks.subarray(0, 12 * count));
+  const result = { badMethod: w.firstBadMethod(at, count, methodCount), oversized: w.firstOversized(at, count, Math.min(blockSize, 0xffffffff)) };
+  done();
+  return result;
 }
 
 /** The stored sizes of a block table's blocks, summed. */
 export function blocksStoredTotal(blocks: Uint8Array): number {
   const count = Math.floor(blocks.length / 12);
-  const w = room(12 * count);
-  place(w, w.base(), blocks.subarray(0, 12 * count));
-  return w.storedTotal(w.base(), count);
+  const { w, at, done } = placed(blocks.subarray(0, 12 * count));
+  const total = w.storedTotal(at, count);
+  done();
+  return total;
 }
 
 /** The values summed in order (as a loop adding each would). */
 export function sumOf(values: Float64Array): number {
-  const w = room(8 * values.length);
-  place(w, w.base(), values);
-  return w.sum(w.base(), values.length);
+  const { w, at, done } = placed(values);
+  const total = w.sum(at, values.length);
+  done();
+  return total;
 }
 
 /**
@@ -95,22 +219,30 @@ export function sumOf(values: Float64Array): number {
  * name starts. Returns where the table ends.
  */
 export function scanNames(table: Uint8Array, count: number, starts: Int32Array, other: (i: number, pos: number) => number): number {
-  const startsAt = align8(table.length);
-  const w = room(startsAt + 4 * count);
-  const base = w.base();
-  place(w, base, table);
-  let i = 0;
-  let pos = 0;
-  for (;;) {
-    i = w.names(base, table.length, i, pos, count, base + startsAt);
-    if (i >= count) break;
-    const at = w.at.value;
-    pos = other(i, at);
-    new Int32Array(w.memory.buffer, base + startsAt, count)[i] = at;
-    i++;
+  const arena = inPlace(table);
+  // Written where `starts` lies when it is beside the table (i32sBeside), else in scratch and copied.
+  const direct = arena !== undefined && arena.addressOf(starts) >= 0;
+  const startsAt = arena ? 0 : align8(table.length);
+  const { w, at, done } = direct ? { w: arena.scan, at: arena.addressOf(starts), done: () => {} } : scratch(arena ?? arenaOf(table), startsAt + 4 * count);
+  const tableAt = arena ? arena.addressOf(table) : at;
+  if (!arena) place(w, at, table);
+  const startsIn = () => new Int32Array(w.memory.buffer, at + startsAt, count);
+  try {
+    let i = 0;
+    let pos = 0;
+    for (;;) {
+      i = w.names(tableAt, table.length, i, pos, count, at + startsAt);
+      if (i >= count) break;
+      const stop = w.at.value;
+      pos = other(i, stop);
+      startsIn()[i] = stop;
+      i++;
+    }
+    if (!direct) starts.set(startsIn());
+    return w.at.value;
+  } finally {
+    done();
   }
-  starts.set(new Int32Array(w.memory.buffer, base + startsAt, count));
-  return w.at.value;
 }
 
 /** A directory index walked from its root (walkIndex): the files it reaches, in the engine's order, and their folders. */
@@ -137,26 +269,61 @@ export interface IndexWalkError {
  * Walks a directory index (4 u32 per directory, 3 per file) from its root, depth first, checking each entry as it is
  * reached (in range, reached once, its chunk and name in range): nothing here can run forever.
  */
-export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: number, chunkCount: number): IndexWalk | IndexWalkError {
+export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: number, chunkCount: number, into?: { chunkFolder: Int32Array; chunkName: Int32Array }): IndexWalk | IndexWalkError {
   const dirCount = dirs.length >>> 2;
   const fileCount = Math.floor(files.length / 3);
+  // The entries are read where they are when both lie in a TocArena (u32sBeside), else copied first; the chunks'
+  // folders and names are written into `into` when it lies there too (then the result's are `into`'s arrays).
+  const arena = inPlace(dirs, files);
+  const direct = arena !== undefined && into !== undefined && inPlace(dirs, into.chunkFolder, into.chunkName) === arena && into.chunkFolder.length === chunkCount && into.chunkName.length === chunkCount;
   const at: number[] = [];
   let size = 0;
-  for (const n of [16 * dirCount, 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, 4 * chunkCount, 4 * chunkCount]) {
+  for (const n of [arena ? 0 : 16 * dirCount, arena ? 0 : 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, direct ? 0 : 4 * chunkCount, direct ? 0 : 4 * chunkCount]) {
     at.push(size);
     size = align8(size + n);
   }
-  const w = room(size);
-  const base = w.base();
-  const mem = () => new Uint8Array(w.memory.buffer, base, size);
-  place(w, base + at[0]!, dirs.subarray(0, 4 * dirCount));
-  place(w, base + at[1]!, files.subarray(0, 3 * fileCount));
-  mem().fill(0, at[2]!, at[2]! + dirCount + fileCount);
-  mem().fill(0xff, at[8]!, at[8]! + 4 * chunkCount);
-  const a = (k: number) => base + at[k]!;
-  const reached = w.walk(a(0), dirCount, a(1), fileCount, stringCount, chunkCount, a(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9));
-  if (reached < 0) return { error: w.walkError.value, entry: w.walkEntry.value >>> 0, value: w.walkValue.value >>> 0 };
-  const i32s = (k: number, n: number) => new Int32Array(w.memory.buffer, a(k), n).slice();
-  const folders = w.folders.value;
-  return { order: i32s(6, reached), folderOfFile: i32s(7, reached), parents: i32s(4, folders), folderNames: i32s(5, folders), chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
+  const { w, at: base, done } = scratch(arena ?? arenaOf(dirs), size);
+  try {
+    const a = (k: number) => base + at[k]!;
+    const mem = () => new Uint8Array(w.memory.buffer, base, size);
+    if (!arena) {
+      place(w, a(0), dirs.subarray(0, 4 * dirCount));
+      place(w, a(1), files.subarray(0, 3 * fileCount));
+    }
+    const dirsAt = arena ? arena.addressOf(dirs) : a(0);
+    const filesAt = arena ? arena.addressOf(files) : a(1);
+    mem().fill(0, at[2]!, at[2]! + dirCount + fileCount);
+    if (direct) into.chunkFolder.fill(-1);
+    else mem().fill(0xff, at[8]!, at[8]! + 4 * chunkCount);
+    const folderAt = direct ? arena.addressOf(into.chunkFolder) : a(8);
+    const nameAt = direct ? arena.addressOf(into.chunkName) : a(9);
+    const reached = w.walk(dirsAt, dirCount, filesAt, fileCount, stringCount, chunkCount, a(2), a(3), a(4), a(5), a(6), a(7), folderAt, nameAt);
+    if (reached < 0) return { error: w.walkError.value, entry: w.walkEntry.value >>> 0, value: w.walkValue.value >>> 0 };
+    const i32s = (k: number, n: number) => new Int32Array(w.memory.buffer, a(k), n).slice();
+    const folders = w.folders.value;
+    const chunks = direct ? { chunkFolder: into.chunkFolder, chunkName: into.chunkName } : { chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
+    return { order: i32s(6, reached), folderOfFile: i32s(7, reached), parents: i32s(4, folders), folderNames: i32s(5, folders), ...chunks };
+  } finally {
+    done();
+  }
+}
+
+/**
+ * `count` little-endian u32s copied from `bytes` (at any alignment) into the TocArena `bytes` lie in, kept for the
+ * TOC's life; undefined when they are not in one or do not fit.
+ */
+export function u32sBeside(bytes: Uint8Array, count: number): Uint32Array | undefined {
+  const arena = arenaOf(bytes);
+  const at = arena ? arena.take(4 * count, true) : -1;
+  if (at < 0) return undefined;
+  new Uint8Array(arena!.memory.buffer, at, 4 * count).set(bytes.subarray(0, 4 * count));
+  return new Uint32Array(arena!.memory.buffer, at, count);
+}
+
+/** `count` zeroed i32s in the TocArena `beside` lies in, kept for the TOC's life; undefined when not in one or short. */
+export function i32sBeside(beside: ArrayBufferView, count: number): Int32Array | undefined {
+  const arena = arenaOf(beside);
+  const at = arena ? arena.take(4 * count, true) : -1;
+  if (at < 0) return undefined;
+  return new Int32Array(arena!.memory.buffer, at, count).fill(0);
 }

@@ -18,7 +18,7 @@ import {
 import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
 import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
 import { perfectHashLookup } from './perfect-hash.js';
-import { blocksStoredTotal, checkBlocks, decodeChunkSpans, sumOf } from './toc-scan.js';
+import { blocksStoredTotal, checkBlocks, chunkSpanArrays, decodeChunkSpans, sumOf } from './toc-scan.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from './version.js';
 
 export interface ReadTocOptions {
@@ -441,8 +441,10 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
     chunkLengths = given.chunkLengths;
   } else {
     const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
-    chunkOffsets = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
-    chunkLengths = shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
+    // Beside the bytes when they were read into module memory (src/toc/toc-scan.ts: decoded there, not copied out).
+    const beside = shared ? undefined : chunkSpanArrays(offLen, n);
+    chunkOffsets = beside?.offsets ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
+    chunkLengths = beside?.lengths ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
     badChunk = decodeChunkSpans(offLen, n, h.compressionBlockSize, b, chunkOffsets, chunkLengths);
   }
   const seeds = new Int32Array(h.perfectHashSeedsCount);

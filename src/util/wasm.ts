@@ -4,6 +4,7 @@ import { IoStoreError } from '../errors.js';
 export interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
   RuntimeError: new () => Error;
 }
 
@@ -19,14 +20,16 @@ export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 /**
  * A module the build embeds as base64 (scripts/build-wasm.mjs), compiled on first use, once per thread; each call
  * makes a new instance of it, with a memory of its own that goes when the instance does. Throws where the runtime
- * has no WebAssembly or refuses the module.
+ * has no WebAssembly or refuses the module. A module built to import its memory (`env.memory`) is given `memory`,
+ * or a new one of a page.
  */
-export function embeddedWasm<Exports>(base64: string): () => Exports {
+export function embeddedWasm<Exports>(base64: string, o: { importsMemory?: boolean } = {}): (memory?: WasmMemory) => Exports {
   let compiled: object | undefined;
-  return () => {
+  return (memory?: WasmMemory) => {
     if (wasmApi === undefined) throw new IoStoreError('UNSUPPORTED', 'this JavaScript runtime has no WebAssembly');
     compiled ??= new wasmApi.Module(base64Bytes(base64));
-    return new wasmApi.Instance(compiled, {}).exports as Exports;
+    const imports = o.importsMemory ? { env: { memory: memory ?? new wasmApi.Memory({ initial: 1 }) } } : {};
+    return new wasmApi.Instance(compiled, imports).exports as Exports;
   };
 }
 

@@ -4,6 +4,7 @@ import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
 import { renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
 import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
 import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
+import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
 const QUERIES: ChunkQuery[] = [{}, { sort: 'size' }, { sort: 'path' }, { sort: 'type' }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }];
@@ -28,18 +29,23 @@ function expected(toc: IoStoreToc, q: ChunkQuery, format: RowFormat): string {
   return rows.length === 0 ? '' : json.slice('{\n  "chunks": [\n'.length, -'  ]\n}\n'.length);
 }
 
-const open = (rel: string, edit?: (b: Buffer) => void) => {
+/** A corpus TOC read from bytes on the heap, or (`module`) from bytes in WebAssembly memory, as readTocBytes reads a file. */
+const open = (rel: string, edit?: (b: Buffer) => void, where: 'heap' | 'module' = 'heap') => {
   const bytes = Buffer.from(readFileSync(corpusPath(rel)));
   edit?.(bytes);
-  return readToc(new Uint8Array(bytes), { source: rel });
+  const into = where === 'module' ? tocBytesInModule(bytes.length)! : new Uint8Array(bytes.length);
+  into.set(bytes);
+  return readToc(into, { source: rel });
 };
+const WHERE = ['heap', 'module'] as const;
 
 const FORMATS: RowFormat[] = ['table', 'csv', 'json'];
 
 describe('the chunk rows of list (table, CSV, JSON), written from the TOC by WebAssembly', () => {
   it.skipIf(!hasCorpus)('are the text of the string forms for every sort, a filter and a type (5,370 chunks; several parts)', () => {
-    for (const f of ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-templeofgiants/global.utoc']) {
-      const toc = open(f);
+    const runs = [['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'heap'], ['ue5.1-templeofgiants/global.utoc', 'heap'], ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'module']] as const;
+    for (const [f, where] of runs) {
+      const toc = open(f, undefined, where);
       for (const format of FORMATS) {
         for (const q of QUERIES) {
           const { text, parts } = written(toc, q, format);
@@ -52,6 +58,33 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
 
   it.skipIf(!hasCorpus)('show names with DEL, C1, Latin-1 bytes, quotes and commas as the string forms do (escaped, quoted, or UTF-8)', () => {
     const rel = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc';
+    for (const where of WHERE) namesShownAsStringFormsDo(rel, where);
+  });
+
+  it.skipIf(!hasCorpus)('read a .utoc in WebAssembly memory where it lies: a listing takes < 100 bytes of that memory per chunk past the TOC bytes', () => {
+    const rel = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
+    const size = readFileSync(corpusPath(rel)).length;
+    const toc = open(rel, undefined, 'module');
+    const arena = arenaOf(toc.chunkIds)!;
+    expect(arenaOf(toc.chunkOffsets)).toBe(arena);
+    expect(arenaOf(toc.directoryIndex!.files)).toBe(arena);
+    void toc.chunkPaths;
+    const read = arena.highest - arena.start - size;
+    const mark = arena.mark;
+    expect(written(toc, {}, 'table').parts).toBeGreaterThan(1);
+    // The listing took its room here (its tables, not copies of the TOC's arrays), and gave it back.
+    expect(arena.mark).toBe(mark);
+    const listed = arena.highest - arena.start - size;
+    expect(listed).toBeGreaterThan(read);
+    // 5,370 chunks: 42 bytes a chunk after reading (the chunk spans, the index's entries and the walk's scratch), 70
+    // after listing (its order, folder and name tables, cells, and a 64 KiB part); copies of the ids, spans, metas,
+    // block table and names would add > 80.
+    expect(listed / toc.chunkCount).toBeLessThan(100);
+  });
+});
+
+function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): void {
+  {
     const toc = open(rel, (b) => {
       // Names in the directory index are ANSI (Latin-1) FStrings: one byte of a few becomes something else.
       const put = (name: string, k: number, v: number) => {
@@ -64,7 +97,7 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
       put('SW_Format_Opus.ubulk', 3, 0x7f);
       put('Curve_Float.uasset', 5, 0x2c);
       put('Curve_Vector.uasset', 5, 0x22);
-    });
+    }, where);
     const paths = Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i) ?? '');
     expect(paths.some((p) => p.includes('\x9b'))).toBe(true);
     expect(paths.some((p) => p.includes('é'))).toBe(true);
@@ -78,5 +111,5 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
     expect(csv).toContain('Curve,Float.uasset"');
     expect(csv).toContain('Curve""Vector.uasset"');
     expect(written(toc, {}, 'json').text).toContain('Curve\\"Vector.uasset"');
-  });
-});
+  }
+}
