@@ -176,3 +176,65 @@ export function walk(
   }
   return reached;
 }
+
+@inline function u40le(p: usize): f64 {
+  return <f64>load<u32>(p) + <f64>load<u8>(p + 4) * 4294967296.0;
+}
+
+/**
+ * The chunks in .ucas order, by (where each starts, index), for the TOC's `n` chunk offsets and lengths (f64s) and
+ * its block table (12-byte entries): 1 when the TOC order is that order already; 0 with the order written at `order`
+ * (i32s) when the block table's order gives it (each block starts at most one chunk); -1 when neither (the caller
+ * sorts). `firstBlock`: room for an i32 per chunk, `chunkAt` for one per block. The chunks' blocks were checked to be
+ * in the table.
+ */
+export function ucasOrder(offsets: usize, lengths: usize, n: i32, blocks: usize, blockSize: f64, blockCount: i32, firstBlock: usize, chunkAt: usize, order: usize): i32 {
+  // Each chunk's first block (-1: empty), and whether the TOC order is the .ucas order.
+  let sorted = true;
+  let max: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    let b = -1;
+    let at: f64 = 0;
+    if (load<f64>(lengths + (<usize>i << 3)) != 0) {
+      b = <i32>Math.floor(load<f64>(offsets + (<usize>i << 3)) / blockSize);
+      at = u40le(blocks + <usize>b * 12);
+    }
+    store<i32>(firstBlock + (<usize>i << 2), b);
+    if (at < max) sorted = false;
+    else max = at;
+  }
+  if (sorted) return 1;
+  memory.fill(chunkAt, 0xff, <usize>blockCount << 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const b = load<i32>(firstBlock + (<usize>i << 2));
+    if (b < 0) {
+      store<i32>(order + (<usize>k << 2), i);
+      k++;
+    } else {
+      if (load<i32>(chunkAt + (<usize>b << 2)) != -1) return -1;
+      store<i32>(chunkAt + (<usize>b << 2), i);
+    }
+  }
+  for (let b = 0; b < blockCount; b++) {
+    const i = load<i32>(chunkAt + (<usize>b << 2));
+    if (i != -1) {
+      store<i32>(order + (<usize>k << 2), i);
+      k++;
+    }
+  }
+  let px = load<i32>(order);
+  let pa = startOf(blocks, load<i32>(firstBlock + (<usize>px << 2)));
+  for (let j = 1; j < n; j++) {
+    const y = load<i32>(order + (<usize>j << 2));
+    const ay = startOf(blocks, load<i32>(firstBlock + (<usize>y << 2)));
+    if (pa > ay || (pa == ay && px > y)) return -1;
+    px = y;
+    pa = ay;
+  }
+  return 0;
+}
+
+@inline function startOf(blocks: usize, b: i32): f64 {
+  return b < 0 ? 0 : u40le(blocks + <usize>b * 12);
+}

@@ -62,6 +62,13 @@ export class LoopTaskBuilder {
     this.starts.pushRepeated(OWN_PATH, indices.length);
   }
 
+  /** add (no target: a hash-only task) for each of `indices` of one container, in that order, in one call. */
+  addAll(container: number, indices: Int32Array): void {
+    this.containers.pushRepeated(container, indices.length);
+    this.indices.pushAll(indices);
+    this.starts.pushRepeated(NO_TARGET, indices.length);
+  }
+
   /**
    * The task list, its arrays shared (SharedArrayBuffer: workers read them without a copy each); the builder is
    * emptied (a game's plan: its growing lists were 3 MB more held to the end of the run).

@@ -18,7 +18,7 @@ import {
 import { engineGeneration, generationFromTocVersion, type EngineGeneration, type EngineVersion } from './engine.js';
 import { effectiveEncryption, parseTocHeader, TOC_HEADER_SIZE, NO_PARTITION_SIZE, type TocHeader } from './header.js';
 import { perfectHashLookup } from './perfect-hash.js';
-import { blocksStoredTotal, checkBlocks, chunkSpanArrays, decodeChunkSpans, sumOf } from './toc-scan.js';
+import { blocksStoredTotal, checkBlocks, chunkSpanArrays, decodeChunkSpans, sumOf, ucasOrderOf } from './toc-scan.js';
 import { ContainerFlags, EncryptionMethod, TocVersion } from './version.js';
 
 export interface ReadTocOptions {
@@ -175,6 +175,8 @@ export class IoStoreToc {
       // Each chunk's offset read once: the sort compares each chunk a dozen times. Sorted as a typed array: an
       // array of numbers to sort was ~100 bytes per chunk of peak memory.
       const n = this.chunkCount;
+      const quick = ucasOrderOf(this.chunkOffsets.subarray(0, n), this.chunkLengths.subarray(0, n), this.blocks.bytes, this.blockSize, this.blockCount);
+      if (quick !== undefined) return (this.ucasOrder = quick === 'toc' ? identity(n) : quick);
       const at = new Float64Array(n);
       const lengths = this.chunkLengths;
       const offsets = this.chunkOffsets;

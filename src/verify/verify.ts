@@ -82,7 +82,8 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
     // workers when the blocks need decoding, started first so they open the container while the order is made.
     const workers = startLoopWorkers([reader], reader.codecs, o.threads ?? defaultHashThreads([reader]));
     const build = new LoopTaskBuilder();
-    for (const i of toc.chunksInUcasOrder()) build.add(0, i);
+    // In one call: a loop adding 150,000 tasks one by one was ~40 ms of this thread before any chunk was hashed.
+    build.addAll(0, toc.chunksInUcasOrder());
     const tasks = build.finish();
     const run = await runChunkTasks([reader], tasks, {
       ...(workers ? { workers } : { threads: 0 }),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readToc } from '../../src/index.js';
 import { inBlockOrder } from '../../src/toc/toc.js';
+import { ucasOrderOf } from '../../src/toc/toc-scan.js';
 import { chunkHexColumns, listChunks, selectChunks } from '../../src/toc/listing.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
@@ -66,5 +67,34 @@ describe('chunks in .ucas order without a sort (inBlockOrder)', () => {
     const r = run([0, 0], [8, 0], [0]);
     expect(r.got).toBeUndefined();
     expect(r.want).toEqual([0, 1]);
+  });
+});
+
+describe('chunks in .ucas order by WebAssembly (ucasOrderOf)', () => {
+  const bySort = (at: number[]) => at.map((_, i) => i).sort((a, b) => at[a]! - at[b]! || a - b);
+  // As above: block size 16, `blockAt` each block's .ucas offset (a 5-byte little-endian field of its 12-byte entry).
+  const run = (offsets: number[], lengths: number[], blockAt: number[]) => {
+    const table = new Uint8Array(12 * blockAt.length);
+    blockAt.forEach((o, b) => {
+      new DataView(table.buffer).setUint32(12 * b, o % 2 ** 32, true);
+      table[12 * b + 4] = Math.floor(o / 2 ** 32);
+    });
+    const at = offsets.map((o, i) => (lengths[i] === 0 ? 0 : blockAt[Math.floor(o / 16)]!));
+    const got = ucasOrderOf(Float64Array.from(offsets), Float64Array.from(lengths), table, 16, blockAt.length);
+    return { got: got === 'toc' ? at.map((_, i) => i) : got && [...got], toc: got === 'toc', want: bySort(at) };
+  };
+
+  it('gives the order where the TOC order or the block table gives it, and declines where a sort is needed', () => {
+    const listed = run([32, 0, 48, 0, 16], [5, 16, 20, 0, 3], [100, 200, 300, 400, 2 ** 33 + 5]);
+    expect(listed.got).toEqual(listed.want);
+    expect(listed.got).toEqual([3, 1, 4, 0, 2]);
+    // Already in order (two chunks starting in one block, an empty chunk at 0 after a chunk at 0): the TOC order.
+    for (const r of [run([0, 4], [2, 2], [0]), run([0, 0], [8, 0], [0]), run([], [], [])]) {
+      expect(r.toc).toBe(true);
+      expect(r.got).toEqual(r.want);
+    }
+    // Block 1 lies before block 0 in the .ucas; two chunks start in block 0 out of order.
+    expect(run([0, 16], [4, 4], [500, 100]).got).toBeUndefined();
+    expect(run([16, 0, 4], [4, 2, 2], [0, 50]).got).toBeUndefined();
   });
 });
