@@ -116,6 +116,9 @@ export function containerDecodeBytes(readers: readonly ContainerReader[], enough
   let decode = 0;
   for (const r of readers) {
     const toc = r.toc;
+    // A TOC that names no compression method (its blocks' method indices were checked) and is not encrypted has
+    // nothing to decode: a stored game's 150,000 blocks walked were ~15 ms before its verify's worker started.
+    if (toc.encryption === EncryptionMethod.None && toc.compressionMethods.length === 1) continue;
     for (let b = 0; b < toc.blockCount && decode < enough; b++) if (needsDecoding(toc, b)) decode += toc.blocks.uncompressedSize(b);
   }
   return decode;

@@ -11,6 +11,7 @@ function reader(chunks: number, blockBytes: number, compressed: boolean, seen?: 
     chunkCount: chunks,
     blockCount: chunks,
     encryption: EncryptionMethod.None,
+    compressionMethods: compressed ? ['None', 'Zlib'] : ['None'],
     chunkFirstBlock: (i: number) => i,
     chunkBlockCount: () => 1,
     blocks: { method: (b: number) => (seen?.add(b), compressed ? 1 : 0), uncompressedSize: () => blockBytes },
@@ -59,5 +60,9 @@ describe.skipIf(availableParallelism() < 2)('default worker threads of unpack an
     expect(seen.size).toBe(DECODE_MIN_BYTES / (16 << 10));
     // Asked for all of it, the count is whole.
     expect(containerDecodeBytes([game])).toBe(150_000 * (16 << 10));
+    // A stored game's TOC names no compression method: no block is looked at.
+    seen.clear();
+    expect(defaultHashThreads([reader(150_000, 16 << 10, false, seen)])).toBe(1);
+    expect(seen.size).toBe(0);
   });
 });
