@@ -92,6 +92,10 @@ export class TocArena {
   get mark(): number {
     return this.top;
   }
+  /** Whether `n` more bytes of room fit. */
+  fits(n: number): boolean {
+    return this.top + n <= this.memory.buffer.byteLength;
+  }
   /** Where `view` lies in this memory, or -1 if elsewhere. */
   addressOf(view: ArrayBufferView): number {
     return view.buffer === this.memory.buffer ? view.byteOffset : -1;
@@ -148,6 +152,15 @@ function scratch(arena: TocArena | undefined, n: number): { w: ScanWasm; at: num
 function inPlace(...views: ArrayBufferView[]): TocArena | undefined {
   const arena = arenaOf(views[0]);
   return arena && views.every((v) => arena.addressOf(v) >= 0) ? arena : undefined;
+}
+
+/**
+ * As inPlace, when `room` bytes of scratch fit beside them too: a module reading in place must take its scratch from
+ * the same memory (the thread's own instance cannot see the arena's).
+ */
+function inPlaceWithRoom(room: (inPlace: boolean) => number, ...views: ArrayBufferView[]): TocArena | undefined {
+  const arena = inPlace(...views);
+  return arena && arena.fits(room(true)) ? arena : undefined;
 }
 
 /**
@@ -220,11 +233,12 @@ export function sumOf(values: Float64Array): number {
  * name starts. Returns where the table ends.
  */
 export function scanNames(table: Uint8Array, count: number, starts: Int32Array, other: (i: number, pos: number) => number): number {
-  const arena = inPlace(table);
   // Written where `starts` lies when it is beside the table (i32sBeside), else in scratch and copied.
-  const direct = arena !== undefined && arena.addressOf(starts) >= 0;
+  const beside = inPlace(table, starts);
+  const arena = beside ?? inPlaceWithRoom(() => 4 * count, table);
+  const direct = beside !== undefined;
   const startsAt = arena ? 0 : align8(table.length);
-  const { w, at, done } = direct ? { w: arena.scan, at: arena.addressOf(starts), done: () => {} } : scratch(arena ?? arenaOf(table), startsAt + 4 * count);
+  const { w, at, done } = beside ? { w: beside.scan, at: beside.addressOf(starts), done: () => {} } : scratch(arena ?? arenaOf(table), startsAt + 4 * count);
   const tableAt = arena ? arena.addressOf(table) : at;
   if (!arena) place(w, at, table);
   const startsIn = () => new Int32Array(w.memory.buffer, at + startsAt, count);
@@ -275,14 +289,19 @@ export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: nu
   const fileCount = Math.floor(files.length / 3);
   // The entries are read where they are when both lie in a TocArena (u32sBeside), else copied first; the chunks'
   // folders and names are written into `into` when it lies there too (then the result's are `into`'s arrays).
-  const arena = inPlace(dirs, files);
-  const direct = arena !== undefined && into !== undefined && inPlace(dirs, into.chunkFolder, into.chunkName) === arena && into.chunkFolder.length === chunkCount && into.chunkName.length === chunkCount;
-  const at: number[] = [];
-  let size = 0;
-  for (const n of [arena ? 0 : 16 * dirCount, arena ? 0 : 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, direct ? 0 : 4 * chunkCount, direct ? 0 : 4 * chunkCount]) {
-    at.push(size);
-    size = align8(size + n);
-  }
+  const intoBeside = into !== undefined && into.chunkFolder.length === chunkCount && into.chunkName.length === chunkCount && inPlace(dirs, files, into.chunkFolder, into.chunkName) !== undefined;
+  const layout = (inPlace: boolean, direct: boolean) => {
+    const at: number[] = [];
+    let size = 0;
+    for (const n of [inPlace ? 0 : 16 * dirCount, inPlace ? 0 : 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, direct ? 0 : 4 * chunkCount, direct ? 0 : 4 * chunkCount]) {
+      at.push(size);
+      size = align8(size + n);
+    }
+    return { at, size };
+  };
+  const arena = inPlaceWithRoom((p) => layout(p, intoBeside).size, dirs, files);
+  const direct = arena !== undefined && intoBeside;
+  const { at, size } = layout(arena !== undefined, direct);
   const { w, at: base, done } = scratch(arena ?? arenaOf(dirs), size);
   try {
     const a = (k: number) => base + at[k]!;
@@ -294,15 +313,15 @@ export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: nu
     const dirsAt = arena ? arena.addressOf(dirs) : a(0);
     const filesAt = arena ? arena.addressOf(files) : a(1);
     mem().fill(0, at[2]!, at[2]! + dirCount + fileCount);
-    if (direct) into.chunkFolder.fill(-1);
+    if (direct) into!.chunkFolder.fill(-1);
     else mem().fill(0xff, at[8]!, at[8]! + 4 * chunkCount);
-    const folderAt = direct ? arena.addressOf(into.chunkFolder) : a(8);
-    const nameAt = direct ? arena.addressOf(into.chunkName) : a(9);
+    const folderAt = direct ? arena.addressOf(into!.chunkFolder) : a(8);
+    const nameAt = direct ? arena.addressOf(into!.chunkName) : a(9);
     const reached = w.walk(dirsAt, dirCount, filesAt, fileCount, stringCount, chunkCount, a(2), a(3), a(4), a(5), a(6), a(7), folderAt, nameAt);
     if (reached < 0) return { error: w.walkError.value, entry: w.walkEntry.value >>> 0, value: w.walkValue.value >>> 0 };
     const i32s = (k: number, n: number) => new Int32Array(w.memory.buffer, a(k), n).slice();
     const folders = w.folders.value;
-    const chunks = direct ? { chunkFolder: into.chunkFolder, chunkName: into.chunkName } : { chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
+    const chunks = direct ? { chunkFolder: into!.chunkFolder, chunkName: into!.chunkName } : { chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
     return { order: i32s(6, reached), folderOfFile: i32s(7, reached), parents: i32s(4, folders), folderNames: i32s(5, folders), ...chunks };
   } finally {
     done();
@@ -338,13 +357,17 @@ export function i32sBeside(beside: ArrayBufferView, count: number): Int32Array |
 export function ucasOrderOf(offsets: Float64Array, lengths: Float64Array, blocks: Uint8Array, blockSize: number, blockCount: number): Int32Array | 'toc' | undefined {
   const n = offsets.length;
   const table = blocks.subarray(0, 12 * blockCount);
-  const arena = inPlace(offsets, lengths, table);
-  const at: number[] = [];
-  let size = 0;
-  for (const k of [arena ? 0 : 8 * n, arena ? 0 : 8 * n, arena ? 0 : 12 * blockCount, 4 * n, 4 * blockCount, 4 * n]) {
-    at.push(size);
-    size = align8(size + k);
-  }
+  const layout = (inPlace: boolean) => {
+    const at: number[] = [];
+    let size = 0;
+    for (const k of [inPlace ? 0 : 8 * n, inPlace ? 0 : 8 * n, inPlace ? 0 : 12 * blockCount, 4 * n, 4 * blockCount, 4 * n]) {
+      at.push(size);
+      size = align8(size + k);
+    }
+    return { at, size };
+  };
+  const arena = inPlaceWithRoom((p) => layout(p).size, offsets, lengths, table);
+  const { at, size } = layout(arena !== undefined);
   const { w, at: base, done } = scratch(arena ?? arenaOf(offsets), size);
   try {
     const a = (k: number) => base + at[k]!;

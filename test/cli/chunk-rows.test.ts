@@ -81,6 +81,21 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
     // block table and names would add > 80.
     expect(listed / toc.chunkCount).toBeLessThan(100);
   });
+
+  it.skipIf(!hasCorpus)('are the same where the memory the .utoc was read into has little room left (each step copies as without it)', () => {
+    const rel = 'ue5.1-templeofgiants/Colliderproject-Windows.utoc';
+    const bytes = readFileSync(corpusPath(rel));
+    const want = expected(readToc(new Uint8Array(bytes), { source: rel }), {}, 'table');
+    for (const left of [0, 4096, 30_000, 60_000, bytes.length / 2, bytes.length]) {
+      const into = tocBytesInModule(bytes.length)!;
+      const arena = arenaOf(into)!;
+      arena.take(arena.memory.buffer.byteLength - arena.mark - left, true);
+      into.set(bytes);
+      const toc = readToc(into, { source: rel });
+      expect(written(toc, {}, 'table').text, `${left} bytes left`).toBe(want);
+      expect(toc.totals().storedSize).toBeGreaterThan(0);
+    }
+  });
 });
 
 function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): void {
