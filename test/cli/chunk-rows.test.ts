@@ -44,12 +44,17 @@ const FORMATS: RowFormat[] = ['table', 'csv', 'json'];
 describe('the chunk rows of list (table, CSV, JSON), written from the TOC by WebAssembly', () => {
   it.skipIf(!hasCorpus)('are the text of the string forms for every sort, a filter and a type (5,370 chunks; several parts)', () => {
     const runs = [['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'heap'], ['ue5.1-templeofgiants/global.utoc', 'heap'], ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'module']] as const;
+    // The string forms' text is made once per file (the costly side), for the TOC read both ways.
+    const want = new Map<string, string>();
     for (const [f, where] of runs) {
       const toc = open(f, undefined, where);
       for (const format of FORMATS) {
-        for (const q of QUERIES) {
+        // Read into module memory: the orders that place rows differently (the sorts by text are slow to select).
+        for (const q of where === 'heap' ? QUERIES : QUERIES.slice(0, 2).concat(QUERIES.slice(4))) {
           const { text, parts } = written(toc, q, format);
-          expect(text, `${f} ${format} ${JSON.stringify(q)}`).toBe(expected(toc, q, format));
+          const key = `${f} ${format} ${JSON.stringify(q)}`;
+          if (!want.has(key)) want.set(key, expected(toc, q, format));
+          expect(text, `${key} (${where})`).toBe(want.get(key));
           if (q.type === undefined && q.filter === undefined && toc.chunkCount > 1000) expect(parts).toBeGreaterThan(1);
         }
       }
