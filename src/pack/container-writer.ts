@@ -330,6 +330,11 @@ export class ContainerWriter {
     this.hashes.view(index * HASH_SIZE, (index + 1) * HASH_SIZE).set(hash.subarray(0, HASH_SIZE));
   }
 
+  /** The chunk-meta hashes of consecutive chunks added by reserveStored, from `first`: 20 bytes each, back to back. */
+  setHashes(first: number, hashes: Uint8Array): void {
+    this.hashes.view(first * HASH_SIZE, first * HASH_SIZE + hashes.length).set(hashes);
+  }
+
   private checkOpen(id: Uint8Array): void {
     if (this.closed) throw new IoStoreError('USAGE', 'the container is already finished');
     if (id.length !== CHUNK_ID_SIZE) throw new IoStoreError('USAGE', 'a chunk id must be 12 bytes');

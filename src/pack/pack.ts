@@ -253,7 +253,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   // The game container's mount point when it holds every file, else the folder that does (a mod may add a package
   // beside the game's folder); the companion pak likewise.
   const prefix = o.mountPoint !== undefined ? likePrefix : mountFolderFor([...mod.map((m) => m.path), ...read.shaderChunks.flatMap((c) => (c.path === undefined ? [] : [c.path]))], likePrefix);
-  const outside = (p: string) => !p.toLowerCase().startsWith(prefix.toLowerCase());
+  const lowerPrefix = prefix.toLowerCase();
+  const outside = (p: string) => lowerPrefix !== '' && !p.toLowerCase().startsWith(lowerPrefix);
   const stray = mod.find((m) => outside(m.path)) ?? loose.find((l) => o.mountPoint !== undefined && outside(l.path));
   if (stray) throw new IoStoreError('USAGE', `${quote(stray.path)} is not below the mount point ${quote(likeMountPoint)}`, { file: stray.file });
   const mountPoint = prefix === likePrefix ? likeMountPoint : mountPointAt(likeMountPoint, prefix);

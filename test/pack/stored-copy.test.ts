@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, createChunkHasher, packFolder, verifyContainer } from '../../src/index.js';
@@ -103,5 +103,12 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
     const out = fresh('grown/Mod-Windows.utoc');
     await expect(packFolder(src, out, { engine: 'UE5_4', compression: 'none', threads: 1, betweenPhases: (phase) => phase === 'planned' && appendFileSync(grown, 'x') })).rejects.toThrow(/F200\.ubulk.*changed size while being packed/);
     expect(existsSync(join(out, '..'))).toBe(false);
+    // A file gone after the folder was read: an IO error naming it, on a worker and on this thread alike.
+    for (const threads of [1, 0]) {
+      const gone = join(folder, `F${100 + threads}.ubulk`);
+      const lost = fresh(`gone-${threads}/Mod-Windows.utoc`);
+      await expect(packFolder(src, lost, { engine: 'UE5_4', compression: 'none', threads, betweenPhases: (phase) => phase === 'planned' && unlinkSync(gone) })).rejects.toThrow(new RegExp(`F${100 + threads}\\.ubulk`));
+      expect(existsSync(join(lost, '..'))).toBe(false);
+    }
   });
 });
