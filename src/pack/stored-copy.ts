@@ -27,6 +27,11 @@ const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
 /** Segments queued per worker, so none waits for this thread to hand it the next. */
 const QUEUED_PER_WORKER = 8;
+/**
+ * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.25 s of a 30,000-file
+ * pack, which the workers had waited for).
+ */
+const TAIL_BYTES = 64 << 20;
 /** Below this much to copy, starting a worker costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
 
@@ -66,6 +71,8 @@ export class StoredCopy {
     private readonly stopFlag: Int32Array,
     /** Called as each segment is written: its chunks and bytes. */
     private readonly done: (chunks: number, bytes: number) => void,
+    /** Bytes of the chunks still to be added. */
+    private left: number,
   ) {
     abortHooks.add(this.stop);
   }
@@ -84,7 +91,7 @@ export class StoredCopy {
     if (n === 0) return undefined;
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const pool = new WorkerPool<CopyTask, Uint8Array>(runnableUrl('./copy-worker.js', import.meta.url), n, { stop, v8Flags: keptV8Flags() } satisfies CopyWorkerSetup);
-    return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done);
+    return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
   }
 
   /** Whether a chunk is copied here: exactly a file's bytes. */
@@ -117,6 +124,7 @@ export class StoredCopy {
       this.chunks[k] = chunk;
     }
     this.bytes += size;
+    this.left -= size;
     return this.bytes >= SEGMENT_BYTES || size > STREAM_PIECE || this.files.length >= SEGMENT_FILES ? this.flush() : undefined;
   }
 
@@ -139,7 +147,8 @@ export class StoredCopy {
       }
       this.done(n, bytes);
     };
-    if (this.queued < this.pool.size * QUEUED_PER_WORKER) {
+    // The last TAIL_BYTES all go to the workers: this thread makes the TOC's layout meanwhile (see writeChunks).
+    if (this.queued < this.pool.size * QUEUED_PER_WORKER || this.left < TAIL_BYTES) {
       this.queued++;
       this.running.push(this.pool.run({ segment, algorithm: this.algorithm }).then(
         (hashes) => {

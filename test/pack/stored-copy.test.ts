@@ -76,6 +76,18 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
     expect(copied.ucas.equals(own.ucas)).toBe(true);
     expect(copied.utoc.equals(own.utoc)).toBe(true);
     expect(storedSize(65537, 0x10000)).toBe(65536 + 16);
+    // The TOC's layout made ahead, once every chunk is placed (as a stored pack does while its workers copy), or
+    // before a chunk that comes after it (made again then): the same TOC.
+    for (const early of [files.length, 3]) {
+      const ahead = await written(fresh('ahead'), o, async (w) => {
+        for (let k = 0; k < files.length; k++) {
+          if (k === early) w.layoutAhead();
+          await w.addChunkBytes(id(k), new Uint8Array(readFileSync(files[k]!)), path(k));
+        }
+        if (early === files.length) w.layoutAhead();
+      });
+      expect(ahead.utoc.equals(own.utoc), `layout after ${early} chunks`).toBe(true);
+    }
   });
 
   it('a stored pack on a worker thread writes the container the main thread writes, and refuses a file that changed size since the folder was read', async () => {
