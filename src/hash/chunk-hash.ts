@@ -10,6 +10,8 @@ export interface ChunkHasher {
   update(data: Uint8Array): void;
   /** The 20-byte hash; the hasher can be reused after `reset()`. */
   digest(): Uint8Array;
+  /** The 20-byte hash written into `out` at `at` (no array made for it). */
+  digestInto(out: Uint8Array, at: number): void;
   /** Whether the 20-byte hash equals the first 20 bytes of `expected` (a chunk meta's hash); `digest()` still gives it after. */
   matches(expected: Uint8Array): boolean;
   reset(): void;
@@ -37,6 +39,8 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: 
     return {
       update: (d) => void h.update(d),
       digest: () => new Uint8Array(h.digestBuffer().subarray(0, 20)),
+      // From the hex text too: a pack of 30,000 files takes a hash per file, and the addon's Buffer was ~5 us of it.
+      digestInto: (out, at) => hexInto(h.digest('hex'), out, at),
       // As hex: the addon makes a string in 0.5 us and a Buffer in 2.5 (150,000 chunks: 0.3 s of a 2.8 s verify).
       matches: (e) => hexStartsWith(h.digest('hex'), e),
       // Reset in place: a new hasher per chunk cost a verify of 3,000 chunks ~15 ms.
@@ -56,12 +60,13 @@ export async function createChunkHasher(algorithm: ChunkHashAlgorithm, blake3?: 
 }
 
 /** A hasher whose digest ends its state (node:crypto, hash-wasm), with `matches`: the digest is kept until reset. */
-function finishedOnce(h: Omit<ChunkHasher, 'matches'>): ChunkHasher {
+function finishedOnce(h: Omit<ChunkHasher, 'matches' | 'digestInto'>): ChunkHasher {
   let done: Uint8Array | undefined;
   const digest = () => (done ??= h.digest());
   return {
     update: (d) => h.update(d),
     digest,
+    digestInto: (out, at) => out.set(digest().subarray(0, 20), at),
     matches: (e) => bytesEqual(digest(), e.subarray(0, 20)),
     reset: () => {
       done = undefined;
@@ -89,6 +94,16 @@ function hexStartsWith(hex: string, e: Uint8Array): boolean {
     if (hex.charCodeAt(2 * k) !== HEX_CODES[b >> 4] || hex.charCodeAt(2 * k + 1) !== HEX_CODES[b & 15]) return false;
   }
   return true;
+}
+
+/** The first 20 bytes of lower-case hex text into `out` at `at`. */
+function hexInto(hex: string, out: Uint8Array, at: number): void {
+  for (let k = 0; k < 20; k++) out[at + k] = (hexValue(hex.charCodeAt(2 * k)) << 4) | hexValue(hex.charCodeAt(2 * k + 1));
+}
+
+function hexValue(c: number): number {
+  // '0'-'9' are 48-57, 'a'-'f' 97-102.
+  return c <= 57 ? c - 48 : c - 87;
 }
 
 let nativeLoad: Promise<NativeBlake3 | undefined> | undefined;

@@ -16,7 +16,7 @@ import { ioError } from '../toc/read-file.js';
 import { concatBytes } from '../toc/directory-index.js';
 import { encodeBlock, type EncodedBlock, type EncodedChunk } from './block-encoder.js';
 import { padBlockInPlace, storedSize } from './stored-blocks.js';
-import { tocLayout } from './toc-layout.js';
+import { tocLayout, type TocLayout } from './toc-layout.js';
 
 /** Stored bytes gathered before a write: fewer, larger writes. */
 const STREAM_BATCH = 1 << 20;
@@ -325,9 +325,27 @@ export class ContainerWriter {
     return { position: start, index };
   }
 
+  /** The TOC's layout made ahead (layoutAhead), and for how many chunks. */
+  private layout: { chunks: number; made: TocLayout } | undefined;
+
+  /**
+   * Makes the TOC's layout (perfect-hash order, directory index) of the chunks added so far, which needs their ids
+   * and paths only: once the last chunk is placed, this thread makes it while others still copy their bytes.
+   * `finishInParts` uses it when no chunk was added since.
+   */
+  layoutAhead(): void {
+    const n = this.chunkCount;
+    this.layout = { chunks: n, made: tocLayout({ ids: this.ids.view(), path: (k) => this.paths.get(k) }, this.o) };
+  }
+
   /** The chunk-meta hash of a chunk added by reserveStored. */
   setHash(index: number, hash: Uint8Array): void {
     this.hashes.view(index * HASH_SIZE, (index + 1) * HASH_SIZE).set(hash.subarray(0, HASH_SIZE));
+  }
+
+  /** The chunk-meta hashes of consecutive chunks added by reserveStored, from `first`: 20 bytes each, back to back. */
+  setHashes(first: number, hashes: Uint8Array): void {
+    this.hashes.view(first * HASH_SIZE, first * HASH_SIZE + hashes.length).set(hashes);
   }
 
   private checkOpen(id: Uint8Array): void {
@@ -556,7 +574,8 @@ export class ContainerWriter {
     const n = this.chunkCount;
     const v = this.o.version;
     const allIds = this.ids.view();
-    const layout = tocLayout({ ids: allIds, path: (k) => this.paths.get(k) }, this.o);
+    const layout = this.layout?.chunks === n ? this.layout.made : tocLayout({ ids: allIds, path: (k) => this.paths.get(k) }, this.o);
+    this.layout = undefined;
     const { order, seeds, overflow, indexed } = layout;
     const srcOf = (slot: number) => (order ? order[slot]! : slot);
 

@@ -90,6 +90,7 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
   // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
   // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
   const turn = eventLoopTurns();
+  let renamed = false;
   for (const m of mod) {
     if (m.type !== 'ExportBundleData') continue;
     await turn();
@@ -120,7 +121,10 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     out.ownNames.set(m, pkg.packageName);
     // The package's own name is what other packages import: its id wins over the path's, for the package and the
     // bulk files beside it (where it is filed is settled by the caller, see placement.ts).
-    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) renamePackage(mod, m, pkg.packageName);
+    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
+      renamePackage(mod, m, pkg.packageName);
+      renamed = true;
+    }
     // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
     // does not store: the store entry must carry that list.
     const game = t.entries.get(m.packageId!);
@@ -132,7 +136,8 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     out.packages.push({ packageId: m.packageId!, ...entry });
   }
   if (failed.length > 0) leaveOut(mod, failed, t.onPackageError!);
-  checkDistinctIds(mod);
+  // The ids were checked when the files were classified: again only if a package took another name's ids.
+  if (renamed) checkDistinctIds(mod);
   return out;
 }
 

@@ -98,8 +98,8 @@ export interface PackOptions {
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
   /**
    * Called between the phases of writing a container: once the plan is made (`planned`: what making it took is no
-   * longer used) and once every chunk is written (`written`: the plan and the read buffers are no longer used), before
-   * the TOC is built. The CLI runs a full garbage collection there for a large pack.
+   * longer used) and once every chunk is placed (`written`: the plan is no longer used; stored copies may still be
+   * writing the last chunks' bytes), before the TOC is built. The CLI runs a full garbage collection there for a large pack.
    */
   betweenPhases?: (phase: 'planned' | 'written', chunks: number) => void;
   /**
@@ -253,7 +253,8 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   // The game container's mount point when it holds every file, else the folder that does (a mod may add a package
   // beside the game's folder); the companion pak likewise.
   const prefix = o.mountPoint !== undefined ? likePrefix : mountFolderFor([...mod.map((m) => m.path), ...read.shaderChunks.flatMap((c) => (c.path === undefined ? [] : [c.path]))], likePrefix);
-  const outside = (p: string) => !p.toLowerCase().startsWith(prefix.toLowerCase());
+  const lowerPrefix = prefix.toLowerCase();
+  const outside = (p: string) => lowerPrefix !== '' && !p.toLowerCase().startsWith(lowerPrefix);
   const stray = mod.find((m) => outside(m.path)) ?? loose.find((l) => o.mountPoint !== undefined && outside(l.path));
   if (stray) throw new IoStoreError('USAGE', `${quote(stray.path)} is not below the mount point ${quote(likeMountPoint)}`, { file: stray.file });
   const mountPoint = prefix === likePrefix ? likeMountPoint : mountPointAt(likeMountPoint, prefix);
@@ -356,12 +357,17 @@ async function writeContainer(
   let writer: ContainerWriter | undefined;
   try {
     writer = await ContainerWriter.create((i) => fileSink(tmp(ucasName(i)), ucasName(i)), { ...settings, expectedChunks: ordered.length });
-    const threads = await writeChunks(writer, ordered, settings, o, progress, ucasName(0));
-    await writer.drain();
     // The plan is let go of (its chunks are this function's: the caller keeps none), so that a collection now frees
     // a path and a file name per file (~7 MB at 30,000 files) before the TOC is built.
-    ordered.length = 0;
-    o.betweenPhases?.('written', chunkCount);
+    let released = false;
+    const release = () => {
+      ordered.length = 0;
+      o.betweenPhases?.('written', chunkCount);
+      released = true;
+    };
+    const threads = await writeChunks(writer, ordered, settings, o, progress, ucasName(0), release);
+    await writer.drain();
+    if (!released) release();
     const { utocParts, partitions } = await writer.finishInParts();
     await writeTempFile(tmp(`${outBase}.utoc`), utocParts, `${outBase}.utoc`);
     const pakPath = `${outBase}.pak`;
@@ -399,6 +405,8 @@ async function writeChunks(
   o: Pick<PackOptions, 'onProgress' | 'threads'>,
   progress: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number },
   ucas: string,
+  /** Called once every chunk is placed, when the plan is no longer needed (before the TOC is built). */
+  placed?: () => void,
 ): Promise<number> {
   const done = (chunks: number, bytes: number) => {
     progress.chunksDone += chunks;
@@ -436,6 +444,11 @@ async function writeChunks(
       else hash = await writer.addChunk(c.id, c.file !== undefined ? reader.pieces(c.file) : c.pieces(), c.path, c.memoryMapped);
       c.written?.(hash);
       done(1, c.size);
+    }
+    // Every chunk is placed: this thread makes the TOC's layout while the workers copy the last segments.
+    if (copying) {
+      placed?.();
+      writer.layoutAhead();
     }
     await copying?.finish();
     return deflating?.threads ?? copying?.threads ?? pool?.size ?? 0;

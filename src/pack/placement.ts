@@ -139,6 +139,8 @@ export function placeByOwnNames(mod: ModChunk[], ownNames: ReadonlyMap<ModChunk,
  * them all, else the deepest folder that does.
  */
 export function mountFolderFor(paths: readonly string[], preferred: string): string {
+  // The engine root holds every path (no path lower-cased for it).
+  if (preferred === '') return preferred;
   const lower = preferred.toLowerCase();
   if (paths.every((p) => p.toLowerCase().startsWith(lower))) return preferred;
   let common: string[] | undefined;

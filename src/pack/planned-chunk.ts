@@ -50,6 +50,11 @@ export class FileChunk implements PlannedChunk {
     return this.src.size;
   }
 
+  /** Whether the chunk is a file on disk (`file` set), told without making its name. */
+  get onDisk(): boolean {
+    return this.src.onDisk;
+  }
+
   get input(): string | undefined {
     return this.src.onDisk ? this.src.file : undefined;
   }

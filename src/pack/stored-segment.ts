@@ -70,7 +70,7 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
     if (got !== size) throw new IoStoreError('IO', `changed size while being packed: ${size} bytes when the folder was read, ${got > size ? 'more' : got} now`, { file });
     hasher.reset();
     hasher.update(buf.subarray(at, at + size));
-    hashes.set(hasher.digest().subarray(0, SEGMENT_HASH_SIZE), k * SEGMENT_HASH_SIZE);
+    hasher.digestInto(hashes, k * SEGMENT_HASH_SIZE);
     if (size > 0) {
       const lastStart = at + Math.floor((size - 1) / s.blockSize) * s.blockSize;
       padBlockInPlace(buf, lastStart, at + size - lastStart);
@@ -131,7 +131,7 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
     closeSync(fd);
   }
   const hashes = new Uint8Array(SEGMENT_HASH_SIZE);
-  hashes.set(hasher.digest().subarray(0, SEGMENT_HASH_SIZE));
+  hasher.digestInto(hashes, 0);
   return hashes;
 }
 

@@ -86,7 +86,7 @@ export function planContainers(opened: readonly OpenedContainer[], choices: Plan
         },
         (k, indent) => manifestChunkJson(toc, chunks[k]!, renamed.get(chunks[k]!), overriddenBy.get(chunks[k]!), indent),
         (k, indent, out) => {
-          if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent);
+          if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent, chunks.length);
           writer.write(out, chunks[k]!, renamed.get(chunks[k]!), overriddenBy.get(chunks[k]!));
         },
       ),

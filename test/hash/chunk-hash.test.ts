@@ -68,3 +68,26 @@ describe('ChunkHasher.matches', () => {
     }
   });
 });
+
+describe('ChunkHasher.digestInto', () => {
+  it('writes the 20-byte hash digest() gives at the offset asked, for every backend, leaving the bytes around it', async () => {
+    const kinds: Array<[string, Parameters<typeof createChunkHasher>]> = [['sha1', ['sha1']], ['wasm', ['blake3', 'wasm']]];
+    if ((await blake3Backend()) === 'native') kinds.push(['native', ['blake3', 'native']]);
+    for (const [name, args] of kinds) {
+      const h = await createChunkHasher(...args);
+      // Lengths whose hashes hold every nibble value between them (a hex digit read wrong shows).
+      for (const size of [0, 1, 1000, 70001]) {
+        const data = new Uint8Array(size).map((_, i) => (i * 2654435761) >>> 24);
+        h.reset();
+        h.update(data);
+        const out = new Uint8Array(64).fill(0xee);
+        h.digestInto(out, 7);
+        h.reset();
+        h.update(data);
+        const hash = h.digest();
+        expect(Buffer.from(out.subarray(7, 27)).toString('hex'), `${name} ${size}`).toBe(Buffer.from(hash).toString('hex'));
+        expect([...out.subarray(0, 7), ...out.subarray(27)].every((b) => b === 0xee), name).toBe(true);
+      }
+    }
+  });
+});

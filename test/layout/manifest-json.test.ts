@@ -34,16 +34,19 @@ describe.skipIf(!hasCorpus)('manifestChunkJson and ManifestChunkWriter: a manife
         for (const indent of ['', '   ']) {
           const expected = JSON.stringify(entry, null, 1).replace(/\n/g, `\n${indent}`);
           expect(manifestChunkJson(toc, i, path, by, indent)).toBe(expected);
-          const writer = (writers[indent] ??= new ManifestChunkWriter(toc, indent));
-          out.clear();
-          writer.write(out, i, path, by);
-          expect(decoder.decode(out.view())).toBe(expected);
-          // No path given: the chunk's own (named and unnamed chunks alike).
-          if (i % 7 !== 3) {
-            expect(manifestChunkJson(toc, i, undefined, by, indent)).toBe(expected);
+          // Byte by byte (a long manifest) and as strings (a short one: TEXT_ENTRIES_MAX).
+          for (const entries of indent === '' ? [Infinity] : [Infinity, toc.chunkCount]) {
+            const writer = (writers[`${indent}/${entries}`] ??= new ManifestChunkWriter(toc, indent, entries));
             out.clear();
-            writer.write(out, i, undefined, by);
+            writer.write(out, i, path, by);
             expect(decoder.decode(out.view())).toBe(expected);
+            // No path given: the chunk's own (named and unnamed chunks alike).
+            if (i % 7 !== 3) {
+              expect(manifestChunkJson(toc, i, undefined, by, indent)).toBe(expected);
+              out.clear();
+              writer.write(out, i, undefined, by);
+              expect(decoder.decode(out.view())).toBe(expected);
+            }
           }
         }
       }
@@ -63,14 +66,15 @@ describe('ManifestChunkWriter: names that need escaping or more than one byte', 
     chunks.push({ id: encodeChunkId({ id: 99n, index: 0, pad: 0, type: 10 }, 'UE5'), data: new Uint8Array([9]), path: undefined as unknown as string });
     const { utoc } = await buildContainer(chunks, { name: 'Names', mountPoint: '../../../Game "Mod"/' });
     const toc = readToc(utoc);
-    const writer = new ManifestChunkWriter(toc, '  ');
-    for (let i = 0; i < toc.chunkCount; i++) {
-      for (const path of [undefined, `renamed/${i} "x" ñ.bin`]) {
-        const entry = manifestChunk(toc, i, path ?? chunkOutputPath(toc, i));
-        out.clear();
-        writer.write(out, i, path, i === 2 ? 'Ov\u00e9r "P"' : undefined);
-        if (i === 2) entry.overriddenBy = 'Ov\u00e9r "P"';
-        expect(decoder.decode(out.view())).toBe(JSON.stringify(entry, null, 1).replace(/\n/g, '\n  '));
+    for (const writer of [new ManifestChunkWriter(toc, '  '), new ManifestChunkWriter(toc, '  ', toc.chunkCount)]) {
+      for (let i = 0; i < toc.chunkCount; i++) {
+        for (const path of [undefined, `renamed/${i} "x" ñ.bin`]) {
+          const entry = manifestChunk(toc, i, path ?? chunkOutputPath(toc, i));
+          out.clear();
+          writer.write(out, i, path, i === 2 ? 'Ov\u00e9r "P"' : undefined);
+          if (i === 2) entry.overriddenBy = 'Ov\u00e9r "P"';
+          expect(decoder.decode(out.view())).toBe(JSON.stringify(entry, null, 1).replace(/\n/g, '\n  '));
+        }
       }
     }
     expect(Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i)).filter(Boolean)).toHaveLength(paths.length);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, createChunkHasher, packFolder, verifyContainer } from '../../src/index.js';
@@ -76,6 +76,18 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
     expect(copied.ucas.equals(own.ucas)).toBe(true);
     expect(copied.utoc.equals(own.utoc)).toBe(true);
     expect(storedSize(65537, 0x10000)).toBe(65536 + 16);
+    // The TOC's layout made ahead, once every chunk is placed (as a stored pack does while its workers copy), or
+    // before a chunk that comes after it (made again then): the same TOC.
+    for (const early of [files.length, 3]) {
+      const ahead = await written(fresh('ahead'), o, async (w) => {
+        for (let k = 0; k < files.length; k++) {
+          if (k === early) w.layoutAhead();
+          await w.addChunkBytes(id(k), new Uint8Array(readFileSync(files[k]!)), path(k));
+        }
+        if (early === files.length) w.layoutAhead();
+      });
+      expect(ahead.utoc.equals(own.utoc), `layout after ${early} chunks`).toBe(true);
+    }
   });
 
   it('a stored pack on a worker thread writes the container the main thread writes, and refuses a file that changed size since the folder was read', async () => {
@@ -103,5 +115,12 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
     const out = fresh('grown/Mod-Windows.utoc');
     await expect(packFolder(src, out, { engine: 'UE5_4', compression: 'none', threads: 1, betweenPhases: (phase) => phase === 'planned' && appendFileSync(grown, 'x') })).rejects.toThrow(/F200\.ubulk.*changed size while being packed/);
     expect(existsSync(join(out, '..'))).toBe(false);
+    // A file gone after the folder was read: an IO error naming it, on a worker and on this thread alike.
+    for (const threads of [1, 0]) {
+      const gone = join(folder, `F${100 + threads}.ubulk`);
+      const lost = fresh(`gone-${threads}/Mod-Windows.utoc`);
+      await expect(packFolder(src, lost, { engine: 'UE5_4', compression: 'none', threads, betweenPhases: (phase) => phase === 'planned' && unlinkSync(gone) })).rejects.toThrow(new RegExp(`F${100 + threads}\\.ubulk`));
+      expect(existsSync(join(lost, '..'))).toBe(false);
+    }
   });
 });
