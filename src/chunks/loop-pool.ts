@@ -350,6 +350,9 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
     r.toc.compressionMethods.forEach((m, k) => k > 0 && methods.add(m));
   }
   const recipes = codecs.workerRecipes([...methods]);
-  return recipes ? { containers, recipes, v8Flags: keptV8Flags() } : undefined;
+  // Flags kept for larger runs only (keepV8FlagForWorkers' minChunks) are left out of a smaller one.
+  let chunks = 0;
+  for (const r of readers) chunks += r.toc.chunkCount;
+  return recipes ? { containers, recipes, v8Flags: keptV8Flags(chunks) } : undefined;
 }
 

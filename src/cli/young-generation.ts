@@ -25,9 +25,18 @@ export function keepYoungGenerationSmall(): void {
  * generation collected after ~2 MB of growth instead of ~8), set once the first worker has loaded its code
  * (keepV8FlagForWorkers). Each thread's old generation otherwise held ~7 MB of dead per-chunk objects (Node's own objects of
  * each blocking file call) until its next full collection: the 150,000-chunk stored unpack's peak RSS went 128-130 ->
- * 118-119 MB at the same CPU time.
+ * 118-119 MB at the same CPU time. Only from OLD_GENERATION_SMALL_MIN_CHUNKS chunks: below, what it saves is a few MB,
+ * and its extra full collections (pauses of the calling thread and the workers, while the other core is busy) cost
+ * the run's scaling on every core.
  */
 export function keepOldGenerationSmall(): void {
   if (process.env.IOSTORE_WRITING_CODE_CACHE) return;
-  keepV8FlagForWorkers('--optimize-for-size');
+  keepV8FlagForWorkers('--optimize-for-size', { minChunks: OLD_GENERATION_SMALL_MIN_CHUNKS });
 }
+
+/**
+ * Chunks from which an unpack keeps old generations small: the dead per-chunk objects it bounds are ~50 bytes a chunk
+ * and thread (~5 MB per thread at 100,000 chunks), and it cost the 30,000-chunk Oodle unpack (64 KiB blocks) 3-5 full
+ * collections instead of 1-2 (`--trace-gc`), where the one-thread run, which starts no worker, never had it set.
+ */
+export const OLD_GENERATION_SMALL_MIN_CHUNKS = 100_000;

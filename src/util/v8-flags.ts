@@ -45,16 +45,26 @@ export function keepV8Flag(flag: string): void {
  * Keeps a V8 flag for worker threads without setting it now: a worker started later sets it once it has loaded its
  * code (`setKeptV8Flags`), and from then on it holds for the whole process. Set here and now, it would make the
  * worker refuse its bundle's code cache and compile the built-in modules it loads from source. A run that starts no
- * worker never sets it.
+ * worker never sets it, and with `minChunks`, neither does a run of fewer chunks (see keptV8Flags).
  */
-export function keepV8FlagForWorkers(flag: string): void {
+export function keepV8FlagForWorkers(flag: string, o: { minChunks?: number } = {}): void {
   if (!owned) return;
   if (!kept.includes(flag)) kept.push(flag);
+  if (o.minChunks !== undefined) minChunks.set(flag, o.minChunks);
 }
 
-/** The flags kept so far (for a worker's start-up data). */
-export function keptV8Flags(): string[] {
-  return [...kept];
+/**
+ * Flags kept for workers only when a run has this many chunks or more (keepV8FlagForWorkers' `minChunks`): a flag
+ * that bounds what grows per chunk costs more than it saves in a run of fewer.
+ */
+const minChunks = new Map<string, number>();
+
+/**
+ * The flags kept so far (for a worker's start-up data); given the run's chunk count, without those kept for larger
+ * runs only.
+ */
+export function keptV8Flags(chunks = Infinity): string[] {
+  return kept.filter((f) => chunks >= (minChunks.get(f) ?? 0));
 }
 
 /** Sets the given kept flags again (on any thread: V8's flags are the process's). */
