@@ -74,9 +74,13 @@ function compileBundle(module, filename) {
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
 }
 
-/** Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename). */
-function writeCodeCache() {
+/**
+ * Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename); `only`, if
+ * given, chooses the bundles by file name.
+ */
+function writeCodeCache(only) {
   for (const { filename, script } of loaded) {
+    if (only && !only(filename)) continue;
     const tmp = `${filename}.cache.${process.pid}-${require('node:worker_threads').threadId}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, `${filename}.cache`);
