@@ -109,99 +109,129 @@ export function applyLegacyProps(uasset: Uint8Array, uexp: Uint8Array | undefine
   defineLocalStructs(S, old, legacyExportInfos(pkg));
   const data = newExportData(json, S, old, source);
   const addedNames = P.names.slice(oldNames);
-  const s = pkg.summary;
-  const header = s.totalHeaderSize;
-
-  // The header, with names appended at the end of the name map and every offset past it moved.
-  let head = uasset.slice(0, header);
-  const delta = addedNames.reduce((n, name) => n + nameEntryBytes(name, pkg.layout.nameHashes).length, 0);
   const rec = new FieldRecorder(uasset, source);
-  readLegacySummary(rec, { fileVersionUE4: s.fileVersionUE4, fileVersionUE5: s.fileVersionUE5 });
-  if (delta > 0) {
-    const end = nameMapEnd(pkg, uasset);
-    const grown = new Uint8Array(header + delta);
-    grown.set(head.subarray(0, end), 0);
-    let at = end;
-    for (const n of addedNames) {
-      const b = nameEntryBytes(n, pkg.layout.nameHashes);
-      grown.set(b, at);
-      at += b.length;
-    }
-    grown.set(head.subarray(end), end + delta);
-    head = grown;
-    const v = new DataView(head.buffer);
-    const generationNameCounts = rec.fields.filter((f) => f.what === 'generation name count');
-    for (const f of rec.fields) {
-      if (f.size === 4) {
-        const x = v.getInt32(f.at, true);
-        if (OFFSET_FIELDS.has(f.what) && x >= end) v.setInt32(f.at, x + delta, true);
-        else if (f.what === 'name count' || f.what === 'names referenced from export data') v.setInt32(f.at, P.names.length, true);
-      } else if (OFFSET_FIELDS.has(f.what)) {
-        const x = v.getBigInt64(f.at, true);
-        if (x >= BigInt(end)) v.setBigInt64(f.at, x + BigInt(delta), true);
-      }
-    }
-    const lastGen = generationNameCounts[generationNameCounts.length - 1];
-    if (lastGen && v.getInt32(lastGen.at, true) === oldNames) v.setInt32(lastGen.at, P.names.length, true);
-  }
-  const newHeader = header + delta;
-  const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const exportOffset = s.exportOffset + (delta > 0 && s.exportOffset >= nameMapEnd(pkg, uasset) ? delta : 0);
+  readLegacySummary(rec, { fileVersionUE4: pkg.summary.fileVersionUE4, fileVersionUE5: pkg.summary.fileVersionUE5 });
+  const { head, delta } = headerWithNames(pkg, uasset, rec, addedNames, oldNames, P.names.length);
+  const layout = layOutExports(pkg, old, data, delta);
+  const changed = patchExportEntries(pkg, uasset, head, delta, layout, old, data, P.names);
+  moveBulkDataStart(rec, head, layout.sizeShift);
+  return { ...assembleLegacy(pkg, uasset, uexp, head, delta, layout, old, data), changed, addedNames };
+}
 
-  // Export data laid out again in its old order, from where it started.
+/** The header with `added` names appended to the name map, every offset past it moved and the name counts set. */
+function headerWithNames(pkg: LegacyPackage, uasset: Uint8Array, rec: FieldRecorder, added: readonly string[], oldNames: number, nameCount: number): { head: Uint8Array; delta: number } {
+  const header = pkg.summary.totalHeaderSize;
+  const head = uasset.slice(0, header);
+  const delta = added.reduce((n, name) => n + nameEntryBytes(name, pkg.layout.nameHashes).length, 0);
+  if (delta === 0) return { head, delta };
+  const end = nameMapEnd(pkg, uasset);
+  const grown = new Uint8Array(header + delta);
+  grown.set(head.subarray(0, end), 0);
+  let at = end;
+  for (const n of added) {
+    const b = nameEntryBytes(n, pkg.layout.nameHashes);
+    grown.set(b, at);
+    at += b.length;
+  }
+  grown.set(head.subarray(end), end + delta);
+  const v = new DataView(grown.buffer);
+  const generationNameCounts = rec.fields.filter((f) => f.what === 'generation name count');
+  for (const f of rec.fields) {
+    if (f.size === 4) {
+      const x = v.getInt32(f.at, true);
+      if (OFFSET_FIELDS.has(f.what) && x >= end) v.setInt32(f.at, x + delta, true);
+      else if (f.what === 'name count' || f.what === 'names referenced from export data') v.setInt32(f.at, nameCount, true);
+    } else if (OFFSET_FIELDS.has(f.what)) {
+      const x = v.getBigInt64(f.at, true);
+      if (x >= BigInt(end)) v.setBigInt64(f.at, x + BigInt(delta), true);
+    }
+  }
+  const lastGen = generationNameCounts[generationNameCounts.length - 1];
+  if (lastGen && v.getInt32(lastGen.at, true) === oldNames) v.setInt32(lastGen.at, nameCount, true);
+  return { head: grown, delta };
+}
+
+/** Where each export's new data goes: in the old order of the data, from where it started (moved by `delta`). */
+interface ExportLayout {
+  order: number[];
+  offsets: number[];
+  /** How far everything after the export data moves. */
+  sizeShift: number;
+}
+
+function layOutExports(pkg: LegacyPackage, old: readonly Uint8Array[], data: readonly Uint8Array[], delta: number): ExportLayout {
+  const newHeader = pkg.summary.totalHeaderSize + delta;
   const order = pkg.exports.map((_, i) => i).sort((a, b) => pkg.exports[a]!.serialOffset - pkg.exports[b]!.serialOffset);
-  const inUasset = uexp === undefined;
   let pos = order.length > 0 ? pkg.exports[order[0]!]!.serialOffset + delta : newHeader;
   const offsets: number[] = new Array(pkg.exports.length);
   for (const i of order) {
     offsets[i] = pos;
     pos += data[i]!.length;
   }
+  const last = order[order.length - 1];
+  const oldEnd = last !== undefined ? pkg.exports[last]!.serialOffset + delta + old[last]!.length : newHeader;
+  return { order, offsets, sizeShift: pos - oldEnd };
+}
+
+/** Sets each export entry's serial size and offset (and, where tagged, the end of its properties); returns those changed. */
+function patchExportEntries(pkg: LegacyPackage, uasset: Uint8Array, head: Uint8Array, delta: number, layout: ExportLayout, old: readonly Uint8Array[], data: readonly Uint8Array[], names: readonly string[]): number[] {
+  const s = pkg.summary;
+  const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const exportOffset = s.exportOffset + (delta > 0 && s.exportOffset >= nameMapEnd(pkg, uasset) ? delta : 0);
   const big = s.fileVersionUE4 >= 511;
   const fieldAt = 4 * 3 + (s.fileVersionUE4 >= 508 ? 4 : 0) + 8 + 4;
-  const sizeShift = pos - (order.length > 0 ? pkg.exports[order[order.length - 1]!]!.serialOffset + delta + old[order[order.length - 1]!]!.length : newHeader);
   const changed: number[] = [];
   pkg.exports.forEach((e, i) => {
     const at = exportOffset + i * pkg.layout.exportEntrySize + fieldAt;
     if (big) {
       hv.setBigInt64(at, BigInt(data[i]!.length), true);
-      hv.setBigInt64(at + 8, BigInt(offsets[i]!), true);
+      hv.setBigInt64(at + 8, BigInt(layout.offsets[i]!), true);
     } else {
       hv.setInt32(at, data[i]!.length, true);
-      hv.setInt32(at + 4, offsets[i]!, true);
+      hv.setInt32(at + 4, layout.offsets[i]!, true);
     }
     if (pkg.layout.exportHasScriptOffsets && e.scriptSerializationEndOffset !== undefined && data[i] !== old[i]) {
       // 1010+ tagged packages note where the tagged properties end inside the export's data.
-      const end = taggedPropertiesEnd(data[i]!, P.names, s.fileVersionUE5);
+      const end = taggedPropertiesEnd(data[i]!, names, s.fileVersionUE5);
       if (end !== undefined) hv.setBigInt64(exportOffset + (i + 1) * pkg.layout.exportEntrySize - 8, BigInt(end), true);
     }
     if (data[i] !== old[i]) changed.push(i);
   });
-  // The bulk data start (the end of the export data in the combined file) moves with the export sizes.
-  const bulk = rec.fields.find((f) => f.what === 'bulk data start offset');
-  if (bulk && sizeShift !== 0) {
-    const x = hv.getBigInt64(bulk.at, true);
-    if (x > 0n) hv.setBigInt64(bulk.at, x + BigInt(sizeShift), true);
-  }
+  return changed;
+}
 
-  if (inUasset) {
-    // Export data lives in the .uasset after the header: rebuild it with whatever followed the exports.
-    const dataStart = order.length > 0 ? pkg.exports[order[0]!]!.serialOffset : header;
-    const lastOld = order.length > 0 ? pkg.exports[order[order.length - 1]!]!.serialOffset + old[order[order.length - 1]!]!.length : header;
+/** The bulk data start (the end of the export data in the combined file) moves with the export sizes. */
+function moveBulkDataStart(rec: FieldRecorder, head: Uint8Array, sizeShift: number): void {
+  const bulk = rec.fields.find((f) => f.what === 'bulk data start offset');
+  if (!bulk || sizeShift === 0) return;
+  const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const x = hv.getBigInt64(bulk.at, true);
+  if (x > 0n) hv.setBigInt64(bulk.at, x + BigInt(sizeShift), true);
+}
+
+/** The new files: the export data rewritten in its file (.uexp, or the .uasset after the header) with what surrounded it. */
+function assembleLegacy(pkg: LegacyPackage, uasset: Uint8Array, uexp: Uint8Array | undefined, head: Uint8Array, delta: number, layout: ExportLayout, old: readonly Uint8Array[], data: readonly Uint8Array[]): Pick<AppliedLegacy, 'uasset' | 'uexp'> {
+  const header = pkg.summary.totalHeaderSize;
+  const { order, sizeShift } = layout;
+  const first = order[0];
+  const last = order[order.length - 1];
+  if (uexp === undefined) {
+    const dataStart = first !== undefined ? pkg.exports[first]!.serialOffset : header;
+    const lastOld = last !== undefined ? pkg.exports[last]!.serialOffset + old[last]!.length : header;
     const w = new Wr(uasset.length + delta + Math.max(0, sizeShift) + 64);
     w.bytes(head);
     w.bytes(uasset.subarray(header, dataStart));
     for (const i of order) w.bytes(data[i]!);
     w.bytes(uasset.subarray(lastOld));
-    return { uasset: w.done(), uexp: undefined, changed, addedNames };
+    return { uasset: w.done(), uexp: undefined };
   }
-  const firstOld = order.length > 0 ? pkg.exports[order[0]!]!.serialOffset - header : 0;
-  const lastOld = order.length > 0 ? pkg.exports[order[order.length - 1]!]!.serialOffset - header + old[order[order.length - 1]!]!.length : 0;
-  const w = new Wr(uexp!.length + Math.max(0, sizeShift) + 64);
-  w.bytes(uexp!.subarray(0, firstOld));
+  const firstOld = first !== undefined ? pkg.exports[first]!.serialOffset - header : 0;
+  const lastOld = last !== undefined ? pkg.exports[last]!.serialOffset - header + old[last]!.length : 0;
+  const w = new Wr(uexp.length + Math.max(0, sizeShift) + 64);
+  w.bytes(uexp.subarray(0, firstOld));
   for (const i of order) w.bytes(data[i]!);
-  w.bytes(uexp!.subarray(lastOld));
-  return { uasset: head, uexp: w.done(), changed, addedNames };
+  w.bytes(uexp.subarray(lastOld));
+  return { uasset: head, uexp: w.done() };
 }
 
 export interface AppliedZen {

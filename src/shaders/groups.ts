@@ -40,14 +40,29 @@ function compareEntries(a: LegacyShaderEntry, b: LegacyShaderEntry): number {
   return a.uncompressedSize - b.uncompressedSize || a.size - b.size || a.frequency - b.frequency || a.offset - b.offset;
 }
 
+type GroupSource = Pick<LegacyShaderLibrary, 'shaderMapEntries' | 'shaderEntries' | 'shaderHashes' | 'shaderIndices'>;
+
 /** The groups the engine makes of a legacy library's shaders (see above); `compressedSize` is left 0. */
-export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' | 'shaderEntries' | 'shaderHashes' | 'shaderIndices'>, format: string, maxGroupSize = MAX_SHADER_GROUP_SIZE): ShaderGrouping {
-  const shaders = lib.shaderEntries;
-  const mapsOf: number[][] = shaders.map(() => []);
+export function groupShaders(lib: GroupSource, format: string, maxGroupSize = MAX_SHADER_GROUP_SIZE): ShaderGrouping {
+  const mapsOf = shaderMapsOf(lib);
+  const groups = formGroups(lib.shaderEntries, mapsOf, format === 'PCD3D_SM5', maxGroupSize);
+  const { shaderEntries, groupEntries, groupHashes } = describeGroups(lib, groups, format);
+  const shaderIndices = placeGroupIndices(lib.shaderIndices, groups, groupEntries);
+  return { groups, groupEntries, groupHashes, shaderEntries, shaderIndices };
+}
+
+/** For each shader, the sorted indices of the shader maps that use it. */
+function shaderMapsOf(lib: GroupSource): number[][] {
+  const mapsOf: number[][] = lib.shaderEntries.map(() => []);
   lib.shaderMapEntries.forEach((m, mapIndex) => {
     for (let k = m.shaderIndicesOffset; k < m.shaderIndicesOffset + m.numShaders; k++) mapsOf[lib.shaderIndices[k]!]!.push(mapIndex);
   });
   for (const maps of mapsOf) maps.sort((a, b) => a - b);
+  return mapsOf;
+}
+
+/** Shaders used by the same set of maps form a candidate; each candidate is split by ray tracing (SM5) and by size. */
+function formGroups(shaders: LegacyShaderLibrary['shaderEntries'], mapsOf: number[][], separateRayTracing: boolean, maxGroupSize: number): number[][] {
   const order = shaders.map((_, i) => i);
   order.sort((a, b) => {
     const A = mapsOf[a]!;
@@ -56,9 +71,7 @@ export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' |
     for (let k = 0; k < A.length; k++) if (A[k] !== B[k]) return A[k]! - B[k]!;
     return a - b;
   });
-
   const groups: number[][] = [];
-  const separateRayTracing = format === 'PCD3D_SM5';
   const add = (members: number[]) => {
     members.sort((a, b) => compareEntries(shaders[a]!, shaders[b]!));
     groups.push(members);
@@ -97,7 +110,12 @@ export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' |
     runSet = mapsOf[s]!;
   }
   if (run.length > 0) candidate(run);
+  return groups;
+}
 
+/** Each shader's group and offset in it, each group's size and its hash (SHA-1 of its shaders' hashes and sizes, then the format). */
+function describeGroups(lib: GroupSource, groups: number[][], format: string): Pick<ShaderGrouping, 'shaderEntries' | 'groupEntries' | 'groupHashes'> {
+  const shaders = lib.shaderEntries;
   const shaderEntries: ZenShaderEntry[] = shaders.map((s) => ({ frequency: s.frequency, groupIndex: 0, offsetInGroup: 0 }));
   const groupHashes: Uint8Array[] = [];
   const groupEntries: ZenShaderGroupEntry[] = [];
@@ -119,19 +137,23 @@ export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' |
     groupHashes.push(new Uint8Array(h.digest()));
     groupEntries.push({ shaderIndicesOffset: 0, numShaders: members.length, uncompressedSize: at, compressedSize: 0 });
   });
+  return { shaderEntries, groupEntries, groupHashes };
+}
 
-  const shaderIndices = [...lib.shaderIndices];
+/** Points each group at a run of the shader indices equal to its members, appending the run where there is none. */
+function placeGroupIndices(indices: readonly number[], groups: number[][], groupEntries: ZenShaderGroupEntry[]): number[] {
+  const shaderIndices = [...indices];
   const firstAt = new Map<number, number[]>();
-  lib.shaderIndices.forEach((s, k) => {
+  indices.forEach((s, k) => {
     const list = firstAt.get(s);
     if (list) list.push(k);
     else firstAt.set(s, [k]);
   });
   const find = (members: number[]): number => {
     for (const k of firstAt.get(members[0]!) ?? []) {
-      if (k + members.length > lib.shaderIndices.length) break;
+      if (k + members.length > indices.length) break;
       let ok = true;
-      for (let j = 1; j < members.length && ok; j++) ok = lib.shaderIndices[k + j] === members[j];
+      for (let j = 1; j < members.length && ok; j++) ok = indices[k + j] === members[j];
       if (ok) return k;
     }
     return -1;
@@ -144,7 +166,7 @@ export function groupShaders(lib: Pick<LegacyShaderLibrary, 'shaderMapEntries' |
       shaderIndices.push(...members);
     }
   });
-  return { groups, groupEntries, groupHashes, shaderEntries, shaderIndices };
+  return shaderIndices;
 }
 
 /** The ShaderCode chunk id of a group hash: its first 11 bytes and the chunk type byte. */

@@ -237,34 +237,11 @@ function readPackages(r: ByteReader, layout: StoreEntryLayout, what: string, has
 function readHeader(r: ByteReader, version: ContainerHeaderVersionName, hashSizeOpt?: ShaderMapHashSize): ContainerHeader {
   const rank = containerHeaderVersionRank(version);
   const ue4 = isUe4ContainerHeaderVersion(version);
-  if (!ue4) {
-    const magicAt = r.pos;
-    const magic = r.u32('container header signature');
-    if (magic !== CONTAINER_HEADER_MAGIC) {
-      r.fail('BAD_MAGIC', `container header signature 0x${magic.toString(16)} is not 0x${CONTAINER_HEADER_MAGIC.toString(16)} (a ${version} header starts with it)`, magicAt);
-    }
-    const vAt = r.pos;
-    const n = r.u32('container header version');
-    if (n !== containerHeaderVersionNumber(version)) r.fail('BAD_VALUE', `container header version is ${n}, expected ${containerHeaderVersionNumber(version)} (${version})`, vAt);
-  }
+  if (!ue4) readSignature(r, version);
   const containerId = r.u64('container id');
-  let packageCount: number | undefined;
-  let packageCountAt = 0;
-  if (rank <= containerHeaderVersionRank('LocalizedPackages')) {
-    packageCountAt = r.pos;
-    packageCount = r.u32('package count');
-  }
-  let nameMap: NameBatch = { names: [], hashes: [] };
-  if (ue4) {
-    const namesSize = r.u32('container names size');
-    const namesAt = r.pos;
-    const names = parseNameStrings(r.bytesView(namesSize, 'container names'), r.source, r.base + namesAt, 'container names');
-    const hashesSize = r.u32('container name hashes size');
-    const hashesAt = r.pos;
-    const hashes = parseNameHashes(r.bytesView(hashesSize, 'container name hashes'), r.source, r.base + hashesAt, 'container name hashes');
-    if (hashes.length !== names.length) r.fail('BAD_VALUE', `container name batch has ${names.length} names but ${hashes.length} hashes`, hashesAt);
-    nameMap = { names, hashes };
-  }
+  const packageCountAt = r.pos;
+  const packageCount = rank <= containerHeaderVersionRank('LocalizedPackages') ? r.u32('package count') : undefined;
+  const ue4Names = ue4 ? readUe4NameBatch(r) : undefined;
   const layout = storeLayout(version);
   const main = readPackages(r, layout, 'package', hashSizeOpt);
   if (packageCount !== undefined && packageCount !== main.packages.length) {
@@ -277,72 +254,101 @@ function readHeader(r: ByteReader, version: ContainerHeaderVersionName, hashSize
     optionalSegmentPackages = opt.packages;
     if (opt.packages.some((p) => p.shaderMapHashes.length > 0) && !main.packages.some((p) => p.shaderMapHashes.length > 0)) hashSize = opt.hashSize;
   }
-  const localizedPackages: LocalizedPackage[] = [];
-  const packageRedirects: PackageRedirect[] = [];
-  const culturePackageMap: CulturePackages[] = [];
-  let softPackageReferences: SoftPackageReferences | null = null;
-  if (ue4) {
-    const cultures = r.u32('culture count');
-    // Each culture takes at least 8 bytes (string length and package count).
-    r.needArray(cultures, 8, 'culture package map');
-    for (let c = 0; c < cultures; c++) {
-      const culture = r.fstring(`culture ${c} name`);
-      const n = r.u32(`culture ${c} package count`);
-      r.needArray(n, 16, `culture ${culture} packages`);
-      const packages: CulturePackages['packages'] = new Array(n);
-      for (let i = 0; i < n; i++) packages[i] = { sourcePackageId: r.u64(), localizedPackageId: r.u64() };
-      culturePackageMap.push({ culture, packages });
-    }
-    const n = r.u32('package redirect count');
-    r.needArray(n, 16, 'package redirects');
-    for (let i = 0; i < n; i++) packageRedirects.push({ sourcePackageId: r.u64(), targetPackageId: r.u64() });
-  } else {
-    nameMap = readNameBatch(r, 'redirects name map');
-    if (rank >= containerHeaderVersionRank('LocalizedPackages')) {
-      const n = r.u32('localized package count');
-      r.needArray(n, 16, 'localized packages');
-      for (let i = 0; i < n; i++) localizedPackages.push({ sourcePackageId: r.u64(), sourcePackageName: readMappedName(r) });
-    }
-    const n = r.u32('package redirect count');
-    r.needArray(n, 24, 'package redirects');
-    for (let i = 0; i < n; i++) packageRedirects.push({ sourcePackageId: r.u64(), targetPackageId: r.u64(), sourcePackageName: readMappedName(r) });
-    if (version === 'SoftPackageReferences') {
-      softPackageReferences = readSoftReferences(r);
-    } else if (version === 'SoftPackageReferencesOffset') {
-      const infoAt = r.pos;
-      const offset = r.i64('soft package references offset');
-      const size = r.i64('soft package references size');
-      if (size !== 0n) {
-        if (offset !== BigInt(r.base + r.pos)) {
-          r.fail('BAD_VALUE', `soft package references offset ${offset} does not point right after its serial info (${r.base + r.pos})`, infoAt);
-        }
-        const start = r.pos;
-        softPackageReferences = readSoftReferences(r);
-        if (BigInt(r.pos - start) !== size) {
-          r.fail('BAD_VALUE', `soft package references take ${r.pos - start} bytes but their serial info says ${size}`, infoAt + 8);
-        }
-      }
-    }
+  const tail = ue4Names ? readUe4Tail(r, ue4Names) : readUe5Tail(r, version);
+  const trailingPadding = readTrailingPadding(r, version);
+  return { version, containerId, packages: main.packages, optionalSegmentPackages, ...tail, shaderMapHashSize: hashSize, trailingPadding };
+}
+
+/** What follows the packages: the redirects, and the cultures (UE4) or the localized packages and soft references (UE5). */
+type HeaderTail = Pick<ContainerHeader, 'nameMap' | 'localizedPackages' | 'packageRedirects' | 'culturePackageMap' | 'softPackageReferences'>;
+
+function readSignature(r: ByteReader, version: ContainerHeaderVersionName): void {
+  const magicAt = r.pos;
+  const magic = r.u32('container header signature');
+  if (magic !== CONTAINER_HEADER_MAGIC) {
+    r.fail('BAD_MAGIC', `container header signature 0x${magic.toString(16)} is not 0x${CONTAINER_HEADER_MAGIC.toString(16)} (a ${version} header starts with it)`, magicAt);
   }
+  const vAt = r.pos;
+  const n = r.u32('container header version');
+  if (n !== containerHeaderVersionNumber(version)) r.fail('BAD_VALUE', `container header version is ${n}, expected ${containerHeaderVersionNumber(version)} (${version})`, vAt);
+}
+
+/** UE4 headers carry their name batch before the packages, as two sized blobs: the strings, then their hashes. */
+function readUe4NameBatch(r: ByteReader): NameBatch {
+  const namesSize = r.u32('container names size');
+  const namesAt = r.pos;
+  const names = parseNameStrings(r.bytesView(namesSize, 'container names'), r.source, r.base + namesAt, 'container names');
+  const hashesSize = r.u32('container name hashes size');
+  const hashesAt = r.pos;
+  const hashes = parseNameHashes(r.bytesView(hashesSize, 'container name hashes'), r.source, r.base + hashesAt, 'container name hashes');
+  if (hashes.length !== names.length) r.fail('BAD_VALUE', `container name batch has ${names.length} names but ${hashes.length} hashes`, hashesAt);
+  return { names, hashes };
+}
+
+function readUe4Tail(r: ByteReader, nameMap: NameBatch): HeaderTail {
+  const culturePackageMap: CulturePackages[] = [];
+  const cultures = r.u32('culture count');
+  // Each culture takes at least 8 bytes (string length and package count).
+  r.needArray(cultures, 8, 'culture package map');
+  for (let c = 0; c < cultures; c++) {
+    const culture = r.fstring(`culture ${c} name`);
+    const n = r.u32(`culture ${c} package count`);
+    r.needArray(n, 16, `culture ${culture} packages`);
+    const packages: CulturePackages['packages'] = new Array(n);
+    for (let i = 0; i < n; i++) packages[i] = { sourcePackageId: r.u64(), localizedPackageId: r.u64() };
+    culturePackageMap.push({ culture, packages });
+  }
+  const packageRedirects: PackageRedirect[] = [];
+  const n = r.u32('package redirect count');
+  r.needArray(n, 16, 'package redirects');
+  for (let i = 0; i < n; i++) packageRedirects.push({ sourcePackageId: r.u64(), targetPackageId: r.u64() });
+  return { nameMap, localizedPackages: [], packageRedirects, culturePackageMap, softPackageReferences: null };
+}
+
+function readUe5Tail(r: ByteReader, version: ContainerHeaderVersionName): HeaderTail {
+  const nameMap = readNameBatch(r, 'redirects name map');
+  const localizedPackages: LocalizedPackage[] = [];
+  if (containerHeaderVersionRank(version) >= containerHeaderVersionRank('LocalizedPackages')) {
+    const n = r.u32('localized package count');
+    r.needArray(n, 16, 'localized packages');
+    for (let i = 0; i < n; i++) localizedPackages.push({ sourcePackageId: r.u64(), sourcePackageName: readMappedName(r) });
+  }
+  const packageRedirects: PackageRedirect[] = [];
+  const n = r.u32('package redirect count');
+  r.needArray(n, 24, 'package redirects');
+  for (let i = 0; i < n; i++) packageRedirects.push({ sourcePackageId: r.u64(), targetPackageId: r.u64(), sourcePackageName: readMappedName(r) });
+  let softPackageReferences: SoftPackageReferences | null = null;
+  if (version === 'SoftPackageReferences') softPackageReferences = readSoftReferences(r);
+  else if (version === 'SoftPackageReferencesOffset') softPackageReferences = readOffsetSoftReferences(r);
+  return { nameMap, localizedPackages, packageRedirects, culturePackageMap: [], softPackageReferences };
+}
+
+/** The soft references behind an offset/size pair, which must point right after the pair and match the bytes read. */
+function readOffsetSoftReferences(r: ByteReader): SoftPackageReferences | null {
+  const infoAt = r.pos;
+  const offset = r.i64('soft package references offset');
+  const size = r.i64('soft package references size');
+  if (size === 0n) return null;
+  if (offset !== BigInt(r.base + r.pos)) {
+    r.fail('BAD_VALUE', `soft package references offset ${offset} does not point right after its serial info (${r.base + r.pos})`, infoAt);
+  }
+  const start = r.pos;
+  const refs = readSoftReferences(r);
+  if (BigInt(r.pos - start) !== size) {
+    r.fail('BAD_VALUE', `soft package references take ${r.pos - start} bytes but their serial info says ${size}`, infoAt + 8);
+  }
+  return refs;
+}
+
+/** Zero padding may follow the header (the writer aligns the chunk); anything else is a misread. */
+function readTrailingPadding(r: ByteReader, version: ContainerHeaderVersionName): number {
   const trailingAt = r.pos;
   const trailing = r.bytesView(r.remaining, 'trailing bytes');
   const nonZero = trailing.findIndex((b) => b !== 0);
   if (nonZero >= 0) {
     r.fail('BAD_VALUE', `${trailing.length} unexplained bytes after the end of the ${version} container header`, trailingAt + nonZero);
   }
-  return {
-    version,
-    containerId,
-    packages: main.packages,
-    optionalSegmentPackages,
-    nameMap,
-    localizedPackages,
-    packageRedirects,
-    culturePackageMap,
-    softPackageReferences,
-    shaderMapHashSize: hashSize,
-    trailingPadding: trailing.length,
-  };
+  return trailing.length;
 }
 
 function readSoftReferences(r: ByteReader): SoftPackageReferences {

@@ -373,23 +373,7 @@ function parseUe5(r: ByteReader, hinted: PartialLayout, hints: ZenPackageHints):
   const bulkForms = hinted.bulkDataMap ?? ['none', 'plain', 'padded'];
   const bulkAt = hr.pos;
   const bulkDataMap = chooseBulkForm(hr, bulkForms, s.importedPublicExportHashesOffset);
-  const bulkData: BulkDataMapEntry[] = [];
-  if (bulkDataMap !== 'none') {
-    if (bulkDataMap === 'padded') {
-      const padAt = hr.pos;
-      const pad = hr.u64n('bulk data map padding size');
-      if (pad >= 8 || (hr.pos + pad) % 8 !== 0) hr.fail('BAD_VALUE', `bulk data map padding of ${pad} bytes does not align the map size to 8`, padAt);
-      const bytes = hr.bytesView(pad, 'bulk data map padding');
-      if (bytes.some((b) => b !== 0)) hr.fail('BAD_VALUE', 'bulk data map padding is not zero', padAt + 8);
-    }
-    const sizeAt = hr.pos;
-    const size = hr.u64n('bulk data map size');
-    if (size % BULK_DATA_MAP_ENTRY_SIZE !== 0) hr.fail('BAD_VALUE', `bulk data map size ${size} is not a multiple of ${BULK_DATA_MAP_ENTRY_SIZE}`, sizeAt);
-    const n = size / BULK_DATA_MAP_ENTRY_SIZE;
-    hr.needArray(n, BULK_DATA_MAP_ENTRY_SIZE, 'bulk data map');
-    for (let i = 0; i < n; i++) bulkData.push(readBulkDataMapEntry(hr, i));
-    sections.end('bulk data map', bulkAt);
-  }
+  const bulkData = bulkDataMap === 'none' ? [] : readBulkDataMap(hr, bulkDataMap, sections, bulkAt);
   const layout: ZenPackageLayout = { format: 'UE5', summarySize, cellMaps, bulkDataMap };
   const importedPublicExportHashes = sections.table('imported public export hashes', s.importedPublicExportHashesOffset, s.importMapOffset, 8, () => hr.u64());
   const imports = sections.table('import map', s.importMapOffset, s.exportMapOffset, 8, () => hr.u64());
@@ -423,20 +407,7 @@ function parseUe5(r: ByteReader, hinted: PartialLayout, hints: ZenPackageHints):
     exportDataSize: sumSizes(hr, exports),
   };
   if (withBundles) {
-    pkg.dependencyBundleHeaders = sections.table('dependency bundle headers', s.dependencyBundleHeadersOffset!, s.dependencyBundleEntriesOffset!, DEPENDENCY_BUNDLE_HEADER_SIZE, () => readDependencyBundleHeader(hr));
-    pkg.dependencyBundleEntries = sections.table('dependency bundle entries', s.dependencyBundleEntriesOffset!, s.importedPackageNamesOffset!, 4, () => hr.i32());
-    pkg.dependencyBundleHeaders.forEach((h, i) => {
-      const n = dependencyCount(h);
-      if (n > 0 && (h.firstEntryIndex < 0 || h.firstEntryIndex + n > pkg.dependencyBundleEntries.length)) {
-        hr.fail('BAD_VALUE', `dependency bundle ${i} (first entry ${h.firstEntryIndex}, ${n} entries) lies outside the ${pkg.dependencyBundleEntries.length} dependency entries`, s.dependencyBundleHeadersOffset! + i * DEPENDENCY_BUNDLE_HEADER_SIZE);
-      }
-    });
-    sections.begin('imported package names', s.importedPackageNamesOffset!);
-    const batch = readNameBatch(hr, 'imported package names');
-    hr.needArray(batch.names.length, 4, 'imported package name numbers');
-    const numbers = batch.names.map(() => hr.u32('imported package name number'));
-    pkg.importedPackageNames = { batch, numbers };
-    sections.end('imported package names', s.importedPackageNamesOffset!);
+    readDependencyBundles(hr, pkg, s, sections);
   } else {
     sections.begin('graph data', s.graphDataOffset!);
     readUe5GraphData(hr, pkg, hints);
@@ -445,6 +416,44 @@ function parseUe5(r: ByteReader, hinted: PartialLayout, hints: ZenPackageHints):
   if (hr.pos !== s.headerSize) hr.fail('BAD_VALUE', `the header's sections end at ${hr.pos} but HeaderSize is ${s.headerSize}`, hr.pos);
   pkg.sections = sections.list;
   return pkg;
+}
+
+/** The bulk data map; in its 'padded' form up to 7 zero bytes come before its size so that the entries align to 8. */
+function readBulkDataMap(hr: ByteReader, form: 'plain' | 'padded', sections: Sections, bulkAt: number): BulkDataMapEntry[] {
+  if (form === 'padded') {
+    const padAt = hr.pos;
+    const pad = hr.u64n('bulk data map padding size');
+    if (pad >= 8 || (hr.pos + pad) % 8 !== 0) hr.fail('BAD_VALUE', `bulk data map padding of ${pad} bytes does not align the map size to 8`, padAt);
+    const bytes = hr.bytesView(pad, 'bulk data map padding');
+    if (bytes.some((b) => b !== 0)) hr.fail('BAD_VALUE', 'bulk data map padding is not zero', padAt + 8);
+  }
+  const sizeAt = hr.pos;
+  const size = hr.u64n('bulk data map size');
+  if (size % BULK_DATA_MAP_ENTRY_SIZE !== 0) hr.fail('BAD_VALUE', `bulk data map size ${size} is not a multiple of ${BULK_DATA_MAP_ENTRY_SIZE}`, sizeAt);
+  const n = size / BULK_DATA_MAP_ENTRY_SIZE;
+  hr.needArray(n, BULK_DATA_MAP_ENTRY_SIZE, 'bulk data map');
+  const bulkData: BulkDataMapEntry[] = [];
+  for (let i = 0; i < n; i++) bulkData.push(readBulkDataMapEntry(hr, i));
+  sections.end('bulk data map', bulkAt);
+  return bulkData;
+}
+
+/** The 52-byte summary's dependency bundles (headers, entries) and imported package names, in place of graph data. */
+function readDependencyBundles(hr: ByteReader, pkg: ZenPackage, s: Ue5PackageSummary, sections: Sections): void {
+  pkg.dependencyBundleHeaders = sections.table('dependency bundle headers', s.dependencyBundleHeadersOffset!, s.dependencyBundleEntriesOffset!, DEPENDENCY_BUNDLE_HEADER_SIZE, () => readDependencyBundleHeader(hr));
+  pkg.dependencyBundleEntries = sections.table('dependency bundle entries', s.dependencyBundleEntriesOffset!, s.importedPackageNamesOffset!, 4, () => hr.i32());
+  pkg.dependencyBundleHeaders.forEach((h, i) => {
+    const n = dependencyCount(h);
+    if (n > 0 && (h.firstEntryIndex < 0 || h.firstEntryIndex + n > pkg.dependencyBundleEntries.length)) {
+      hr.fail('BAD_VALUE', `dependency bundle ${i} (first entry ${h.firstEntryIndex}, ${n} entries) lies outside the ${pkg.dependencyBundleEntries.length} dependency entries`, s.dependencyBundleHeadersOffset! + i * DEPENDENCY_BUNDLE_HEADER_SIZE);
+    }
+  });
+  sections.begin('imported package names', s.importedPackageNamesOffset!);
+  const batch = readNameBatch(hr, 'imported package names');
+  hr.needArray(batch.names.length, 4, 'imported package name numbers');
+  const numbers = batch.names.map(() => hr.u32('imported package name number'));
+  pkg.importedPackageNames = { batch, numbers };
+  sections.end('imported package names', s.importedPackageNamesOffset!);
 }
 
 /** Picks the bulk-data-map form (among `forms`) after which the imported public export hashes start at `end`. */
