@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { keepV8FlagForWorkers, processFlagsOwned } from '../util/v8-flags.js';
+import { setV8Flags } from '../util/v8-set-flags.js';
 
 /**
  * A .utoc below this size (~100 bytes per chunk: ~10,000 chunks) makes a short run of `list`: its loops end before
@@ -35,7 +35,7 @@ export function isShortRun(utoc: string): boolean {
  */
 export function skipOptimizingCompiler(): boolean {
   if (!processFlagsOwned() || process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
-  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-opt --liftoff-only');
+  setV8Flags('--no-opt --liftoff-only');
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { setV8Flags } from './v8-set-flags.js';
 
 /**
  * V8 flags a command set at run time for the rest of the process (see src/cli/young-generation.ts). Starting a
@@ -7,8 +7,7 @@ import { createRequire } from 'node:module';
  * 2 there: after a worker started, the young generations of the calling thread and the worker grew again to two
  * 16 MiB semi-spaces each (a 150,000-chunk unpack: ~35 MB of peak RSS). So the flags are kept here, and code that
  * starts workers has them set again once the workers have loaded their code (`setKeptV8Flags`): set any earlier,
- * the new flag hash makes V8 refuse the code cache of what they load. node:v8 loads on the first flag set (a short
- * run sets none).
+ * the new flag hash makes V8 refuse the code cache of what they load. Flags are set through src/util/v8-set-flags.ts.
  */
 const kept: string[] = [];
 
@@ -31,7 +30,7 @@ export function processFlagsOwned(): boolean {
 }
 
 function setFlag(flag: string): void {
-  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
+  setV8Flags(flag);
 }
 
 /** Sets a V8 flag now and keeps it for `setKeptV8Flags` (in a process the CLI owns). */

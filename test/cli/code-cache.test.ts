@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpus } from '../corpus.js';
@@ -28,6 +29,12 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     const report = more.stderr.match(/code cache: (.*)/)![1]!.split(', ');
     expect(report.length).toBeGreaterThan(1);
     for (const entry of report) expect(entry).toMatch(/ used$/);
+  });
+
+  it('the bundles are ASCII (bin/bundle-loader.js reads them as one-byte text, without decoding UTF-8)', () => {
+    const dir = join(root, 'dist', 'cli');
+    const bundles = [...readdirSync(dir).filter((f) => f.endsWith('.bundle.cjs')).map((f) => join(dir, f)), join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs')];
+    expect(bundles.filter((b) => !isAscii(readFileSync(b)))).toEqual([]);
   });
 
   it('the build writes a cache for every command bundle (a bundle no warm-up step loads starts cold)', () => {

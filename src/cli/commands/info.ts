@@ -10,6 +10,7 @@ import { plural } from '../plural.js';
 import { isPakPath, openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { infoJson } from '../json-shapes.js';
 import { basename } from 'node:path';
+import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
 const pakModules = () => Promise.all([import('../pak-open.js'), import('../../pak/listing.js')]);
@@ -48,6 +49,7 @@ export const infoCommand: Command<InfoArgs> = {
       io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
       return ExitCode.Ok;
     }
+    if (isShortRun(file)) skipOptimizingCompiler();
     const toc = await openTocWithKeys(file, args);
     const info = containerInfo(toc);
     if (args.json) {
