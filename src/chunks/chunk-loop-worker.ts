@@ -12,11 +12,9 @@ import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
 import { setKeptV8Flags } from '../util/v8-flags.js';
 import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
-import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
+import type { LoopWorkerAhead, LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
-const setup = workerData as LoopWorkerSetup;
-
-async function open(): Promise<ContainerReader[]> {
+async function open(setup: LoopWorkerSetup): Promise<ContainerReader[]> {
   const codecs = await codecsFromRecipes(setup.recipes);
   const readers = setup.containers.map((o) => {
     let bytes: Uint8Array;
@@ -52,21 +50,36 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
   }
 }
 
+/** Opens the containers of `setup` at once, and runs the tasks of the next message once they come. */
+function begin(setup: LoopWorkerSetup): void {
+  // Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
+  const opened = open(setup);
+  opened.catch(() => {});
+  parentPort!.once('message', (work: LoopWorkerTasks) => {
+    const counters = new LoopCounters(work.counters, work.self);
+    main(opened, work, counters).then(
+      (outcome) => parentPort!.postMessage({ outcome }),
+      (e) => {
+        counters.stop();
+        // An unreadable container is a failure of the run, reported like the calling thread's own; anything else is a bug.
+        if (e instanceof IoStoreError) parentPort!.postMessage({ error: { code: e.code, message: e.message } });
+        else parentPort!.postMessage({ fatal: (e as Error)?.stack ?? String(e) });
+      },
+    );
+  });
+}
+
 // This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts): set again as soon as its
-// bundle is loaded, since until then the calling thread's young generation can grow too.
-setKeptV8Flags(setup.v8Flags);
-// Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
-const opened = open();
-opened.catch(() => {});
-parentPort!.once('message', (work: LoopWorkerTasks) => {
-  const counters = new LoopCounters(work.counters, work.self);
-  main(opened, work, counters).then(
-    (outcome) => parentPort!.postMessage({ outcome }),
-    (e) => {
-      counters.stop();
-      // An unreadable container is a failure of the run, reported like the calling thread's own; anything else is a bug.
-      if (e instanceof IoStoreError) parentPort!.postMessage({ error: { code: e.code, message: e.message } });
-      else parentPort!.postMessage({ fatal: (e as Error)?.stack ?? String(e) });
-    },
-  );
-});
+// bundle is loaded, since until then the calling thread's young generation can grow too. Started ahead of its
+// containers (loop-pool.ts WorkersAhead), it sets those the process holds now, and the rest (those kept for workers:
+// `--no-opt` of a short run, `--optimize-for-size`) only once it is adopted: a run that uses no worker keeps them off.
+const data = workerData as LoopWorkerSetup | LoopWorkerAhead;
+setKeptV8Flags(data.v8Flags);
+if ('ahead' in data) {
+  parentPort!.once('message', (setup: LoopWorkerSetup) => {
+    setKeptV8Flags(setup.v8Flags.filter((f) => !data.v8Flags.includes(f)));
+    begin(setup);
+  });
+} else {
+  begin(data);
+}

@@ -13,7 +13,7 @@ import { OutputNames, ignoresCase, renamedWarning } from '../layout/names.js';
 import { outputPathsDistinct } from '../layout/distinct-paths.js';
 import { leftoversWarning } from '../layout/leftovers.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
-import { defaultWriteThreads, runChunkTasks, startLoopWorkers, type LoopWorkers } from '../chunks/loop-pool.js';
+import { defaultWriteThreads, runChunkTasks, startLoopWorkers, type LoopWorkers, type WorkersAhead } from '../chunks/loop-pool.js';
 import { jsonPieces, utf8Batches } from '../util/json-pieces.js';
 import { openContainer } from '../mount/open.js';
 import { KeyTable } from '../util/key-table.js';
@@ -44,6 +44,11 @@ export interface UnpackOptions {
    * made. Codecs without a recipe keep the work on this thread.
    */
   threads?: number;
+  /**
+   * Workers started before the containers were opened (`new WorkersAhead(aheadThreads('write', ...))`): used as the
+   * first of those `threads` asks for, the others terminated. The caller still discards them once the run is over.
+   */
+  workersAhead?: WorkersAhead;
   /**
    * Hash each chunk as it is written and give it its final name only if the hash matches its chunk meta
    * (BLAKE3-160 for UE5, SHA-1 for UE4); a mismatch is a failure (code HASH_MISMATCH) and leaves no file.
@@ -185,9 +190,12 @@ async function openContainers(entries: readonly MountEntry[], o: UnpackOptions, 
 
 /** Workers start now, from the containers alone, and open them while this thread plans. */
 function startWorkers(opened: readonly OpenedContainer[], codecs: CodecRegistry, o: UnpackOptions): LoopWorkers | undefined {
-  if (o.dryRun || opened.length === 0) return undefined;
+  if (o.dryRun || opened.length === 0) {
+    void o.workersAhead?.discard();
+    return undefined;
+  }
   const readers = opened.map((x) => x.reader);
-  return startLoopWorkers(readers, codecs, o.threads ?? defaultWriteThreads(readers), { paths: true });
+  return startLoopWorkers(readers, codecs, o.threads ?? defaultWriteThreads(readers), { paths: true, ...(o.workersAhead ? { ahead: o.workersAhead } : {}) });
 }
 
 /** A new output folder is written under a temporary name and renamed into place at the end (see StagedFolder). */

@@ -4,7 +4,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
-import { defaultHashThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
+import { defaultHashThreads, runChunkTasks, startLoopWorkers, type WorkersAhead } from '../chunks/loop-pool.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 
 export interface VerifyOptions {
@@ -17,6 +17,11 @@ export interface VerifyOptions {
    * rebuilt in a worker; for stored blocks one when there are 128 MiB or more of chunks, else none.
    */
   threads?: number;
+  /**
+   * Workers started before the container was opened (`new WorkersAhead(aheadThreads('hash', ...))`): used as the
+   * first of those `threads` asks for, the others terminated. The caller still discards them once the run is over.
+   */
+  workersAhead?: WorkersAhead;
 }
 
 export interface ChunkMismatch {
@@ -80,7 +85,7 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
   if (reader.origin || reader.readsSync) {
     // Chunks in .ucas order, so the reads go front to back; hashed with blocking reads on this thread, and on
     // workers when the blocks need decoding, started first so they open the container while the order is made.
-    const workers = startLoopWorkers([reader], reader.codecs, o.threads ?? defaultHashThreads([reader]));
+    const workers = startLoopWorkers([reader], reader.codecs, o.threads ?? defaultHashThreads([reader]), o.workersAhead ? { ahead: o.workersAhead } : {});
     const build = new LoopTaskBuilder();
     // In one call: a loop adding 150,000 tasks one by one was ~40 ms of this thread before any chunk was hashed.
     build.addAll(0, toc.chunksInUcasOrder());
@@ -101,6 +106,7 @@ export async function verifyContainer(reader: ContainerReader, o: VerifyOptions 
     for (const f of run.failures) record(tasks.index(f.task), undefined, new IoStoreError(f.code as IoStoreErrorCode, f.message));
   } else {
     // Sources with only asynchronous reads (a browser's Blob): one chunk after another on this thread.
+    void o.workersAhead?.discard();
     const hasher = await createChunkHasher(algorithm);
     for (let i = 0; i < toc.chunkCount; i++) {
       try {

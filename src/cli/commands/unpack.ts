@@ -13,6 +13,7 @@ import { engineOption, threadsArg } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { keepOldGenerationSmall, keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
+import { startWorkersAhead } from '../workers-ahead.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -63,11 +64,15 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
+    // Only .utoc inputs (a folder or a .pak is searched or opened first): workers load while the TOCs are read.
+    const ahead = !args['dry-run'] && inputs.every((p) => /\.utoc$/i.test(p)) ? startWorkersAhead('write', inputs, threads) : undefined;
+    if (ahead) options.workersAhead = ahead;
     let result;
     try {
       result = await unpack(inputs, outdir, options);
     } finally {
       bar.done();
+      void ahead?.discard();
     }
     const partial = result.failures.length > 0;
     hintFilter(io, args.filter, result.planned.length + result.chunksWritten);

@@ -17,6 +17,7 @@ import { engineOption, singleFile, threadsArg } from '../options.js';
 import { verifyJson } from '../json-shapes.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
+import { startWorkersAhead } from '../workers-ahead.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -68,10 +69,13 @@ export const verifyCommand: Command<VerifyArgs> = {
       // TurboFan once its worker has loaded (of several, a long run may follow).
       if (!isShortRun(entry.utoc)) keepYoungGenerationSmall();
       else if (single) skipOptimizingCompilerInWorkers();
+      // Workers load while the TOC is read.
+      const ahead = startWorkersAhead('hash', [entry.utoc], threads);
       let reader;
       try {
         reader = await openContainer(entry, open);
       } catch (e) {
+        void ahead?.discard();
         // One .utoc asked for by name is bad input; one of many is a partial failure.
         if (single || !(e instanceof IoStoreError)) throw e;
         results.push({ file: entry.utoc, ok: false, error: { code: e.code, message: e.message } });
@@ -81,9 +85,10 @@ export const verifyCommand: Command<VerifyArgs> = {
       const bar = new ProgressBar(io, single ? 'verify' : `verify ${entry.name}`, !args.quiet && !args.json && io.isTTY);
       let result;
       try {
-        result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), onProgress: (p) => bar.update(p) });
+        result = await verifyContainer(reader, { ...(args.hash ? { algorithm: args.hash } : {}), ...(threads !== undefined ? { threads } : {}), ...(ahead ? { workersAhead: ahead } : {}), onProgress: (p) => bar.update(p) });
       } finally {
         bar.done();
+        void ahead?.discard();
         await reader.close();
       }
       results.push(result);
