@@ -71,8 +71,8 @@ function begin(setup: LoopWorkerSetup): void {
 
 // This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts): set again as soon as its
 // bundle is loaded, since until then the calling thread's young generation can grow too. Started ahead of its
-// containers (loop-pool.ts WorkersAhead), it sets those the process holds now, and the rest (those kept for workers:
-// `--no-opt` of a short run, `--optimize-for-size`) only once it is adopted: a run that uses no worker keeps them off.
+// containers (loop-pool.ts WorkersAhead), it sets those kept for any run now, and those kept for larger runs
+// (`--optimize-for-size`) once it is adopted.
 const data = workerData as LoopWorkerSetup | LoopWorkerAhead;
 setKeptV8Flags(data.v8Flags);
 if ('ahead' in data) {

@@ -11,7 +11,7 @@ import { EncryptionMethod } from '../toc/version.js';
 import { newWorkerWithFlags, runnableUrl } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
-import { heldV8Flags, keptV8Flags } from '../util/v8-flags.js';
+import { keptV8Flags } from '../util/v8-flags.js';
 
 /** What a loop worker is started with: enough to open the containers and decode their blocks. */
 export interface LoopWorkerSetup {
@@ -139,7 +139,10 @@ function threadsFor(decode: number, files: number): number {
 /** What a loop worker started ahead of its containers (`WorkersAhead`) is started with. */
 export interface LoopWorkerAhead {
   ahead: true;
-  /** V8 flags the process holds already (heldV8Flags), set again once the worker has loaded its code. */
+  /**
+   * V8 flags kept for any run (keptV8Flags(0): those the process holds and `--no-opt` of a short run), set once the
+   * worker has loaded its code, as a worker started with its setup does; those kept for larger runs come with the setup.
+   */
   v8Flags: string[];
 }
 
@@ -157,7 +160,7 @@ export class WorkersAhead {
 
   constructor(count: number) {
     const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
-    const data: LoopWorkerAhead = { ahead: true, v8Flags: heldV8Flags() };
+    const data: LoopWorkerAhead = { ahead: true, v8Flags: keptV8Flags(0) };
     for (let k = 0; k < Math.max(0, Math.min(64, count)); k++) {
       const w = newWorkerWithFlags(url, { workerData: data });
       w.unref();

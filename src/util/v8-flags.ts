@@ -37,7 +37,6 @@ function setFlag(flag: string): void {
 export function keepV8Flag(flag: string): void {
   if (!owned) return;
   setFlag(flag);
-  held.add(flag);
   if (!kept.includes(flag)) kept.push(flag);
 }
 
@@ -66,16 +65,6 @@ const minChunks = new Map<string, number>();
 export function keptV8Flags(chunks = Infinity): string[] {
   return kept.filter((f) => chunks >= (minChunks.get(f) ?? 0));
 }
-
-/**
- * The kept flags already set for the process (keepV8Flag), not those kept for workers only: what a worker started
- * before its run is known (src/chunks/loop-pool.ts WorkersAhead) sets again once it has loaded its code.
- */
-export function heldV8Flags(): string[] {
-  return kept.filter((f) => held.has(f));
-}
-
-const held = new Set<string>();
 
 /** Sets the given kept flags again (on any thread: V8's flags are the process's). */
 export function setKeptV8Flags(flags: readonly string[] = kept): void {
