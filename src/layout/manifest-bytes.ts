@@ -37,27 +37,27 @@ export class ManifestChunkWriter {
     entries = Infinity,
   ) {
     this.asText = entries <= TEXT_ENTRIES_MAX;
-    const n = `,\n${indent} `;
-    const key = (k: string, quote = false) => encodeText(`${n}"${k}": ${quote ? '"' : ''}`);
-    this.open = encodeText(`{\n${indent} "id": "`);
+    const t = entryTexts(indent);
+    this.texts = t;
+    this.open = encodeText(t.open);
     this.keys = {
-      type: encodeText(`"${n}"type": `),
-      path: key('path'),
-      order: key('order'),
-      size: key('size'),
-      hash: key('hash', true),
-      flags: key('flags'),
-      compression: key('compression'),
-      offset: key('offset'),
-      ucasOffset: key('ucasOffset'),
-      tocPath: key('tocPath'),
-      rawBlocks: encodeText(`${n}"rawBlocks": [`),
-      overriddenBy: key('overriddenBy'),
+      type: encodeText(t.type),
+      path: encodeText(t.path),
+      order: encodeText(t.order),
+      size: encodeText(t.size),
+      hash: encodeText(t.hash),
+      flags: encodeText(t.flags),
+      compression: encodeText(t.compression),
+      offset: encodeText(t.offset),
+      ucasOffset: encodeText(t.ucasOffset),
+      tocPath: encodeText(t.tocPath),
+      rawBlocks: encodeText(t.rawBlocks),
+      overriddenBy: encodeText(t.overriddenBy),
     };
     this.hashClose = encodeText('"');
-    this.rawItem = encodeText(`\n${indent}  `);
-    this.rawClose = encodeText(`\n${indent} ]`);
-    this.close = encodeText(`\n${indent}}`);
+    this.rawItem = encodeText(t.rawItem);
+    this.rawClose = encodeText(t.rawClose);
+    this.close = encodeText(t.close);
     this.methods = toc.compressionMethods.map((m) => encodeText(JSON.stringify(m)));
   }
 
@@ -107,13 +107,9 @@ export class ManifestChunkWriter {
     out.number(toc.chunkMetaFlags(i));
     const first = toc.chunkFirstBlock(i);
     const count = toc.chunkBlockCount(i);
-    let method = 0;
-    let raw = false;
-    for (let b = 0; b < count; b++) {
-      const m = toc.blocks.method(first + b);
-      if (m === 0) raw = true;
-      else method = m;
-    }
+    const methods = blockMethods(toc, first, count);
+    const method = methods & 0xff;
+    const raw = (methods & RAW_BLOCKS) !== 0;
     out.bytes(k.compression);
     out.bytes(this.methods[method]!);
     out.bytes(k.offset);
@@ -154,7 +150,8 @@ export class ManifestChunkWriter {
    */
   text(i: number, path: string | undefined, overriddenBy: string | undefined): string {
     const toc = this.toc;
-    const s = this.strings ??= this.makeStrings();
+    const s = this.texts;
+    if (this.methodText.length === 0) this.methodText = toc.compressionMethods.map((m) => JSON.stringify(m));
     if (i < this.hexFrom || i >= this.hexFrom + HEX_WINDOW) this.hexWindow(i);
     const w = i - this.hexFrom;
     const id = this.idHex.substr(w * 2 * CHUNK_ID_SIZE, 2 * CHUNK_ID_SIZE);
@@ -167,13 +164,9 @@ export class ManifestChunkWriter {
     const hash = hashSize > 20 && this.metaHex.substr(hashAt + 40, 2 * (hashSize - 20)) !== ZERO_HEX.substring(0, 2 * (hashSize - 20)) ? this.metaHex.substr(hashAt, 2 * hashSize) : this.metaHex.substr(hashAt, 40);
     const first = toc.chunkFirstBlock(i);
     const count = toc.chunkBlockCount(i);
-    let method = 0;
-    let raw = false;
-    for (let b = 0; b < count; b++) {
-      const m = toc.blocks.method(first + b);
-      if (m === 0) raw = true;
-      else method = m;
-    }
+    const methods = blockMethods(toc, first, count);
+    const method = methods & 0xff;
+    const raw = (methods & RAW_BLOCKS) !== 0;
     let text = `${s.open}${id}${s.type}${(this.typeText[type] ??= JSON.stringify(toc.chunkTypeName(i)))}${s.path}${pathText}${s.order}${i}${s.size}${toc.chunkSize(i)}${s.hash}${hash}"${s.flags}${toc.chunkMetaFlags(i)}${s.compression}${this.methodText[method]}${s.offset}${toc.chunkOffset(i)}${s.ucasOffset}${count > 0 ? toc.blocks.offset(first) : 'null'}`;
     if (own !== undefined) text += `${s.tocPath}${own}`;
     else if (path !== undefined) {
@@ -215,32 +208,7 @@ export class ManifestChunkWriter {
     this.metaHex = toHex(metas.subarray(i * toc.metaSize, end * toc.metaSize));
   }
 
-  private makeStrings(): Record<'open' | 'type' | 'path' | 'order' | 'size' | 'hash' | 'flags' | 'compression' | 'offset' | 'ucasOffset' | 'tocPath' | 'rawBlocks' | 'rawItem' | 'rawClose' | 'overriddenBy' | 'close', string> {
-    const indent = this.indent;
-    const n = `,\n${indent} `;
-    const key = (k: string, quote = false) => `${n}"${k}": ${quote ? '"' : ''}`;
-    this.methodText = this.toc.compressionMethods.map((m) => JSON.stringify(m));
-    return {
-      open: `{\n${indent} "id": "`,
-      type: `"${n}"type": `,
-      path: key('path'),
-      order: key('order'),
-      size: key('size'),
-      hash: key('hash', true),
-      flags: key('flags'),
-      compression: key('compression'),
-      offset: key('offset'),
-      ucasOffset: key('ucasOffset'),
-      tocPath: key('tocPath'),
-      rawBlocks: `${n}"rawBlocks": [`,
-      rawItem: `\n${indent}  `,
-      rawClose: `\n${indent} ]`,
-      overriddenBy: key('overriddenBy'),
-      close: `\n${indent}}`,
-    };
-  }
-
-  private strings: ReturnType<ManifestChunkWriter['makeStrings']> | undefined;
+  private readonly texts: EntryTexts;
   private methodText: string[] = [];
   private readonly typeText: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined);
   private readonly unnamedText: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined);
@@ -280,6 +248,47 @@ export class ManifestChunkWriter {
 const BIN_CLOSE = encodeText('.bin"');
 /** Entries whose ids and metas are turned into hex in one call (see ManifestChunkWriter.hexWindow). */
 const HEX_WINDOW = 1024;
+/** Set in blockMethods' result when some of the chunk's blocks are stored raw. */
+const RAW_BLOCKS = 0x100;
+
+/** A chunk's compression method index (that of its compressed blocks, 0 if none), with RAW_BLOCKS if any block is raw. */
+function blockMethods(toc: IoStoreToc, first: number, count: number): number {
+  let method = 0;
+  let raw = 0;
+  for (let b = 0; b < count; b++) {
+    const m = toc.blocks.method(first + b);
+    if (m === 0) raw = RAW_BLOCKS;
+    else method = m;
+  }
+  return method | raw;
+}
+
+type EntryTexts = Record<'open' | 'type' | 'path' | 'order' | 'size' | 'hash' | 'flags' | 'compression' | 'offset' | 'ucasOffset' | 'tocPath' | 'rawBlocks' | 'rawItem' | 'rawClose' | 'overriddenBy' | 'close', string>;
+
+/** The fixed text between a chunk entry's values at this indent: the one source of both writers' keys. */
+function entryTexts(indent: string): EntryTexts {
+  const n = `,\n${indent} `;
+  const key = (k: string, quote = false) => `${n}"${k}": ${quote ? '"' : ''}`;
+  return {
+    open: `{\n${indent} "id": "`,
+    type: `"${n}"type": `,
+    path: key('path'),
+    order: key('order'),
+    size: key('size'),
+    hash: key('hash', true),
+    flags: key('flags'),
+    compression: key('compression'),
+    offset: key('offset'),
+    ucasOffset: key('ucasOffset'),
+    tocPath: key('tocPath'),
+    rawBlocks: `${n}"rawBlocks": [`,
+    rawItem: `\n${indent}  `,
+    rawClose: `\n${indent} ]`,
+    overriddenBy: key('overriddenBy'),
+    close: `\n${indent}}`,
+  };
+}
+
 /**
  * Entries up to which a manifest's chunk entries are made as strings (`text`), not byte by byte. The byte loops pay
  * only once V8's optimizing compiler has compiled them: a cold process writing the 3,000 entries of the side-by-side
