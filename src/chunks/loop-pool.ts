@@ -136,6 +136,11 @@ function threadsFor(decode: number, files: number): number {
   return files >= WRITE_FILES_MIN ? 1 : 0;
 }
 
+/** A thread count asked for, as loop workers started: none below 0, at most 64. */
+function workerCount(threads: number): number {
+  return Math.max(0, Math.min(64, threads));
+}
+
 /** What a loop worker started ahead of its containers (`WorkersAhead`) is started with. */
 export interface LoopWorkerAhead {
   ahead: true;
@@ -157,11 +162,12 @@ export class WorkersAhead {
   private readonly idle: Worker[] = [];
   private readonly exited = new Set<Worker>();
   private readonly ended: Array<Promise<unknown>> = [];
+  private given = 0;
 
   constructor(count: number) {
     const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
     const data: LoopWorkerAhead = { ahead: true, v8Flags: keptV8Flags(0) };
-    for (let k = 0; k < Math.max(0, Math.min(64, count)); k++) {
+    for (let k = 0, n = workerCount(count); k < n; k++) {
       const w = newWorkerWithFlags(url, { workerData: data });
       w.unref();
       // A worker that fails before it is adopted is not adopted (and not an uncaught 'error' of this thread).
@@ -193,8 +199,6 @@ export class WorkersAhead {
     return out;
   }
 
-  private given = 0;
-
   /** Terminates the workers not adopted; resolves once they have ended. Does not wait when not awaited. */
   discard(): Promise<void> {
     for (const w of this.idle.splice(0)) this.ended.push(w.terminate());
@@ -211,7 +215,7 @@ export class WorkersAhead {
  * that is wrong costs a worker terminated idle (the other core's ~30 ms); a smaller job starts none.
  */
 export function aheadThreads(kind: 'hash' | 'write', o: { threads?: number; utocBytes: number; ucasBytes: number }): number {
-  if (o.threads !== undefined) return Math.max(0, Math.min(64, Math.floor(o.threads)));
+  if (o.threads !== undefined) return workerCount(Math.floor(o.threads));
   if (availableParallelism() < 2) return 0;
   if (kind === 'hash') return o.ucasBytes >= HASH_STORED_MIN_BYTES ? 1 : 0;
   return o.ucasBytes >= DECODE_MIN_BYTES || o.utocBytes >= WRITE_FILES_MIN * 96 ? 1 : 0;
@@ -311,7 +315,7 @@ export class LoopWorkers {
  * started `ahead` are used first; those not used are terminated now.
  */
 export function startLoopWorkers(readers: readonly ContainerReader[], codecs: CodecRegistry, threads: number, o: { paths?: boolean; ahead?: WorkersAhead } = {}): LoopWorkers | undefined {
-  const n = Math.max(0, Math.min(64, threads));
+  const n = workerCount(threads);
   const setup = n > 0 ? workerSetup(readers, codecs) : undefined;
   if (setup && o.paths) setup.paths = true;
   const pool = setup ? new LoopWorkers(setup, n, o.ahead) : undefined;
