@@ -7,7 +7,26 @@ import { NULL_OBJECT_INDEX } from '../../src/zen/object-index.js';
 import { parseScriptObjects, readScriptObjectTable } from '../../src/zen/script-objects.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
-async function scriptChunk(globalUtoc: string): Promise<Uint8Array> {
+/**
+ * The ScriptObjects chunk of a global container, read once per file (five tests read the same two chunks; each read
+ * and parse of a global took ~1 CPU s). The tests only read the bytes.
+ */
+const chunks = new Map<string, Promise<Uint8Array>>();
+const scriptChunk = (globalUtoc: string): Promise<Uint8Array> => {
+  let c = chunks.get(globalUtoc);
+  if (!c) chunks.set(globalUtoc, (c = readScriptChunk(globalUtoc)));
+  return c;
+};
+/** parseScriptObjects of that chunk, once per global. */
+const parsedOf = new Map<string, ReturnType<typeof parseScriptObjects>>();
+const parsedChunk = async (globalUtoc: string) => {
+  const bytes = await scriptChunk(globalUtoc);
+  let p = parsedOf.get(globalUtoc);
+  if (!p) parsedOf.set(globalUtoc, (p = parseScriptObjects(bytes)));
+  return p;
+};
+
+async function readScriptChunk(globalUtoc: string): Promise<Uint8Array> {
   const g = await ContainerReader.open(corpusPath(globalUtoc));
   try {
     for (let i = 0; i < g.toc.chunkCount; i++) if (g.toc.chunkTypeName(i) === 'ScriptObjects') return await g.readChunk(i);
@@ -20,7 +39,7 @@ async function scriptChunk(globalUtoc: string): Promise<Uint8Array> {
 describe.skipIf(!hasCorpus)('ScriptObjectIndex over the raw chunk (names decoded on demand)', () => {
   it.each(['ue5.8-cue4parse/global/global.utoc', 'ue6.0-cue4parse/global/global.utoc'])('%s: same answers as over parsed entries', async (g) => {
     const bytes = await scriptChunk(g);
-    const parsed = parseScriptObjects(bytes);
+    const parsed = await parsedChunk(g);
     const table = readScriptObjectTable(bytes);
     expect(table.count).toBe(parsed.objects.length);
     expect(table.names.count).toBe(parsed.names.length);
@@ -49,7 +68,7 @@ describe.skipIf(!hasCorpus)('ScriptObjectIndex over the raw chunk (names decoded
   });
 
   it.each(['ue5.8-cue4parse/global/global.utoc', 'ue6.0-cue4parse/global/global.utoc'])('%s: isClass is exactly "some CDO names it as its class", on every entry', async (g) => {
-    const parsed = parseScriptObjects(await scriptChunk(g));
+    const parsed = await parsedChunk(g);
     const index = new ScriptObjectIndex(readScriptObjectTable(await scriptChunk(g)));
     const named = new Set(parsed.objects.map((o) => o.cdoClassIndex).filter((c) => c !== 0n && c !== NULL_OBJECT_INDEX));
     let classes = 0;

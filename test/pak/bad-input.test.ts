@@ -265,13 +265,14 @@ describe('pak reader on bad input', () => {
     it('never throws anything but IoStoreError when index bytes are flipped (hash checks off)', () => {
       let errors = 0;
       for (const rel of [P51, `${P58}PatchBase.pak`, `${P60}PatchBase.pak`, `${P60}Android-Textures.pak`]) {
-        const full = bytesOf(rel);
-        const pak = readPak(full, { source: SRC });
-        for (let at = pak.indexOffset; at < full.length; at++) {
+        // One copy per pak, each byte flipped in it and back (a copy per case was a third of the test's time).
+        const bad = bytesOf(rel);
+        const pak = readPak(bad, { source: SRC });
+        for (let at = pak.indexOffset; at < bad.length; at++) {
           for (const mask of [0x01, 0xff]) {
-            const bad = Uint8Array.from(full);
             bad[at] ^= mask;
             if (mustFailCleanly(() => parseFully(bad, { verifyHashes: false })) === 'error') errors++;
+            bad[at] ^= mask;
           }
         }
       }
