@@ -386,19 +386,23 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
 /**
  * Copies chunk i into chunkFile's new file inside the kernel (copyRangeSync) when its bytes lie raw in one .ucas
  * range; false when it did not (the caller writes it from the read bytes). Only a thread's long run asks: the first
- * COPY_RANGE_AFTER chunks go the usual way, so a short unpack never loads koffi. A copy that stops short (an error
- * the caller's reads and writes will then name, or a file system without the call) starts the file again, and this
- * thread copies no more chunks this way.
+ * COPY_RANGE_AFTER chunks go the usual way, so a short unpack (or one with no raw chunk) never loads koffi. A copy
+ * that stops short (an error the caller's reads and writes will then name, or a file system without the call) starts
+ * the file again, and this thread copies no more chunks this way.
  */
 function copiedInKernel(reader: ContainerReader, i: number, tmp: string, target: string, stopCheck: () => void): boolean {
+  if (copyRangeOff || writtenBefore < COPY_RANGE_AFTER) {
+    writtenBefore++;
+    return false;
+  }
+  const at = reader.rawFileOffset(i);
+  if (at < 0) return false;
+  // Loaded at the first raw chunk: a container of compressed blocks never loads it.
   if (copyRange === undefined) {
-    if (copyRangeOff || writtenBefore++ < COPY_RANGE_AFTER) return false;
     copyRange = copyRangeSync();
     copyRangeOff = copyRange === undefined;
     if (copyRangeOff) return false;
   }
-  const at = reader.rawFileOffset(i);
-  if (at < 0) return false;
   const size = reader.toc.chunkSize(i);
   const file = chunkFile;
   const n = copyRange!(reader.rawFd, at, file.fd, size);
