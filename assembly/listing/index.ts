@@ -68,6 +68,23 @@ export let pathBytes: i32 = 0;
   return c >= 0x20 && c <= 0x7e && c != 0x22 && c != 0x2c && c != 0x5c;
 }
 
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/** Whether the 8 bytes of `x` has a zero byte (exact as an "any": borrows only follow a zero byte). */
+@inline function hasZero(x: u64): bool {
+  return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/** `plain` for 8 bytes at once: none below 0x20 or above 0x7e, none `"`, `,` or `\`. */
+@inline function plain8(x: u64): bool {
+  // A byte >= 0x80 is not plain; below that, x - 0x20 borrows only out of a byte < 0x20, and x + 1 carries into bit 7
+  // only from 0x7f.
+  if ((x & HIGHS) != 0) return false;
+  if ((((x - 0x20 * ONES) | (x + ONES)) & HIGHS) != 0) return false;
+  return !hasZero(x ^ (0x22 * ONES)) && !hasZero(x ^ (0x2c * ONES)) && !hasZero(x ^ (0x5c * ONES));
+}
+
 @inline function chunkOf(k: i32): i32 {
   return load<i32>(order + (<usize>k << 2));
 }
@@ -82,7 +99,9 @@ function plainNameLength(i: i32): i32 {
   const len = load<i32>(p);
   if (len <= 1) return -1;
   const end = p + 4 + <usize>(len - 1);
-  for (let q = p + 4; q < end; q++) if (!plain(load<u8>(q))) return -1;
+  let q = p + 4;
+  for (; q + 8 <= end; q += 8) if (!plain8(load<u64>(q))) return -1;
+  for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
   return len - 1;
 }
 

@@ -155,6 +155,10 @@ function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): 
       put('SW_Format_Opus.ubulk', 3, 0x7f);
       put('Curve_Float.uasset', 5, 0x2c);
       put('Curve_Vector.uasset', 5, 0x22);
+      // Past the first 8 bytes (the module checks names 8 bytes a step, then the rest a byte a step).
+      put('BP_ComponentsChild.uasset', 9, 0x22);
+      put('CT_SimpleOverrides.uasset', 21, 0x7f);
+      put('BuildData_Fixture.uasset', 13, 0x2c);
     }, where);
     const paths = Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i) ?? '');
     expect(paths.some((p) => p.includes('\x9b'))).toBe(true);
@@ -164,10 +168,13 @@ function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): 
     expect(table).toContain('DT\\u009bAllProperties.uasset');
     expect(table).toContain('éIDI_Fixture.uasset');
     expect(table).toContain('SW_\\u007format_Opus.ubulk');
+    expect(table).toContain('CT_SimpleOverrides.ua\\u007fset');
     const csv = written(toc, {}, 'csv').text;
     expect(csv).toContain(',"CUE4ParseFixtures/Content/Fixtures/Curves/Curve,Float.uasset",');
     expect(csv).toContain('Curve,Float.uasset"');
     expect(csv).toContain('Curve""Vector.uasset"');
+    expect(csv).toContain('BP_Compon""ntsChild.uasset"');
+    expect(csv).toContain('BuildData_Fix,ure.uasset"');
     expect(written(toc, {}, 'json').text).toContain('Curve\\"Vector.uasset"');
   }
 }
