@@ -11,6 +11,7 @@ import { unsafePakPathReason } from './safe-path.js';
 import { MAX_PAK_STRING } from './strings.js';
 import { PAK_VERSION_LATEST, PakVersion } from './version.js';
 import { buildPakIndex, padAes } from './write.js';
+import { eventLoopTurns } from '../util/turns.js';
 
 /** Where a pak is written: positioned writes (an entry's header is written after its data). */
 export interface PakSink {
@@ -181,6 +182,8 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
   const records: { path: string; record: PakEntryRecord }[] = [];
   const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: w.encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
   let pos = 0;
+  // Sources and sinks may block (files read and written with blocking calls): Ctrl-C and the progress bar need turns.
+  const turn = eventLoopTurns();
   for (const f of files) {
     const at = pos;
     let record = c.codec && f.size > 0 ? await storeCompressed(w, c.codec, f, at) : undefined;
@@ -193,6 +196,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
     result.rawBytes += f.size;
     result.storedBytes += record.size;
     o.onFile?.(f.path, record.size);
+    await turn();
   }
   result.size = await writeIndexAndFooter(sink, c, o, records, pos);
   await sink.truncate(result.size);
