@@ -14,6 +14,7 @@ import { sideBySide } from './bench-side.mjs';
 import { benchOodle } from './bench-oodle.mjs';
 import { benchOodleEncode } from './bench-oodle-encode.mjs';
 import { benchScale } from './bench-scale.mjs';
+import { benchPak } from './bench-pak.mjs';
 import { benchProps } from './bench-props.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,6 +64,15 @@ if (process.argv.includes('--props')) {
 }
 if (process.argv.includes('--side')) {
   await benchSideBySide();
+  process.exit(0);
+}
+if (process.argv.includes('--pak')) {
+  const tmp = mkdtempSync(join(tmpdir(), 'iostore-pak-'));
+  try {
+    benchPak({ root, corpus, tmp });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   process.exit(0);
 }
 if (process.argv.includes('--scale')) {
