@@ -66,24 +66,18 @@ if (process.argv.includes('--side')) {
   await benchSideBySide();
   process.exit(0);
 }
-if (process.argv.includes('--pak')) {
-  const tmp = mkdtempSync(join(tmpdir(), 'iostore-pak-'));
+/** A section that builds its inputs in a fresh temporary folder, removed afterwards; the run ends with it. */
+function inTempFolder(prefix, section) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
   try {
-    benchPak({ root, corpus, tmp });
+    section({ root, corpus, tmp });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   process.exit(0);
 }
-if (process.argv.includes('--scale')) {
-  const tmp = mkdtempSync(join(tmpdir(), 'iostore-scale-'));
-  try {
-    benchScale({ root, corpus, tmp });
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  process.exit(0);
-}
+if (process.argv.includes('--pak')) inTempFolder('iostore-pak-', benchPak);
+if (process.argv.includes('--scale')) inTempFolder('iostore-scale-', benchScale);
 
 // 1. .utoc parse against merely reading its bytes.
 {
