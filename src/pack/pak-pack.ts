@@ -16,6 +16,7 @@ import { removeMadeFolders } from '../layout/file-set.js';
 import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { walkFiles } from './mod-folder.js';
 import { tempSink } from './pak-sink.js';
+import { pakDeflateAhead } from './pak-deflate-ahead.js';
 import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
@@ -262,6 +263,7 @@ function writerOptions(o: PakPackOptions, src: PakSources, files: readonly PakIn
     ...(codecs ? { codecs } : {}),
     ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
     ...(o.encryptIndex ? { encryptIndex: true } : {}),
+    compressAhead: pakDeflateAhead,
     onFile: (path) => {
       total.chunksDone++;
       total.bytesDone += sizes.get(path) ?? 0;
