@@ -220,31 +220,6 @@ export class ContainerReader {
   }
 
   /**
-   * Where chunk i's bytes lie as one range of one partition file read with blocking calls (blocks stored raw, not
-   * encrypted, back to back): the offset in that file, its descriptor left in `rawFd`; -1 when they do not (the chunk
-   * is then read as eachChunkPieceSync reads it). For a copy between files inside the kernel (copyRangeSync).
-   */
-  rawFileOffset(i: number): number {
-    this.checkChunk(i);
-    const size = this.toc.chunkSize(i);
-    if (size <= 0) return -1;
-    const bs = this.toc.blockSize;
-    const base = this.toc.chunkOffset(i);
-    const first = Math.floor(base / bs);
-    const last = Math.floor((base + size - 1) / bs);
-    if (!this.rawRun(first, last + 1, base + size - last * bs)) return -1;
-    const { partition, offset } = this.locate(first);
-    if (last > first && this.locate(last).partition !== partition) return -1;
-    const src = this.source(partition, first);
-    if (!src.fdSync) return -1;
-    this.rawFd = src.fdSync();
-    return offset + (base - first * bs);
-  }
-
-  /** The descriptor of the file rawFileOffset last placed a chunk in. */
-  rawFd = -1;
-
-  /**
    * Whether blocks [b, end) are raw (no compression, no encryption), hold what the chunk needs of them (`lastNeeds`
    * bytes of the last) and lie back to back in one partition, so that the chunk's bytes in them are one range.
    */

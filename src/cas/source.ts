@@ -17,8 +17,6 @@ export interface RandomAccessSource {
    * memory): the whole-chunk loops of unpack and verify run on it without a round trip per read.
    */
   readSync?(offset: number, length: number): Uint8Array;
-  /** The open file's descriptor, for a copy between files inside the kernel (a file read with blocking calls). */
-  fdSync?(): number;
 }
 
 /** A source over bytes already in memory (tests, browsers). */
@@ -138,7 +136,6 @@ export function fileSourceSync(path: string, o: { reuseBuffer?: boolean; readAhe
     transient: !!o.reuseBuffer,
     read: async (offset, length) => readSyncImpl(offset, length),
     readSync: readSyncImpl,
-    fdSync: open,
     async close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

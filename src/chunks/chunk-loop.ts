@@ -14,7 +14,6 @@ import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempPathF
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { IntList } from '../util/int-list.js';
-import { copyRangeSync, type CopyRangeSync } from '../util/copy-range.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
 export interface LoopTask {
@@ -361,7 +360,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     }
     file.start(target, hasher, stopCheck);
     hasher?.reset();
-    if (hasher !== undefined || !copiedInKernel(reader, i, tmp, target, stopCheck)) reader.eachChunkPieceSync(i, file.take, file.flush);
+    reader.eachChunkPieceSync(i, file.take, file.flush);
     const written = file.written;
     const fd = file.fd;
     file.fd = -1;
@@ -387,67 +386,6 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     }
     throw e;
   }
-}
-
-/**
- * Copies chunk i into chunkFile's new file inside the kernel (copyRangeSync) when its bytes lie raw in one .ucas
- * range; false when it did not (the caller writes it from the read bytes). Only a thread's long run asks: the first
- * COPY_RANGE_AFTER chunks go the usual way, so a short unpack (or one with no raw chunk) never loads koffi. A copy
- * that stops short (an error the caller's reads and writes will then name, or a file system without the call) starts
- * the file again, and this thread copies no more chunks this way.
- */
-function copiedInKernel(reader: ContainerReader, i: number, tmp: string, target: string, stopCheck: () => void): boolean {
-  if (copyRangeOff || writtenBefore < COPY_RANGE_AFTER) {
-    writtenBefore++;
-    return false;
-  }
-  const at = reader.rawFileOffset(i);
-  if (at < 0) return false;
-  // Loaded at the first raw chunk: a container of compressed blocks never loads it.
-  if (copyRange === undefined) {
-    copyRange = copyRangeSync();
-    copyRangeOff = copyRange === undefined;
-    if (copyRangeOff) return false;
-  }
-  const size = reader.toc.chunkSize(i);
-  const file = chunkFile;
-  const n = copyRange!(reader.rawFd, at, file.fd, size);
-  if (n === size) {
-    file.written = size;
-    stopCheck();
-    return true;
-  }
-  copyRange = undefined;
-  copyRangeOff = true;
-  if (n > 0) {
-    const fd = file.fd;
-    file.fd = -1;
-    closeSync(fd);
-    try {
-      file.fd = openForWriteSync(tmp);
-    } catch (e) {
-      throw ioError(e, target);
-    }
-  }
-  return false;
-}
-
-/** Chunks a thread writes the usual way before it copies stored ones inside the kernel (see copiedInKernel). */
-let COPY_RANGE_AFTER = 2048;
-let writtenBefore = 0;
-let copyRange: CopyRangeSync | undefined;
-let copyRangeOff = false;
-
-/**
- * For tests: this thread copies stored chunks inside the kernel after `chunks` more written the usual way (anew: a
- * copy that stopped short had turned it off). Returns whether copyRangeSync is there to do it.
- */
-export function copyChunksInKernelAfter(chunks: number): boolean {
-  COPY_RANGE_AFTER = chunks;
-  writtenBefore = 0;
-  copyRange = undefined;
-  copyRangeOff = false;
-  return copyRangeSync() !== undefined;
 }
 
 /**
