@@ -21,6 +21,7 @@ import { PlannedChunks, type ChunkPlan, type PlannedChunk } from './chunk-plan.j
 import { PackageForms, packageWinners } from './package-winners.js';
 import { planContainers, type ContainersPlan, type LazyManifest, type OpenedContainer } from './plan-containers.js';
 import { planTasks } from './task-list.js';
+import { AfterWorkerStart } from './after-worker-start.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -297,8 +298,8 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
   const base = { chunks: total.chunksDone, bytes: total.bytesDone };
   // With a worker, the manifest waits until the worker has done a chunk: by then it has loaded its code and set the
   // run's V8 flags (a short run's --no-opt), so the manifest's ~25 functions are not sent to TurboFan, as they were
-  // when written first thing, while the worker was still loading (see ManifestAfterWorkerStart).
-  const later = first && loopWorkers ? new ManifestAfterWorkerStart(first) : undefined;
+  // when written first thing, while the worker was still loading (see AfterWorkerStart).
+  const later = first && loopWorkers ? new AfterWorkerStart(first) : undefined;
   const running = runChunkTasks(readers, tasks, {
     ...(first && !later ? { first } : {}),
     ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
@@ -331,43 +332,6 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
   // Threads finish out of order: failures are listed in the order of the plan.
   chunkFailures.sort((a, b) => a.k - b.k);
   run.failures.push(...chunkFailures.map((x) => x.f));
-}
-
-/**
- * The calling thread's work (a new manifest) started once a loop worker has finished a chunk, or else once the calling
- * thread's loop is over. Until the worker has loaded its code, V8's optimizing compiler is still on (a short run turns
- * it off from there: src/cli/short-run.ts), and written first thing, the manifest's functions were hot enough in that
- * window to be compiled by TurboFan on the other core (~25 of the ~32 background compiles of the bench's 3,000-chunk
- * unpack) for a text written once. `tick` is the loop's progress callback, called by the calling thread after each of
- * its chunks (and from timers): the chunks done past those calls were done by a worker. Started inside the loop, the
- * work runs at its next yield (its file operations are blocking, so it is done there in one go).
- */
-class ManifestAfterWorkerStart {
-  private calls = 0;
-  private running: Promise<void> | undefined;
-
-  constructor(private readonly work: () => Promise<void>) {}
-
-  tick(chunksDone: number): void {
-    if (this.running === undefined && chunksDone > ++this.calls) this.start();
-  }
-
-  /** The loop is over: started now if it was not, and waited for. */
-  finish(): Promise<void> {
-    if (this.running === undefined) this.start();
-    return this.done();
-  }
-
-  /** What was started (nothing: resolved). */
-  done(): Promise<void> {
-    return this.running ?? Promise.resolve();
-  }
-
-  private start(): void {
-    this.running = this.work();
-    // Awaited by done(); a failed loop must not leave it as an unhandled rejection.
-    this.running.catch(() => {});
-  }
 }
 
 /** The bytes of the pak files planned (after the plan's `containerChunks` container chunks). */
