@@ -309,9 +309,11 @@ export async function writeFileAtomic(
       await file.close();
     }
     await beforeRename?.();
-    await ops.rename(tmp, path).catch((e) => {
-      throw ioError(e, path);
-    });
+    if (tmp !== path) {
+      await ops.rename(tmp, path).catch((e) => {
+        throw ioError(e, path);
+      });
+    }
     tempFilesInFlight.delete(tmp);
     return written;
   } catch (e) {

@@ -25,6 +25,26 @@ export function bytesSource(bytes: Uint8Array): PakByteSource {
   return { size: bytes.length, read: async (o, n) => bytes.subarray(o, Math.min(bytes.length, o + n)) };
 }
 
+/**
+ * `src` read a window of `window` bytes at a time: a read inside the last window is served from it, a read of a
+ * window or more passes through. For one reader at a time, moving forward (small files in offset order). Each
+ * window is a new buffer, so the pieces handed out stay valid.
+ */
+export function readAheadSource(src: PakByteSource, window: number): PakByteSource {
+  let at = 0;
+  let buf: Uint8Array = new Uint8Array(0);
+  return {
+    size: src.size,
+    async read(offset, length) {
+      if (offset >= at && offset + length <= at + buf.length) return buf.subarray(offset - at, offset - at + length);
+      if (length >= window) return src.read(offset, length);
+      buf = await src.read(offset, window);
+      at = offset;
+      return buf.subarray(0, Math.min(length, buf.length));
+    },
+  };
+}
+
 export interface OpenPakOptions {
   /** Name used in messages (the file path). */
   source?: string;
@@ -96,6 +116,14 @@ export class PakArchive {
 
   async close(): Promise<void> {
     await this.src.close?.();
+  }
+
+  /**
+   * The same pak read through a window of `bytes` (see readAheadSource), for one reader taking entries in the order
+   * of their offsets; closing stays with this archive.
+   */
+  withReadAhead(bytes: number): PakArchive {
+    return new PakArchive(this.pak, readAheadSource(this.src, bytes), this.key);
   }
 
   /** The entry's in-place header, checked against the index: where its stored bytes start and their SHA-1. */

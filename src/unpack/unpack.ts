@@ -33,8 +33,10 @@ export interface UnpackOptions {
   type?: string;
   /** Plan only: nothing is written. */
   dryRun?: boolean;
-  /** Pak files written concurrently on this thread when no worker threads are used (default 8). Container chunks are
-   * written one after another with blocking calls (see `threads`). */
+  /**
+   * No longer used (kept so callers that set it still compile): without worker threads, pak files are written one
+   * after another in the order of their bytes in the pak with blocking calls, as container chunks are (see `threads`).
+   */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
   /**
@@ -260,7 +262,7 @@ async function planPakFiles(run: UnpackRun, pakOpen: OpenedPaks, plan: ChunkPlan
 
 /** The run's result as planned: nothing written yet. */
 function planResult(run: UnpackRun, planned: ContainersPlan, pakPlan: PakUnpackOutcome | undefined): UnpackResult {
-  const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.archive.pak.entries.indexOf(p.entry), id: '', type: 'PakFile', path: p.path, size: p.size }));
+  const pakPlanned: PlannedChunk[] = (pakPlan?.planned ?? []).map((p) => ({ container: p.container, index: p.index, id: '', type: 'PakFile', path: p.path, size: p.size }));
   return {
     outdir: run.outdir,
     containers: [...planned.summary, ...(pakPlan?.summary ?? [])],
@@ -346,7 +348,7 @@ async function writePaks(run: UnpackRun, pakPlan: PakUnpackOutcome, result: Unpa
   const { o } = run;
   const total = run.progress!;
   const { writePakFiles } = await import('./pak-unpack.js');
-  const pakThreads = await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), jobs: Math.max(1, o.jobs ?? 8), claimed: new Map() }, (p, n, ok) => {
+  const pakThreads = await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(run.stage?.staged ? { finalNames: true } : {}), ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), claimed: new Map() }, (p, n, ok) => {
     if (ok) {
       result.chunksWritten++;
       result.bytesWritten += n;

@@ -1,4 +1,8 @@
 import type { PakArchive } from '../pak/archive.js';
+import { eventLoopTurns } from '../util/turns.js';
+
+/** Stored bytes read at a time (see PakArchive.withReadAhead). */
+const READ_AHEAD = 2 << 20;
 
 export interface PakVerifyResult {
   file: string;
@@ -28,10 +32,18 @@ export async function verifyPak(
   const entries = archive.pak.entries;
   const r: PakVerifyResult = { file: archive.source, kind: 'pak', algorithm: 'sha1', entries: entries.length, verified: 0, bytes: 0, mismatches: [], errors: [], unhashed: 0, index: await archive.checkIndex(), ok: false };
   const total = { chunksDone: 0, chunksTotal: entries.length, bytesDone: 0, bytesTotal: entries.reduce((a, e) => a + e.size, 0) };
-  for (const e of entries) {
-    const c = await archive.checkEntry(e);
-    if (c.error) r.errors.push({ path: e.path, ...c.error });
-    else if (!c.ok) r.mismatches.push({ path: e.path, expected: c.expected, actual: c.actual });
+  // Entries in the order of their bytes, read a window at a time (see PakArchive.withReadAhead): two reads of
+  // their own per entry made a 50,000-file pak's check mostly round trips. Problems are listed in index order.
+  const order = entries.map((_, k) => k).sort((a, b) => entries[a]!.offset - entries[b]!.offset);
+  const ahead = archive.withReadAhead(READ_AHEAD);
+  const errors: Array<{ k: number; e: PakVerifyResult['errors'][number] }> = [];
+  const mismatches: Array<{ k: number; m: PakVerifyResult['mismatches'][number] }> = [];
+  const turn = eventLoopTurns();
+  for (const k of order) {
+    const e = entries[k]!;
+    const c = await ahead.checkEntry(e);
+    if (c.error) errors.push({ k, e: { path: e.path, ...c.error } });
+    else if (!c.ok) mismatches.push({ k, m: { path: e.path, expected: c.expected, actual: c.actual } });
     else {
       r.verified++;
       r.bytes += e.size;
@@ -40,7 +52,10 @@ export async function verifyPak(
     total.chunksDone++;
     total.bytesDone += e.size;
     o.onProgress?.({ ...total });
+    await turn();
   }
+  r.errors = errors.sort((a, b) => a.k - b.k).map((x) => x.e);
+  r.mismatches = mismatches.sort((a, b) => a.k - b.k).map((x) => x.m);
   r.ok = r.mismatches.length === 0 && r.errors.length === 0 && r.index.every((x) => x.ok);
   return r;
 }

@@ -68,6 +68,29 @@ describe('interrupted runs', () => {
     expect(readdirSync(parent).filter((f) => !f.startsWith(`Staged${threads}-Windows.`))).toEqual([]);
   });
 
+  it('unpack of a pak (blocking writes in pak order): SIGINT mid-run leaves complete files only, and no temporary ones', async () => {
+    const { writePakBytes } = await import('../../src/pak/pak-writer.js');
+    // 2,000 stored files of 8 KiB, each starting with its number: the signal comes after the first ~20.
+    const base = new Uint8Array(8 << 10).map((_, k) => (k * 7) & 255);
+    const files = Array.from({ length: 2000 }, (_, i) => {
+      const data = base.slice();
+      new DataView(data.buffer).setUint32(0, i);
+      return { path: `Game/Content/D${i % 20}/F${i}.bin`, data };
+    });
+    const pak = join(tmp, 'Interrupt-Windows.pak');
+    writeFileSync(pak, await writePakBytes(files, { version: 11 }));
+    const out = join(tmp, 'outpak');
+    mkdirSync(out);
+    writeFileSync(join(out, 'mine.txt'), 'kept');
+    const code = await interrupt(['unpack', pak, out], () => count(join(out, 'Game', 'Content', 'D0')) >= 2);
+    expect(code).toBe(130);
+    const written = listFiles(out).filter((f) => f !== 'mine.txt');
+    expect(written.length).toBeGreaterThan(5);
+    expect(written.length).toBeLessThan(2000);
+    expect(written.filter((f) => f.includes('iostore-tmp'))).toEqual([]);
+    for (const f of written) expect(statSync(join(out, f)).size).toBe(8 << 10);
+  });
+
   it('pack: SIGINT mid-run leaves no output files at all', async () => {
     // @ts-expect-error plain JS module
     const { corpusBlock } = await import('../../scripts/synth.mjs');
