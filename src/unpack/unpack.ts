@@ -21,6 +21,7 @@ import { PlannedChunks, type ChunkPlan, type PlannedChunk } from './chunk-plan.j
 import { PackageForms, packageWinners } from './package-winners.js';
 import { planContainers, type ContainersPlan, type LazyManifest, type OpenedContainer } from './plan-containers.js';
 import { planTasks } from './task-list.js';
+import { AfterWorkerStart } from './after-worker-start.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -298,18 +299,32 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
     total.bytesDone += plan.size(k);
   });
   const base = { chunks: total.chunksDone, bytes: total.bytesDone };
-  const done = await runChunkTasks(readers, tasks, {
-    ...(first ? { first } : {}),
+  // With a worker, the manifest waits until the worker has done a chunk: by then it has loaded its code and set the
+  // run's V8 flags (a short run's --no-opt), so the manifest's ~25 functions are not sent to TurboFan, as they were
+  // when written first thing, while the worker was still loading (see AfterWorkerStart).
+  const later = first && loopWorkers ? new AfterWorkerStart(first) : undefined;
+  const running = runChunkTasks(readers, tasks, {
+    ...(first && !later ? { first } : {}),
     ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
     codecs: run.codecs,
     hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
     ...(run.stage?.staged ? { finalNames: true } : {}),
     onProgress: (chunks, bytes) => {
+      later?.tick(chunks);
       total.chunksDone = base.chunks + chunks;
       total.bytesDone = base.bytes + bytes;
       o.onProgress?.({ ...total });
     },
   });
+  let done;
+  try {
+    done = await running;
+  } catch (e) {
+    // Not started after a failed loop; finished if it was (its file lies in the staged folder, discarded with it).
+    await later?.done().catch(() => {});
+    throw e;
+  }
+  await later?.finish();
   result.threads = done.threads;
   done.done.forEach((n, c) => {
     result.chunksWritten += n;

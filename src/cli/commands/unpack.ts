@@ -59,8 +59,10 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
     if (args['dry-run']) options.dryRun = true;
     if (args.verify) options.verify = true;
-    const bar = new ProgressBar(io, 'unpack', !args.quiet && !args.json && io.isTTY);
-    options.onProgress = (p) => bar.update(p);
+    const showBar = !args.quiet && !args.json && io.isTTY;
+    const bar = new ProgressBar(io, 'unpack', showBar);
+    // No callback when nothing is drawn: the library then makes no progress object per chunk on the calling thread.
+    if (showBar) options.onProgress = (p) => bar.update(p);
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
