@@ -82,7 +82,7 @@ const s = (x) => (x && Number.isFinite(x.ms) ? `${(x.ms / 1000).toFixed(2)} s` :
 const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');
 const ratio = (a, b) => (a && b && Number.isFinite(a.ms) && Number.isFinite(b.ms) ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
 
-function printRows(rows) {
+export function printRows(rows) {
   console.log(`  ${'job'.padEnd(24)} ${'ours'.padStart(8)} ${'peak RSS'.padStart(8)}   against`);
   for (const r of rows) {
     const others = r.others

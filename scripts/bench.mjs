@@ -14,6 +14,7 @@ import { sideBySide } from './bench-side.mjs';
 import { benchOodle } from './bench-oodle.mjs';
 import { benchOodleEncode } from './bench-oodle-encode.mjs';
 import { benchScale } from './bench-scale.mjs';
+import { benchPak } from './bench-pak.mjs';
 import { benchProps } from './bench-props.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,15 +66,18 @@ if (process.argv.includes('--side')) {
   await benchSideBySide();
   process.exit(0);
 }
-if (process.argv.includes('--scale')) {
-  const tmp = mkdtempSync(join(tmpdir(), 'iostore-scale-'));
+/** A section that builds its inputs in a fresh temporary folder, removed afterwards; the run ends with it. */
+function inTempFolder(prefix, section) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
   try {
-    benchScale({ root, corpus, tmp });
+    section({ root, corpus, tmp });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   process.exit(0);
 }
+if (process.argv.includes('--pak')) inTempFolder('iostore-pak-', benchPak);
+if (process.argv.includes('--scale')) inTempFolder('iostore-scale-', benchScale);
 
 // 1. .utoc parse against merely reading its bytes.
 {

@@ -68,6 +68,23 @@ export let pathBytes: i32 = 0;
   return c >= 0x20 && c <= 0x7e && c != 0x22 && c != 0x2c && c != 0x5c;
 }
 
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/** Whether the 8 bytes of `x` has a zero byte (exact as an "any": borrows only follow a zero byte). */
+@inline function hasZero(x: u64): bool {
+  return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/** `plain` for 8 bytes at once: none below 0x20 or above 0x7e, none `"`, `,` or `\`. */
+@inline function plain8(x: u64): bool {
+  // A byte >= 0x80 is not plain; below that, x - 0x20 borrows only out of a byte < 0x20, and x + 1 carries into bit 7
+  // only from 0x7f.
+  if ((x & HIGHS) != 0) return false;
+  if ((((x - 0x20 * ONES) | (x + ONES)) & HIGHS) != 0) return false;
+  return !hasZero(x ^ (0x22 * ONES)) && !hasZero(x ^ (0x2c * ONES)) && !hasZero(x ^ (0x5c * ONES));
+}
+
 @inline function chunkOf(k: i32): i32 {
   return load<i32>(order + (<usize>k << 2));
 }
@@ -82,7 +99,9 @@ function plainNameLength(i: i32): i32 {
   const len = load<i32>(p);
   if (len <= 1) return -1;
   const end = p + 4 + <usize>(len - 1);
-  for (let q = p + 4; q < end; q++) if (!plain(load<u8>(q))) return -1;
+  let q = p + 4;
+  for (; q + 8 <= end; q += 8) if (!plain8(load<u64>(q))) return -1;
+  for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
   return len - 1;
 }
 
@@ -108,6 +127,8 @@ function storedSizeOf(i: i32, b: i32): u64 {
 function hashLength(i: i32): i32 {
   if (hashSize <= 20) return hashSize;
   const m = metas + <usize>i * <usize>metaSize;
+  // The engine's 32-byte field: its last 12 bytes in two loads.
+  if (hashSize == 32) return (load<u64>(m + 20) | <u64>load<u32>(m + 28)) != 0 ? 32 : 20;
   for (let k = 20; k < hashSize; k++) if (load<u8>(m + <usize>k) != 0) return hashSize;
   return 20;
 }
@@ -162,8 +183,16 @@ let at: usize = 0;
   store<u8>(at++, c);
 }
 
+/**
+ * `n` spaces. Written 8 at a time, up to 7 bytes past them, which the row's next bytes overwrite (the caller's output
+ * area has room past its limit for a whole row): a byte loop was a good part of each table row under Liftoff, the
+ * only compiler a short `list` uses (src/cli/short-run.ts).
+ */
 function blanks(n: i32): void {
-  for (let k = 0; k < n; k++) store<u8>(at++, 0x20);
+  if (n <= 0) return;
+  const end = at + <usize>n;
+  for (let p = at; p < end; p += 8) store<u64>(p, 0x2020202020202020);
+  at = end;
 }
 
 function copy(from: usize, n: i32): void {
@@ -171,22 +200,51 @@ function copy(from: usize, n: i32): void {
   at += <usize>n;
 }
 
+/** "00" to "99": two digits per division. */
+const DIGITS2: usize = memory.data(200);
+/** Per byte value, its two hex digits (low byte first in memory: one 16-bit store). */
+const HEX2: usize = memory.data(512);
+let tablesMade = false;
+
+function makeTables(): void {
+  if (tablesMade) return;
+  for (let v = 0; v < 100; v++) {
+    store<u8>(DIGITS2 + (<usize>v << 1), 0x30 + v / 10);
+    store<u8>(DIGITS2 + (<usize>v << 1) + 1, 0x30 + v % 10);
+  }
+  for (let v = 0; v < 256; v++) {
+    store<u8>(HEX2 + (<usize>v << 1), load<u8>(HEX + (v >> 4)));
+    store<u8>(HEX2 + (<usize>v << 1) + 1, load<u8>(HEX + (v & 15)));
+  }
+  tablesMade = true;
+}
+
 function digitsOf(v: u64): i32 {
-  let d = 1;
-  while (v >= 10) { v /= 10; d++; }
+  if (v < 100000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+  let d = 6;
+  v /= 1000000;
+  while (v > 0) { v /= 10; d++; }
   return d;
 }
 
-/** `v` right-aligned in `width` characters (0: no padding). */
+/** `v` right-aligned in `width` characters (0: no padding); two digits per step, in 32 bits below 2^32. */
 function number(v: u64, width: i32): void {
   const d = digitsOf(v);
   if (width > d) blanks(width - d);
   let p = at + <usize>d;
   at = p;
-  do {
+  while (v > 0xffffffff) {
     store<u8>(--p, 0x30 + <u32>(v % 10));
     v /= 10;
-  } while (v > 0);
+  }
+  let x = <u32>v;
+  while (x >= 100) {
+    p -= 2;
+    store<u16>(p, load<u16>(DIGITS2 + (<usize>(x % 100) << 1)));
+    x /= 100;
+  }
+  if (x >= 10) store<u16>(p - 2, load<u16>(DIGITS2 + (<usize>x << 1)));
+  else store<u8>(p - 1, 0x30 + x);
 }
 
 // The JSON rows' fixed text.
@@ -219,13 +277,25 @@ const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
 
 const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
+/** The hex digits of the 4 bytes of `v` (first byte lowest), in their order, as 8 ASCII bytes (first lowest). */
+@inline function hex4(v: u32): u64 {
+  let y = <u64>v;
+  y = (y | (y << 16)) & 0x0000ffff0000ffff;
+  y = (y | (y << 8)) & 0x00ff00ff00ff00ff;
+  // Byte 2i: byte i's high nibble; byte 2i + 1: its low one.
+  const n = ((y >> 4) & 0x000f000f000f000f) | ((y & 0x000f000f000f000f) << 8);
+  // '0' + n, and 'a' - '0' - 10 more where n > 9.
+  return n + 0x3030303030303030 + (((n + 0x0606060606060606) >> 4) & 0x0101010101010101) * 39;
+}
+
+/** Lowercase hex of `n` bytes: 4 bytes a step in 64-bit arithmetic, the rest a byte a step. */
 function hex(from: usize, n: i32): void {
-  for (let k = 0; k < n; k++) {
-    const v = load<u8>(from + <usize>k);
-    store<u8>(at, load<u8>(HEX + (v >> 4)));
-    store<u8>(at + 1, load<u8>(HEX + (v & 15)));
-    at += 2;
-  }
+  const end = from + <usize>n;
+  let q = from;
+  let p = at;
+  for (; q + 4 <= end; q += 4, p += 8) store<u64>(p, hex4(load<u32>(q)));
+  for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
+  at = p;
 }
 
 /** The type cell of chunk i; returns its width. */
@@ -264,12 +334,14 @@ function pathCell(k: i32, i: i32, quoted: bool): i32 {
  * written is `written()` bytes.
  */
 export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
+  makeTables();
   at = out;
   const end = out + <usize>limit;
   let k = from;
   for (; k < count && at < end; k++) {
     const i = chunkOf(k);
-    const s = storedSizeOf(i, blockCountOf(i));
+    const b = blockCountOf(i);
+    const s = storedSizeOf(i, b);
     const size = <u64>load<f64>(lengths + (<usize>i << 3));
     const m = metas + <usize>i * <usize>metaSize;
     if (format == TABLE) {
@@ -283,7 +355,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       blanks(2);
       number(s, w5);
       blanks(2);
-      number(<u64>blockCountOf(i), w6);
+      number(<u64>b, w6);
       blanks(2);
       hex(m, hashLength(i));
       byte(0x0a);
@@ -300,7 +372,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       byte(0x2c);
       number(s, 0);
       byte(0x2c);
-      number(<u64>blockCountOf(i), 0);
+      number(<u64>b, 0);
       byte(0x2c);
       hex(m, hashLength(i));
       byte(0x0a);
@@ -318,7 +390,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       copy(J5, 22);
       number(s, 0);
       copy(J6, 18);
-      number(<u64>blockCountOf(i), 0);
+      number(<u64>b, 0);
       copy(J7, 17);
       hex(m, hashLength(i));
       copy(J8, 19);

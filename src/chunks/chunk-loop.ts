@@ -214,13 +214,19 @@ export class LoopCounters {
   }
   /** The next task for this thread, or -1 when every segment is taken. */
   take(): number {
-    const n = this.ints[2]!;
+    const ints = this.ints;
+    const n = ints[2]!;
     while (this.emptied < n) {
       const s = this.at;
-      const t = Atomics.add(this.ints, 4 + 2 * s, 1);
-      if (t < this.ints[5 + 2 * s]!) return t;
-      this.at = (s + 1) % n;
-      this.emptied++;
+      const t = Atomics.add(ints, 4 + 2 * s, 1);
+      // The move to the next segment is worked out on every call, taken or not: arithmetic first run once this
+      // thread's segment is empty has no type feedback, and TurboFan's code of the chunk loop (which inlines this)
+      // was thrown away there ("insufficient type feedback"): in a run with a worker, the thread done first took the
+      // other's chunks in the unoptimized loop, or paid a second compile of it on the other core (issue 28y).
+      const empty = t < ints[5 + 2 * s]! ? 0 : 1;
+      this.at = (s + empty) % n;
+      this.emptied += empty;
+      if (empty === 0) return t;
     }
     return -1;
   }

@@ -101,11 +101,12 @@ function refuseLinks(root: string, dirPath: string, checked: Set<string>): void 
     if (checked.has(dir)) continue;
     let st;
     try {
-      st = lstatSync(dir);
+      // A folder not made yet is the common case of a new output (hundreds of folders): no exception made for it.
+      st = lstatSync(dir, { throwIfNoEntry: false });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw ioError(e, dir);
     }
+    if (st === undefined) return;
     if (st.isSymbolicLink()) {
       let to = '';
       try {

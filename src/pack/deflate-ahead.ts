@@ -17,7 +17,7 @@ const AHEAD_BYTES = 2 << 20;
  * a 2-core pack of 30,000 files ran 1.45x the wall time of worker threads at the same CPU; with three, ~1.15x).
  * At most libuv's pool less the one the writer's file writes need (the CLI sets 16; Node's default is 4).
  */
-function defaultDeflates(): number {
+export function defaultDeflates(): number {
   const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(1, Math.min(3 * availableParallelism(), pool - 1));
 }
@@ -222,7 +222,7 @@ export class DeflateAhead {
 }
 
 /** The deflate level of a Zlib codec (pack's built-in one, or encoderFor's at a level), else undefined. */
-function zlibLevel(codec: Pick<Codec, 'name'> | undefined): number | undefined {
+export function zlibLevel(codec: Pick<Codec, 'name'> | undefined): number | undefined {
   if (!codec) return undefined;
   if (codec === zlibNode) return ZLIB_DEFAULT_LEVEL;
   const made = encoderSettings(codec);

@@ -11,6 +11,7 @@ import { unsafePakPathReason } from './safe-path.js';
 import { MAX_PAK_STRING } from './strings.js';
 import { PAK_VERSION_LATEST, PakVersion } from './version.js';
 import { buildPakIndex, padAes } from './write.js';
+import { eventLoopTurns } from '../util/turns.js';
 
 /** Where a pak is written: positioned writes (an entry's header is written after its data). */
 export interface PakSink {
@@ -50,6 +51,12 @@ export interface PakWriterOptions {
   pakchunkIndex?: number;
   onFile?: (path: string, stored: number) => void;
   /**
+   * Blocks read and compressed ahead of the writer (e.g. on every core: see src/pack/pak-deflate-ahead.ts), for
+   * `codec`; undefined (or none returned) compresses each block on this thread as it is written. The bytes are the
+   * same either way.
+   */
+  compressAhead?: (files: readonly PakInputFile[], codec: Codec, blockSize: number) => BlocksAhead | undefined;
+  /**
    * v10+: files (mount-relative paths) the pruned directory index keeps, as the project's `[Pak]
    * DirectoryIndexKeepFiles` wildcards select them. Default: `keepInPrunedIndexDefault`.
    */
@@ -76,6 +83,23 @@ export interface PakWriteResult {
   size: number;
 }
 
+/** One block of a file: its bytes and their compressed stream. */
+export interface CompressedBlock {
+  raw: Uint8Array;
+  packed: Uint8Array;
+}
+
+/** Files' blocks compressed ahead of the writer (PakWriterOptions.compressAhead). */
+export interface BlocksAhead {
+  /**
+   * The blocks of `files[index]`, in order. Asked for in the order of the files, once each, for every file of one
+   * byte or more.
+   */
+  blocksOf(index: number): AsyncIterable<CompressedBlock>;
+  /** Ends the reading and compressing ahead (the pak is written, or failed). */
+  stop(): void;
+}
+
 /** Legacy (pre-v8) entries name compression by flag: the engine's fixed list. */
 const LEGACY_METHODS = ['Zlib', 'Gzip', 'Oodle'];
 
@@ -83,20 +107,27 @@ function usage(message: string): never {
   throw new IoStoreError('USAGE', message);
 }
 
-/** Pieces of any size regrouped into blocks of exactly `size` bytes (the last shorter). */
-async function* blocksOf(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
-  let buf = new Uint8Array(size);
+/**
+ * Pieces of any size regrouped into blocks of exactly `size` bytes (the last shorter). With `total`, the file's
+ * expected size, each block's buffer is no larger than what is left of it (a small file's block is not a whole
+ * block's allocation); bytes past `total` (a file that grew) come out in blocks of their own, so the count differs.
+ */
+export async function* blocksOf(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, size: number, total = Infinity): AsyncGenerator<Uint8Array> {
+  let done = 0;
+  const room = () => new Uint8Array(done < total ? Math.min(size, total - done) : size);
+  let buf = room();
   let fill = 0;
   for await (const piece of pieces) {
     let at = 0;
     while (at < piece.length) {
-      const n = Math.min(size - fill, piece.length - at);
+      const n = Math.min(buf.length - fill, piece.length - at);
       buf.set(piece.subarray(at, at + n), fill);
       fill += n;
       at += n;
-      if (fill === size) {
+      if (fill === buf.length) {
+        done += fill;
         yield buf;
-        buf = new Uint8Array(size);
+        buf = room();
         fill = 0;
       }
     }
@@ -181,18 +212,27 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
   const records: { path: string; record: PakEntryRecord }[] = [];
   const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: w.encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
   let pos = 0;
-  for (const f of files) {
-    const at = pos;
-    let record = c.codec && f.size > 0 ? await storeCompressed(w, c.codec, f, at) : undefined;
-    if (!record) {
-      record = await storeRaw(w, f, at);
-      if (c.codec && f.size > 0) result.storedRaw++;
+  // Sources and sinks may block (files read and written with blocking calls): Ctrl-C and the progress bar need turns.
+  const turn = eventLoopTurns();
+  const ahead = c.codec ? o.compressAhead?.(files, c.codec, c.blockSize) : undefined;
+  try {
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
+      const at = pos;
+      let record = c.codec && f.size > 0 ? await storeCompressed(w, c.codec, f, at, ahead?.blocksOf(i)) : undefined;
+      if (!record) {
+        record = await storeRaw(w, f, at);
+        if (c.codec && f.size > 0) result.storedRaw++;
+      }
+      pos = entryEnd(w, record, at);
+      records.push({ path: f.path, record });
+      result.rawBytes += f.size;
+      result.storedBytes += record.size;
+      o.onFile?.(f.path, record.size);
+      await turn();
     }
-    pos = entryEnd(w, record, at);
-    records.push({ path: f.path, record });
-    result.rawBytes += f.size;
-    result.storedBytes += record.size;
-    o.onFile?.(f.path, record.size);
+  } finally {
+    ahead?.stop();
   }
   result.size = await writeIndexAndFooter(sink, c, o, records, pos);
   await sink.truncate(result.size);
@@ -222,7 +262,7 @@ function writeInPlaceEntry({ sink, c }: EntryWriter, r: PakEntryRecord, at: numb
 }
 
 /** Stores a file block by block through `codec`; undefined when it does not shrink (it is then stored raw). */
-async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at: number): Promise<PakEntryRecord | undefined> {
+async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at: number, ahead?: AsyncIterable<CompressedBlock>): Promise<PakEntryRecord | undefined> {
   const { sink, c, encrypt } = w;
   const blockCount = Math.ceil(f.size / c.blockSize);
   const headerLen = fullEntrySize(c.version, c.methodIndex, blockCount, c.methodWidth);
@@ -230,8 +270,10 @@ async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at
   const blocks: { start: number; end: number }[] = [];
   let p = at + headerLen;
   let compressed = 0;
-  for await (const block of blocksOf(f.read(), c.blockSize)) {
-    let packed = codec.compress!(block);
+  let read = 0;
+  for await (const { raw: block, packed: made } of ahead ?? compressedHere(f, codec, c.blockSize)) {
+    read += block.length;
+    let packed = made;
     // A codec may hand back its input for a block that does not shrink (IoStore marks such blocks raw); a pak
     // names one method per file, so the block must still be a stream of that method.
     if (packed === block) {
@@ -245,7 +287,7 @@ async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at
     compressed += packed.length;
     p += out.length;
   }
-  if (blocks.length !== blockCount) throw new IoStoreError('IO', `${f.path} changed while it was packed`);
+  if (blocks.length !== blockCount || read !== f.size) throw new IoStoreError('IO', `${f.path} changed while it was packed (${read} bytes read, ${f.size} expected)`);
   // As the engine does: a file that does not shrink is stored as it is.
   if (compressed >= f.size) return undefined;
   const record: PakEntryRecord = {
@@ -260,6 +302,11 @@ async function storeCompressed(w: EntryWriter, codec: Codec, f: PakInputFile, at
   };
   await writeInPlaceEntry(w, record, at);
   return record;
+}
+
+/** A file's blocks compressed on this thread as they are asked for. */
+async function* compressedHere(f: PakInputFile, codec: Codec, blockSize: number): AsyncGenerator<CompressedBlock> {
+  for await (const raw of blocksOf(f.read(), blockSize, f.size)) yield { raw, packed: codec.compress!(raw) };
 }
 
 /** Stores a file as it is (encrypted in whole AES blocks when asked). */

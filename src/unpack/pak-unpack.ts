@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import type { CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
 import type { PakArchive } from '../pak/archive.js';
@@ -9,9 +8,8 @@ import { toHex } from '../util/bytes.js';
 import type { KeyRing } from '../mount/keys.js';
 import type { ManifestPak, ManifestPakFile } from '../layout/manifest.js';
 import type { PakMountEntry } from '../mount/mount.js';
-import { isAborting, safeOutputPath, tempPathFor, writeFileAtomic } from '../layout/output.js';
+import { isAborting, safeOutputPath, writeFileAtomic } from '../layout/output.js';
 import { eventLoopTurns } from '../util/turns.js';
-import { PakPool } from './pak-pool.js';
 import { packageKey } from '../layout/package-files.js';
 import type { OutputNames } from '../layout/names.js';
 
@@ -23,11 +21,6 @@ export interface PakUnpackRun {
   match?: (path: string) => boolean;
   dryRun?: boolean;
   verify?: boolean;
-  /**
-   * Worker threads (0, the default: this thread). Measured on the 2-core development machine, workers gave no gain
-   * for pak files (256 x 1 MiB: stored 311 vs 751 MB/s on this thread, Zlib 348 vs 357 MB/s), so they are opt-in.
-   */
-  threads?: number;
   /** Output paths (lower case) the containers already write, and by which container: those keep their file. */
   claimed: PakClaims;
   /**
@@ -269,36 +262,13 @@ function nameApart(all: readonly PakCandidate[], names: OutputNames): void {
   }
 }
 
-/** Writes the planned pak files (atomically, each checked against its SHA-1 with `verify`); failures are collected. */
-export async function writePakFiles(
-  plan: PakUnpackOutcome,
-  run: PakUnpackRun,
-  onDone: (p: PakPlanned, bytes: number, ok: boolean) => void,
-): Promise<number> {
-  const pool = pakPool(plan, run);
-  // Counted now: a closed pool has no workers left.
-  const threads = pool?.size ?? 0;
-  try {
-    if (pool) await writeOnWorkers(plan, run, pool, onDone);
-    else await writeInPakOrder(plan, run, onDone);
-  } finally {
-    await pool?.close();
-  }
-  return threads;
-}
-
-/** Workers for the planned files, or none (too little work, or a codec a worker cannot rebuild). */
-function pakPool(plan: PakUnpackOutcome, run: PakUnpackRun): PakPool | undefined {
-  const threads = run.threads ?? 0;
-  if (threads <= 0 || plan.planned.length === 0) return undefined;
-  const recipes = run.codecs.workerRecipes([...new Set(plan.planned.map((p) => p.entry.compressionMethod).filter((m) => m !== 'None'))]);
-  if (!recipes) return undefined;
-  const keys = pakKeyLookup(run.keys);
-  const paks = plan.archives.map((a) => {
-    const key = a.pak.encryptedIndex || a.pak.entries.some((e) => e.encrypted) ? keys?.(a.pak.encryptionKeyGuid.toUpperCase()) : undefined;
-    return { pak: a.source, ...(key ? { aesKey: key } : {}) };
-  });
-  return new PakPool(threads, { paks, recipes });
+/**
+ * Writes the planned pak files (atomically, each checked against its SHA-1 with `verify`); failures are collected.
+ * On this thread: worker threads measured no faster for pak files, with twice the CPU and memory (2 cores: 5,000
+ * Zlib files of ~24 KiB, the same wall time, 1.7 -> 3.1-3.6 s of user time, 98 -> 205 MB).
+ */
+export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, onDone: (p: PakPlanned, bytes: number, ok: boolean) => void): Promise<void> {
+  await writeInPakOrder(plan, run, onDone);
 }
 
 /** Stored bytes read at a time when pak files are written in their order in the pak (see writeInPakOrder). */
@@ -333,36 +303,6 @@ async function writeInPakOrder(plan: PakUnpackOutcome, run: PakUnpackRun, onDone
     onDone(p, n, ok);
     await turn();
   }
-}
-
-/** Pak files on worker threads, a few in flight per worker. */
-async function writeOnWorkers(
-  plan: PakUnpackOutcome,
-  run: PakUnpackRun,
-  pool: PakPool,
-  onDone: (p: PakPlanned, bytes: number, ok: boolean) => void,
-): Promise<void> {
-  const index = new Map(plan.archives.map((a, k) => [a, k]));
-  const summaries = summaryByName(plan);
-  const limit = pLimit(pool.size * 4);
-  await Promise.all(
-    plan.planned.map((p) =>
-      limit(async () => {
-        let n = 0;
-        let ok = false;
-        try {
-          const target = safeOutputPath(run.outdir, p.path);
-          n = (await pool.run({ pak: index.get(p.archive)!, entry: p.index, target, tmp: tempPathFor(target), verify: !!run.verify })).bytes;
-          summaries.get(p.container)!.written++;
-          ok = true;
-        } catch (e) {
-          if (!(e instanceof IoStoreError)) throw e;
-          plan.failures.push({ container: p.container, index: p.index, path: p.path, code: e.code, message: e.message });
-        }
-        onDone(p, n, ok);
-      }),
-    ),
-  );
 }
 
 /** Each pak's summary row by its name (the first, as a search of the list would find it). */

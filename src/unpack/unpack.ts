@@ -21,6 +21,7 @@ import { PlannedChunks, type ChunkPlan, type PlannedChunk } from './chunk-plan.j
 import { PackageForms, packageWinners } from './package-winners.js';
 import { planContainers, type ContainersPlan, type LazyManifest, type OpenedContainer } from './plan-containers.js';
 import { planTasks } from './task-list.js';
+import { AfterWorkerStart } from './after-worker-start.js';
 
 export interface UnpackOptions {
   keys?: KeyRing;
@@ -33,8 +34,8 @@ export interface UnpackOptions {
   /** Plan only: nothing is written. */
   dryRun?: boolean;
   /**
-   * No longer used (kept so callers that set it still compile): without worker threads, pak files are written one
-   * after another in the order of their bytes in the pak with blocking calls, as container chunks are (see `threads`).
+   * No longer used (kept so callers that set it still compile): pak files are written on this thread, one after
+   * another in the order of their bytes in the pak, with blocking calls.
    */
   jobs?: number;
   onProgress?: (p: UnpackProgress) => void;
@@ -43,7 +44,8 @@ export interface UnpackOptions {
    * taking its own stretch of the plan first (0: this thread alone). Default, from the containers before the plan:
    * one per other core (at most 7) when 16 MiB or more of blocks need decoding or decrypting, else one for 1,024
    * chunks or more (creating files is system time a second thread shares), else none. They start while the plan is
-   * made. Codecs without a recipe keep the work on this thread.
+   * made. Codecs without a recipe keep the work on this thread. Pak files are always written on this thread
+   * (workers measured no faster for them, at twice the CPU and memory).
    */
   threads?: number;
   /**
@@ -297,18 +299,32 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
     total.bytesDone += plan.size(k);
   });
   const base = { chunks: total.chunksDone, bytes: total.bytesDone };
-  const done = await runChunkTasks(readers, tasks, {
-    ...(first ? { first } : {}),
+  // With a worker, the manifest waits until the worker has done a chunk: by then it has loaded its code and set the
+  // run's V8 flags (a short run's --no-opt), so the manifest's ~25 functions are not sent to TurboFan, as they were
+  // when written first thing, while the worker was still loading (see AfterWorkerStart).
+  const later = first && loopWorkers ? new AfterWorkerStart(first) : undefined;
+  const running = runChunkTasks(readers, tasks, {
+    ...(first && !later ? { first } : {}),
     ...(loopWorkers ? { workers: loopWorkers } : { threads: 0 }),
     codecs: run.codecs,
     hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
     ...(run.stage?.staged ? { finalNames: true } : {}),
     onProgress: (chunks, bytes) => {
+      later?.tick(chunks);
       total.chunksDone = base.chunks + chunks;
       total.bytesDone = base.bytes + bytes;
       o.onProgress?.({ ...total });
     },
   });
+  let done;
+  try {
+    done = await running;
+  } catch (e) {
+    // Not started after a failed loop; finished if it was (its file lies in the staged folder, discarded with it).
+    await later?.done().catch(() => {});
+    throw e;
+  }
+  await later?.finish();
   result.threads = done.threads;
   done.done.forEach((n, c) => {
     result.chunksWritten += n;
@@ -333,7 +349,7 @@ async function writePaks(run: UnpackRun, pakPlan: PakUnpackOutcome, result: Unpa
   const { o } = run;
   const total = run.progress!;
   const { writePakFiles } = await import('./pak-unpack.js');
-  const pakThreads = await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(run.stage?.staged ? { finalNames: true } : {}), ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), claimed: new Map() }, (p, n, ok) => {
+  await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(run.stage?.staged ? { finalNames: true } : {}), ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), claimed: new Map() }, (p, n, ok) => {
     if (ok) {
       result.chunksWritten++;
       result.bytesWritten += n;
@@ -342,7 +358,6 @@ async function writePaks(run: UnpackRun, pakPlan: PakUnpackOutcome, result: Unpa
     total.bytesDone += p.size;
     o.onProgress?.({ ...total });
   });
-  result.threads = Math.max(result.threads, pakThreads);
 }
 
 /** One manifest per folder: the earlier unpack's entries stay, their files written over marked as such. */

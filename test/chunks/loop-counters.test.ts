@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopCounters, LoopTasks } from '../../src/chunks/chunk-loop.js';
+
+const root = resolve(__dirname, '../..');
 
 describe('LoopCounters: the task list cut into one segment per thread', () => {
   it('gives every task to exactly one thread, each starting in its own segment and then helping the others', () => {
@@ -36,6 +40,28 @@ describe('LoopCounters: the task list cut into one segment per thread', () => {
       return got;
     });
     expect(all.sort()).toEqual([0, 1]);
+  });
+
+  it('keeps its optimized code when a thread moves on to another segment (no deopt for lack of type feedback)', () => {
+    // The built library in a process of its own, where V8's natives can force and observe TurboFan. A loop runs
+    // take() in its own segment until TurboFan compiles it (as the chunk loop is, thousands of chunks in), then
+    // empties that segment and takes from the next: had the move to it never run before, that code would have
+    // been thrown away there (the unpack of an Oodle container with a worker: both threads' loops, issue 28y).
+    const script = `
+      const { LoopCounters } = await import(${JSON.stringify(join(root, 'dist', 'chunks', 'chunk-loop.js'))});
+      const c = new LoopCounters(LoopCounters.create(2000, 2), 0);
+      function drain(n) { let s = 0; for (let k = 0; k < n; k++) s += c.take(); return s; }
+      %PrepareFunctionForOptimization(drain);
+      drain(10); drain(10);
+      %OptimizeFunctionOnNextCall(drain);
+      drain(10);
+      const before = (%GetOptimizationStatus(drain) & 16) !== 0;
+      // The rest of segment 0 (1,000 tasks), then all of segment 1 and past the end.
+      drain(2000);
+      console.log(JSON.stringify({ before, after: (%GetOptimizationStatus(drain) & 16) !== 0, next: c.take() }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim().split('\n').pop()!);
+    expect(out).toEqual({ before: true, after: true, next: -1 });
   });
 
   it('counts finished tasks and bytes, and carries the stop flag', () => {

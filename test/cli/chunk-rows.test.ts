@@ -5,6 +5,7 @@ import { renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
 import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
 import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
 import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
+import { chunkTypeName } from '../../src/toc/chunk-id.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 
 const QUERIES: ChunkQuery[] = [{}, { sort: 'size' }, { sort: 'path' }, { sort: 'type' }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }];
@@ -103,6 +104,43 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
   });
 });
 
+describe('the chunk rows\' numbers and hex (written 2 digits and 4 bytes a step)', () => {
+  it('write every digit count, sizes past 2^32, every byte value and a 32-byte hash field as the string forms do', () => {
+    // A TOC of five chunks without a directory index (no paths), 2 GiB blocks: sizes of 1 to 12 digits, past 2^32
+    // and 2^40; ids and hashes holding every byte value; a hash field whose last 12 bytes are used (shown whole).
+    const blockSize = 2 ** 31;
+    const lengths = [0, 7, 4294967295, 4294967296 + 5, 99_999_999_999];
+    const offsets = [0, 10, 2 ** 32 + 12_345, 2 ** 33, 2 ** 40 + 3];
+    const n = lengths.length;
+    const firstBlock = offsets.map((o) => Math.floor(o / blockSize));
+    const blockCount = offsets.map((o, i) => (lengths[i] === 0 ? 0 : Math.ceil((o + lengths[i]!) / blockSize) - firstBlock[i]!));
+    const blocks = new Uint8Array(12 * (Math.max(...firstBlock.map((f, i) => f + blockCount[i]!)) + 1));
+    // Each block's stored size (3 bytes at +5): its index + 0xabcde.
+    for (let b = 0; b < blocks.length / 12; b++) blocks.set([(b + 0xabcde) & 0xff, ((b + 0xabcde) >> 8) & 0xff, (b + 0xabcde) >> 16], 12 * b + 5);
+    const ids = new Uint8Array(12 * n).map((_, k) => (k * 37 + 11) & 0xff);
+    ids[11] = 2;
+    const metaSize = 33;
+    const metas = new Uint8Array(metaSize * n).map((_, k) => (k * 53 + 201) & 0xff);
+    // Chunk 1's field: 20 bytes of hash, the last 12 zero (shown as 20 bytes); the others use all 32.
+    metas.fill(0, metaSize + 20, metaSize + 32);
+    const toc = {
+      chunkCount: n, chunkIds: ids, chunkOffsets: new Float64Array(offsets), chunkLengths: new Float64Array(lengths), blocks: { bytes: blocks },
+      blockSize, metas, metaSize, metaHashSize: 32, generation: 'UE5', chunkPaths: undefined, chunkPath: () => undefined,
+    } as unknown as IoStoreToc;
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    const want = lengths.map((len, i) => {
+      let stored = 0;
+      for (let b = firstBlock[i]!; b < firstBlock[i]! + blockCount[i]!; b++) stored += b + 0xabcde;
+      const hash = metas.subarray(metaSize * i, metaSize * i + (i === 1 ? 20 : 32));
+      return `${i},${hex(ids.subarray(12 * i, 12 * i + 12))},${chunkTypeName(ids[12 * i + 11]!, 'UE5')},,${len},${stored},${blockCount[i]},${hex(hash)}\n`;
+    });
+    const parts: Buffer[] = [];
+    writeChunkRows(toc, [0, 1, 2, 3, 4], 'csv', (b) => parts.push(Buffer.from(b)));
+    expect(Buffer.concat(parts).toString('latin1')).toBe(want.join(''));
+    expect(blockCount[4]).toBeGreaterThan(40);
+  });
+});
+
 function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): void {
   {
     const toc = open(rel, (b) => {
@@ -117,6 +155,10 @@ function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): 
       put('SW_Format_Opus.ubulk', 3, 0x7f);
       put('Curve_Float.uasset', 5, 0x2c);
       put('Curve_Vector.uasset', 5, 0x22);
+      // Past the first 8 bytes (the module checks names 8 bytes a step, then the rest a byte a step).
+      put('BP_ComponentsChild.uasset', 9, 0x22);
+      put('CT_SimpleOverrides.uasset', 21, 0x7f);
+      put('BuildData_Fixture.uasset', 13, 0x2c);
     }, where);
     const paths = Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i) ?? '');
     expect(paths.some((p) => p.includes('\x9b'))).toBe(true);
@@ -126,10 +168,13 @@ function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): 
     expect(table).toContain('DT\\u009bAllProperties.uasset');
     expect(table).toContain('éIDI_Fixture.uasset');
     expect(table).toContain('SW_\\u007format_Opus.ubulk');
+    expect(table).toContain('CT_SimpleOverrides.ua\\u007fset');
     const csv = written(toc, {}, 'csv').text;
     expect(csv).toContain(',"CUE4ParseFixtures/Content/Fixtures/Curves/Curve,Float.uasset",');
     expect(csv).toContain('Curve,Float.uasset"');
     expect(csv).toContain('Curve""Vector.uasset"');
+    expect(csv).toContain('BP_Compon""ntsChild.uasset"');
+    expect(csv).toContain('BuildData_Fix,ure.uasset"');
     expect(written(toc, {}, 'json').text).toContain('Curve\\"Vector.uasset"');
   }
 }

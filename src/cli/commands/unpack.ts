@@ -39,7 +39,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('type', { type: 'string', describe: 'only chunks of this type (ExportBundleData, BulkData, ...)' })
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
       .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
-      .option('jobs', { type: 'number', default: 8, describe: 'accepted for older scripts; pak files are now written in their order in the pak (use --threads for workers)' })
+      .option('jobs', { type: 'number', default: 8, describe: 'accepted for older scripts (pak files are now written in their order in the pak on the main thread)' })
       .option('threads', { type: 'number', describe: 'worker threads beside the main one, each reading, decoding and writing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 1,024 chunks or more)' })
       .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
@@ -59,8 +59,10 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.engine !== undefined) options.engine = parseEngineVersion(args.engine);
     if (args['dry-run']) options.dryRun = true;
     if (args.verify) options.verify = true;
-    const bar = new ProgressBar(io, 'unpack', !args.quiet && !args.json && io.isTTY);
-    options.onProgress = (p) => bar.update(p);
+    const showBar = !args.quiet && !args.json && io.isTTY;
+    const bar = new ProgressBar(io, 'unpack', showBar);
+    // No callback when nothing is drawn: the library then makes no progress object per chunk on the calling thread.
+    if (showBar) options.onProgress = (p) => bar.update(p);
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
