@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bytesSource, PakArchive, readAheadSource, type PakByteSource } from '../../src/pak/archive.js';
 import { writePakBytes } from '../../src/pak/pak-writer.js';
+import { readFileSync } from 'node:fs';
 import { defaultCodecs } from '../../src/codecs/registry.js';
+import { parseAesKey } from '../../src/crypto/aes.js';
+import { openPakFile } from '../../src/pak/pak-file.js';
+import { CORPUS_AES_KEY_HEX, corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
+import { REPAK_PAKS } from './repak-fixtures.js';
+
+const REPAK_KEY = hasCorpus ? parseAesKey(JSON.parse(readFileSync(corpusPath('pak-repak/crypto.json'), 'utf8')).EncryptionKey.Key) : new Uint8Array(32);
 
 /** `bytes` as a source that counts its reads. */
 function counted(bytes: Uint8Array): PakByteSource & { reads: number } {
@@ -48,5 +55,29 @@ describe('PakArchive.withReadAhead', () => {
       // Two reads a file (its header, its data) would be 800.
       expect(inner.reads - opened, compression).toBeLessThan(80);
     }
+  });
+});
+
+describe.skipIf(!hasCorpus)('withReadAhead on the corpus paks', () => {
+  it('every pak-repak variant (compressed, encrypted, encrypted index) and the UE 6.0 AES-CTR paks: the same bytes entry by entry in offset order', async () => {
+    const codecs = defaultCodecs();
+    const rels = [...REPAK_PAKS, ...corpusFiles('.pak').filter((f) => f.startsWith('ue6.0-cue4parse/paks/'))];
+    expect(rels.length).toBeGreaterThan(40);
+    let entries = 0;
+    for (const rel of rels) {
+      const key = rel.startsWith('pak-repak/') ? REPAK_KEY : parseAesKey(`0x${CORPUS_AES_KEY_HEX}`);
+      const archive = await openPakFile(corpusPath(rel), { keyFor: () => key });
+      try {
+        const ahead = archive.withReadAhead(4096);
+        for (const e of [...archive.pak.entries].sort((a, b) => a.offset - b.offset)) {
+          const want = await archive.readAll(e, codecs, { verify: true });
+          expect(Buffer.from(await ahead.readAll(e, codecs, { verify: true })).equals(want), `${rel}: ${e.path}`).toBe(true);
+          entries++;
+        }
+      } finally {
+        await archive.close();
+      }
+    }
+    expect(entries).toBeGreaterThan(100);
   });
 });
