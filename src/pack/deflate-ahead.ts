@@ -2,12 +2,13 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Codec } from '../codecs/codec.js';
 import { encoderSettings } from '../codecs/registry.js';
-import { backgroundDeflater, deflateRoom, ZLIB_DEFAULT_LEVEL, zlibNode, type BackgroundDeflate } from '../codecs/zlib.js';
+import { deflateRoom, ZLIB_DEFAULT_LEVEL, zlibNode } from '../codecs/zlib.js';
 import { IoStoreError } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import type { EncodedBlock } from './block-encoder.js';
 import type { PlannedChunk } from './planned-chunk.js';
+import { DeflatePool } from './deflate-pool.js';
 
 /** Raw bytes read ahead of the writer, as whole blocks: enough to keep every deflate busy between the writer's turns. */
 const AHEAD_BYTES = 2 << 20;
@@ -45,9 +46,6 @@ export class DeflateAhead {
   private readonly free: Slot[] = [];
   private slots = 0;
   private readonly queue: Queued[] = [];
-  /** Blocks read and waiting for a deflate, each started by the first deflate to be free. */
-  private readonly waiting: Array<(d: BackgroundDeflate) => void> = [];
-  private readonly idle: BackgroundDeflate[];
   /** The next chunk to read, and the file being read (its descriptor and the next position). */
   private next = 0;
   private fd = -1;
@@ -57,12 +55,10 @@ export class DeflateAhead {
   private constructor(
     private readonly chunks: readonly PlannedChunk[],
     private readonly blockSize: number,
-    private readonly deflaters: readonly BackgroundDeflate[],
+    private readonly deflates: DeflatePool,
     private readonly hasher: ChunkHasher,
     private readonly maxSlots: number,
-  ) {
-    this.idle = [...deflaters];
-  }
+  ) {}
 
   /**
    * A reader for the file chunks of `chunks` with `threads` deflates at once (default: defaultDeflates),
@@ -73,14 +69,10 @@ export class DeflateAhead {
     if (level === undefined || threads === 0) return undefined;
     const n = threads ?? defaultDeflates();
     if (n < 1) return undefined;
-    const deflaters: BackgroundDeflate[] = [];
-    for (let i = 0; i < n; i++) {
-      const d = backgroundDeflater(level);
-      if (!d) return undefined;
-      deflaters.push(d);
-    }
+    const deflates = DeflatePool.create(level, n);
+    if (!deflates) return undefined;
     const maxSlots = Math.max(2 * n + 2, Math.min(32, Math.floor(AHEAD_BYTES / o.blockSize)));
-    return new DeflateAhead(chunks, o.blockSize, deflaters, await createChunkHasher(o.hashAlgorithm), maxSlots);
+    return new DeflateAhead(chunks, o.blockSize, deflates, await createChunkHasher(o.hashAlgorithm), maxSlots);
   }
 
   /** Blocks' rooms made so far: at most max(2 * threads + 2, min(32, AHEAD_BYTES / block size)), whatever the files. */
@@ -90,7 +82,7 @@ export class DeflateAhead {
 
   /** Deflates at once. */
   get threads(): number {
-    return this.deflaters.length;
+    return this.deflates.size;
   }
 
   /** Whether chunk k is read here (it is a file's bytes). */
@@ -147,7 +139,7 @@ export class DeflateAhead {
       this.hasher.update(slot.raw.subarray(0, n));
       this.pos += n;
       // The engine never compresses memory-mapped chunks: they are read in place.
-      this.queue.push({ k: this.next, slot, size: n, job: c.memoryMapped ? undefined : this.deflate(slot, n) });
+      this.queue.push({ k: this.next, slot, size: n, job: c.memoryMapped ? undefined : this.deflates.deflate(slot.raw.subarray(0, n), slot.out) });
       // A regular file reads short only at its end.
       if (n < this.blockSize) this.endFile();
     }
@@ -189,35 +181,6 @@ export class DeflateAhead {
     if (this.slots >= this.maxSlots) return undefined;
     this.slots++;
     return { raw: new Uint8Array(this.blockSize), out: new Uint8Array(deflateRoom(this.blockSize)) };
-  }
-
-  /** Deflates a block as soon as a deflate is free; the next waiting block goes to it when it is done. */
-  private deflate(slot: Slot, size: number): Promise<number> {
-    const job = new Promise<number>((resolve, reject) => {
-      const start = (d: BackgroundDeflate) => {
-        const freed = () => {
-          const w = this.waiting.shift();
-          if (w) w(d);
-          else this.idle.push(d);
-        };
-        d(slot.raw.subarray(0, size), slot.out).then(
-          (n) => {
-            freed();
-            resolve(n);
-          },
-          (e: unknown) => {
-            freed();
-            reject(e);
-          },
-        );
-      };
-      const d = this.idle.pop();
-      if (d) start(d);
-      else this.waiting.push(start);
-    });
-    // Awaited by the writer in order; a pack that failed before then must not see it as unhandled.
-    job.catch(() => {});
-    return job;
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Codec } from '../codecs/codec.js';
-import { backgroundDeflater, deflateRoom, type BackgroundDeflate } from '../codecs/zlib.js';
+import { deflateRoom } from '../codecs/zlib.js';
 import type { BlocksAhead, CompressedBlock, PakInputFile } from '../pak/pak-writer.js';
 import { defaultDeflates, zlibLevel } from './deflate-ahead.js';
+import { DeflatePool } from './deflate-pool.js';
 
 /** A block's room, reused: its raw bytes as read, and its deflated form. */
 interface Slot {
@@ -25,20 +26,12 @@ const AHEAD_ITEMS = 1024;
 export function pakDeflateAhead(files: readonly PakInputFile[], codec: Codec, blockSize: number): BlocksAhead | undefined {
   const level = zlibLevel(codec);
   if (level === undefined) return undefined;
-  const deflaters: BackgroundDeflate[] = [];
-  for (let i = 0; i < defaultDeflates(); i++) {
-    const d = backgroundDeflater(level);
-    if (!d) return undefined;
-    deflaters.push(d);
-  }
-  return new PakDeflateAhead(files, blockSize, deflaters);
+  const deflates = DeflatePool.create(level, defaultDeflates());
+  return deflates && new PakDeflateAhead(files, blockSize, deflates);
 }
 
 class PakDeflateAhead implements BlocksAhead {
   private readonly queue: Queued[] = [];
-  private readonly idle: BackgroundDeflate[];
-  /** Blocks waiting for a free deflate. */
-  private readonly waiting: Array<(d: BackgroundDeflate) => void> = [];
   private readonly free: Slot[] = [];
   private slots = 0;
   private readonly maxSlots: number;
@@ -51,10 +44,9 @@ class PakDeflateAhead implements BlocksAhead {
   constructor(
     private readonly files: readonly PakInputFile[],
     private readonly blockSize: number,
-    deflaters: BackgroundDeflate[],
+    private readonly deflates: DeflatePool,
   ) {
-    this.idle = [...deflaters];
-    this.maxSlots = 2 * deflaters.length + 4;
+    this.maxSlots = 2 * deflates.size + 4;
     this.read().catch((error: unknown) => {
       this.failure = { error };
       this.wakeWriter();
@@ -93,9 +85,7 @@ class PakDeflateAhead implements BlocksAhead {
       let fill = 0;
       const send = () => {
         const s = slot!;
-        const job = this.deflate(s.raw.subarray(0, fill), s.out);
-        // Awaited by the writer; a block it never takes (the write failed first) must not fail the process.
-        job.catch(() => {});
+        const job = this.deflates.deflate(s.raw.subarray(0, fill), s.out);
         this.push({ file: i, slot: s, size: fill, job });
         slot = undefined;
         fill = 0;
@@ -136,18 +126,6 @@ class PakDeflateAhead implements BlocksAhead {
   private release(s: Slot): void {
     this.free.push(s);
     this.wakeReader();
-  }
-
-  /** Deflates `raw` into `out` on the first free deflate. */
-  private async deflate(raw: Uint8Array, out: Uint8Array): Promise<number> {
-    const d = this.idle.pop() ?? (await new Promise<BackgroundDeflate>((r) => this.waiting.push(r)));
-    try {
-      return await d(raw, out);
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next(d);
-      else this.idle.push(d);
-    }
   }
 
   private push(q: Queued): void {

@@ -77,7 +77,8 @@ const PIECE = 1 << 20;
 /**
  * A file's bytes with blocking reads into buffers sized to what is left (a read stream's 1 MiB buffer per small
  * file kept V8 collecting: a 50,000-file pak took over a minute). The last read asks for one byte more, so a file
- * grown since its size was taken yields more bytes than that size (writePak then refuses it).
+ * grown since its size was taken yields more bytes than that size (writePak then refuses it). Not ChunkFileReader's
+ * reused buffers: the writer and the blocks read ahead of it (pakDeflateAhead) read files at the same time.
  */
 function* fileBytes(file: string, size: number): Generator<Uint8Array> {
   let fd: number;

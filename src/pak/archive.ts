@@ -58,6 +58,8 @@ export interface OpenPakOptions {
 const TAIL = 512;
 /** Stored bytes read and decoded at a time: bounds memory for entries of any size. */
 const BATCH = 4 << 20;
+/** The window of a pak read entry after entry in offset order (withReadAhead): small files come from one read. */
+const READ_AHEAD = 2 << 20;
 
 /** How an entry's stored bytes are placed, as read from its in-place header. */
 interface Placement {
@@ -120,9 +122,9 @@ export class PakArchive {
 
   /**
    * The same pak read through a window of `bytes` (see readAheadSource), for one reader taking entries in the order
-   * of their offsets; closing stays with this archive.
+   * of their offsets (unpack, verify); closing stays with this archive.
    */
-  withReadAhead(bytes: number): PakArchive {
+  withReadAhead(bytes = READ_AHEAD): PakArchive {
     return new PakArchive(this.pak, readAheadSource(this.src, bytes), this.key);
   }
 

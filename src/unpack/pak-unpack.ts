@@ -271,9 +271,6 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
   await writeInPakOrder(plan, run, onDone);
 }
 
-/** Stored bytes read at a time when pak files are written in their order in the pak (see writeInPakOrder). */
-const READ_AHEAD = 2 << 20;
-
 /**
  * Pak files on this thread, in the order of their bytes in each pak: each pak is read a window at a time (a small
  * file's header and data come from the window, not from two reads of their own), and the files are written with
@@ -283,7 +280,7 @@ const READ_AHEAD = 2 << 20;
 async function writeInPakOrder(plan: PakUnpackOutcome, run: PakUnpackRun, onDone: (p: PakPlanned, bytes: number, ok: boolean) => void): Promise<void> {
   const rank = new Map(plan.archives.map((a, k) => [a, k]));
   const order = plan.planned.slice().sort((a, b) => (a.archive === b.archive ? a.entry.offset - b.entry.offset : rank.get(a.archive)! - rank.get(b.archive)!));
-  const views = new Map(plan.archives.map((a) => [a, a.withReadAhead(READ_AHEAD)]));
+  const views = new Map(plan.archives.map((a) => [a, a.withReadAhead()]));
   const summaries = summaryByName(plan);
   const turn = eventLoopTurns();
   for (const p of order) {

@@ -1,9 +1,6 @@
 import type { PakArchive } from '../pak/archive.js';
 import { eventLoopTurns } from '../util/turns.js';
 
-/** Stored bytes read at a time (see PakArchive.withReadAhead). */
-const READ_AHEAD = 2 << 20;
-
 export interface PakVerifyResult {
   file: string;
   kind: 'pak';
@@ -35,7 +32,7 @@ export async function verifyPak(
   // Entries in the order of their bytes, read a window at a time (see PakArchive.withReadAhead): two reads of
   // their own per entry made a 50,000-file pak's check mostly round trips. Problems are listed in index order.
   const order = entries.map((_, k) => k).sort((a, b) => entries[a]!.offset - entries[b]!.offset);
-  const ahead = archive.withReadAhead(READ_AHEAD);
+  const ahead = archive.withReadAhead();
   const errors: Array<{ k: number; e: PakVerifyResult['errors'][number] }> = [];
   const mismatches: Array<{ k: number; m: PakVerifyResult['mismatches'][number] }> = [];
   const turn = eventLoopTurns();
