@@ -1,6 +1,6 @@
 import type { Codec } from '../codecs/codec.js';
 import { deflateRoom } from '../codecs/zlib.js';
-import type { BlocksAhead, CompressedBlock, PakInputFile } from '../pak/pak-writer.js';
+import { PAK_READ_ROOM, type BlocksAhead, type CompressedBlock, type PakInputFile } from '../pak/pak-writer.js';
 import { defaultDeflates, zlibLevel } from './deflate-ahead.js';
 import { DeflatePool } from './deflate-pool.js';
 
@@ -78,6 +78,8 @@ class PakDeflateAhead implements BlocksAhead {
 
   /** Reads every file of a byte or more in order, block by block, each deflated as soon as a deflate is free. */
   private async read(): Promise<void> {
+    // Each piece is copied into a block's room before the next is read.
+    const room = new Uint8Array(PAK_READ_ROOM);
     for (let i = 0; i < this.files.length && !this.stopped; i++) {
       const f = this.files[i]!;
       if (f.size === 0) continue;
@@ -90,7 +92,7 @@ class PakDeflateAhead implements BlocksAhead {
         slot = undefined;
         fill = 0;
       };
-      for await (const piece of f.read()) {
+      for await (const piece of f.read(room)) {
         for (let at = 0; at < piece.length; ) {
           if (!slot) {
             slot = await this.takeSlot();

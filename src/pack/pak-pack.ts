@@ -5,7 +5,7 @@ import { defaultCodecs, encoderFor, type CodecRegistry } from '../codecs/registr
 import type { OodleEncoderName } from '../codecs/oodle/index.js';
 import { IoStoreError } from '../errors.js';
 import { openPakFile } from '../pak/pak-file.js';
-import { writePak, type PakInputFile, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
+import { PAK_READ_ROOM, writePak, type PakInputFile, type PakWriteResult, type PakWriterOptions } from '../pak/pak-writer.js';
 import { pakMountRelative } from '../pak/safe-path.js';
 import { PakVersion, pakVersionForEngine } from '../pak/version.js';
 import { ioError, withIoError } from '../toc/read-file.js';
@@ -68,19 +68,20 @@ function methodName(c: string): string {
 }
 
 function fileInput(path: string, file: string, size: number): PakInputFile {
-  return { path, size, read: () => fileBytes(file, size) };
+  return { path, size, read: (room) => fileBytes(file, size, room) };
 }
 
 /** Largest piece of a file read at once. */
-const PIECE = 1 << 20;
+const PIECE = PAK_READ_ROOM;
 
 /**
  * A file's bytes with blocking reads into buffers sized to what is left (a read stream's 1 MiB buffer per small
  * file kept V8 collecting: a 50,000-file pak took over a minute). The last read asks for one byte more, so a file
  * grown since its size was taken yields more bytes than that size (writePak then refuses it). Not ChunkFileReader's
- * reused buffers: the writer and the blocks read ahead of it (pakDeflateAhead) read files at the same time.
+ * reused buffers: the writer and the blocks read ahead of it (pakDeflateAhead) read files at the same time, each
+ * into its own `room` (a new buffer per file, when there is none, had left hundreds of MB of dead buffers to V8).
  */
-function* fileBytes(file: string, size: number): Generator<Uint8Array> {
+function* fileBytes(file: string, size: number, room?: Uint8Array): Generator<Uint8Array> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -90,7 +91,7 @@ function* fileBytes(file: string, size: number): Generator<Uint8Array> {
   try {
     for (let at = 0; ; ) {
       const want = Math.max(1, Math.min(PIECE, size - at + 1));
-      const buf = new Uint8Array(want);
+      const buf = room && room.length >= want ? room.subarray(0, want) : new Uint8Array(want);
       let n: number;
       try {
         n = readSync(fd, buf, 0, want, at);

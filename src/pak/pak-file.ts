@@ -25,6 +25,16 @@ export async function fileSource(path: string): Promise<PakByteSource> {
       }
       return got === n ? buf : buf.subarray(0, got);
     },
+    async readInto(offset, into) {
+      const n = Math.max(0, Math.min(into.length, size - offset));
+      let got = 0;
+      while (got < n) {
+        const { bytesRead } = await fh.read(into, got, n - got, offset + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return got;
+    },
     close: () => fh.close(),
   };
 }
@@ -53,6 +63,16 @@ export function fileSourceSync(path: string): PakByteSource {
         got += r;
       }
       return got === n ? buf : buf.subarray(0, got);
+    },
+    async readInto(offset, into) {
+      const n = Math.max(0, Math.min(into.length, size - offset));
+      let got = 0;
+      while (got < n) {
+        const r = readSync(fd, into, got, n - got, offset + got);
+        if (r === 0) break;
+        got += r;
+      }
+      return got;
     },
     close: async () => closeSync(fd),
   };

@@ -15,6 +15,7 @@ import { eventLoopTurns } from '../util/turns.js';
 
 /** Where a pak is written: positioned writes (an entry's header is written after its data). */
 export interface PakSink {
+  /** `data` is the writer's again once the promise settles (it may read the next file's bytes into it). */
   write(data: Uint8Array, position: number): Promise<void>;
   /** Cuts the output at `size` (a file stored raw after a failed compression may leave bytes behind). */
   truncate(size: number): Promise<void>;
@@ -24,8 +25,15 @@ export interface PakSink {
 export interface PakInputFile {
   path: string;
   size: number;
-  read(): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /**
+   * The file's bytes in order. `room`, when given, is the caller's buffer the pieces may be read into: each piece
+   * is then valid only until the next is asked for (the writer copies each before it asks again).
+   */
+  read(room?: Uint8Array): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 }
+
+/** Bytes of the room a file's pieces are read into (PakInputFile.read): its sources read at most this at once. */
+export const PAK_READ_ROOM = 1 << 20;
 
 export interface PakWriterOptions {
   /** Pak version, 1 to 15 (compression and entry encryption need 3+, index encryption 4+). */
@@ -208,7 +216,7 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
  */
 export async function writePak(sink: PakSink, files: readonly PakInputFile[], o: PakWriterOptions): Promise<PakWriteResult> {
   const c = check(o, files);
-  const w: EntryWriter = { sink, c, encrypt: !!o.encryptEntries };
+  const w: EntryWriter = { sink, c, encrypt: !!o.encryptEntries, room: new Uint8Array(PAK_READ_ROOM) };
   const records: { path: string; record: PakEntryRecord }[] = [];
   const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: w.encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
   let pos = 0;
@@ -244,6 +252,8 @@ interface EntryWriter {
   sink: PakSink;
   c: Checked;
   encrypt: boolean;
+  /** The room files stored raw are read into (each piece written, or copied, before the next is read). */
+  room: Uint8Array;
 }
 
 /** Where the entry at `at` ends: its header, then its bytes (each block, or the whole file, padded when encrypted). */
@@ -327,7 +337,7 @@ async function storeRaw(w: EntryWriter, f: PakInputFile, at: number): Promise<Pa
     await sink.write(out, p);
     p += out.length;
   };
-  for await (const piece of f.read()) {
+  for await (const piece of f.read(w.room)) {
     total += piece.length;
     if (headLength < 16) {
       const take = piece.subarray(0, 16 - headLength);
