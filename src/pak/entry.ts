@@ -1,4 +1,5 @@
 import { ByteReader } from '../util/bytes.js';
+import { ByteOut } from './byte-out.js';
 import { IV_SIZE } from './footer.js';
 import { PakVersion } from './version.js';
 
@@ -207,15 +208,21 @@ export function decodeEntry(r: ByteReader, version: number, ctr: boolean): PakEn
  * full form in the primary index's list of non-encodable entries).
  */
 export function encodeEntry(e: PakEntryRecord, version: number): Uint8Array | undefined {
+  const out = new ByteOut(32 + 4 * e.blocks.length);
+  return encodeEntryTo(out, e, version) ? out.done() : undefined;
+}
+
+/** encodeEntry appended to `out`; false (nothing written) when the compact form cannot hold the entry. */
+export function encodeEntryTo(out: ByteOut, e: PakEntryRecord, version: number): boolean {
   const encrypted = (e.flags & PAK_ENTRY_FLAG_ENCRYPTED) !== 0;
-  if ((e.flags & ~PAK_ENTRY_FLAG_ENCRYPTED) !== 0) return undefined;
-  if (e.compressionMethodIndex > 0x3f || e.blocks.length > 0xffff || e.encryptionIv) return undefined;
-  if (e.compressionMethodIndex === 0 && e.size !== e.uncompressedSize) return undefined;
+  if ((e.flags & ~PAK_ENTRY_FLAG_ENCRYPTED) !== 0) return false;
+  if (e.compressionMethodIndex > 0x3f || e.blocks.length > 0xffff || e.encryptionIv) return false;
+  if (e.compressionMethodIndex === 0 && e.size !== e.uncompressedSize) return false;
   // The compact form only records block lengths, so the blocks must sit where it implies: packed right after
   // the in-place header, each aligned to 16 when encrypted.
   let start = e.offset + fullEntrySize(version, e.compressionMethodIndex, e.blocks.length);
   for (const b of e.blocks) {
-    if (b.start !== start || b.end < b.start || b.end - b.start > 0xffffffff) return undefined;
+    if (b.start !== start || b.end < b.start || b.end - b.start > 0xffffffff) return false;
     start += encrypted ? alignAes(b.end - b.start) : b.end - b.start;
   }
   let sizeBits = 0;
@@ -235,27 +242,17 @@ export function encodeEntry(e: PakEntryRecord, version: number): Uint8Array | un
       ((uncompressedIs32 ? 1 : 0) << 30) |
       ((offsetIs32 ? 1 : 0) << 31)) >>>
     0;
-  const out = new Uint8Array(4 + 4 + 8 + 8 + 8 + 4 * e.blocks.length);
-  const view = new DataView(out.buffer);
-  let p = 0;
-  const u32 = (v: number) => {
-    view.setUint32(p, v, true);
-    p += 4;
-  };
-  const u64 = (v: number) => {
-    view.setBigUint64(p, BigInt(v), true);
-    p += 8;
-  };
-  u32(bits);
-  if (sizeBits === 0x3f) u32(e.compressionBlockSize);
-  if (offsetIs32) u32(e.offset);
+  const u64 = (v: number) => out.u64(v % 0x100000000, Math.floor(v / 0x100000000));
+  out.u32(bits);
+  if (sizeBits === 0x3f) out.u32(e.compressionBlockSize);
+  if (offsetIs32) out.u32(e.offset);
   else u64(e.offset);
-  if (uncompressedIs32) u32(e.uncompressedSize);
+  if (uncompressedIs32) out.u32(e.uncompressedSize);
   else u64(e.uncompressedSize);
   if (e.compressionMethodIndex !== 0) {
-    if (sizeIs32) u32(e.size);
+    if (sizeIs32) out.u32(e.size);
     else u64(e.size);
   }
-  if (e.blocks.length > 1 || (e.blocks.length === 1 && encrypted)) for (const b of e.blocks) u32(b.end - b.start);
-  return out.slice(0, p);
+  if (e.blocks.length > 1 || (e.blocks.length === 1 && encrypted)) for (const b of e.blocks) out.u32(b.end - b.start);
+  return true;
 }

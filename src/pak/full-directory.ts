@@ -1,6 +1,6 @@
-import { concatBytes, encodeFString } from '../toc/directory-index.js';
+import { ByteOut } from './byte-out.js';
 import { ByteReader } from '../util/bytes.js';
-import { MAX_PAK_STRING, decodeUtf8, encodeUtf8, encodeUtf8String, readPakFString, readUtf8String } from './strings.js';
+import { MAX_PAK_STRING, decodeUtf8, encodeUtf8, readPakFString, readUtf8String } from './strings.js';
 import { PakVersion } from './version.js';
 import { quote } from '../util/quote.js';
 
@@ -80,13 +80,24 @@ export function readDirectoryTree(r: ByteReader, version: number): PakDirectory[
 }
 
 export function writeDirectoryTree(dirs: readonly PakDirectory[], version: number): Uint8Array {
-  const parts: Uint8Array[] = [i32(dirs.length)];
+  const out = new ByteOut();
+  writeDirectoryTreeTo(out, dirs, version);
+  return out.done();
+}
+
+/** The tree form appended to `out`. */
+export function writeDirectoryTreeTo(out: ByteOut, dirs: readonly PakDirectory[], version: number): void {
   const utf8Names = version >= PakVersion.Utf8PakDirectory;
+  out.i32(dirs.length);
   for (const d of dirs) {
-    parts.push(encodeFString(d.name), i32(d.files.length));
-    for (const f of d.files) parts.push(utf8Names ? encodeUtf8String(f.name) : encodeFString(f.name), i32(f.location));
+    out.fstring(d.name);
+    out.i32(d.files.length);
+    for (const f of d.files) {
+      if (utf8Names) out.utf8String(f.name);
+      else out.fstring(f.name);
+      out.i32(f.location);
+    }
   }
-  return concatBytes(parts);
 }
 
 /*
@@ -190,71 +201,76 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
- * Writes the v13+ flat form. Directories and the files in each are sorted by their UTF-8 bytes, as in the
- * engine-made UE 6.0 paks; path hashes are sorted as unsigned 64-bit numbers.
+ * Two names in the order of their UTF-8 bytes without encoding them: below the surrogates a UTF-16 unit is its code
+ * point, whose order UTF-8 keeps; where both differ at or above 0xD800 (pairs, lone surrogates, which encode as
+ * U+FFFD) the bytes decide.
  */
-export function writeFlatDirectoryIndex(dirs: readonly PakDirectory[], pathHashes: readonly PathHashPair[]): Uint8Array {
-  const sortedDirs = dirs
-    .map((d) => ({
-      bytes: encodeUtf8(d.name),
-      files: d.files.map((f) => ({ bytes: encodeUtf8(f.name), location: f.location })).sort((a, b) => compareBytes(a.bytes, b.bytes)),
-    }))
-    .sort((a, b) => compareBytes(a.bytes, b.bytes));
-  const hashes = [...pathHashes].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 || y < 0xd800) return x - y;
+    return compareBytes(encodeUtf8(a), encodeUtf8(b));
+  }
+  return a.length - b.length;
+}
 
-  const dirBlob: Uint8Array[] = [];
+/**
+ * Writes the v13+ flat form. Directories and the files in each are sorted by their UTF-8 bytes, as in the
+ * engine-made UE 6.0 paks; path hashes (low and high u32 per entry, see pathHasher, with `locations` in the same
+ * order) are sorted as unsigned 64-bit numbers.
+ */
+export function writeFlatDirectoryIndex(dirs: readonly PakDirectory[], hashes: Uint32Array, hashLocations: Int32Array): Uint8Array {
+  const sortedDirs = dirs
+    .map((d) => ({ bytes: encodeUtf8(d.name), files: d.files.slice().sort((a, b) => compareUtf8(a.name, b.name)) }))
+    .sort((a, b) => compareBytes(a.bytes, b.bytes));
+  const hashCount = hashLocations.length;
+  // Stable, as the sort of (hash, location) objects was: equal hashes keep their index order.
+  const order = new Uint32Array(hashCount);
+  for (let k = 0; k < hashCount; k++) order[k] = k;
+  order.sort((a, b) => hashes[2 * a + 1]! - hashes[2 * b + 1]! || hashes[2 * a]! - hashes[2 * b]!);
+
+  const dirBlob = new ByteOut();
   const anchors: number[] = [];
-  let dirBlobBytes = 0;
   let prev: Uint8Array = new Uint8Array(0);
   sortedDirs.forEach((d, i) => {
     let shared = 0;
-    if (i % FLAT_RESTART_INTERVAL === 0) anchors.push(dirBlobBytes);
+    if (i % FLAT_RESTART_INTERVAL === 0) anchors.push(dirBlob.length);
     else while (shared < prev.length && shared < d.bytes.length && prev[shared] === d.bytes[shared]) shared++;
     const suffix = d.bytes.subarray(shared);
-    dirBlob.push(i32(shared), i32(suffix.length), suffix);
-    dirBlobBytes += 8 + suffix.length;
+    dirBlob.i32(shared);
+    dirBlob.i32(suffix.length);
+    dirBlob.bytes(suffix);
     prev = d.bytes;
   });
-  anchors.push(dirBlobBytes);
+  anchors.push(dirBlob.length);
 
-  const dirFileStart = [0];
-  const nameOffsets = [0];
-  const locations: number[] = [];
-  const fileBlob: Uint8Array[] = [];
-  let fileBlobBytes = 0;
+  let fileCount = 0;
+  for (const d of sortedDirs) fileCount += d.files.length;
+  const dirFileStart = new ByteOut(4 * (sortedDirs.length + 1));
+  const nameOffsets = new ByteOut(4 * (fileCount + 1));
+  const locations = new ByteOut(4 * fileCount);
+  const fileBlob = new ByteOut();
+  dirFileStart.i32(0);
+  nameOffsets.i32(0);
+  let files = 0;
   for (const d of sortedDirs) {
     for (const f of d.files) {
-      fileBlob.push(f.bytes);
-      fileBlobBytes += f.bytes.length;
-      nameOffsets.push(fileBlobBytes);
-      locations.push(f.location);
+      fileBlob.utf8(f.name);
+      nameOffsets.i32(fileBlob.length);
+      locations.i32(f.location);
     }
-    dirFileStart.push(locations.length);
+    files += d.files.length;
+    dirFileStart.i32(files);
   }
 
-  const header = new Uint8Array(32);
-  const hv = new DataView(header.buffer);
-  [FLAT_DIRECTORY_MAGIC, sortedDirs.length, locations.length, FLAT_RESTART_INTERVAL, dirBlobBytes, fileBlobBytes, hashes.length, 0].forEach((v, k) =>
-    hv.setUint32(k * 4, v >>> 0, true),
-  );
-  const hashTable = new Uint8Array(12 * hashes.length);
-  const tv = new DataView(hashTable.buffer);
-  hashes.forEach((h, k) => {
-    tv.setBigUint64(8 * k, h.hash, true);
-    tv.setInt32(8 * hashes.length + 4 * k, h.location, true);
-  });
-  return concatBytes([header, hashTable, ints32(anchors), ints32(dirFileStart), ints32(nameOffsets), ints32(locations), ...dirBlob, ...fileBlob]);
-}
-
-function i32(v: number): Uint8Array {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setInt32(0, v, true);
-  return b;
-}
-
-function ints32(values: readonly number[]): Uint8Array {
-  const b = new Uint8Array(4 * values.length);
-  const v = new DataView(b.buffer);
-  values.forEach((x, k) => v.setInt32(4 * k, x, true));
-  return b;
+  const out = new ByteOut(32 + 12 * hashCount + 4 * (anchors.length + 2 * fileCount + sortedDirs.length + 2) + dirBlob.length + fileBlob.length);
+  for (const v of [FLAT_DIRECTORY_MAGIC, sortedDirs.length, fileCount, FLAT_RESTART_INTERVAL, dirBlob.length, fileBlob.length, hashCount, 0]) out.u32(v);
+  for (let k = 0; k < hashCount; k++) out.u64(hashes[2 * order[k]!]!, hashes[2 * order[k]! + 1]!);
+  for (let k = 0; k < hashCount; k++) out.i32(hashLocations[order[k]!]!);
+  for (const a of anchors) out.i32(a);
+  for (const part of [dirFileStart, nameOffsets, locations, dirBlob, fileBlob]) out.bytes(part.done());
+  return out.done();
 }

@@ -1,5 +1,7 @@
 import { concatBytes, encodeFString } from '../toc/directory-index.js';
 import { ByteReader } from '../util/bytes.js';
+import { ByteOut } from './byte-out.js';
+import type { PakIndexRecords } from './record-table.js';
 import { readFullEntry, writeFullEntry, type PakEntryRecord } from './entry.js';
 import { IV_SIZE, PakEncryptionMethod, type PakFooter } from './footer.js';
 import { readPakFString } from './strings.js';
@@ -137,10 +139,15 @@ export function readLegacyIndex(bytes: Uint8Array, footer: PakFooter, source: st
   return { mountPoint, entries };
 }
 
-export function writeLegacyIndex(mountPoint: string, entries: readonly { path: string; record: PakEntryRecord }[], version: number, methodWidth: 1 | 4): Uint8Array {
-  const parts: Uint8Array[] = [encodeFString(mountPoint), i32(entries.length)];
-  for (const e of entries) parts.push(encodeFString(e.path), writeFullEntry(e.record, version, methodWidth));
-  return concatBytes(parts);
+export function writeLegacyIndex(mountPoint: string, records: PakIndexRecords, version: number, methodWidth: 1 | 4): Uint8Array {
+  const out = new ByteOut();
+  out.fstring(mountPoint);
+  out.i32(records.length);
+  for (let i = 0; i < records.length; i++) {
+    out.fstring(records.path(i));
+    out.bytes(writeFullEntry(records.record(i), version, methodWidth));
+  }
+  return out.done();
 }
 
 function i32(v: number): Uint8Array {

@@ -11,6 +11,7 @@ import { unsafePakPathReason } from './safe-path.js';
 import { MAX_PAK_STRING } from './strings.js';
 import { PAK_VERSION_LATEST, PakVersion } from './version.js';
 import { buildPakIndex, padAes } from './write.js';
+import { PakRecordTable } from './record-table.js';
 import { eventLoopTurns } from '../util/turns.js';
 
 /** Where a pak is written: positioned writes (an entry's header is written after its data). */
@@ -217,7 +218,7 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
 export async function writePak(sink: PakSink, files: readonly PakInputFile[], o: PakWriterOptions): Promise<PakWriteResult> {
   const c = check(o, files);
   const w: EntryWriter = { sink, c, encrypt: !!o.encryptEntries, room: new Uint8Array(PAK_READ_ROOM) };
-  const records: { path: string; record: PakEntryRecord }[] = [];
+  const records = new PakRecordTable((i) => files[i]!.path);
   const result: PakWriteResult = { version: c.version, mountPoint: c.mountPoint, entries: files.length, compression: c.method, encryptedEntries: w.encrypt, encryptedIndex: !!o.encryptIndex, storedRaw: 0, rawBytes: 0, storedBytes: 0, size: 0 };
   let pos = 0;
   // Sources and sinks may block (files read and written with blocking calls): Ctrl-C and the progress bar need turns.
@@ -233,7 +234,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
         if (c.codec && f.size > 0) result.storedRaw++;
       }
       pos = entryEnd(w, record, at);
-      records.push({ path: f.path, record });
+      records.push(record);
       result.rawBytes += f.size;
       result.storedBytes += record.size;
       o.onFile?.(f.path, record.size);
@@ -375,7 +376,7 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /** Writes the index (primary, then its secondary parts) and the footer at `indexOffset`; returns the pak's size. */
-async function writeIndexAndFooter(sink: PakSink, c: Checked, o: PakWriterOptions, records: { path: string; record: PakEntryRecord }[], indexOffset: number): Promise<number> {
+async function writeIndexAndFooter(sink: PakSink, c: Checked, o: PakWriterOptions, records: PakRecordTable, indexOffset: number): Promise<number> {
   const built = buildPakIndex({
     version: c.version,
     mountPoint: c.mountPoint,

@@ -1,12 +1,14 @@
 import { IoStoreError } from '../errors.js';
 import { quote } from '../util/quote.js';
 import { concatBytes } from '../toc/directory-index.js';
-import { encodeEntry, writeFullEntry, type PakEntryRecord } from './entry.js';
+import { ByteOut } from './byte-out.js';
+import { encodeEntryTo, writeFullEntry, type PakEntryRecord } from './entry.js';
 import { defaultSlots, writePakFooter } from './footer.js';
-import { writeDirectoryTree, writeFlatDirectoryIndex, type PakDirectory, type PathHashPair } from './full-directory.js';
+import { writeDirectoryTree, writeFlatDirectoryIndex, type PakDirectory } from './full-directory.js';
 import { sha1 } from './pak-crypto.js';
 import { writeLegacyIndex, writePrimaryIndex, type PakIndexPart } from './pak-index.js';
-import { pakPathHash, writePathHashIndex } from './path-hash.js';
+import { pathHasher, writePathHashIndex } from './path-hash.js';
+import { recordList, type PakIndexRecords } from './record-table.js';
 import { unsafePakPathReason } from './safe-path.js';
 import { MAX_PAK_STRING } from './strings.js';
 import { PAK_VERSION_LATEST, PAK_VERSION_MIN, PakVersion } from './version.js';
@@ -62,15 +64,15 @@ function parentDir(dir: string): string | undefined {
  * parents of its directory (nearest first, up to "/"), then the directory itself. The order only matters for the
  * tree form (v10-12); the flat form of v13+ is sorted.
  */
-function buildDirectories(files: readonly { path: string; location: number }[]): PakDirectory[] {
+function buildDirectories(records: PakIndexRecords, locations: Int32Array): PakDirectory[] {
   const dirs = new Map<string, PakDirectory>();
-  for (const f of files) {
-    const [dir, name] = splitPath(f.path);
+  for (let i = 0; i < records.length; i++) {
+    const [dir, name] = splitPath(records.path(i));
     if (!dirs.has(dir)) {
       for (let d = parentDir(dir); d !== undefined && !dirs.has(d); d = parentDir(d)) dirs.set(d, { name: d, files: [] });
       dirs.set(dir, { name: dir, files: [] });
     }
-    dirs.get(dir)!.files.push({ name, location: f.location });
+    dirs.get(dir)!.files.push({ name, location: locations[i]! });
   }
   return [...dirs.values()];
 }
@@ -170,7 +172,7 @@ export function writeCompanionPak(options: CompanionPakOptions): Uint8Array {
     records.push({ path: f.path, record });
   }
   const indexOffset = pos;
-  const built = buildPakIndex({ version, mountPoint, seed, methodWidth, records, indexOffset, ...(options.keepInPrunedIndex ? { keepInPrunedIndex: options.keepInPrunedIndex } : {}) });
+  const built = buildPakIndex({ version, mountPoint, seed, methodWidth, records: recordList(records), indexOffset, ...(options.keepInPrunedIndex ? { keepInPrunedIndex: options.keepInPrunedIndex } : {}) });
   const index = built.primary;
   const secondary = built.secondary;
 
@@ -191,7 +193,7 @@ export interface PakIndexInput {
   seed: bigint;
   methodWidth: 1 | 4;
   /** Entries in index order; record offsets are absolute. */
-  records: readonly { path: string; record: PakEntryRecord }[];
+  records: PakIndexRecords;
   /** Where the primary index will start in the file. */
   indexOffset: number;
   keepInPrunedIndex?: (path: string) => boolean;
@@ -227,28 +229,30 @@ export function buildPakIndex(o: PakIndexInput): { primary: Uint8Array; primaryH
     const sealed = seal(writeLegacyIndex(mountPoint, records, version, o.methodWidth));
     return { primary: sealed.stored, primaryHash: sealed.hash, secondary: [] };
   }
-  const encodedParts: Uint8Array[] = [];
+  // Per entry: its location (an offset into the encoded entries, or -1, -2, ... into the full ones) and its path
+  // hash, in typed arrays; the encoded entries written into one growing buffer.
+  const n = records.length;
+  const encoded = new ByteOut();
   const nonEncoded: PakEntryRecord[] = [];
-  const located: { path: string; location: number }[] = [];
-  let encodedLen = 0;
-  for (const { path, record } of records) {
-    const enc = encodeEntry(record, version);
-    if (enc) {
-      located.push({ path, location: encodedLen });
-      encodedParts.push(enc);
-      encodedLen += enc.length;
-    } else {
+  const locations = new Int32Array(n);
+  const hashes = new Uint32Array(2 * n);
+  const hashPath = pathHasher(o.seed, version);
+  for (let i = 0; i < n; i++) {
+    const record = records.record(i);
+    const at = encoded.length;
+    if (encodeEntryTo(encoded, record, version)) locations[i] = at;
+    else {
       // The index copy of a non-encodable entry carries no hash; the in-place header keeps it.
-      located.push({ path, location: -nonEncoded.length - 1 });
+      locations[i] = -nonEncoded.length - 1;
       nonEncoded.push({ ...record, hash: new Uint8Array(20) });
     }
+    hashPath(records.path(i), hashes, i);
   }
-  const pairs: PathHashPair[] = located.map((l) => ({ hash: pakPathHash(l.path, o.seed, version), location: l.location }));
-  const dirs = buildDirectories(located);
+  const dirs = buildDirectories(records, locations);
   const pruned = o.keepInPrunedIndex ? buildPrunedDirectories(dirs, o.keepInPrunedIndex) : [];
-  const ph = seal(writePathHashIndex(pairs, pruned, version));
-  const fd = seal(version >= PakVersion.SortedDirectoryIndex ? writeFlatDirectoryIndex(dirs, pairs) : writeDirectoryTree(dirs, version));
-  const encodedEntries = concatBytes(encodedParts);
+  const ph = seal(writePathHashIndex(hashes, locations, pruned, version));
+  const fd = seal(version >= PakVersion.SortedDirectoryIndex ? writeFlatDirectoryIndex(dirs, hashes, locations) : writeDirectoryTree(dirs, version));
+  const encodedEntries = encoded.done();
   const primary = (phPart: PakIndexPart, fdPart: PakIndexPart) =>
     writePrimaryIndex({ mountPoint, entryCount: records.length, pathHashSeed: o.seed, pathHashIndex: phPart, fullDirectoryIndex: fdPart, encodedEntries, nonEncodedEntries: nonEncoded, version });
   // The primary index has a fixed length whatever the offsets, so measure it once with placeholders.
