@@ -148,13 +148,13 @@ async function walkSorted(dir: string, rel: string, out: string[]): Promise<void
  * `folder` as join() would begin a path below it, so that a file's name is this and its path (see fileBelow): join
  * normalizing the whole name again was ~3 us a file, made twice for each file of a pack.
  */
-function joinableBase(folder: string): string {
+export function joinableBase(folder: string): string {
   const b = normalize(folder);
   return b === '.' || b === `.${sep}` ? '' : b;
 }
 
 /** join(base, rel) for a base from joinableBase and a `/`-separated path found by walkFiles (already normal). */
-function fileBelow(base: string, rel: string): string {
+export function fileBelow(base: string, rel: string): string {
   if (sep !== '/') return join(base, rel);
   if (base === '') return rel;
   return base.endsWith('/') ? base + rel : `${base}/${rel}`;

@@ -13,6 +13,7 @@ import { PAK_VERSION_LATEST, PakVersion } from './version.js';
 import { buildPakIndex, padAes } from './write.js';
 import { PakRecordTable } from './record-table.js';
 import { eventLoopTurns } from '../util/turns.js';
+import { KeyTable } from '../util/key-table.js';
 
 /** Where a pak is written: positioned writes (an entry's header is written after its data). */
 export interface PakSink {
@@ -58,7 +59,8 @@ export interface PakWriterOptions {
   pathHashSeed?: bigint | number;
   /** v14+: the footer's pakchunk index; default -1. */
   pakchunkIndex?: number;
-  onFile?: (path: string, stored: number) => void;
+  /** After each file: its path, its stored size and its place in `files`. */
+  onFile?: (path: string, stored: number, index: number) => void;
   /**
    * Blocks read and compressed ahead of the writer (e.g. on every core: see src/pack/pak-deflate-ahead.ts), for
    * `codec`; undefined (or none returned) compresses each block on this thread as it is written. The bytes are the
@@ -196,15 +198,17 @@ function check(o: PakWriterOptions, files: readonly PakInputFile[]): Checked {
     usage(`path hash seed must be an integer, got ${String(o.pathHashSeed)}`);
   }
   if (seed < 0n || seed >= 1n << 64n) usage(`path hash seed ${seed} does not fit in 64 bits`);
-  const seen = new Map<string, string>();
-  for (const f of files) {
+  // Lower-case paths as hashes and references into `files` (a Map of the strings took ~0.1 KB a file).
+  const seen = new KeyTable((k) => files[k]!.path.toLowerCase());
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
     const why = unsafePakPathReason(f.path);
     if (why !== undefined) throw new IoStoreError('UNSAFE_PATH', `pak path ${JSON.stringify(f.path)} ${why}`);
     if (f.path.includes('\\')) usage(`pak path ${JSON.stringify(f.path)} must use "/" separators`);
     // The engine finds files by a case-insensitive path hash, so two paths differing only in case collide.
-    const other = seen.get(f.path.toLowerCase());
+    const k = seen.addIfAbsent(f.path.toLowerCase(), i);
+    const other = k < 0 ? undefined : files[k]!.path;
     if (other !== undefined) usage(other === f.path ? `pak path ${JSON.stringify(f.path)} is given twice (a pak finds one file per path)` : `pak paths ${JSON.stringify(other)} and ${JSON.stringify(f.path)} differ only in case`);
-    seen.set(f.path.toLowerCase(), f.path);
   }
   return { version: v, mountPoint, method, methodIndex, codec, blockSize, key: o.aesKey, slots, methodWidth, seed };
 }
@@ -237,7 +241,7 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
       records.push(record);
       result.rawBytes += f.size;
       result.storedBytes += record.size;
-      o.onFile?.(f.path, record.size);
+      o.onFile?.(f.path, record.size, i);
       await turn();
     }
   } finally {
