@@ -40,43 +40,76 @@ export interface FullDirectoryIndex {
   flat: boolean;
 }
 
+/** What reading a directory index reports, in its order: each directory, then the files in it. */
+export interface DirectoryVisitor {
+  dir(name: string): void;
+  file(name: string, location: number): void;
+}
+
 /**
  * Reads a full directory index in either form (tree, or the v13+ flat table when it starts with 'PFDQ').
  * `padded`: the part was AES-encrypted, so up to 15 bytes of block padding may follow it.
  */
 export function readFullDirectoryIndex(bytes: Uint8Array, version: number, source: string, base: number, padded = false): FullDirectoryIndex {
   const r = new ByteReader(bytes, source, base);
-  if (version >= PakVersion.SortedDirectoryIndex && bytes.length >= 4 && r.view.getUint32(0, true) === FLAT_DIRECTORY_MAGIC) {
-    return readFlatDirectoryIndex(r, padded ? 16 : 1);
-  }
+  if (isFlat(r, version)) return readFlatDirectoryIndex(r, padded ? 16 : 1);
   const directories = readDirectoryTree(r, version);
   if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the directory index`);
   return { directories, flat: false };
 }
 
+function isFlat(r: ByteReader, version: number): boolean {
+  return version >= PakVersion.SortedDirectoryIndex && r.bytes.length >= 4 && r.view.getUint32(0, true) === FLAT_DIRECTORY_MAGIC;
+}
+
+/**
+ * The same index told to `visit` a directory and a file at a time, with no object per file (a pak's reader makes
+ * its entries as it goes); the flat form's path hashes are skipped. Returns whether it was the flat form.
+ */
+export function visitFullDirectoryIndex(bytes: Uint8Array, version: number, source: string, base: number, padded: boolean, visit: DirectoryVisitor): boolean {
+  const r = new ByteReader(bytes, source, base);
+  if (isFlat(r, version)) {
+    readFlatDirectoryIndex(r, padded ? 16 : 1, visit);
+    return true;
+  }
+  visitDirectoryTree(r, version, visit);
+  if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the directory index`);
+  return false;
+}
+
 /** The tree form: i32 directory count, then per directory an FString name, i32 file count, (name, i32 location)s. */
 export function readDirectoryTree(r: ByteReader, version: number): PakDirectory[] {
+  const dirs: PakDirectory[] = [];
+  let files: PakDirectoryFile[] = [];
+  visitDirectoryTree(r, version, {
+    dir: (name) => {
+      files = [];
+      dirs.push({ name, files });
+    },
+    file: (name, location) => files.push({ name, location }),
+  });
+  return dirs;
+}
+
+function visitDirectoryTree(r: ByteReader, version: number, visit: DirectoryVisitor): void {
   const countAt = r.pos;
   const dirCount = r.i32('directory count');
   if (dirCount < 0) r.fail('BAD_VALUE', `negative directory count ${dirCount}`, countAt);
   // Smallest directory record: empty-string length + file count.
   r.needArray(dirCount, 8, 'directory index');
   const utf8Names = version >= PakVersion.Utf8PakDirectory;
-  const dirs: PakDirectory[] = [];
   for (let d = 0; d < dirCount; d++) {
     const name = readPakFString(r, 'directory name');
     const filesAt = r.pos;
     const fileCount = r.i32('directory file count');
     if (fileCount < 0) r.fail('BAD_VALUE', `directory ${quote(name)} has a negative file count ${fileCount}`, filesAt);
     r.needArray(fileCount, 8, `files of directory ${quote(name)}`);
-    const files: PakDirectoryFile[] = [];
+    visit.dir(name);
     for (let f = 0; f < fileCount; f++) {
       const fileName = utf8Names ? readUtf8String(r, 'file name') : readPakFString(r, 'file name');
-      files.push({ name: fileName, location: r.i32('entry location') });
+      visit.file(fileName, r.i32('entry location'));
     }
-    dirs.push({ name, files });
   }
-  return dirs;
 }
 
 export function writeDirectoryTree(dirs: readonly PakDirectory[], version: number): Uint8Array {
@@ -110,7 +143,7 @@ export function writeDirectoryTreeTo(out: ByteOut, dirs: readonly PakDirectory[]
  *   dirBlob: per directory (sorted) i32 sharedPrefixBytes, i32 suffixBytes, suffix (UTF-8),
  *   fileBlob: the file names (UTF-8) back to back.
  */
-function readFlatDirectoryIndex(r: ByteReader, slack: number): FullDirectoryIndex {
+function readFlatDirectoryIndex(r: ByteReader, slack: number, visit?: DirectoryVisitor): FullDirectoryIndex {
   r.skip(4, 'flat directory index magic');
   const headerAt = r.pos;
   const dirCount = r.i32('directory count');
@@ -127,12 +160,16 @@ function readFlatDirectoryIndex(r: ByteReader, slack: number): FullDirectoryInde
   // Everything below is sized by the header: check it all fits before reading (or allocating) any of it.
   r.need(12 * hashCount + 4 * (anchorCount + dirCount + 1 + 2 * fileCount + 1) + dirBlobBytes + fileBlobBytes, 'flat directory index tables');
 
-  const hashes: bigint[] = [];
-  for (let i = 0; i < hashCount; i++) hashes.push(r.u64('path hash'));
-  const pathHashes: PathHashPair[] = hashes.map((hash) => ({ hash, location: r.i32('path hash location') }));
+  const pathHashes: PathHashPair[] = [];
+  if (visit) r.skip(12 * hashCount, 'path hashes');
+  else {
+    const hashes: bigint[] = [];
+    for (let i = 0; i < hashCount; i++) hashes.push(r.u64('path hash'));
+    for (const hash of hashes) pathHashes.push({ hash, location: r.i32('path hash location') });
+  }
   const ints = (n: number, what: string) => {
-    const a: number[] = [];
-    for (let i = 0; i < n; i++) a.push(r.i32(what));
+    const a = new Int32Array(n);
+    for (let i = 0; i < n; i++) a[i] = r.i32(what);
     return a;
   };
   const anchorsAt = r.pos;
@@ -174,12 +211,14 @@ function readFlatDirectoryIndex(r: ByteReader, slack: number): FullDirectoryInde
     prev = nameBytes;
     const name = decodeUtf8(nameBytes) ?? blob.fail('BAD_VALUE', `directory ${d}: name is not valid UTF-8`, at);
     const files: PakDirectoryFile[] = [];
+    visit?.dir(name);
     for (let f = dirFileStart[d]!; f < dirFileStart[d + 1]!; f++) {
       const raw = fileBlob.subarray(nameOffsets[f]!, nameOffsets[f + 1]!);
       const fileName = decodeUtf8(raw) ?? r.fail('BAD_VALUE', `file ${f}: name is not valid UTF-8`, nameOffsetsAt + 4 * f);
-      files.push({ name: fileName, location: locations[f]! });
+      if (visit) visit.file(fileName, locations[f]!);
+      else files.push({ name: fileName, location: locations[f]! });
     }
-    directories.push({ name, files });
+    if (!visit) directories.push({ name, files });
   }
   if (blob.remaining !== 0) blob.fail('BAD_VALUE', `${blob.remaining} bytes left over in the directory blob`);
   if (anchors[anchorCount - 1] !== dirBlobBytes) r.fail('BAD_VALUE', `last directory anchor ${anchors[anchorCount - 1]} is not the blob size ${dirBlobBytes}`, anchorsAt);
@@ -187,7 +226,7 @@ function readFlatDirectoryIndex(r: ByteReader, slack: number): FullDirectoryInde
 }
 
 /** A [0 .. total] table of run starts must start at 0, never go back, and end at the total. */
-function checkRuns(r: ByteReader, runs: readonly number[], total: number, what: string, at: number): void {
+function checkRuns(r: ByteReader, runs: Int32Array, total: number, what: string, at: number): void {
   if (runs[0] !== 0 || runs[runs.length - 1] !== total) r.fail('BAD_VALUE', `${what} must run from 0 to ${total}`, at);
   for (let i = 1; i < runs.length; i++) {
     if (runs[i]! < runs[i - 1]!) r.fail('BAD_VALUE', `${what} go backwards at ${i}`, at + 4 * i);

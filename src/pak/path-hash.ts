@@ -97,6 +97,22 @@ export function readPathHashIndex(bytes: Uint8Array, version: number, source: st
   return { entries, pruned };
 }
 
+/**
+ * How many (hash, location) pairs the path-hash index holds, its structure checked as readPathHashIndex checks it,
+ * without an object per pair (a pak's reader only counts them).
+ */
+export function countPathHashIndex(bytes: Uint8Array, version: number, source: string, base: number, padded = false): number {
+  const r = new ByteReader(bytes, source, base);
+  const at = r.pos;
+  const count = r.i32('path hash count');
+  if (count < 0) r.fail('BAD_VALUE', `negative path hash count ${count}`, at);
+  r.needArray(count, 12, 'path hash index');
+  r.skip(12 * count, 'path hash index');
+  readDirectoryTree(r, version);
+  if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the path hash index`);
+  return count;
+}
+
 /** `hashes`: each entry's hash as low and high u32 (see pathHasher), `locations` its entry location, in index order. */
 export function writePathHashIndex(hashes: Uint32Array, locations: Int32Array, pruned: readonly PakDirectory[], version: number): Uint8Array {
   const out = new ByteOut(4 + 12 * locations.length + 64);

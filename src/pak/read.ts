@@ -2,10 +2,10 @@ import { IoStoreError } from '../errors.js';
 import { ByteReader, toHex } from '../util/bytes.js';
 import { decodeEntry, PAK_ENTRY_FLAG_DELETED, PAK_ENTRY_FLAG_ENCRYPTED, type PakBlock, type PakEntryRecord } from './entry.js';
 import { PakEncryptionMethod, readPakFooter, type PakFooter } from './footer.js';
-import { readFullDirectoryIndex, type PakDirectory } from './full-directory.js';
+import { visitFullDirectoryIndex, type DirectoryVisitor } from './full-directory.js';
 import { openIndexPart } from './pak-crypto.js';
 import { readLegacyIndex, readPrimaryIndex, type PakIndexPart } from './pak-index.js';
-import { readPathHashIndex } from './path-hash.js';
+import { countPathHashIndex } from './path-hash.js';
 import { isSafePakPath } from './safe-path.js';
 import { PakVersion, pakVersionName } from './version.js';
 import { quote } from '../util/quote.js';
@@ -173,46 +173,44 @@ export function readPak(bytes: Uint8Array, options: ReadPakOptions = {}): PakFil
   if (primary.pathHashIndex) {
     const ph = primary.pathHashIndex;
     const phBytes = openIndexPart(region(ph.offset, ph.size), footer, 'pathHash', ph.hash, cryptOpts(ph.offset));
-    const parsed = readPathHashIndex(phBytes, footer.version, source, ph.offset, footer.encryptedIndex);
-    result.pathHashIndex = { ...ph, count: parsed.entries.length };
+    result.pathHashIndex = { ...ph, count: countPathHashIndex(phBytes, footer.version, source, ph.offset, footer.encryptedIndex) };
   }
   const fd = primary.fullDirectoryIndex;
   if (!fd) {
     throw new IoStoreError('UNSUPPORTED', 'pak has no full directory index (only path hashes), so its file names cannot be listed', { file: source, offset: footer.indexOffset });
   }
   const fdBytes = openIndexPart(region(fd.offset, fd.size), footer, 'fullDirectory', fd.hash, cryptOpts(fd.offset));
-  const dirIndex = readFullDirectoryIndex(fdBytes, footer.version, source, fd.offset, footer.encryptedIndex);
-  result.fullDirectoryIndex = { ...fd, flat: dirIndex.flat };
-  collectEntries(result, dirIndex.directories, primary, footer, r, fdBytes.length);
+  // Read twice: once to check its structure (so a broken index is refused as it was when it was parsed whole before
+  // its entries were made), then to make the entries, with no object per directory file in between.
+  const ignore = { dir: () => {}, file: () => {} };
+  const flat = visitFullDirectoryIndex(fdBytes, footer.version, source, fd.offset, footer.encryptedIndex, ignore);
+  result.fullDirectoryIndex = { ...fd, flat };
+  visitFullDirectoryIndex(fdBytes, footer.version, source, fd.offset, footer.encryptedIndex, entryCollector(result, primary, footer, r, fdBytes.length));
   return result;
 }
 
-function collectEntries(
-  result: PakFile,
-  dirs: readonly PakDirectory[],
-  primary: ReturnType<typeof readPrimaryIndex>,
-  footer: PakFooter,
-  r: ByteReader,
-  fdSize: number,
-): void {
+/** Makes the entries of the directory index's files as it is read (see visitFullDirectoryIndex). */
+function entryCollector(result: PakFile, primary: ReturnType<typeof readPrimaryIndex>, footer: PakFooter, r: ByteReader, fdSize: number): DirectoryVisitor {
   const ctr = footer.encryptionMethod === PakEncryptionMethod.AesCtr;
   const encoded = new ByteReader(primary.encodedEntries, r.source, r.base + primary.encodedEntriesAt);
   // Decode each location once: many names may point at the same record, and its block list must not be copied.
   const decoded = new Map<number, PakEntryRecord>();
   const budget = Math.max(PATH_BUDGET_FLOOR, PATH_BUDGET_FACTOR * (fdSize + primary.encodedEntries.length));
   let spent = 0;
-  for (const dir of dirs) {
-    let prefix = dir.name.replace(/^\/+/, '');
-    if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
-    for (const file of dir.files) {
-      const path = prefix + file.name;
+  let prefix = '';
+  return {
+    dir(name) {
+      prefix = name.replace(/^\/+/, '');
+      if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
+    },
+    file(name, loc) {
+      const path = prefix + name;
       spent += path.length;
       if (spent > budget) r.fail('BAD_VALUE', `file paths add up to more than ${budget} characters; the directory index is corrupt`, primary.encodedEntriesAt);
-      const loc = file.location;
       // INT32_MIN marks a delete record; 0x7fffffff is reserved and also invalid.
       if (loc === -0x80000000 || loc === 0x7fffffff) {
         result.deleted.push(path);
-        continue;
+        return;
       }
       let rec = decoded.get(loc);
       if (!rec) {
@@ -229,6 +227,6 @@ function collectEntries(
         decoded.set(loc, rec);
       }
       result.entries.push(toEntry(path, rec, footer, r, primary.encodedEntriesAt + Math.max(0, loc)));
-    }
-  }
+    },
+  };
 }
