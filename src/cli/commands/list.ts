@@ -9,6 +9,7 @@ import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { writeChunkRows } from '../chunk-rows.js';
+import { writeTable } from '../table-stream.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
@@ -218,6 +219,23 @@ function printPakRows(args: ListArgs, io: CliIO, rows: ReadonlyArray<PakFileRow 
   }
   const at = lead.length;
   const fit = io.columns === undefined ? undefined : { width: io.columns, shrink: at, drop: [at + 5, at + 4] };
+  if (!fit) {
+    // To a file or a pipe: written a batch of rows at a time, no cells per row (see writeTable).
+    const cell = (i: number, c: number): string => {
+      const r = rows[i]!;
+      switch (c - at) {
+        case -1: return r.container ?? '';
+        case 0: return r.path;
+        case 1: return String(r.size);
+        case 2: return String(r.storedSize);
+        case 3: return r.compression;
+        case 4: return r.encrypted ? 'yes' : 'no';
+        default: return r.hash;
+      }
+    };
+    writeTable((t) => io.out(t), [...lead, 'path', 'size', 'stored', 'compression', 'encrypted', 'sha1'], rows.length, cell, [...lead.map(() => 'left' as const), 'left', 'right', 'right', 'left', 'left', 'left']);
+    return;
+  }
   io.out(renderTableFit([...lead, 'path', 'size', 'stored', 'compression', 'encrypted', 'sha1'], rows.map(cells), [...lead.map(() => 'left' as const), 'left', 'right', 'right', 'left', 'left', 'left'], fit));
 }
 
