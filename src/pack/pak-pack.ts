@@ -86,6 +86,9 @@ class PakDiskFile implements PakInputFile {
   }
 }
 
+/** A `/`-separated path with `.`, `..` or empty components, or a backslash: not one fileBelow takes as it is. */
+const NOT_NORMAL = /(^|\/)\.{0,2}(\/|$)|\\/;
+
 /** The file `rel` (`/`-separated) of the folder `base` (see joinableBase), at `path` in the pak. */
 function diskFile(base: string, rel: string, path: string): PakDiskFile {
   return new PakDiskFile(base, rel, path, sizeOf(fileBelow(base, rel)));
@@ -212,7 +215,8 @@ async function takeUnpackedPak(folder: string, manifest: Manifest, picked: Manif
     throw new IoStoreError('USAGE', `the pak was encrypted (key GUID ${picked.encryptionKeyGuid}): give --aes-key, or --no-encrypt to write it plain`, { file: folder });
   }
   const base = joinableBase(folder);
-  for (const f of picked.files) src.files.push(diskFile(base, f.path, f.pakPath));
+  // A path the manifest gives with `.`, `..` or empty components (an edited manifest) is joined as before, normalized.
+  for (const f of picked.files) src.files.push(NOT_NORMAL.test(f.path) ? diskFile('', join(folder, ...f.path.split('/')), f.pakPath) : diskFile(base, f.path, f.pakPath));
   const known = new Set<string>();
   for (const p of manifest.paks ?? []) for (const f of p.files) known.add(f.path.toLowerCase());
   for (const c of manifest.containers) for (const ch of c.chunks) known.add(ch.path.toLowerCase());
