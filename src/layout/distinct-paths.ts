@@ -1,6 +1,7 @@
 // Whether one container's output paths can collide at all, worked out from its directory index as stored: when they
 // cannot, an unpack of it alone claims no path (OutputNames), which for a game's 150,000 chunks was ~0.3-0.45 s of
 // the calling thread before its workers had any work.
+import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 
@@ -14,7 +15,9 @@ import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]): boolean {
   const paths = toc.chunkPaths;
   const n = toc.chunkCount;
-  if (!paths) return false;
+  // No directory index: every chunk is unnamed (a game's bulk or shader containers, the Oodle scale set), and its
+  // claims were the calling thread's largest step before the workers got work (150,000 chunk ids made hex and claimed).
+  if (!paths) return !unnamedFolderReserved(reserved) && unnamedIdsDistinct(toc, () => true);
   const stored = paths.storedNames;
   if (!stored) return false;
   // Folder texts: each distinct, and none at or below a reserved name or the unnamed chunks' folder.
@@ -72,14 +75,38 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
   for (const r of reserved) if (asFile(r)) return false;
   if (!hasUnnamed) return true;
   // Unnamed chunks: `_chunks/<Type>/<id>.bin`, distinct by id; the folder itself must not be a file of the index.
-  if (asFile(UNNAMED_CHUNKS_FOLDER) || reserved.some((r) => r === UNNAMED_CHUNKS_FOLDER || r.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`))) return false;
-  const ids = new Set<string>();
+  if (asFile(UNNAMED_CHUNKS_FOLDER) || unnamedFolderReserved(reserved)) return false;
+  return unnamedIdsDistinct(toc, (i) => paths.folder(i) < 0);
+}
+
+function unnamedFolderReserved(reserved: readonly string[]): boolean {
+  return reserved.some((r) => r === UNNAMED_CHUNKS_FOLDER || r.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`));
+}
+
+/**
+ * Whether the chunks `unnamed` picks have distinct ids: their paths (`_chunks/<Type>/<id>.bin`, the type being the
+ * id's last byte) are then distinct. Compared as the TOC's 12 id bytes in one table, no hex string per chunk.
+ */
+function unnamedIdsDistinct(toc: IoStoreToc, unnamed: (i: number) => boolean): boolean {
+  const ids = toc.chunkIds;
+  const n = toc.chunkCount;
+  const size = tableSize(n);
+  const slots = new Int32Array(size);
+  const mask = size - 1;
   for (let i = 0; i < n; i++) {
-    if (paths.folder(i) >= 0) continue;
-    const id = toc.chunkIdHex(i);
-    if (ids.has(id)) return false;
-    ids.add(id);
+    if (!unnamed(i)) continue;
+    const at = i * CHUNK_ID_SIZE;
+    let h = 0x811c9dc5;
+    for (let k = at; k < at + CHUNK_ID_SIZE; k++) h = Math.imul(h ^ ids[k]!, 0x01000193);
+    let s = mix(h) & mask;
+    for (; slots[s] !== 0; s = (s + 1) & mask) if (sameId(ids, at, (slots[s]! - 1) * CHUNK_ID_SIZE)) return false;
+    slots[s] = i + 1;
   }
+  return true;
+}
+
+function sameId(ids: Uint8Array, a: number, b: number): boolean {
+  for (let k = 0; k < CHUNK_ID_SIZE; k++) if (ids[a + k] !== ids[b + k]) return false;
   return true;
 }
 
