@@ -2,6 +2,7 @@
 // cannot, an unpack of it alone claims no path (OutputNames), which for a game's 150,000 chunks was ~0.3-0.45 s of
 // the calling thread before its workers had any work.
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
+import type { ChunkPaths } from '../toc/directory-index.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 
@@ -17,7 +18,7 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
   const n = toc.chunkCount;
   // No directory index: every chunk is unnamed (a game's bulk or shader containers, the Oodle scale set), and its
   // claims were the calling thread's largest step before the workers got work (150,000 chunk ids made hex and claimed).
-  if (!paths) return !unnamedFolderReserved(reserved) && unnamedIdsDistinct(toc, () => true);
+  if (!paths) return !unnamedFolderReserved(reserved) && unnamedIdsDistinct(toc, null);
   const stored = paths.storedNames;
   if (!stored) return false;
   // Folder texts: each distinct, and none at or below a reserved name or the unnamed chunks' folder.
@@ -76,7 +77,7 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
   if (!hasUnnamed) return true;
   // Unnamed chunks: `_chunks/<Type>/<id>.bin`, distinct by id; the folder itself must not be a file of the index.
   if (asFile(UNNAMED_CHUNKS_FOLDER) || unnamedFolderReserved(reserved)) return false;
-  return unnamedIdsDistinct(toc, (i) => paths.folder(i) < 0);
+  return unnamedIdsDistinct(toc, paths);
 }
 
 function unnamedFolderReserved(reserved: readonly string[]): boolean {
@@ -84,17 +85,18 @@ function unnamedFolderReserved(reserved: readonly string[]): boolean {
 }
 
 /**
- * Whether the chunks `unnamed` picks have distinct ids: their paths (`_chunks/<Type>/<id>.bin`, the type being the
- * id's last byte) are then distinct. Compared as the TOC's 12 id bytes in one table, no hex string per chunk.
+ * Whether the unnamed chunks (those `paths` names no folder for; without paths, every chunk) have distinct ids: their
+ * paths (`_chunks/<Type>/<id>.bin`, the type being the id's last byte) are then distinct. Compared as the TOC's 12 id
+ * bytes in one table, no hex string per chunk.
  */
-function unnamedIdsDistinct(toc: IoStoreToc, unnamed: (i: number) => boolean): boolean {
+function unnamedIdsDistinct(toc: IoStoreToc, paths: ChunkPaths | null): boolean {
   const ids = toc.chunkIds;
   const n = toc.chunkCount;
   const size = tableSize(n);
   const slots = new Int32Array(size);
   const mask = size - 1;
   for (let i = 0; i < n; i++) {
-    if (!unnamed(i)) continue;
+    if (paths !== null && paths.folder(i) >= 0) continue;
     const at = i * CHUNK_ID_SIZE;
     let h = 0x811c9dc5;
     for (let k = at; k < at + CHUNK_ID_SIZE; k++) h = Math.imul(h ^ ids[k]!, 0x01000193);
