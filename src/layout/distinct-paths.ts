@@ -98,18 +98,22 @@ function unnamedIdsDistinct(toc: IoStoreToc, paths: ChunkPaths | null): boolean 
   for (let i = 0; i < n; i++) {
     if (paths !== null && paths.folder(i) >= 0) continue;
     const at = i * CHUNK_ID_SIZE;
-    let h = 0x811c9dc5;
-    for (let k = at; k < at + CHUNK_ID_SIZE; k++) h = Math.imul(h ^ ids[k]!, 0x01000193);
-    let s = mix(h) & mask;
-    for (; slots[s] !== 0; s = (s + 1) & mask) if (sameId(ids, at, (slots[s]! - 1) * CHUNK_ID_SIZE)) return false;
+    // The id as three words, mixed (its bytes one at a time were ~40 ms of 150,000 ids, run once, not optimized).
+    const a = word(ids, at);
+    const b = word(ids, at + 4);
+    const c = word(ids, at + 8);
+    let s = mix(Math.imul(mix(Math.imul(mix(a), 0x01000193) ^ b), 0x01000193) ^ c) & mask;
+    for (; slots[s] !== 0; s = (s + 1) & mask) {
+      const j = (slots[s]! - 1) * CHUNK_ID_SIZE;
+      if (word(ids, j) === a && word(ids, j + 4) === b && word(ids, j + 8) === c) return false;
+    }
     slots[s] = i + 1;
   }
   return true;
 }
 
-function sameId(ids: Uint8Array, a: number, b: number): boolean {
-  for (let k = 0; k < CHUNK_ID_SIZE; k++) if (ids[a + k] !== ids[b + k]) return false;
-  return true;
+function word(b: Uint8Array, at: number): number {
+  return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
 }
 
 function tableSize(n: number): number {
