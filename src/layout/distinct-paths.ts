@@ -1,6 +1,6 @@
-// Whether one container's output paths can collide at all, worked out from its directory index as stored (without one, from
-// its chunk ids): when they cannot, an unpack of it alone claims no path (OutputNames), which for a game's 150,000 chunks
-// was ~0.3-0.45 s of the calling thread before its workers had any work.
+// Whether one container's output paths can collide at all, worked out from its directory index as stored (without
+// one, from its chunk ids): when they cannot, an unpack of it alone claims no path (OutputNames), which for a game's
+// 150,000 chunks was ~0.3-0.45 s of the calling thread before its workers had any work.
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import type { ChunkPaths } from '../toc/directory-index.js';
 import type { IoStoreToc } from '../toc/toc.js';
