@@ -6,9 +6,10 @@
  * nothing is allocated, every address is the caller's.
  *
  * Whole: the TOC's block entries, the directory index's string table (FStrings: an i32 length, then that many Latin-1
- * bytes with a NUL, or UTF-16 when negative) and where each string starts (i32), each folder's text (i32 start, i32
- * length, already inside a JSON string). Per window entry k (a run of consecutive chunks): its 12-byte id, its meta
- * (hash, flags), its offset and length (f64), its folder (i32, -1: unnamed) and its name's number (i32).
+ * bytes with a NUL, or UTF-16 when negative) and each folder's text (i32 start, i32 length, already inside a JSON
+ * string): where the .utoc lies in this memory (shared with the threads that read it), its sections are read in place.
+ * Per window entry k (a run of consecutive chunks): its 12-byte id, its meta (hash, flags), its offset and length
+ * (f64), its folder (i32, -1: unnamed) and where its name's FString starts in the string table (i32).
  */
 
 // Fixed texts, each an i32 start and an i32 length in the table at `texts`.
@@ -51,14 +52,11 @@ let blocks: usize = 0;
 let blockCount: u64 = 0;
 let names: usize = 0;
 let namesSize: i32 = 0;
-let nameStarts: usize = 0;
-let nameCount: i32 = 0;
 let folderTexts: usize = 0;
 let folderCount: i32 = 0;
 
-export function setData(blocks_: usize, blockCount_: i32, names_: usize, namesSize_: i32, nameStarts_: usize, nameCount_: i32, folderTexts_: usize, folderCount_: i32): void {
-  blocks = blocks_; blockCount = <u64>blockCount_; names = names_; namesSize = namesSize_; nameStarts = nameStarts_; nameCount = nameCount_;
-  folderTexts = folderTexts_; folderCount = folderCount_;
+export function setData(blocks_: usize, blockCount_: i32, names_: usize, namesSize_: i32, folderTexts_: usize, folderCount_: i32): void {
+  blocks = blocks_; blockCount = <u64>blockCount_; names = names_; namesSize = namesSize_; folderTexts = folderTexts_; folderCount = folderCount_;
 }
 
 // The window's per-entry arrays.
@@ -67,10 +65,10 @@ let metas: usize = 0;
 let offsets: usize = 0;
 let lengths: usize = 0;
 let folderOf: usize = 0;
-let nameOf: usize = 0;
+let nameAt: usize = 0;
 
-export function setWindow(ids_: usize, metas_: usize, offsets_: usize, lengths_: usize, folderOf_: usize, nameOf_: usize): void {
-  ids = ids_; metas = metas_; offsets = offsets_; lengths = lengths_; folderOf = folderOf_; nameOf = nameOf_;
+export function setWindow(ids_: usize, metas_: usize, offsets_: usize, lengths_: usize, folderOf_: usize, nameAt_: usize): void {
+  ids = ids_; metas = metas_; offsets = offsets_; lengths = lengths_; folderOf = folderOf_; nameAt = nameAt_;
 }
 
 /** Set by `write` when it stopped at an entry it does not take (the caller writes that one). */
@@ -226,20 +224,15 @@ export function write(from: i32, to: i32, order: i32, first: i32, at: usize, lim
     let name: usize = 0;
     let nameLength: i32 = 0;
     if (named) {
-      const s = load<i32>(nameOf + (<usize>k << 2));
-      if (f >= folderCount || s < 0 || s >= nameCount) {
+      const at_ = load<i32>(nameAt + (<usize>k << 2));
+      const len = f < folderCount && at_ >= 0 && at_ <= namesSize - 4 ? load<i32>(names + <usize>at_) : 0;
+      // Latin-1 with its NUL, inside the table.
+      if (len <= 0 || len > namesSize - 4 - at_) {
         refused = 1;
         break;
       }
       folder = folderTexts + (<usize>f << 3);
-      const nameAt = load<i32>(nameStarts + (<usize>s << 2));
-      const len = nameAt >= 0 && nameAt <= namesSize - 4 ? load<i32>(names + <usize>nameAt) : 0;
-      // Latin-1 with its NUL, inside the table.
-      if (len <= 0 || len > namesSize - 4 - nameAt) {
-        refused = 1;
-        break;
-      }
-      name = names + <usize>nameAt + 4;
+      name = names + <usize>at_ + 4;
       nameLength = len - 1;
     }
     const pathMost = named ? 2 + load<i32>(folder, 4) + 6 * nameLength : 0;
