@@ -81,6 +81,24 @@ describe.skipIf(!hasCorpus)('manifestChunkPieces: a long manifest\'s chunk entri
     expect(containers).toBeGreaterThanOrEqual(15);
     expect(entries).toBeGreaterThan(10_000);
   });
+
+  it('reads the TOC in place where unpack reads the .utoc (a shared module memory) and writes the same bytes', async () => {
+    const { readTocBytes } = await import('../../src/toc/read-file.js');
+    const { sharedModuleMemory } = await import('../../src/util/wasm.js');
+    for (const file of ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-patchtest/jh-patchtest-chunk1001/pakchunk1001-Windows.utoc']) {
+      const bytes = await readTocBytes(corpusPath(file), { shared: true });
+      expect(sharedModuleMemory(bytes)).toBeDefined();
+      const toc = readToc(bytes, { source: file });
+      for (const c of cases(toc)) expect(written(toc, c).text).toBe(expected(toc, c));
+      // A writer already using the memory's room: a second one at the same time works from copies.
+      const c = cases(toc)[0]!;
+      const writer = new ManifestChunkWriter(toc, c.indent);
+      const one = manifestChunkPieces(toc, c.chunks, c.indent, undefined, (k, out) => writer.write(out, c.chunks[k]!, undefined, undefined), 1)![Symbol.iterator]();
+      const head = decoder.decode(one.next().value as Uint8Array);
+      expect(written(toc, c).text.startsWith(head)).toBe(true);
+      one.return?.();
+    }
+  });
 });
 
 describe('manifestChunkPieces: names, pieces and fallbacks', () => {
