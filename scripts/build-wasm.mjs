@@ -2,8 +2,9 @@
 // Compiles the project's WebAssembly modules (AssemblyScript) and embeds each, base64, in a generated TypeScript
 // file, so that the library, the CLI bundles and the browser page all carry them without a file of their own to find:
 // the Oodle decoder (assembly/oodle -> src/codecs/oodle/wasm-bytes.generated.ts), the TOC reader's per-entry loops
-// (assembly/toc -> src/toc/toc-scan-wasm.generated.ts) and the chunk rows of `iostore list` (assembly/listing ->
-// src/cli/chunk-rows-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
+// (assembly/toc -> src/toc/toc-scan-wasm.generated.ts), the chunk rows of `iostore list` (assembly/listing ->
+// src/cli/chunk-rows-wasm.generated.ts) and a long unpack manifest's chunk entries (assembly/manifest ->
+// src/layout/manifest-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
 // only when its sources, the compiler or its options change (their hash is in the generated file).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ const MODULES = [
   { dir: 'oodle', target: join('src', 'codecs', 'oodle', 'wasm-bytes.generated.ts'), name: 'OODLE_WASM_BASE64', what: "The Oodle decoder's", options: ['--runtime', 'stub', '-O3', '--noAssert', '--enable', 'simd', '--converge'] },
   { dir: 'toc', target: join('src', 'toc', 'toc-scan-wasm.generated.ts'), name: 'TOC_SCAN_WASM_BASE64', what: "The TOC reader's loops'", options: COMMON },
   { dir: 'listing', target: join('src', 'cli', 'chunk-rows-wasm.generated.ts'), name: 'CHUNK_ROWS_WASM_BASE64', what: 'The chunk rows writer', options: COMMON },
+  // Its memory is shared: an unpack's .utoc lies in one (src/util/wasm.ts sharedModuleBytes), read in place.
+  { dir: 'manifest', target: join('src', 'layout', 'manifest-wasm.generated.ts'), name: 'MANIFEST_WASM_BASE64', what: "The long manifest's chunk entries writer", options: [...COMMON, '--sharedMemory', '--maximumMemory', '65536', '--enable', 'threads'] },
 ];
 const ascVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'assemblyscript', 'package.json'), 'utf8')).version;
 

@@ -263,10 +263,10 @@ function blockMethods(toc: IoStoreToc, first: number, count: number): number {
   return method | raw;
 }
 
-type EntryTexts = Record<'open' | 'type' | 'path' | 'order' | 'size' | 'hash' | 'flags' | 'compression' | 'offset' | 'ucasOffset' | 'tocPath' | 'rawBlocks' | 'rawItem' | 'rawClose' | 'overriddenBy' | 'close', string>;
+export type EntryTexts = Record<'open' | 'type' | 'path' | 'order' | 'size' | 'hash' | 'flags' | 'compression' | 'offset' | 'ucasOffset' | 'tocPath' | 'rawBlocks' | 'rawItem' | 'rawClose' | 'overriddenBy' | 'close', string>;
 
 /** The fixed text between a chunk entry's values at this indent: the one source of both writers' keys. */
-function entryTexts(indent: string): EntryTexts {
+export function entryTexts(indent: string): EntryTexts {
   const n = `,\n${indent} `;
   const key = (k: string, quote = false) => `${n}"${k}": ${quote ? '"' : ''}`;
   return {

@@ -4,6 +4,10 @@ import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
+import { sharedModuleBytes } from '../util/wasm.js';
+
+/** Address space past a shared .utoc's bytes for the manifest writer's tables, windows and output (see sharedModuleBytes). */
+const SHARED_ROOM = 16 << 20;
 
 /**
  * Reads and parses a .utoc file. The magic is checked on the first bytes before the whole file is read, so a
@@ -30,9 +34,10 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
     if (!magicOk) {
       throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
     }
-    // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own.
+    // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own; in a
+    // shared WebAssembly memory, where a long unpack manifest's writer reads them in place (src/layout/manifest-wasm.ts).
     // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
-    const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(size)) : (tocBytesInModule(size) ?? new Uint8Array(size));
+    const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? (sharedModuleBytes(size, SHARED_ROOM) ?? new Uint8Array(new SharedArrayBuffer(size))) : (tocBytesInModule(size) ?? new Uint8Array(size));
     let done = 0;
     while (done < size) {
       const n = readSync(fd, bytes, done, size - done, done);

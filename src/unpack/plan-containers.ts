@@ -6,6 +6,7 @@ import { chunkTypeFromName } from '../toc/chunk-id.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { manifestChunk, manifestChunkJson, manifestContainer, type Manifest, type ManifestChunk, type ManifestContainer } from '../layout/manifest.js';
 import { ManifestChunkWriter } from '../layout/manifest-bytes.js';
+import { manifestChunkPieces } from '../layout/manifest-wasm.js';
 import { packageKey } from '../layout/package-files.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { MountEntry } from '../mount/mount.js';
@@ -89,6 +90,11 @@ export function planContainers(opened: readonly OpenedContainer[], choices: Plan
           if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent, chunks.length);
           writer.write(out, chunks[k]!, renamed.get(chunks[k]!), overriddenBy.get(chunks[k]!));
         },
+        (indent) =>
+          manifestChunkPieces(toc, chunks, indent, renamed.size + overriddenBy.size > 0 ? (i) => renamed.has(i) || overriddenBy.has(i) : undefined, (k, out) => {
+            if (writer?.indent !== indent) writer = new ManifestChunkWriter(toc, indent, chunks.length);
+            writer.write(out, chunks[k]!, renamed.get(chunks[k]!), overriddenBy.get(chunks[k]!));
+          }),
       ),
     }));
     for (const [method, n] of chosen.skipped) {

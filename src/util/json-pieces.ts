@@ -46,6 +46,11 @@ export class JsonLazyArray<T> {
     readonly text?: (i: number, indent: string) => string,
     /** The same text written as UTF-8 into `out`: when given, jsonPieces takes it before `text`. */
     readonly bytes?: (i: number, indent: string, out: JsonBytes) => void,
+    /**
+     * All elements' text as UTF-8 pieces (each element led by `,\n` and `indent`, the first without the comma; each
+     * piece valid until the next is pulled), or undefined: when given and not undefined, taken before `bytes`.
+     */
+    readonly pieces?: (indent: string) => Iterable<Uint8Array> | undefined,
   ) {}
 
   slice(start: number, end: number): T[] {
@@ -66,6 +71,13 @@ function* arrayPieces(list: { length: number; slice(start: number, end: number):
     return;
   }
   const pad = ' '.repeat(depth);
+  const whole = list instanceof JsonLazyArray && depth + 1 >= splitDepth ? list.pieces?.(`${pad} `) : undefined;
+  if (whole) {
+    yield '[';
+    yield* whole;
+    yield `\n${pad}]`;
+    return;
+  }
   const bytes = list instanceof JsonLazyArray ? list.bytes : undefined;
   if (bytes && depth + 1 >= splitDepth) {
     const out = new JsonBytes(BYTES_PIECE + (BYTES_PIECE >> 2));

@@ -4,13 +4,13 @@ import { IoStoreError } from '../errors.js';
 export interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
-  Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
   RuntimeError: new () => Error;
 }
 
 /** A module's linear memory: it grows by 64 KiB pages and never shrinks. */
 export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
   grow(pages: number): number;
 }
 
@@ -37,4 +37,33 @@ function base64Bytes(base64: string): Uint8Array {
   // Node's decoder where there is one: atob's string and a call per byte cost a short command ~1 ms per 100 KB.
   const buffer = (globalThis as { Buffer?: { from(s: string, encoding: 'base64'): Uint8Array } }).Buffer;
   return buffer ? buffer.from(base64, 'base64') : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/** Where bytes placed in a shared module memory start: past a module's own first page (its static data). */
+const SHARED_BASE = 1 << 16;
+/** Shared module memories made by `sharedModuleBytes`, by their buffer; and the end of the bytes placed in each. */
+const sharedMemories = new WeakMap<object, { memory: WasmMemory; end: number }>();
+
+/**
+ * A zeroed view of `size` bytes in a new shared WebAssembly memory (its buffer a SharedArrayBuffer, sent to worker
+ * threads as one), with `room` bytes of address space past them that a module reading the bytes in place may use
+ * (`sharedModuleMemory`); undefined where shared memories are not to be had. The memory never grows (views stay
+ * valid); its pages cost memory only once written.
+ */
+export function sharedModuleBytes(size: number, room: number): Uint8Array | undefined {
+  if (!wasmApi || typeof SharedArrayBuffer === 'undefined') return undefined;
+  try {
+    const pages = Math.ceil((SHARED_BASE + size + room) / 65536);
+    if (pages > 65536) return undefined;
+    const memory = new wasmApi.Memory({ initial: pages, maximum: pages, shared: true });
+    sharedMemories.set(memory.buffer, { memory, end: SHARED_BASE + size });
+    return new Uint8Array(memory.buffer, SHARED_BASE, size);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The shared module memory `view` lies in (made by `sharedModuleBytes`), with the end of the bytes placed in it. */
+export function sharedModuleMemory(view: ArrayBufferView): { memory: WasmMemory; end: number } | undefined {
+  return sharedMemories.get(view.buffer);
 }

@@ -1,0 +1,275 @@
+import type { IoStoreToc } from '../toc/toc.js';
+import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
+import { JsonBytes, encodeText } from '../util/json-bytes.js';
+import { embeddedWasm, sharedModuleMemory, wasmApi, type WasmMemory } from '../util/wasm.js';
+import { entryTexts, TEXT_ENTRIES_MAX } from './manifest-bytes.js';
+import { MANIFEST_WASM_BASE64 } from './manifest-wasm.generated.js';
+import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
+
+/**
+ * A long manifest's chunk entries written by WebAssembly (assembly/manifest): the same bytes as ManifestChunkWriter's
+ * `write`, whose JavaScript took ~0.5 s of the calling thread for a game's 150,000 entries (per entry: ~15 fixed
+ * pieces, two hex fields, four numbers, a name escaped byte by byte) while the loop's worker was writing chunks.
+ * The module reads the TOC's ids, metas, block entries and the directory index's string table where they lie when the
+ * .utoc was read into a shared module memory (unpack's, src/toc/read-file.ts), else from copies in its own; the
+ * per-chunk arrays come a window of consecutive chunks at a time (bulk copies: little JavaScript per chunk, which ran
+ * in V8's interpreter until optimized); the text is handed out where the module wrote it. An entry it does not take (a
+ * chunk written under another name or left to another container, a name stored as UTF-16) is written by `fallback`.
+ */
+
+interface ManifestWasm {
+  memory: WasmMemory;
+  base(): number;
+  setTables(texts: number, types: number, methods: number, blockSize: number, metaSize: number, hashSize: number, fixedMost: number): void;
+  setData(blocks: number, blockCount: number, names: number, namesSize: number, folderTexts: number, folderCount: number): void;
+  setWindow(ids: number, metas: number, offsets: number, lengths: number, folderOf: number, nameAt: number): void;
+  write(from: number, to: number, order: number, first: number, at: number, limit: number, cap: number): number;
+  outEnd: { value: number };
+  refused: { value: number };
+}
+
+const newManifestWasm = embeddedWasm<ManifestWasm>(MANIFEST_WASM_BASE64, { importsMemory: true });
+
+/** Entries per window. */
+const WINDOW = 2048;
+/**
+ * Output bytes handed out at a time (a 57 MB manifest: ~220 pieces, so the generators that pass them on stay cold),
+ * and the room an entry may reach past them (a larger one goes to `fallback`).
+ */
+const PIECE = 1 << 18;
+const PIECE_ROOM = PIECE + (1 << 16);
+/** Read and written past each copy's end (the module copies 8 bytes at a time). */
+const SLACK = 64;
+
+/** The fixed texts, in the order the module numbers them (LEAD .. BIN_CLOSE). */
+function fixedTexts(indent: string): string[] {
+  const t = entryTexts(indent);
+  return [`,\n${indent}`, t.open, t.type, t.path, t.order, t.size, t.hash, t.flags, t.compression, t.offset, t.ucasOffset, t.tocPath, t.rawBlocks, t.rawItem, t.rawClose, t.close, 'null', '.bin"'];
+}
+
+/**
+ * The text of a JSON array's elements (between its `[` and its closing line) for a container's chunk entries
+ * `chunks` (TOC indices, ascending), at `indent`: each entry led by `,\n` and the indent (the first without its
+ * comma). Undefined where the module is not to be had or the list is short (TEXT_ENTRIES_MAX: the strings of
+ * ManifestChunkWriter.text cost a short run less than compiling this). `special(i)`: chunk i's entry is not its
+ * own path's (renamed, overridden), written by `fallback(k, out)` (entry k of `chunks`, without its lead).
+ */
+export function manifestChunkPieces(
+  toc: IoStoreToc,
+  chunks: Int32Array,
+  indent: string,
+  special: ((i: number) => boolean) | undefined,
+  fallback: (k: number, out: JsonBytes) => void,
+  /** The fewest entries taken (tests take short lists). */
+  fewest = TEXT_ENTRIES_MAX + 1,
+): Iterable<Uint8Array> | undefined {
+  // A named chunk's name is copied from the index's stored string table: without it, JavaScript writes them all.
+  const paths = toc.chunkPaths;
+  if (chunks.length < fewest || !wasmApi || !(toc.blockSize > 0) || (paths && (!paths.storedNames || !paths.tables.nameStarts))) return undefined;
+  let writer: WasmEntries;
+  try {
+    writer = new WasmEntries(toc, indent);
+  } catch {
+    return undefined;
+  }
+  return writer.pieces(chunks, special, fallback);
+}
+
+/** Shared memories whose room past the .utoc a writer is using (another one at the same time takes its own). */
+const inUse = new Set<WasmMemory>();
+
+class WasmEntries {
+  private readonly w: ManifestWasm;
+  private readonly u8: Uint8Array;
+  /** Where the TOC's ids and metas lie in the memory (in place), or -1 (copied a window at a time). */
+  private readonly idsAt: number;
+  private readonly metasAt: number;
+  // The window's arrays and the output (byte addresses).
+  private readonly ids: number;
+  private readonly metas: number;
+  private readonly offsets: number;
+  private readonly lengths: number;
+  private readonly folderOf: number;
+  private readonly nameAt: number;
+  private readonly out: number;
+  private readonly lead: Uint8Array;
+  /** The memory of the .utoc, when this writer uses its room. */
+  private readonly home: WasmMemory | undefined;
+
+  constructor(
+    private readonly toc: IoStoreToc,
+    indent: string,
+  ) {
+    const texts = fixedTexts(indent).map(encodeText);
+    this.lead = texts[0]!;
+    const typeNames: Uint8Array[] = [];
+    const unnamed: Uint8Array[] = [];
+    for (let t = 0; t < 256; t++) {
+      const name = chunkTypeName(t, toc.generation);
+      typeNames.push(encodeText(JSON.stringify(name)));
+      unnamed.push(encodeText(JSON.stringify(`${UNNAMED_CHUNKS_FOLDER}/${name}/`).slice(0, -1)));
+    }
+    const methods = toc.compressionMethods.map((m) => encodeText(JSON.stringify(m)));
+    const paths = toc.chunkPaths;
+    const folders = paths ? Array.from({ length: paths.folderCount }, (_, f) => encodeText(JSON.stringify(paths.folderPath(f)).slice(1, -1))) : [];
+    const most = (list: Uint8Array[]) => list.reduce((m, b) => Math.max(m, b.length), 0);
+    // All fixed texts once (the lead's comma aside), the widest type, method and unnamed path, hex, digits.
+    const fixedMost = texts.reduce((s, b) => s + b.length, 0) + most(typeNames) + most(methods) + most(unnamed) + 2 * 2 * CHUNK_ID_SIZE + 64 + 5 * 20 + 16;
+    const tables = [...texts, ...typeNames, ...unnamed, ...methods, ...folders];
+    const textBytes = tables.reduce((s, b) => s + b.length + SLACK, 0);
+    const names = paths?.storedNames ?? new Uint8Array(0);
+    const blocks = toc.blocks.bytes;
+
+    // The .utoc's own memory when it lies in one and has room; else a memory of this writer's, with copies.
+    const meta = toc.metaSize;
+    const window = [WINDOW * CHUNK_ID_SIZE, WINDOW * meta + SLACK, WINDOW * 8, WINDOW * 8, WINDOW * 4, WINDOW * 4, PIECE_ROOM + SLACK];
+    const fixed = [8 * tables.length, textBytes, ...window];
+    const home = sharedModuleMemory(toc.chunkIds);
+    const inHome = (v: Uint8Array) => home !== undefined && v.buffer === home.memory.buffer;
+    const placed = (list: number[]) => list.reduce((s, n) => s + ((n + 7) & ~7), 0);
+    let memory: WasmMemory;
+    let top: number;
+    if (home && !inUse.has(home.memory) && inHome(toc.metas) && inHome(blocks) && inHome(names) && ((home.end + 7) & ~7) + placed(fixed) <= home.memory.buffer.byteLength) {
+      memory = home.memory;
+      top = (home.end + 7) & ~7;
+      this.home = memory;
+      inUse.add(memory);
+    } else {
+      memory = new wasmApi!.Memory({ initial: 1, maximum: 65536, shared: true });
+      top = -1;
+    }
+
+    this.w = newManifestWasm(memory);
+    const own = this.home === undefined;
+    const sizes = own ? [...fixed, blocks.length + SLACK, names.length + SLACK] : fixed;
+    if (own) top = this.w.base();
+    const starts: number[] = [];
+    for (const s of sizes) {
+      starts.push(top);
+      top = (top + s + 7) & ~7;
+    }
+    if (top > memory.buffer.byteLength) memory.grow(Math.ceil((top - memory.buffer.byteLength) / 65536));
+    const buffer = memory.buffer;
+    const u8 = (this.u8 = new Uint8Array(buffer));
+    const [tableAt, textAt] = starts as [number, number];
+    [, , this.ids, this.metas, this.offsets, this.lengths, this.folderOf, this.nameAt, this.out] = starts as [number, number, number, number, number, number, number, number, number];
+    const table = new Int32Array(buffer, tableAt, 2 * tables.length);
+    let at = textAt;
+    tables.forEach((b, k) => {
+      u8.set(b, at);
+      table[2 * k] = at;
+      table[2 * k + 1] = b.length;
+      at += b.length + SLACK;
+    });
+    let blocksAt = blocks.byteOffset;
+    let namesAt = names.byteOffset;
+    if (own) {
+      blocksAt = starts[9]!;
+      namesAt = starts[10]!;
+      u8.set(blocks, blocksAt);
+      u8.set(names, namesAt);
+    }
+    this.idsAt = own ? -1 : toc.chunkIds.byteOffset;
+    this.metasAt = own ? -1 : toc.metas.byteOffset;
+    const typesAt = tableAt + 8 * texts.length;
+    this.w.setTables(tableAt, typesAt, typesAt + 8 * 512, toc.blockSize, meta, toc.metaHashSize, fixedMost);
+    this.w.setData(blocksAt, toc.blocks.count, namesAt, names.length, typesAt + 8 * (512 + methods.length), folders.length);
+  }
+
+  *pieces(chunks: Int32Array, special: ((i: number) => boolean) | undefined, fallback: (k: number, out: JsonBytes) => void): Generator<Uint8Array> {
+    try {
+      yield* this.entries(chunks, special, fallback);
+    } finally {
+      if (this.home) inUse.delete(this.home);
+    }
+  }
+
+  private *entries(chunks: Int32Array, special: ((i: number) => boolean) | undefined, fallback: (k: number, out: JsonBytes) => void): Generator<Uint8Array> {
+    const end = chunks.length;
+    const base = this.out;
+    let at = base;
+    let js: JsonBytes | undefined;
+    for (let k = 0; k < end; ) {
+      const n = this.place(chunks, k, special);
+      let w = 0;
+      let refused = false;
+      while (w < n) {
+        const done = this.w.write(w, n, chunks[k]!, k + w === 0 ? 1 : 0, at, base + PIECE, base + PIECE_ROOM);
+        w += done;
+        at = this.w.outEnd.value;
+        if (this.w.refused.value !== 0) {
+          refused = true;
+          break;
+        }
+        if (w < n) {
+          yield this.u8.subarray(base, at);
+          at = base;
+        }
+      }
+      k += w;
+      if (at - base >= PIECE) {
+        yield this.u8.subarray(base, at);
+        at = base;
+      }
+      if (n > 0 && !refused) continue;
+      // Entry k by the JavaScript writer.
+      js ??= new JsonBytes();
+      js.clear();
+      js.bytes(k === 0 ? this.lead.subarray(1) : this.lead);
+      fallback(k, js);
+      k++;
+      if (at - base + js.length > PIECE_ROOM) {
+        if (at > base) yield this.u8.subarray(base, at);
+        at = base;
+        if (js.length > PIECE_ROOM) {
+          yield js.view();
+          continue;
+        }
+      }
+      this.u8.set(js.view(), at);
+      at += js.length;
+    }
+    if (at > base) yield this.u8.subarray(base, at);
+  }
+
+  /**
+   * Places the per-chunk data of entries k, k + 1, ... of `chunks` for the module while they are consecutive chunks
+   * and none is `special`; returns how many (0: entry k is one for the fallback).
+   */
+  private place(chunks: Int32Array, k: number, special: ((i: number) => boolean) | undefined): number {
+    const toc = this.toc;
+    const first = chunks[k]!;
+    const most = Math.min(chunks.length - k, WINDOW);
+    let n = 0;
+    // TOC order, a whole container: the window is the next WINDOW chunks.
+    if (chunks[k + most - 1] === first + most - 1 && special === undefined) n = most;
+    else while (n < most && chunks[k + n] === first + n && !special?.(first + n)) n++;
+    if (n === 0) return 0;
+    const buffer = this.u8.buffer;
+    const u8 = this.u8;
+    const meta = toc.metaSize;
+    if (this.idsAt < 0) {
+      u8.set(toc.chunkIds.subarray(first * CHUNK_ID_SIZE, (first + n) * CHUNK_ID_SIZE), this.ids);
+      u8.set(toc.metas.subarray(first * meta, (first + n) * meta), this.metas);
+    }
+    new Float64Array(buffer, this.offsets, n).set(toc.chunkOffsets.subarray(first, first + n));
+    new Float64Array(buffer, this.lengths, n).set(toc.chunkLengths.subarray(first, first + n));
+    const folderOf = new Int32Array(buffer, this.folderOf, n);
+    const tables = toc.chunkPaths?.tables;
+    if (tables?.nameStarts) {
+      folderOf.set(tables.folderOf.subarray(first, first + n));
+      // Where each name's FString starts (the module checks it lies in the table).
+      const nameAt = new Int32Array(buffer, this.nameAt, n);
+      const { nameOf, nameStarts } = tables;
+      const count = nameStarts.length;
+      for (let j = 0; j < n; j++) {
+        const s = nameOf[first + j]!;
+        nameAt[j] = s >= 0 && s < count ? nameStarts[s]! : -1;
+      }
+    } else {
+      folderOf.fill(-1);
+    }
+    this.w.setWindow(this.idsAt < 0 ? this.ids : this.idsAt + first * CHUNK_ID_SIZE, this.idsAt < 0 ? this.metas : this.metasAt + first * meta, this.offsets, this.lengths, this.folderOf, this.nameAt);
+    return n;
+  }
+}
