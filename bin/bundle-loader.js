@@ -17,7 +17,17 @@ const BUNDLES = join(DIST, 'cli') + sep;
 const BUNDLE = /\.bundle\.cjs$/;
 /** Worker entry points' bundles (scripts/build-cli.mjs), anywhere under dist/. */
 const WORKER_BUNDLE = /-worker\.cjs$/;
-/** Bundles loaded by this process: { filename, script, cache: 'used' | 'rejected' | 'none' }. */
+const MAIN = join(BUNDLES, 'main.bundle.cjs');
+/**
+ * Commands with a main-bundle cache of their own (`main.bundle.cjs.<command>.cache`, written by
+ * scripts/warm-code-cache.cjs from runs of that command alone). V8 deserializes a whole cache as the bundle loads:
+ * the shared cache (list and info together) cost `info` of the bench's 3,000 chunks ~1.9M instructions of `list`'s
+ * functions, and `list` ~1.7M of `info`'s.
+ */
+const COMMAND_CACHES = ['list', 'info'];
+/** The command whose own main-bundle cache this run loads (prepare's `command`), if it has one. */
+let commandCache;
+/** Bundles loaded by this process: { filename, script, cache: 'used' | 'rejected' | 'none', tag }. */
 const loaded = [];
 
 /**
@@ -25,7 +35,10 @@ const loaded = [];
  * cache. Whatever V8 flags are set must be the same when the cache is written and read (V8 rejects a cache made
  * under other flags), so this one function serves both.
  */
-function prepare() {
+function prepare(command) {
+  // The command named first (bin/iostore.js passes its first argument; a run that names it later takes the shared
+  // cache: only slower to start).
+  if (COMMAND_CACHES.includes(command)) commandCache = command;
   // pack and pak unpack keep several asynchronous writes in flight through libuv's thread pool (unpack and verify
   // of containers use blocking calls): give the pool room for them. Set before the first file operation.
   process.env.UV_THREADPOOL_SIZE ??= '16';
@@ -62,34 +75,44 @@ function compileBundle(module, filename) {
   let cachedData;
   try {
     // IOSTORE_CODE_CACHE=0 loads without it (to measure what it saves, or to rule it out).
-    if (process.env.IOSTORE_CODE_CACHE !== '0') cachedData = readFileSync(`${filename}.cache`);
+    if (process.env.IOSTORE_CODE_CACHE !== '0') cachedData = readFileSync(cacheFile(filename, tagOf(filename)));
   } catch {
     // not built (or removed): compiled as usual
   }
   const script = new Script(Module.wrap(source), { filename, cachedData });
-  loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });
+  loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used', tag: tagOf(filename) });
   const require = (id) => module.require(id);
   require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);
   require.cache = Module._cache;
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
 }
 
+/** The command cache the main bundle loads with in this run, if any. */
+function tagOf(filename) {
+  return filename === MAIN ? commandCache : undefined;
+}
+
+function cacheFile(filename, tag) {
+  return tag === undefined ? `${filename}.cache` : `${filename}.${tag}.cache`;
+}
+
 /**
  * Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename); `only`, if
- * given, chooses the bundles by file name.
+ * given, chooses the bundles by file name; `tag`, the main bundle's cache of that command (COMMAND_CACHES).
  */
-function writeCodeCache(only) {
+function writeCodeCache(only, tag) {
   for (const { filename, script } of loaded) {
     if (only && !only(filename)) continue;
-    const tmp = `${filename}.cache.${process.pid}-${require('node:worker_threads').threadId}.tmp`;
+    const file = cacheFile(filename, filename === MAIN ? tag : undefined);
+    const tmp = `${file}.${process.pid}-${require('node:worker_threads').threadId}.tmp`;
     writeFileSync(tmp, script.createCachedData());
-    renameSync(tmp, `${filename}.cache`);
+    renameSync(tmp, file);
   }
 }
 
-/** What happened to each bundle's cache in this process: [name, 'used' | 'rejected' | 'none']. */
+/** What happened to each bundle's cache in this process: [name, 'used' | 'rejected' | 'none' (and which command's)]. */
 function codeCacheReport() {
-  return loaded.map((l) => [basename(l.filename), l.cache]);
+  return loaded.map((l) => [basename(l.filename), l.tag ? `${l.cache} (${l.tag})` : l.cache]);
 }
 
 /**
@@ -119,4 +142,4 @@ function runWorker() {
 // (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
 if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();
 
-module.exports = { prepare, writeCodeCache, codeCacheReport };
+module.exports = { prepare, writeCodeCache, codeCacheReport, COMMAND_CACHES };

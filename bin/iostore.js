@@ -15,7 +15,7 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   return;
 }
 const loader = require('./bundle-loader.js');
-loader.prepare();
+loader.prepare(process.argv[2]);
 const { run, abortWrites, ownProcessFlags } = require('../dist/cli/main.bundle.cjs');
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
 ownProcessFlags();

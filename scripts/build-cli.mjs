@@ -248,7 +248,8 @@ if (isCurrent(stamp, inputs, outputs)) process.exit(0);
 // The bundles' V8 code caches (bin/bundle-loader.js) belong to the bundles they were made from, and V8 checks little
 // more than a source's length: they go with the old bundles, and scripts/warm-code-cache.cjs writes new ones.
 const cliDir = join(dist, 'cli');
-if (existsSync(cliDir)) for (const f of readdirSync(cliDir)) if (f.endsWith('.bundle.cjs.cache')) rmSync(join(cliDir, f));
+// (A command's own cache of the main bundle is main.bundle.cjs.<command>.cache.)
+if (existsSync(cliDir)) for (const f of readdirSync(cliDir)) if (/\.bundle\.cjs(\.[a-z-]+)?\.cache$/.test(f)) rmSync(join(cliDir, f));
 // The worker bundles' caches (beside them) likewise.
 for (const w of workerEntries(dist)) rmSync(`${w.replace(/\.js$/, '.cjs')}.cache`, { force: true });
 await Promise.all([

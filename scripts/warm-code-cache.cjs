@@ -14,6 +14,37 @@ const loader = require(join(root, 'bin', 'bundle-loader.js'));
 process.env.IOSTORE_WRITING_CODE_CACHE = '1';
 loader.prepare();
 
+/**
+ * A command's own main-bundle cache (bin/bundle-loader.js, COMMAND_CACHES), written by a child process of the
+ * warm-up that loads the bundle without a cache and runs only that command, with the CLI's own output (its writes
+ * to a pipe, as scripts and the bench read it): the cache then holds what a run of it compiles, and nothing of the
+ * other commands, which V8 would deserialize on every run.
+ */
+async function commandCacheChild(command, utoc) {
+  const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
+  for (const extra of COMMAND_RUNS[command]) {
+    const code = await run([command, utoc, ...extra]);
+    if (code !== 0) throw new Error(`iostore ${command} ${utoc} ${extra.join(' ')} exited with ${code}`);
+  }
+  loader.writeCodeCache((filename) => filename.endsWith(`${require('node:path').sep}main.bundle.cjs`), command);
+}
+
+/** The runs each command's own cache is written from: every output form of one .utoc. */
+const COMMAND_RUNS = { list: [[], ['--json'], ['--csv']], info: [[], ['--json']] };
+
+function writeCommandCaches(utoc) {
+  const { spawnSync } = require('node:child_process');
+  for (const command of loader.COMMAND_CACHES) {
+    const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--command-cache', command, utoc], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, IOSTORE_CODE_CACHE: '0' },
+    });
+    if (r.status !== 0) throw new Error(`${command}'s cache: ${r.stderr.trim().split('\n').pop()}`);
+  }
+}
+
 async function main() {
   // Nothing to do when the caches were written from these bundles, this script and the loader by this Node (V8
   // rejects a cache another version made). scripts/build-cli.mjs removes the caches when it writes new bundles.
@@ -24,7 +55,8 @@ async function main() {
     [{ path: cli, keep: (p) => p.endsWith('.bundle.cjs') }, { path: join(root, 'dist'), keep: (p) => p.endsWith('-worker.cjs') }, { path: __filename }, { path: join(root, 'bin', 'bundle-loader.js') }, { path: join(root, 'samples', 'demo', 'mod') }],
     [process.version, process.arch, process.execArgv],
   );
-  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
+  const commandCaches = loader.COMMAND_CACHES.map((c) => join(cli, `main.bundle.cjs.${c}.cache`));
+  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), ...commandCaches, join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
   const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
@@ -37,9 +69,11 @@ async function main() {
   // steps: V8 deserializes a whole cache as the bundle loads, so functions only other runs call (help, errors, --by-type,
   // paks, folders) would cost every short run its share (info of the bench's 3,000 chunks: 184 KB of cache against
   // 153 KB, ~2M instructions); those compile when first called.
-  const short = [
+  const packs = [
     ['pack', mod, stored, '--version', 'UE5_4', '--quiet'],
     ['pack', mod, zlib, '--version', 'UE5_4', '--compression', 'zlib', '--quiet'],
+  ];
+  const short = [
     ['info', zlib],
     ['info', zlib, '--json'],
     ['list', zlib],
@@ -80,6 +114,8 @@ async function main() {
     }
   };
   try {
+    await runAll(packs);
+    writeCommandCaches(zlib);
     await runAll(short);
     loader.writeCodeCache(mainBundle);
     await runAll(steps);
@@ -90,10 +126,12 @@ async function main() {
   }
 }
 
-main().then(
+const child = process.argv[2] === '--command-cache';
+(child ? commandCacheChild(process.argv[3], process.argv[4]) : main()).then(
   () => process.exit(0),
   (e) => {
     process.stderr.write(`warm-code-cache: no code cache written (${e?.message ?? e})\n`);
-    process.exit(0);
+    // A child's failure is its parent's to report (main's catch): the build goes on without the caches.
+    process.exit(child ? 1 : 0);
   },
 );

@@ -31,6 +31,18 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     for (const entry of report) expect(entry).toMatch(/ used$/);
   });
 
+  it('list and info load a main-bundle cache of their own, without the other commands\' functions', () => {
+    const utoc = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
+    const report = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1' } }).stderr;
+    expect(report(['list', utoc, '--csv'])).toMatch(/code cache: main\.bundle\.cjs used \(list\)\n/);
+    expect(report(['info', utoc, '--json'])).toMatch(/code cache: main\.bundle\.cjs used \(info\)\n/);
+    // Named after an option, the command takes the shared cache (only slower to start).
+    expect(report(['--verbose', 'info', utoc])).toMatch(/code cache: main\.bundle\.cjs used\n/);
+    const dir = join(root, 'dist', 'cli');
+    const size = (f: string) => readFileSync(join(dir, f)).length;
+    for (const c of ['list', 'info']) expect(size(`main.bundle.cjs.${c}.cache`)).toBeLessThan(size('main.bundle.cjs.cache'));
+  });
+
   it('the bundles are ASCII (bin/bundle-loader.js reads them as one-byte text, without decoding UTF-8)', () => {
     const dir = join(root, 'dist', 'cli');
     const bundles = [...readdirSync(dir).filter((f) => f.endsWith('.bundle.cjs')).map((f) => join(dir, f)), join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs')];
