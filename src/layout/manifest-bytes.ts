@@ -1,7 +1,8 @@
 import type { IoStoreToc } from '../toc/toc.js';
+import type { ChunkPaths } from '../toc/directory-index.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { encodeText, type JsonBytes } from '../util/json-bytes.js';
-import { toHex } from '../util/bytes.js';
+import { latin1, toHex } from '../util/bytes.js';
 import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 
 /**
@@ -161,7 +162,13 @@ export class ManifestChunkWriter {
     // toc.chunkHash's bytes, by its rule (a 32-byte hash whose last 12 bytes are zero is its first 20).
     const hashAt = w * 2 * toc.metaSize;
     const hashSize = toc.metaHashSize;
-    const hash = hashSize > 20 && this.metaHex.substr(hashAt + 40, 2 * (hashSize - 20)) !== ZERO_HEX.substring(0, 2 * (hashSize - 20)) ? this.metaHex.substr(hashAt, 2 * hashSize) : this.metaHex.substr(hashAt, 40);
+    // Its bytes tested, not its hex: comparing the hex strings was a runtime call an entry.
+    let long = false;
+    if (hashSize > 20) {
+      const metas = toc.metas;
+      for (let b = i * toc.metaSize + 20, e = i * toc.metaSize + hashSize; b < e && !long; b++) long = metas[b] !== 0;
+    }
+    const hash = this.metaHex.substr(hashAt, long ? 2 * hashSize : 40);
     const first = toc.chunkFirstBlock(i);
     const count = toc.chunkBlockCount(i);
     const methods = blockMethods(toc, first, count);
@@ -194,8 +201,33 @@ export class ManifestChunkWriter {
     if (f < 0) return undefined;
     if (this.folderText.length === 0) this.folderText = new Array<string | undefined>(paths!.folderCount).fill(undefined);
     const folder = (this.folderText[f] ??= JSON.stringify(paths!.folderPath(f)).slice(0, -1));
-    return `${folder}${JSON.stringify(paths!.name(i)!).slice(1)}`;
+    const name = this.storedName(paths!, i) ?? paths!.name(i)!;
+    return `${folder}${NEEDS_ESCAPE.test(name) ? JSON.stringify(name).slice(1) : `${name}"`}`;
   }
+
+  /**
+   * Chunk i's file name (chunk i named: its folder >= 0) cut from the string table made one Latin-1 string (once,
+   * for a table of at most NAMES_TEXT_MAX bytes), or undefined (a UTF-16 name, or no stored table): a name decoded on
+   * its own was a view and a character list an entry, ~20% of the entries' time in the interpreter of a short run.
+   */
+  private storedName(paths: ChunkPaths, i: number): string | undefined {
+    if (this.namesFor !== paths) {
+      this.namesFor = paths;
+      const stored = paths.storedNames;
+      const { nameOf, nameStarts } = paths.tables;
+      this.names = stored && nameStarts && stored.length <= NAMES_TEXT_MAX ? { stored, nameOf, nameStarts, text: latin1(stored) } : undefined;
+    }
+    const names = this.names;
+    if (names === undefined) return undefined;
+    const { stored } = names;
+    const at = names.nameStarts[names.nameOf[i]!]!;
+    const len = stored[at]! | (stored[at + 1]! << 8) | (stored[at + 2]! << 16) | (stored[at + 3]! << 24);
+    // Characters are bytes (Latin-1), so positions in the text are positions in the table; the NUL is left out.
+    return len > 0 ? names.text.substring(at + 4, at + 3 + len) : undefined;
+  }
+
+  private namesFor: ChunkPaths | undefined;
+  private names: { stored: Uint8Array; nameOf: Int32Array; nameStarts: Int32Array; text: string } | undefined;
 
   /** Hex of the ids and metas of chunks [i, i + HEX_WINDOW): one native call each for a window of entries. */
   private hexWindow(i: number): void {
@@ -297,4 +329,8 @@ export function entryTexts(indent: string): EntryTexts {
  * take half the time of the strings (~0.45 against ~0.9 s), and the two meet near 10,000.
  */
 export const TEXT_ENTRIES_MAX = 8192;
-const ZERO_HEX = '0'.repeat(64);
+/** What JSON.stringify escapes in a Latin-1 string: a name without it is quoted as it is. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+/** String tables up to this size are made one string for the entries written as text (a short run's: ~100 KB). */
+const NAMES_TEXT_MAX = 4 << 20;

@@ -309,12 +309,18 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
     codecs: run.codecs,
     hash: readers.map((r) => (o.verify ? metaHashAlgorithm(r.toc) : undefined)),
     ...(run.stage?.staged ? { finalNames: true } : {}),
-    onProgress: (chunks, bytes) => {
-      later?.tick(chunks);
-      total.chunksDone = base.chunks + chunks;
-      total.bytesDone = base.bytes + bytes;
-      o.onProgress?.({ ...total });
-    },
+    // Called after each chunk of this thread: given only when something listens (a bar, or the manifest waiting for
+    // the worker's first chunk), as each call reads the shared counters (a BigInt among them) in interpreted code.
+    ...(o.onProgress || later
+      ? {
+          onProgress: (chunks: number, bytes: number) => {
+            later?.tick(chunks);
+            total.chunksDone = base.chunks + chunks;
+            total.bytesDone = base.bytes + bytes;
+            o.onProgress?.({ ...total });
+          },
+        }
+      : {}),
   });
   let done;
   try {

@@ -81,6 +81,28 @@ describe('ManifestChunkWriter: names that need escaping or more than one byte', 
   });
 });
 
+describe('ManifestChunkWriter.text: the hash rule and names cut from the string table', () => {
+  it('writes a 32-byte hash whole only when its last 12 bytes are not zero, and quotes names as JSON.stringify does', async () => {
+    const { buildContainer } = await import('../../src/pack/container-builder.js');
+    const { encodeChunkId } = await import('../../src/toc/chunk-id.js');
+    // (Control characters and backslashes, which JSON also escapes, are refused in a directory index we build.)
+    const paths = ['a/quote".bin', 'a/"both"ends".bin', 'b/plain.bin', 'b/\u00ff\u00e9 \u007f.bin', 'b/\u00a0.bin'];
+    const chunks = paths.map((path, i) => ({ id: encodeChunkId({ id: BigInt(i + 1), index: 0, pad: 0, type: 2 }, 'UE5'), data: new Uint8Array([i, 7]), path }));
+    // TOC v6 (5.4): 32-byte hash fields in the metas.
+    const toc = readToc((await buildContainer(chunks, { name: 'Hashes', version: 6 })).utoc);
+    expect(toc.metaHashSize).toBe(32);
+    // Chunk 1's hash made 32 bytes long (a byte past the first 20 set); the others stay 20.
+    toc.metas[1 * toc.metaSize + 31] = 0x5a;
+    expect(toc.chunkHashHex(1)).toHaveLength(64);
+    const writer = new ManifestChunkWriter(toc, ' ', toc.chunkCount);
+    for (let i = 0; i < toc.chunkCount; i++) {
+      const entry = manifestChunk(toc, i, chunkOutputPath(toc, i));
+      expect(writer.text(i, undefined, undefined)).toBe(JSON.stringify(entry, null, 1).replace(/\n/g, '\n '));
+    }
+    expect(Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i)).sort()).toEqual([...paths].sort());
+  });
+});
+
 describe('manifestContainer with its block alignment worked out when read', () => {
   it('makes the same entry and the same JSON text, key order included', async () => {
     const { manifestContainer } = await import('../../src/layout/manifest.js');
