@@ -16,7 +16,7 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
 }
 const loader = require('./bundle-loader.js');
 loader.prepare(process.argv[2]);
-const { run, abortWrites, ownProcessFlags } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites, ownProcessFlags, stdWritesPending } = require('../dist/cli/main.bundle.cjs');
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
 ownProcessFlags();
 
@@ -44,9 +44,10 @@ run(process.argv.slice(2)).then(
     // The command is done (its output written with blocking calls, its files closed): end now. Left to end by
     // itself, the process freed its heap and environment first (FreeEnvironment, the isolate's disposal): ~20-25 ms
     // of an unpack of the bench's 3,000 files at load ~13 (its 'exit' event to exit_group: 26-60 ms against the Node
-    // floor's 7-21; 7-24 ms this way). On Windows a pipe's writes are asynchronous: there it ends as before. The
-    // code cache warm-up lets its worker threads end by themselves (each writes its cache at its exit).
-    if (process.platform !== 'win32' && !process.env.IOSTORE_WRITING_CODE_CACHE) process.exit(code);
+    // floor's 7-21; 7-24 ms this way). On Windows a pipe's writes are asynchronous, and elsewhere a non-blocking
+    // pipe's text may wait in its stream (src/cli/io.ts): then it ends as before, once that is out. The code cache
+    // warm-up lets its worker threads end by themselves (each writes its cache at its exit).
+    if (process.platform !== 'win32' && !process.env.IOSTORE_WRITING_CODE_CACHE && !stdWritesPending()) process.exit(code);
   },
   (e) => {
     process.stderr.write(`iostore: ${e?.message ?? e}\n`);

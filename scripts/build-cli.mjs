@@ -228,7 +228,7 @@ function workerEntries(dir) {
 const mainShared = Object.keys(SHARED).filter((r) => SHARED[r] === 'main');
 const main = {
   contents: [
-    "export { run, ownProcessFlags } from './cli/main.js';",
+    "export { run, ownProcessFlags, stdWritesPending } from './cli/main.js';",
     "export const abortWrites = (...a) => require('./output.bundle.cjs').modules['layout/output.js'].abortWrites(...a);",
     `export const modules = { ${mainShared.map((r) => `get ${JSON.stringify(r)}() { return require(${JSON.stringify(`./${r}`)}); }`).join(', ')} };`,
   ].join('\n'),

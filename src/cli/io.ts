@@ -60,11 +60,10 @@ let stderrIsTTY: boolean | undefined;
  * writes, or non-ASCII paths come out garbled), elsewhere once found non-blocking (EAGAIN): the stream waits for
  * the reader and writes the rest.
  */
-const viaStream = new Set<number>(process.platform === 'win32' ? [1, 2] : []);
+const viaStream = new Set<1 | 2>(process.platform === 'win32' ? [1, 2] : []);
 
 function writeStd(fd: 1 | 2, bytes: Uint8Array): void {
-  // A console (Windows) is written text, which Node writes as UTF-16.
-  if (viaStream.has(fd)) return void streamOf(fd).write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  if (viaStream.has(fd)) return toStream(fd, bytes);
   let at = 0;
   try {
     while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
@@ -74,8 +73,32 @@ function writeStd(fd: 1 | 2, bytes: Uint8Array): void {
     if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
     if (code !== 'EAGAIN') throw e;
     viaStream.add(fd);
-    streamOf(fd).write(bytes.subarray(at));
+    toStream(fd, bytes.subarray(at));
   }
+}
+
+/**
+ * Hands bytes to the descriptor's stream, which writes them later: a copy, since writers reuse their buffers (the
+ * list rows are written a batch at a time from one). A Windows console is written text, which Node writes as UTF-16:
+ * decoded across pieces, as a piece may end inside a character.
+ */
+function toStream(fd: 1 | 2, bytes: Uint8Array): void {
+  const s = streamOf(fd);
+  if (process.platform !== 'win32') return void s.write(Buffer.from(bytes));
+  decoders[fd] ??= new (createRequire(import.meta.url)('node:string_decoder') as typeof import('node:string_decoder')).StringDecoder('utf8');
+  const text = decoders[fd]!.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (text.length > 0) s.write(text);
+}
+
+const decoders: { [fd: number]: import('node:string_decoder').StringDecoder } = {};
+
+/**
+ * Whether text handed to a standard stream object (a non-blocking descriptor, or a Windows console) is still waiting
+ * for its reader: the process must not be ended with process.exit() before it is out.
+ */
+export function stdWritesPending(): boolean {
+  for (const fd of viaStream) if (streamOf(fd).writableLength > 0) return true;
+  return false;
 }
 
 function streamOf(fd: 1 | 2): NodeJS.WriteStream {

@@ -36,6 +36,7 @@ function packageVersion(): string {
 
 /** For the `iostore` program (bin/iostore.js) only: its commands may set V8 flags for the whole process. */
 export { ownProcessFlags } from '../util/v8-flags.js';
+export { stdWritesPending } from './io.js';
 
 export async function run(args: string[], io: CliIO = processIO): Promise<number> {
   const verbose = args.includes('--verbose');

@@ -21,4 +21,33 @@ describe('the iostore executable', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/Commands:/);
   });
+
+  // A reader may hand the CLI a non-blocking descriptor (the flag belongs to the open file, shared with whoever made
+  // it): a full pipe makes the CLI's blocking writes fail with EAGAIN, and the rest goes through a stream. Ending the
+  // process as soon as the command was done cut such output at the pipe's ~60 KB, with exit code 0. Node's own
+  // spawn makes a child's standard descriptors blocking, so the pipe is made by python here.
+  it.skipIf(process.platform === 'win32' || spawnSync('python3', ['-c', '0']).status !== 0)('writes all of its output to a slow reader of a non-blocking pipe', () => {
+    const utoc = corpusPath('ue5-wayoftheninja/WayOfTheNinja-Windows.utoc');
+    const whole = spawnSync(process.execPath, [bin, 'list', utoc, '--json'], { maxBuffer: 1 << 26 }).stdout;
+    expect(whole.length).toBeGreaterThan(1 << 20);
+    const reader = [
+      'import fcntl, os, subprocess, sys, time',
+      'r, w = os.pipe()',
+      'fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)',
+      'p = subprocess.Popen(sys.argv[1:], stdout=w)',
+      'os.close(w)',
+      'time.sleep(0.8)',
+      'data = b""',
+      'while True:',
+      '    b = os.read(r, 1 << 16)',
+      '    if not b: break',
+      '    data += b',
+      'sys.stdout.buffer.write(data)',
+      'sys.exit(p.wait())',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', reader, process.execPath, bin, 'list', utoc, '--json'], { maxBuffer: 1 << 26 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBe(whole.length);
+    expect(r.stdout.equals(whole)).toBe(true);
+  });
 });
