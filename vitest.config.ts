@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 
 const root = __dirname;
 /** Where the tests read the engine-made corpus (test/corpus.ts): beside the project, never copied into it. */
@@ -63,6 +63,57 @@ function testTmpdir(): string | undefined {
 const tmp = testTmpdir();
 
 /**
+ * The library's modules as `npm run build` compiled them (dist/, loaded by Node itself) rather than src/'s TypeScript
+ * through vite's transforms, when the build is current: every TypeScript file of src/ (the page's src/web aside, which
+ * tsc does not build) has its dist/ module, written after it. The transforms and their module runner had cost a fresh
+ * clone ~13 CPU s (transform) and more in imports, in each worker process. `npm test` builds first; after an edit of
+ * src/ without a build (`npx vitest` alone), or with IOSTORE_TEST_SRC=1, the tests load src/ as before: never a stale
+ * dist/. The same code either way: dist/ is tsc's output of these files, the one the CLI and the package run.
+ */
+function currentBuild(): Set<string> | undefined {
+  if (process.env.IOSTORE_TEST_SRC === '1') return undefined;
+  const src = join(root, 'src');
+  const built = new Set<string>();
+  const walk = (dir: string): boolean => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p === join(src, 'web')) continue;
+        if (!walk(p)) return false;
+      } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) {
+        const out = join(root, 'dist', relative(src, p)).replace(/\.ts$/, '.js');
+        const js = statSync(out, { throwIfNoEntry: false });
+        if (!js || js.mtimeMs < statSync(p).mtimeMs) return false;
+        built.add(p.replace(/\.ts$/, '.js'));
+      }
+    }
+    return true;
+  };
+  return walk(src) ? built : undefined;
+}
+
+function distForSrc(): Plugin[] {
+  const built = currentBuild();
+  if (!built) {
+    console.warn('vitest: dist/ is older than src/ (or IOSTORE_TEST_SRC=1): the tests load src/ through transforms');
+    return [];
+  }
+  const src = join(root, 'src') + '/';
+  return [
+    {
+      name: 'iostore-dist-for-src',
+      enforce: 'pre',
+      resolveId(source, importer) {
+        if (!importer || !source.startsWith('.') || !source.endsWith('.js')) return null;
+        const target = resolve(dirname(importer), source);
+        if (!target.startsWith(src) || !built.has(target)) return null;
+        return join(root, 'dist', relative(src, target));
+      },
+    },
+  ];
+}
+
+/**
  * Test files that need a process of their own: they measure the whole process (its peak RSS), which the test files
  * run before them in a shared one would raise.
  */
@@ -70,6 +121,7 @@ const ownProcess = ['test/fuzz/cli-fuzz.test.ts', 'test/fuzz/legacy-fuzz.test.ts
 const excluded = ['**/node_modules/**', ...withoutCorpus];
 
 export default defineConfig({
+  plugins: distForSrc(),
   test: {
     testTimeout: 60_000,
     // Child processes the tests start inherit it.
