@@ -92,8 +92,35 @@ function currentBuild(): Set<string> | undefined {
   return walk(src) ? built : undefined;
 }
 
+/**
+ * Whether the worker bundles (scripts/build-cli.mjs: dist/<stage>/<name>-worker.cjs) are as new as dist/'s modules.
+ * The library started from src/ starts its worker threads from them (src/util/worker-pool.ts runnableUrl: a third of
+ * the CPU time of one started from dist/'s modules, and the suite starts hundreds); started from dist/, it does when
+ * the process says it runs bundled (globalThis.__iostoreBundled), which test/bundled-workers.ts sets in the tests'
+ * processes when they are current.
+ */
+function bundlesCurrent(): boolean {
+  const dist = join(root, 'dist');
+  let newest = 0;
+  const bundles: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'web') walk(p);
+      } else if (e.name.endsWith('-worker.cjs')) bundles.push(p);
+      else if (e.name.endsWith('.js')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  walk(dist);
+  return bundles.length > 0 && bundles.every((b) => statSync(b).mtimeMs >= newest);
+}
+
+const built = currentBuild();
+/** Set for the tests' processes (test/bundled-workers.ts) when they load dist/ and the worker bundles are current. */
+const bundledWorkers = !!built && bundlesCurrent();
+
 function distForSrc(): Plugin[] {
-  const built = currentBuild();
   if (!built) {
     console.warn('vitest: dist/ is older than src/ (or IOSTORE_TEST_SRC=1): the tests load src/ through transforms');
     return [];
@@ -125,7 +152,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     // Child processes the tests start inherit it.
-    env: tmp ? { TMPDIR: tmp } : {},
+    env: { ...(tmp ? { TMPDIR: tmp } : {}), ...(bundledWorkers ? { IOSTORE_TEST_BUNDLED_WORKERS: '1' } : {}) },
+    setupFiles: ['test/bundled-workers.ts'],
     pool: 'forks',
     // The TypeScript of src/ and test/ as transformed by the last run, kept in node_modules/.experimental-vitest-cache
     // (keyed by each file's content and the config; Vitest 5 has it on by default): test/convert + test/zen took 33-35
