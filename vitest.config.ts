@@ -96,8 +96,8 @@ function currentBuild(): Set<string> | undefined {
  * Whether the worker bundles (scripts/build-cli.mjs: dist/<stage>/<name>-worker.cjs) are as new as dist/'s modules.
  * The library started from src/ starts its worker threads from them (src/util/worker-pool.ts runnableUrl: a third of
  * the CPU time of one started from dist/'s modules, and the suite starts hundreds); started from dist/, it does when
- * the process says it runs bundled (globalThis.__iostoreBundled), which test/bundled-workers.ts sets in the tests'
- * processes when they are current.
+ * the process says it runs bundled (globalThis.__iostoreBundled), which the tests' processes do (execArgv below) when
+ * they are current.
  */
 function bundlesCurrent(): boolean {
   const dist = join(root, 'dist');
@@ -117,7 +117,7 @@ function bundlesCurrent(): boolean {
 }
 
 const built = currentBuild();
-/** Set for the tests' processes (test/bundled-workers.ts) when they load dist/ and the worker bundles are current. */
+/** Whether the tests' processes run as bundled (execArgv): they load dist/ and the worker bundles are current. */
 const bundledWorkers = !!built && bundlesCurrent();
 
 function distForSrc(): Plugin[] {
@@ -152,8 +152,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     // Child processes the tests start inherit it.
-    env: { ...(tmp ? { TMPDIR: tmp } : {}), ...(bundledWorkers ? { IOSTORE_TEST_BUNDLED_WORKERS: '1' } : {}) },
-    setupFiles: ['test/bundled-workers.ts'],
+    env: tmp ? { TMPDIR: tmp } : {},
+    // The tests' processes say they run bundled (see bundlesCurrent), before anything loads: a setup file would run
+    // again before each test file.
+    execArgv: bundledWorkers ? ['--import', 'data:text/javascript,globalThis.__iostoreBundled=true'] : [],
     pool: 'forks',
     // The TypeScript of src/ and test/ as transformed by the last run, kept in node_modules/.experimental-vitest-cache
     // (keyed by each file's content and the config; Vitest 5 has it on by default): test/convert + test/zen took 33-35
