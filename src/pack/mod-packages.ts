@@ -57,6 +57,32 @@ export interface ModPackages {
 export async function readModPackages(mod: ModChunk[], files: readonly ModFile[], loose: ModLooseFile[], t: ModPackagesTarget, warnings: string[]): Promise<ModPackages> {
   const out: ModPackages = { ownNames: new Map(), packages: [], shaderLibraries: [], shaderChunks: [], converted: new Map() };
   // Shader libraries first: the shader maps they hold bound which asset-info entries the store entries take.
+  const knownShaderMaps = await readShaderLibraries(mod, t, warnings, out);
+  const shaderMapsOf = packageShaderMaps(await takeAssetInfos(files, loose), knownShaderMaps);
+  const failed: Array<[ModChunk, IoStoreError]> = [];
+  // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
+  // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
+  const turn = eventLoopTurns();
+  let renamed = false;
+  for (const m of mod) {
+    if (m.type !== 'ExportBundleData') continue;
+    await turn();
+    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: m.file });
+    const read = await readPackage(m, mod, t, warnings, out, failed);
+    if (read === undefined) continue;
+    renamed ||= read.renamed;
+    const fromInfo = t.gen === 'UE5' ? shaderMapsOf.get(read.packageName.toLowerCase()) : undefined;
+    if (fromInfo) read.entry.shaderMapHashes = fromInfo;
+    out.packages.push({ packageId: m.packageId!, ...read.entry });
+  }
+  if (failed.length > 0) leaveOut(mod, failed, t.onPackageError!);
+  // The ids were checked when the files were classified: again only if a package took another name's ids.
+  if (renamed) checkDistinctIds(mod);
+  return out;
+}
+
+/** The mod's shader libraries, cut into shader-code chunks (into `out`); returns the shader maps they hold. */
+async function readShaderLibraries(mod: ModChunk[], t: ModPackagesTarget, warnings: string[], out: ModPackages): Promise<Set<string>> {
   const shaderCodeType = chunkTypeFromName('ShaderCode', t.gen);
   const shaderIds = new Map<string, string>();
   const knownShaderMaps = new Set<string>();
@@ -74,8 +100,14 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
       out.shaderChunks.push({ id: c.id, size: c.size, pieces: async function* () { yield await data(); }, ...(c.path !== undefined ? { path: c.path } : {}), memoryMapped: false });
     }
   }
-  // ShaderAssetInfo-*.assetinfo.json (the cooker's, or to-legacy's) give packages their shader maps, as UnrealPak
-  // does; they are read here and not staged.
+  return knownShaderMaps;
+}
+
+/**
+ * ShaderAssetInfo-*.assetinfo.json (the cooker's, or to-legacy's) give packages their shader maps, as UnrealPak does:
+ * they are read and taken out of `loose` (not staged).
+ */
+async function takeAssetInfos(files: readonly ModFile[], loose: ModLooseFile[]): Promise<ShaderAssetInfo[]> {
   const assetInfos: ShaderAssetInfo[] = [];
   for (let k = loose.length - 1; k >= 0; k--) {
     const l = loose[k]!;
@@ -84,61 +116,50 @@ export async function readModPackages(mod: ModChunk[], files: readonly ModFile[]
     assetInfos.push(parseShaderAssetInfo(new TextDecoder().decode(await f.read()), f.file));
     loose.splice(k, 1);
   }
-  const shaderMapsOf = packageShaderMaps(assetInfos, knownShaderMaps);
-  const legacyHints = { ...(t.engine ? { engine: t.engine } : {}), containerHeaderVersion: t.headerVersion };
-  const failed: Array<[ModChunk, IoStoreError]> = [];
-  // Reading and converting packages is blocking work: the event loop gets a turn now and then, so that an interrupt
-  // is heard (a folder of 97 packages held it 1.7 s), and once one began no further package is taken.
-  const turn = eventLoopTurns();
-  let renamed = false;
-  for (const m of mod) {
-    if (m.type !== 'ExportBundleData') continue;
-    await turn();
-    if (isAborting()) throw new IoStoreError('IO', 'interrupted', { file: m.file });
-    const bytes = await m.src.read();
-    let pkg: ZenPackage;
-    let size = bytes.length;
-    let convertedImports: bigint[] | undefined;
-    if (isLegacyPackage(bytes)) {
-      let converted;
-      try {
-        converted = await convertLegacy(m, bytes, t.engine, legacyHints);
-      } catch (e) {
-        if (!(e instanceof IoStoreError) || !t.onPackageError) throw e;
-        failed.push([m, e]);
-        continue;
-      }
-      if (converted.warning) warnings.push(converted.warning);
-      // Kept in pieces (header, .uexp): the writer takes them as they are.
-      out.converted.set(m, { pieces: converted.pieces, size: converted.size });
-      size = converted.size;
-      pkg = converted.zen;
-      convertedImports = converted.importedPackages;
-      t.onConvert?.(m.path);
-    } else {
-      pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: t.headerVersion });
+  return assetInfos;
+}
+
+/**
+ * One package of `mod`: a zen one parsed, a legacy one converted (its pieces into `out.converted`; a failure into `failed`
+ * when the target takes package errors, then undefined), given its own name's ids, with its store entry.
+ */
+async function readPackage(m: ModChunk, mod: ModChunk[], t: ModPackagesTarget, warnings: string[], out: ModPackages, failed: Array<[ModChunk, IoStoreError]>) {
+  const bytes = await m.src.read();
+  let pkg: ZenPackage;
+  let size = bytes.length;
+  let convertedImports: bigint[] | undefined;
+  if (isLegacyPackage(bytes)) {
+    const legacyHints = { ...(t.engine ? { engine: t.engine } : {}), containerHeaderVersion: t.headerVersion };
+    let converted;
+    try {
+      converted = await convertLegacy(m, bytes, t.engine, legacyHints);
+    } catch (e) {
+      if (!(e instanceof IoStoreError) || !t.onPackageError) throw e;
+      failed.push([m, e]);
+      return undefined;
     }
-    out.ownNames.set(m, pkg.packageName);
-    // The package's own name is what other packages import: its id wins over the path's, for the package and the
-    // bulk files beside it (where it is filed is settled by the caller, see placement.ts).
-    if (pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase()) {
-      renamePackage(mod, m, pkg.packageName);
-      renamed = true;
-    }
-    // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
-    // does not store: the store entry must carry that list.
-    const game = t.entries.get(m.packageId!);
-    const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
-    const { entry, warning } = storeEntryFor(pkg, size, t.headerVersion, previous);
-    if (warning) warnings.push(warning);
-    const fromInfo = t.gen === 'UE5' ? shaderMapsOf.get(pkg.packageName.toLowerCase()) : undefined;
-    if (fromInfo) entry.shaderMapHashes = fromInfo;
-    out.packages.push({ packageId: m.packageId!, ...entry });
+    if (converted.warning) warnings.push(converted.warning);
+    // Kept in pieces (header, .uexp): the writer takes them as they are.
+    out.converted.set(m, { pieces: converted.pieces, size: converted.size });
+    size = converted.size;
+    pkg = converted.zen;
+    convertedImports = converted.importedPackages;
+    t.onConvert?.(m.path);
+  } else {
+    pkg = parseZenPackage(bytes, { source: m.file, containerHeaderVersion: t.headerVersion });
   }
-  if (failed.length > 0) leaveOut(mod, failed, t.onPackageError!);
-  // The ids were checked when the files were classified: again only if a package took another name's ids.
-  if (renamed) checkDistinctIds(mod);
-  return out;
+  out.ownNames.set(m, pkg.packageName);
+  // The package's own name is what other packages import: its id wins over the path's, for the package and the
+  // bulk files beside it (where it is filed is settled by the caller, see placement.ts).
+  const renamed = pkg.packageName.toLowerCase() !== m.packageName!.toLowerCase();
+  if (renamed) renamePackage(mod, m, pkg.packageName);
+  // A converted 5.0-5.2 package's import map indexes the converter's imported-package list, which its header
+  // does not store: the store entry must carry that list.
+  const game = t.entries.get(m.packageId!);
+  const previous = convertedImports && !pkg.importedPackageNames ? { importedPackages: convertedImports, shaderMapHashes: game?.shaderMapHashes ?? [] } : game;
+  const { entry, warning } = storeEntryFor(pkg, size, t.headerVersion, previous);
+  if (warning) warnings.push(warning);
+  return { packageName: pkg.packageName, entry, renamed };
 }
 
 /** A legacy package converted to zen; without a `.uexp`, the export data that follows its header in the `.uasset`. */

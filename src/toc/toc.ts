@@ -380,6 +380,43 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const source = options.source ?? '<utoc>';
   const h = parseTocHeader(bytes, source);
   const generation = options.engine ? engineGeneration(options.engine) : generationFromTocVersion(h.version);
+  const s = cutSections(bytes, h, source);
+  const spans = chunkSpans(bytes, s.offLen, h, options);
+  const compressionMethods = methodNames(s.methodBytes, h);
+  const blocks = new BlockTable(s.blockBytes);
+  checkBlockTable(bytes, s.blockBytes, blocks, compressionMethods.length, h.compressionBlockSize, source);
+  checkChunkSpans(spans, h, source);
+  const index = readDirectoryIndex(h, s, options, source);
+  const toc = new IoStoreToc(
+    source, bytes.length, h, generation, s.chunkIds, spans.chunkOffsets, spans.chunkLengths, int32s(s.seedBytes),
+    int32s(s.overflowBytes), blocks, s.ivBytes, compressionMethods, s.signatures, s.dirBytes, index.directoryIndex,
+    s.metaBytes, s.metaSize, s.onDemandHashes, s.sourceHashes, s.sections,
+  );
+  toc.directoryIndexError = index.directoryIndexError;
+  return toc;
+}
+
+/** The .utoc's sections after its header, as views of `bytes`, each checked to be whole. */
+interface TocSectionViews {
+  sections: TocSection[];
+  chunkIds: Uint8Array;
+  offLen: Uint8Array;
+  seedBytes: Uint8Array;
+  overflowBytes: Uint8Array;
+  blockBytes: Uint8Array;
+  ivBytes: Uint8Array;
+  methodBytes: Uint8Array;
+  signatures: TocSignatures | null;
+  dirBytes: Uint8Array;
+  dirOffset: number;
+  metaSize: number;
+  metaBytes: Uint8Array;
+  onDemandHashes: Uint8Array | null;
+  sourceHashes: Uint8Array | null;
+}
+
+/** Cuts the sections in file order; the file must end where the last one does. */
+function cutSections(bytes: Uint8Array, h: TocHeader, source: string): TocSectionViews {
   const r = new ByteReader(bytes, source);
   r.pos = TOC_HEADER_SIZE;
   const sections: TocSection[] = [{ name: 'header', offset: 0, size: TOC_HEADER_SIZE }];
@@ -388,7 +425,6 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
     if (count * size > 0) sections.push({ name, offset: r.pos, size: count * size });
     return r.bytesView(count * size, name);
   };
-
   const n = h.entryCount;
   const b = h.compressedBlockEntryCount;
   const chunkIds = take('chunk ids', n, CHUNK_ID_SIZE);
@@ -398,112 +434,120 @@ export function readToc(bytes: Uint8Array, options: ReadTocOptions = {}): IoStor
   const blockBytes = take('compression blocks', b, 12);
   const ivBytes = take('encryption IVs', h.encryptionIvCount, 12);
   const methodBytes = take('compression method names', h.compressionMethodNameCount, h.compressionMethodNameLength);
-
-  let signatures: TocSignatures | null = null;
-  if (h.containerFlags & ContainerFlags.Signed) {
-    const at = r.pos;
-    const hashSize = r.i32('signature hash size');
-    if (hashSize < 0 || hashSize > 4096) r.fail('BAD_VALUE', `signature hash size ${hashSize} is not plausible`, at);
-    r.needArray(b, 20, 'block signatures');
-    r.need(hashSize * 2 + b * 20, 'signatures');
-    signatures = {
-      tocSignature: r.bytesView(hashSize),
-      blockSignature: r.bytesView(hashSize),
-      blockHashes: r.bytesView(b * 20),
-    };
-    sections.push({ name: 'signatures', offset: at, size: r.pos - at });
-  }
-
+  const signatures = h.containerFlags & ContainerFlags.Signed ? readSignatures(r, b, sections) : null;
   // The engine skips D bytes whether or not the Indexed flag is set; only then does it parse them.
   const dirBytes = take('directory index', h.directoryIndexSize, 1);
   const dirOffset = r.pos - dirBytes.length;
   const metaSize = h.version >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
   const metaBytes = take('chunk metas', n, metaSize);
-  let onDemandHashes: Uint8Array | null = null;
-  if (h.version === TocVersion.OnDemandMetaData && h.containerFlags & ContainerFlags.OnDemand) {
-    r.needArray(n + b, 20, 'on-demand hashes');
-    onDemandHashes = take('on-demand hashes', n + b, 20);
-  }
+  const onDemand = h.version === TocVersion.OnDemandMetaData && h.containerFlags & ContainerFlags.OnDemand;
+  const onDemandHashes = onDemand ? take('on-demand hashes', n + b, 20) : null;
   const sourceHashes = h.sourceHashCount > 0 ? take('source hashes', h.sourceHashCount, 20) : null;
   if (r.remaining !== 0) {
     const last = sections[sections.length - 1]!;
     r.fail('SIZE_MISMATCH', `${r.remaining} bytes left over after the ${last.name} section (the file should end here; it is ${bytes.length} bytes)`);
   }
+  return {
+    sections, chunkIds, offLen, seedBytes, overflowBytes, blockBytes, ivBytes, methodBytes, signatures, dirBytes,
+    dirOffset, metaSize, metaBytes, onDemandHashes, sourceHashes,
+  };
+}
 
-  // Per-chunk arrays: over SharedArrayBuffers when the TOC's bytes are one (worker threads will parse them too, and
-  // take these instead: see ReadTocOptions.parsedChunks).
+/** A Signed container's signature block: its hash size, two signatures and a SHA-1 per compression block. */
+function readSignatures(r: ByteReader, blockCount: number, sections: TocSection[]): TocSignatures {
+  const at = r.pos;
+  const hashSize = r.i32('signature hash size');
+  if (hashSize < 0 || hashSize > 4096) r.fail('BAD_VALUE', `signature hash size ${hashSize} is not plausible`, at);
+  r.needArray(blockCount, 20, 'block signatures');
+  r.need(hashSize * 2 + blockCount * 20, 'signatures');
+  const signatures = {
+    tocSignature: r.bytesView(hashSize),
+    blockSignature: r.bytesView(hashSize),
+    blockHashes: r.bytesView(blockCount * 20),
+  };
+  sections.push({ name: 'signatures', offset: at, size: r.pos - at });
+  return signatures;
+}
+
+/** Each chunk's offset and length in the uncompressed stream, and the first chunk whose blocks are not all in the table (-1: none). */
+interface ChunkSpans {
+  chunkOffsets: Float64Array;
+  chunkLengths: Float64Array;
+  badChunk: number;
+}
+
+/**
+ * Per-chunk arrays: over SharedArrayBuffers when the TOC's bytes are one (worker threads will parse them too, and
+ * take these instead: see ReadTocOptions.parsedChunks).
+ */
+function chunkSpans(bytes: Uint8Array, offLen: Uint8Array, h: TocHeader, options: ReadTocOptions): ChunkSpans {
+  const n = h.entryCount;
   const given = options.parsedChunks;
-  let chunkOffsets: Float64Array;
-  let chunkLengths: Float64Array;
-  // The first chunk whose blocks are not all in the table (decodeChunkSpans checks as it decodes), or -1.
-  let badChunk = -1;
-  if (given && given.chunkOffsets.length === n && given.chunkLengths.length === n) {
-    chunkOffsets = given.chunkOffsets;
-    // Checked by the thread that decoded them, from these same bytes.
-    chunkLengths = given.chunkLengths;
-  } else {
-    const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
-    // Beside the bytes when they were read into module memory (src/toc/toc-scan.ts: decoded there, not copied out).
-    const beside = shared ? undefined : chunkSpanArrays(offLen, n);
-    chunkOffsets = beside?.offsets ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
-    chunkLengths = beside?.lengths ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
-    badChunk = decodeChunkSpans(offLen, n, h.compressionBlockSize, b, chunkOffsets, chunkLengths);
-  }
-  const seeds = new Int32Array(h.perfectHashSeedsCount);
-  const sv = new DataView(seedBytes.buffer, seedBytes.byteOffset, seedBytes.byteLength);
-  for (let i = 0; i < seeds.length; i++) seeds[i] = sv.getInt32(i * 4, true);
-  const overflow = new Int32Array(h.chunksWithoutPerfectHashCount);
-  const ov = new DataView(overflowBytes.buffer, overflowBytes.byteOffset, overflowBytes.byteLength);
-  for (let i = 0; i < overflow.length; i++) overflow[i] = ov.getInt32(i * 4, true);
+  // Checked by the thread that decoded them, from these same bytes.
+  if (given && given.chunkOffsets.length === n && given.chunkLengths.length === n) return { ...given, badChunk: -1 };
+  const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
+  // Beside the bytes when they were read into module memory (src/toc/toc-scan.ts: decoded there, not copied out).
+  const beside = shared ? undefined : chunkSpanArrays(offLen, n);
+  const chunkOffsets = beside?.offsets ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
+  const chunkLengths = beside?.lengths ?? (shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
+  const badChunk = decodeChunkSpans(offLen, n, h.compressionBlockSize, h.compressedBlockEntryCount, chunkOffsets, chunkLengths);
+  return { chunkOffsets, chunkLengths, badChunk };
+}
 
-  const compressionMethods = ['None'];
+/** Little-endian int32s. */
+function int32s(bytes: Uint8Array): Int32Array {
+  const out = new Int32Array(bytes.length >> 2);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = v.getInt32(i * 4, true);
+  return out;
+}
+
+/** The compression methods' names, index 0 being "None" (the table's 1-based indexes point past it). */
+function methodNames(methodBytes: Uint8Array, h: TocHeader): string[] {
+  const names = ['None'];
   for (let i = 0; i < h.compressionMethodNameCount; i++) {
     const raw = methodBytes.subarray(i * h.compressionMethodNameLength, (i + 1) * h.compressionMethodNameLength);
     const end = raw.indexOf(0);
-    compressionMethods.push(latin1(end < 0 ? raw : raw.subarray(0, end)));
+    names.push(latin1(end < 0 ? raw : raw.subarray(0, end)));
   }
+  return names;
+}
 
-  const blocks = new BlockTable(blockBytes);
-  const { badMethod: badBlock, oversized: bigBlock } = checkBlocks(blockBytes, compressionMethods.length, h.compressionBlockSize);
-  if (badBlock >= 0) {
-    throw new IoStoreError('BAD_VALUE', `compression block ${badBlock} uses method index ${blocks.method(badBlock)} but the TOC names ${compressionMethods.length - 1} method(s)`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + badBlock * 12 + 11 });
+/** Every block names a method the TOC has and decodes to at most the block size. */
+function checkBlockTable(bytes: Uint8Array, blockBytes: Uint8Array, blocks: BlockTable, methods: number, blockSize: number, source: string): void {
+  const { badMethod, oversized } = checkBlocks(blockBytes, methods, blockSize);
+  const at = blockBytes.byteOffset - bytes.byteOffset;
+  if (badMethod >= 0) {
+    throw new IoStoreError('BAD_VALUE', `compression block ${badMethod} uses method index ${blocks.method(badMethod)} but the TOC names ${methods - 1} method(s)`, { file: source, offset: at + badMethod * 12 + 11 });
   }
   // Chunks are cut into blocks of the header's size: a block that decodes to more would overrun the chunk it is in.
-  if (bigBlock >= 0) {
-    throw new IoStoreError('BAD_VALUE', `compression block ${bigBlock} decodes to ${blocks.uncompressedSize(bigBlock)} bytes, more than the block size ${h.compressionBlockSize}`, { file: source, offset: blockBytes.byteOffset - bytes.byteOffset + bigBlock * 12 + 8 });
+  if (oversized >= 0) {
+    throw new IoStoreError('BAD_VALUE', `compression block ${oversized} decodes to ${blocks.uncompressedSize(oversized)} bytes, more than the block size ${blockSize}`, { file: source, offset: at + oversized * 12 + 8 });
   }
+}
 
-  // Every chunk's blocks must exist: later stages index the block arrays with these numbers.
-  const offLenAt = TOC_HEADER_SIZE + n * CHUNK_ID_SIZE;
-  if (badChunk >= 0) {
-    const i = badChunk;
-    const len = chunkLengths[i]!;
-    const last = Math.ceil((chunkOffsets[i]! + len) / h.compressionBlockSize);
-    throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${b}`, { file: source, offset: offLenAt + i * 10 });
+/** Every chunk's blocks must exist: later stages index the block arrays with these numbers. */
+function checkChunkSpans(spans: ChunkSpans, h: TocHeader, source: string): void {
+  const i = spans.badChunk;
+  if (i < 0) return;
+  const len = spans.chunkLengths[i]!;
+  const last = Math.ceil((spans.chunkOffsets[i]! + len) / h.compressionBlockSize);
+  const offLenAt = TOC_HEADER_SIZE + h.entryCount * CHUNK_ID_SIZE;
+  throw new IoStoreError('BAD_VALUE', `chunk ${i} (offset ${spans.chunkOffsets[i]}, length ${len}) needs blocks up to ${last - 1} but the TOC has ${h.compressedBlockEntryCount}`, { file: source, offset: offLenAt + i * 10 });
+}
+
+/**
+ * The directory index of an Indexed container: parsed here, taken from another thread's parse, decrypted with the
+ * key, or (encrypted, no key) an error kept for the commands that need paths.
+ */
+function readDirectoryIndex(h: TocHeader, s: TocSectionViews, options: ReadTocOptions, source: string): { directoryIndex: DirectoryIndex | null; directoryIndexError?: IoStoreError } {
+  if (!(h.containerFlags & ContainerFlags.Indexed) || s.dirBytes.length === 0) return { directoryIndex: null };
+  if (options.parsedIndex) return { directoryIndex: directoryIndexFromShared(options.parsedIndex) };
+  if (effectiveEncryption(h) === EncryptionMethod.None) return { directoryIndex: parseDirectoryIndex(s.dirBytes, source, s.dirOffset) };
+  if (!options.aesKey) {
+    return { directoryIndex: null, directoryIndexError: new IoStoreError('NEEDS_KEY', 'the directory index is encrypted: pass the AES key (--aes-key) to read file paths', { file: source, offset: s.dirOffset }) };
   }
-
-  let directoryIndex: DirectoryIndex | null = null;
-  let directoryIndexError: IoStoreError | undefined;
-  if (h.containerFlags & ContainerFlags.Indexed && dirBytes.length > 0) {
-    const method = effectiveEncryption(h);
-    if (options.parsedIndex) {
-      directoryIndex = directoryIndexFromShared(options.parsedIndex);
-    } else if (method === EncryptionMethod.None) {
-      directoryIndex = parseDirectoryIndex(dirBytes, source, dirOffset);
-    } else if (!options.aesKey) {
-      directoryIndexError = new IoStoreError('NEEDS_KEY', 'the directory index is encrypted: pass the AES key (--aes-key) to read file paths', { file: source, offset: dirOffset });
-    } else {
-      directoryIndex = decryptDirectoryIndex(h, dirBytes, dirOffset, ivBytes, options.aesKey, source);
-    }
-  }
-
-  const toc = new IoStoreToc(
-    source, bytes.length, h, generation, chunkIds, chunkOffsets, chunkLengths, seeds, overflow, blocks, ivBytes,
-    compressionMethods, signatures, dirBytes, directoryIndex, metaBytes, metaSize, onDemandHashes,
-    sourceHashes, sections,
-  );
-  toc.directoryIndexError = directoryIndexError;
-  return toc;
+  return { directoryIndex: decryptDirectoryIndex(h, s.dirBytes, s.dirOffset, s.ivBytes, options.aesKey, source) };
 }
 
 function decryptDirectoryIndex(

@@ -373,78 +373,94 @@ export function serializeContainerHeader(h: ContainerHeader): Uint8Array {
   }
   w.u64(h.containerId, 'container id');
   if (rank <= containerHeaderVersionRank('LocalizedPackages')) w.u32(h.packages.length);
-  if (ue4) {
-    const strings = serializeNameStrings(h.nameMap.names);
-    w.u32(strings.length);
-    w.bytes(strings);
-    const hashes = serializeNameHashes(h.nameMap.hashes.length === h.nameMap.names.length ? h.nameMap.hashes : h.nameMap.names.map(nameHash));
-    w.u32(hashes.length);
-    w.bytes(hashes);
-  }
-  const layout = storeLayout(version);
-  const writePackages = (packages: readonly ContainerPackage[], what: string) => {
-    w.u32(packages.length, `${what} count`);
-    for (const p of packages) w.u64(p.packageId, `${what} id`);
-    const buf = serializeStoreEntries(packages, layout, h.shaderMapHashSize);
-    w.u32(buf.length);
-    w.bytes(buf);
-  };
-  writePackages(h.packages, 'packages');
+  if (ue4) writeUe4NameMap(w, h);
+  writeStorePackages(w, h, h.packages, 'packages');
   if (rank >= containerHeaderVersionRank('OptionalSegmentPackages')) {
-    writePackages(h.optionalSegmentPackages, 'optional segment packages');
+    writeStorePackages(w, h, h.optionalSegmentPackages, 'optional segment packages');
   } else if (h.optionalSegmentPackages.length > 0) {
     throw new IoStoreError('USAGE', `a ${version} container header cannot hold optional segment packages`);
   }
-  if (ue4) {
-    w.u32(h.culturePackageMap.length);
-    for (const c of h.culturePackageMap) {
-      w.bytes(encodeFString(c.culture));
-      w.u32(c.packages.length);
-      for (const p of c.packages) {
-        w.u64(p.sourcePackageId, 'culture source package id');
-        w.u64(p.localizedPackageId, 'culture localized package id');
-      }
-    }
-    w.u32(h.packageRedirects.length);
-    for (const p of h.packageRedirects) {
-      w.u64(p.sourcePackageId, 'redirect source package id');
-      w.u64(p.targetPackageId, 'redirect target package id');
-    }
-  } else {
-    if (h.culturePackageMap.length > 0) throw new IoStoreError('USAGE', `a ${version} container header has no culture package map`);
-    writeNameBatch(w, h.nameMap, 'redirects name map');
-    if (rank >= containerHeaderVersionRank('LocalizedPackages')) {
-      w.u32(h.localizedPackages.length);
-      for (const p of h.localizedPackages) {
-        w.u64(p.sourcePackageId, 'localized source package id');
-        writeMappedName(w, p.sourcePackageName);
-      }
-    } else if (h.localizedPackages.length > 0) {
-      throw new IoStoreError('USAGE', `a ${version} container header has no localized package list`);
-    }
-    w.u32(h.packageRedirects.length);
-    for (const p of h.packageRedirects) {
-      w.u64(p.sourcePackageId, 'redirect source package id');
-      w.u64(p.targetPackageId, 'redirect target package id');
-      writeMappedName(w, p.sourcePackageName ?? { index: 0, type: 0, number: 0 });
-    }
-    if (version === 'SoftPackageReferences') {
-      writeSoftReferences(w, h.softPackageReferences ?? { contains: false, packageIds: [], packageIndices: new Uint8Array(0) });
-    } else if (version === 'SoftPackageReferencesOffset') {
-      const infoAt = w.length;
-      w.zeros(16);
-      if (h.softPackageReferences) {
-        const start = w.length;
-        writeSoftReferences(w, h.softPackageReferences);
-        w.patchI64n(infoAt, start);
-        w.patchI64n(infoAt + 8, w.length - start);
-      }
-    } else if (h.softPackageReferences) {
-      throw new IoStoreError('USAGE', `a ${version} container header has no soft package references`);
-    }
-  }
+  if (ue4) writeUe4Tail(w, h);
+  else writeUe5Tail(w, h, rank);
   w.zeros(h.trailingPadding);
   return w.finish();
+}
+
+/** A UE4 header's own name map: the strings, then their hashes (computed where the header has none). */
+function writeUe4NameMap(w: ByteWriter, h: ContainerHeader): void {
+  const strings = serializeNameStrings(h.nameMap.names);
+  w.u32(strings.length);
+  w.bytes(strings);
+  const hashes = serializeNameHashes(h.nameMap.hashes.length === h.nameMap.names.length ? h.nameMap.hashes : h.nameMap.names.map(nameHash));
+  w.u32(hashes.length);
+  w.bytes(hashes);
+}
+
+/** A segment's package ids, then its store entries as one sized blob. */
+function writeStorePackages(w: ByteWriter, h: ContainerHeader, packages: readonly ContainerPackage[], what: string): void {
+  w.u32(packages.length, `${what} count`);
+  for (const p of packages) w.u64(p.packageId, `${what} id`);
+  const buf = serializeStoreEntries(packages, storeLayout(h.version), h.shaderMapHashSize);
+  w.u32(buf.length);
+  w.bytes(buf);
+}
+
+/** After a UE4 header's store entries: the culture package map, then the redirects (ids only). */
+function writeUe4Tail(w: ByteWriter, h: ContainerHeader): void {
+  w.u32(h.culturePackageMap.length);
+  for (const c of h.culturePackageMap) {
+    w.bytes(encodeFString(c.culture));
+    w.u32(c.packages.length);
+    for (const p of c.packages) {
+      w.u64(p.sourcePackageId, 'culture source package id');
+      w.u64(p.localizedPackageId, 'culture localized package id');
+    }
+  }
+  w.u32(h.packageRedirects.length);
+  for (const p of h.packageRedirects) {
+    w.u64(p.sourcePackageId, 'redirect source package id');
+    w.u64(p.targetPackageId, 'redirect target package id');
+  }
+}
+
+/**
+ * After a UE5 header's store entries: the redirects' name map, the localized packages (from LocalizedPackages), the
+ * redirects with their names, and the soft package references of the versions that have them.
+ */
+function writeUe5Tail(w: ByteWriter, h: ContainerHeader, rank: number): void {
+  const version = h.version;
+  if (h.culturePackageMap.length > 0) throw new IoStoreError('USAGE', `a ${version} container header has no culture package map`);
+  writeNameBatch(w, h.nameMap, 'redirects name map');
+  if (rank >= containerHeaderVersionRank('LocalizedPackages')) {
+    w.u32(h.localizedPackages.length);
+    for (const p of h.localizedPackages) {
+      w.u64(p.sourcePackageId, 'localized source package id');
+      writeMappedName(w, p.sourcePackageName);
+    }
+  } else if (h.localizedPackages.length > 0) {
+    throw new IoStoreError('USAGE', `a ${version} container header has no localized package list`);
+  }
+  w.u32(h.packageRedirects.length);
+  for (const p of h.packageRedirects) {
+    w.u64(p.sourcePackageId, 'redirect source package id');
+    w.u64(p.targetPackageId, 'redirect target package id');
+    writeMappedName(w, p.sourcePackageName ?? { index: 0, type: 0, number: 0 });
+  }
+  if (version === 'SoftPackageReferences') {
+    writeSoftReferences(w, h.softPackageReferences ?? { contains: false, packageIds: [], packageIndices: new Uint8Array(0) });
+  } else if (version === 'SoftPackageReferencesOffset') {
+    // Where the references start and how long they are, patched once written (zeros when there are none).
+    const infoAt = w.length;
+    w.zeros(16);
+    if (h.softPackageReferences) {
+      const start = w.length;
+      writeSoftReferences(w, h.softPackageReferences);
+      w.patchI64n(infoAt, start);
+      w.patchI64n(infoAt + 8, w.length - start);
+    }
+  } else if (h.softPackageReferences) {
+    throw new IoStoreError('USAGE', `a ${version} container header has no soft package references`);
+  }
 }
 
 function writeSoftReferences(w: ByteWriter, s: SoftPackageReferences): void {

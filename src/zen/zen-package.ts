@@ -216,68 +216,11 @@ function parseUe4(r: ByteReader, hints: ZenPackageHints): ZenPackage {
   sec.end('summary', 0);
   const headerSize = s.graphDataOffset + s.graphDataSize;
   if (headerSize > r.bytes.length) r.fail('TRUNCATED', `the zen header ends at ${headerSize} but the data has only ${r.bytes.length} bytes`, 52);
-  sec.begin('name map names', s.nameMapNamesOffset);
-  r.need(s.nameMapNamesSize, 'name map names');
-  const names = parseNameStrings(r.bytes.subarray(r.pos, r.pos + s.nameMapNamesSize), r.source, r.base + r.pos, 'name map');
-  r.pos += s.nameMapNamesSize;
-  sec.end('name map names', s.nameMapNamesOffset);
-  if (s.nameMapHashesOffset > r.pos) {
-    const at = r.pos;
-    const gap = s.nameMapHashesOffset - at;
-    if (gap >= 8) r.fail('BAD_VALUE', `${gap} bytes between the names and their hashes (alignment needs fewer than 8)`, at);
-    const pad = r.bytesView(gap, 'name map alignment');
-    if (pad.some((b) => b !== 0)) r.fail('BAD_VALUE', 'name map alignment bytes are not zero', at);
-    sec.end('name map alignment', at);
-  }
-  sec.begin('name map hashes', s.nameMapHashesOffset);
-  r.need(s.nameMapHashesSize, 'name map hashes');
-  const nameHashes = parseNameHashes(r.bytes.subarray(r.pos, r.pos + s.nameMapHashesSize), r.source, r.base + r.pos, 'name map hashes');
-  r.pos += s.nameMapHashesSize;
-  sec.end('name map hashes', s.nameMapHashesOffset);
-  if (nameHashes.length !== names.length) r.fail('BAD_VALUE', `the name map has ${names.length} names but ${nameHashes.length} hashes`, s.nameMapHashesOffset);
+  const { names, nameHashes } = readUe4NameMap(r, sec, s);
   const imports = sec.table('import map', s.importMapOffset, s.exportMapOffset, 8, () => r.u64());
   const exports = sec.table('export map', s.exportMapOffset, s.exportBundlesOffset, EXPORT_MAP_ENTRY_SIZE, (i) => readExportMapEntry(r, i));
-  // Export bundles: BundleCount × {u32 FirstEntryIndex, u32 EntryCount}, then the entries of all bundles.
-  sec.begin('export bundles', s.exportBundlesOffset);
-  const regionEnd = s.graphDataOffset;
-  if (regionEnd < r.pos) r.fail('BAD_VALUE', `graph data offset ${regionEnd} is before the export bundles at ${r.pos}`, 52);
-  const bundleCount = hints.storeEntry?.exportBundleCount ?? inferUe4BundleCount(r, regionEnd);
-  r.needArray(bundleCount, 8, 'export bundle headers');
-  const exportBundles: ExportBundleHeader[] = [];
-  let entryTotal = 0;
-  for (let i = 0; i < bundleCount; i++) {
-    const h = { firstEntryIndex: r.u32('bundle first entry'), entryCount: r.u32('bundle entry count') };
-    entryTotal += h.entryCount;
-    exportBundles.push(h);
-  }
-  const entriesStart = r.pos;
-  if (entriesStart + entryTotal * 8 !== regionEnd) {
-    r.fail('BAD_VALUE', `${bundleCount} export bundles with ${entryTotal} entries do not fill the ${regionEnd - s.exportBundlesOffset} bytes before the graph data`, s.exportBundlesOffset);
-  }
-  const exportBundleEntries: ExportBundleEntry[] = new Array(entryTotal);
-  for (let i = 0; i < entryTotal; i++) exportBundleEntries[i] = readExportBundleEntry(r);
-  sec.end('export bundles', s.exportBundlesOffset);
-  checkBundleRuns(r, exportBundles, exportBundleEntries.length, exports.length, exportBundleEntries, s.exportBundlesOffset);
-  // Graph data: i32 package count, then per package u64 id, i32 arc count, arcs.
-  sec.begin('graph data', s.graphDataOffset);
-  const gr = new ByteReader(r.bytes.subarray(0, headerSize), r.source, r.base);
-  gr.pos = r.pos;
-  const pkgCount = gr.i32('graph referenced package count');
-  if (pkgCount < 0) gr.fail('BAD_VALUE', `graph data package count ${pkgCount} is negative`, gr.pos - 4);
-  gr.needArray(pkgCount, 12, 'graph data packages');
-  const referencedPackages: ReferencedPackageArcs[] = [];
-  for (let i = 0; i < pkgCount; i++) {
-    const packageId = gr.u64('graph package id');
-    const n = gr.i32('graph arc count');
-    if (n < 0) gr.fail('BAD_VALUE', `graph arc count ${n} is negative`, gr.pos - 4);
-    gr.needArray(n, 8, 'graph arcs');
-    const arcs: BundleArc[] = new Array(n);
-    for (let k = 0; k < n; k++) arcs[k] = { fromExportBundleIndex: gr.i32(), toExportBundleIndex: gr.i32() };
-    referencedPackages.push({ packageId, arcs });
-  }
-  if (gr.pos !== headerSize) gr.fail('BAD_VALUE', `graph data ends at ${gr.pos} but GraphDataSize says ${headerSize}`, s.graphDataOffset);
-  r.pos = gr.pos;
-  sec.end('graph data', s.graphDataOffset);
+  const { exportBundles, exportBundleEntries } = readUe4ExportBundles(r, sec, s, hints, exports.length);
+  const referencedPackages = readUe4GraphData(r, sec, s, headerSize);
   const packageName = packageNameOf(r, names, s.name, 'package name');
   const sourcePackageName = packageNameOf(r, names, s.sourceName, 'source package name');
   return {
@@ -299,6 +242,82 @@ function parseUe4(r: ByteReader, hints: ZenPackageHints): ZenPackage {
     sections: sec.list,
     exportDataSize: sumSizes(r, exports),
   };
+}
+
+/** A UE4 zen header's own name map: the strings, zero padding to 8, then one hash per name. */
+function readUe4NameMap(r: ByteReader, sec: Sections, s: Ue4PackageSummary): { names: string[]; nameHashes: bigint[] } {
+  sec.begin('name map names', s.nameMapNamesOffset);
+  r.need(s.nameMapNamesSize, 'name map names');
+  const names = parseNameStrings(r.bytes.subarray(r.pos, r.pos + s.nameMapNamesSize), r.source, r.base + r.pos, 'name map');
+  r.pos += s.nameMapNamesSize;
+  sec.end('name map names', s.nameMapNamesOffset);
+  if (s.nameMapHashesOffset > r.pos) {
+    const at = r.pos;
+    const gap = s.nameMapHashesOffset - at;
+    if (gap >= 8) r.fail('BAD_VALUE', `${gap} bytes between the names and their hashes (alignment needs fewer than 8)`, at);
+    const pad = r.bytesView(gap, 'name map alignment');
+    if (pad.some((b) => b !== 0)) r.fail('BAD_VALUE', 'name map alignment bytes are not zero', at);
+    sec.end('name map alignment', at);
+  }
+  sec.begin('name map hashes', s.nameMapHashesOffset);
+  r.need(s.nameMapHashesSize, 'name map hashes');
+  const nameHashes = parseNameHashes(r.bytes.subarray(r.pos, r.pos + s.nameMapHashesSize), r.source, r.base + r.pos, 'name map hashes');
+  r.pos += s.nameMapHashesSize;
+  sec.end('name map hashes', s.nameMapHashesOffset);
+  if (nameHashes.length !== names.length) r.fail('BAD_VALUE', `the name map has ${names.length} names but ${nameHashes.length} hashes`, s.nameMapHashesOffset);
+  return { names, nameHashes };
+}
+
+/**
+ * Export bundles: BundleCount x {u32 FirstEntryIndex, u32 EntryCount}, then the entries of all bundles, filling the
+ * bytes up to the graph data (the count is the store entry's, or inferred from that fit).
+ */
+function readUe4ExportBundles(r: ByteReader, sec: Sections, s: Ue4PackageSummary, hints: ZenPackageHints, exportCount: number): { exportBundles: ExportBundleHeader[]; exportBundleEntries: ExportBundleEntry[] } {
+  sec.begin('export bundles', s.exportBundlesOffset);
+  const regionEnd = s.graphDataOffset;
+  if (regionEnd < r.pos) r.fail('BAD_VALUE', `graph data offset ${regionEnd} is before the export bundles at ${r.pos}`, 52);
+  const bundleCount = hints.storeEntry?.exportBundleCount ?? inferUe4BundleCount(r, regionEnd);
+  r.needArray(bundleCount, 8, 'export bundle headers');
+  const exportBundles: ExportBundleHeader[] = [];
+  let entryTotal = 0;
+  for (let i = 0; i < bundleCount; i++) {
+    const h = { firstEntryIndex: r.u32('bundle first entry'), entryCount: r.u32('bundle entry count') };
+    entryTotal += h.entryCount;
+    exportBundles.push(h);
+  }
+  const entriesStart = r.pos;
+  if (entriesStart + entryTotal * 8 !== regionEnd) {
+    r.fail('BAD_VALUE', `${bundleCount} export bundles with ${entryTotal} entries do not fill the ${regionEnd - s.exportBundlesOffset} bytes before the graph data`, s.exportBundlesOffset);
+  }
+  const exportBundleEntries: ExportBundleEntry[] = new Array(entryTotal);
+  for (let i = 0; i < entryTotal; i++) exportBundleEntries[i] = readExportBundleEntry(r);
+  sec.end('export bundles', s.exportBundlesOffset);
+  checkBundleRuns(r, exportBundles, exportBundleEntries.length, exportCount, exportBundleEntries, s.exportBundlesOffset);
+  return { exportBundles, exportBundleEntries };
+}
+
+/** Graph data: i32 package count, then per package u64 id, i32 arc count, arcs; it must end at the header's end. */
+function readUe4GraphData(r: ByteReader, sec: Sections, s: Ue4PackageSummary, headerSize: number): ReferencedPackageArcs[] {
+  sec.begin('graph data', s.graphDataOffset);
+  const gr = new ByteReader(r.bytes.subarray(0, headerSize), r.source, r.base);
+  gr.pos = r.pos;
+  const pkgCount = gr.i32('graph referenced package count');
+  if (pkgCount < 0) gr.fail('BAD_VALUE', `graph data package count ${pkgCount} is negative`, gr.pos - 4);
+  gr.needArray(pkgCount, 12, 'graph data packages');
+  const referencedPackages: ReferencedPackageArcs[] = [];
+  for (let i = 0; i < pkgCount; i++) {
+    const packageId = gr.u64('graph package id');
+    const n = gr.i32('graph arc count');
+    if (n < 0) gr.fail('BAD_VALUE', `graph arc count ${n} is negative`, gr.pos - 4);
+    gr.needArray(n, 8, 'graph arcs');
+    const arcs: BundleArc[] = new Array(n);
+    for (let k = 0; k < n; k++) arcs[k] = { fromExportBundleIndex: gr.i32(), toExportBundleIndex: gr.i32() };
+    referencedPackages.push({ packageId, arcs });
+  }
+  if (gr.pos !== headerSize) gr.fail('BAD_VALUE', `graph data ends at ${gr.pos} but GraphDataSize says ${headerSize}`, s.graphDataOffset);
+  r.pos = gr.pos;
+  sec.end('graph data', s.graphDataOffset);
+  return referencedPackages;
 }
 
 /**
