@@ -84,6 +84,32 @@ describe.skipIf(!hasCorpus)('outputPathsDistinct: no claim needed when a contain
     expect(renamedByClaims(toc)).toEqual([]);
   });
 
+  /** PLAIN's TOC without its directory index (every chunk unnamed); `copyId`: chunk 1's id made chunk 0's. */
+  function tocWithoutIndex(copyId = false): IoStoreToc {
+    const base = readToc(new Uint8Array(readFileSync(corpusPath(`${PLAIN}.utoc`))));
+    const chunkIds = base.chunkIds.slice();
+    if (copyId) chunkIds.copyWithin(12, 0, 12);
+    return readToc(serializeToc({ ...base, chunkIds, directoryIndexBytes: new Uint8Array(0) }));
+  }
+
+  it('no directory index (every chunk under _chunks/<Type>/<id>.bin): yes, as the claims find', () => {
+    const toc = tocWithoutIndex();
+    expect(toc.chunkPaths).toBeNull();
+    expect(toc.chunkCount).toBeGreaterThan(10);
+    expect(outputPathsDistinct(toc, [MANIFEST_NAME])).toBe(true);
+    expect(renamedByClaims(toc)).toEqual([]);
+  });
+
+  it('no directory index, two chunks of one id: no (the claims rename one)', () => {
+    const toc = tocWithoutIndex(true);
+    expect(outputPathsDistinct(toc, [MANIFEST_NAME])).toBe(false);
+    expect(renamedByClaims(toc)).toHaveLength(1);
+  });
+
+  it('no directory index, _chunks reserved: no', () => {
+    expect(outputPathsDistinct(tocWithoutIndex(), ['_chunks'])).toBe(false);
+  });
+
   const no: Array<[string, () => IoStoreToc]> = [
     ['the same name twice in a folder', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }], [{ name: 'x', dir: 1, chunk: 0 }, { name: 'x', dir: 1, chunk: 1 }])],
     ['a file named as a sibling folder', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'A', parent: 1 }], [{ name: 'A', dir: 1, chunk: 0 }, { name: 'y', dir: 2, chunk: 1 }])],
