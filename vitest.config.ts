@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 
 const root = __dirname;
 /** Where the tests read the engine-made corpus (test/corpus.ts): beside the project, never copied into it. */
@@ -63,6 +63,84 @@ function testTmpdir(): string | undefined {
 const tmp = testTmpdir();
 
 /**
+ * The library's modules as `npm run build` compiled them (dist/, loaded by Node itself) rather than src/'s TypeScript
+ * through vite's transforms, when the build is current: every TypeScript file of src/ (the page's src/web aside, which
+ * tsc does not build) has its dist/ module, written after it. The transforms and their module runner had cost a fresh
+ * clone ~13 CPU s (transform) and more in imports, in each worker process. `npm test` builds first; after an edit of
+ * src/ without a build (`npx vitest` alone), or with IOSTORE_TEST_SRC=1, the tests load src/ as before: never a stale
+ * dist/. The same code either way: dist/ is tsc's output of these files, the one the CLI and the package run.
+ */
+function currentBuild(): Set<string> | undefined {
+  if (process.env.IOSTORE_TEST_SRC === '1') return undefined;
+  const src = join(root, 'src');
+  const built = new Set<string>();
+  const walk = (dir: string): boolean => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p === join(src, 'web')) continue;
+        if (!walk(p)) return false;
+      } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) {
+        const out = join(root, 'dist', relative(src, p)).replace(/\.ts$/, '.js');
+        const js = statSync(out, { throwIfNoEntry: false });
+        if (!js || js.mtimeMs < statSync(p).mtimeMs) return false;
+        built.add(p.replace(/\.ts$/, '.js'));
+      }
+    }
+    return true;
+  };
+  return walk(src) ? built : undefined;
+}
+
+/**
+ * Whether the worker bundles (scripts/build-cli.mjs: dist/<stage>/<name>-worker.cjs) are as new as dist/'s modules.
+ * The library started from src/ starts its worker threads from them (src/util/worker-pool.ts runnableUrl: a third of
+ * the CPU time of one started from dist/'s modules, and the suite starts hundreds); started from dist/, it does when
+ * the process says it runs bundled (globalThis.__iostoreBundled), which the tests' processes do (execArgv below) when
+ * they are current.
+ */
+function bundlesCurrent(): boolean {
+  const dist = join(root, 'dist');
+  let newest = 0;
+  const bundles: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'web') walk(p);
+      } else if (e.name.endsWith('-worker.cjs')) bundles.push(p);
+      else if (e.name.endsWith('.js')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  walk(dist);
+  return bundles.length > 0 && bundles.every((b) => statSync(b).mtimeMs >= newest);
+}
+
+const built = currentBuild();
+/** Whether the tests' processes run as bundled (execArgv): they load dist/ and the worker bundles are current. */
+const bundledWorkers = !!built && bundlesCurrent();
+
+function distForSrc(): Plugin[] {
+  if (!built) {
+    console.warn('vitest: dist/ is older than src/ (or IOSTORE_TEST_SRC=1): the tests load src/ through transforms');
+    return [];
+  }
+  const src = join(root, 'src') + '/';
+  return [
+    {
+      name: 'iostore-dist-for-src',
+      enforce: 'pre',
+      resolveId(source, importer) {
+        if (!importer || !source.startsWith('.') || !source.endsWith('.js')) return null;
+        const target = resolve(dirname(importer), source);
+        if (!target.startsWith(src) || !built.has(target)) return null;
+        return join(root, 'dist', relative(src, target));
+      },
+    },
+  ];
+}
+
+/**
  * Test files that need a process of their own: they measure the whole process (its peak RSS), which the test files
  * run before them in a shared one would raise.
  */
@@ -70,10 +148,14 @@ const ownProcess = ['test/fuzz/cli-fuzz.test.ts', 'test/fuzz/legacy-fuzz.test.ts
 const excluded = ['**/node_modules/**', ...withoutCorpus];
 
 export default defineConfig({
+  plugins: distForSrc(),
   test: {
     testTimeout: 60_000,
     // Child processes the tests start inherit it.
     env: tmp ? { TMPDIR: tmp } : {},
+    // The tests' processes say they run bundled (see bundlesCurrent), before anything loads: a setup file would run
+    // again before each test file.
+    execArgv: bundledWorkers ? ['--import', 'data:text/javascript,globalThis.__iostoreBundled=true'] : [],
     pool: 'forks',
     // The TypeScript of src/ and test/ as transformed by the last run, kept in node_modules/.experimental-vitest-cache
     // (keyed by each file's content and the config; Vitest 5 has it on by default): test/convert + test/zen took 33-35

@@ -18,6 +18,13 @@ function outputs(utoc: string): Map<string, Buffer> {
 
 describe('pack on worker threads', () => {
   const name = 'CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+  /** The uncompressed container unpacked once: the four cases below pack it (none writes into it). */
+  let unpacked: Promise<string> | undefined;
+  const unpackedOnce = () => (unpacked ??= (async () => {
+    const src = fresh('unpacked');
+    await unpack([corpusPath(`ue5.8-cue4parse/uncompressed`)], src);
+    return src;
+  })());
 
   it.each([
     ['its own settings', {}],
@@ -25,8 +32,7 @@ describe('pack on worker threads', () => {
     ['LZ4, 16 KiB blocks', { compression: 'lz4', blockSize: 16384 }],
     ['AES-ECB and partitions', { aesKey: parseAesKey(CORPUS_AES_KEY_HEX), partitionSize: 1 << 20 }],
   ])('writes the same container as the main thread: %s', async (_, options) => {
-    const src = fresh('unpacked');
-    await unpack([corpusPath(`ue5.8-cue4parse/uncompressed`)], src);
+    const src = await unpackedOnce();
     const main = fresh(`${name}.utoc`);
     const workers = fresh(`${name}.utoc`);
     expect((await packFolder(src, main, { ...options, threads: 0 })).threads).toBe(0);

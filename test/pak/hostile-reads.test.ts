@@ -13,7 +13,8 @@ describe('a pak that shrinks while it is read (issue #24 item 2)', () => {
   it.each([['stored', 'None'], ['Zlib', 'Zlib']])('%s entries: the read fails in one line, at once', async (_, compression) => {
     const dir = tempDir();
     const file = join(dir, 'x.pak');
-    const data = new Uint8Array(3 << 20).map((_, i) => (i * 7) & 0xff);
+    const data = new Uint8Array(3 << 20);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff; // (TypedArray map's callback: ~0.3-0.9 s over 3 MiB)
     writeFileSync(file, await writePakBytes([{ path: 'a.bin', data }, { path: 'b.bin', data }], { version: 11, compression, blockSize: 65536 }));
     const archive = await openPakFile(file);
     try {
