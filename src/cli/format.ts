@@ -28,26 +28,50 @@ export type Align = 'left' | 'right';
  * is a few milliseconds.
  */
 export function renderTable(headers: string[], rows: string[][], align: Align[]): string {
+  let out = '';
+  writeTable((t) => (out += t), headers, rows.length, (r, c) => rows[r]![c]!, align);
+  return out;
+}
+
+/** Rows of a table written at a time (see writeTable). */
+const ROWS_PER_WRITE = 2048;
+
+/**
+ * renderTable's text for `count` rows whose cells `cell(row, column)` gives, written to `out` a batch of rows at a
+ * time: a long table (a 50,000-file pak's listing) needs no array of cells per row nor the whole table as one string
+ * (~30 MB of that listing's peak). The cells are asked for twice (widths, then the text), so `cell` should make
+ * them cheaply.
+ */
+export function writeTable(out: (text: string) => void, headers: readonly string[], count: number, cell: (row: number, column: number) => string, align: readonly Align[]): void {
   const n = headers.length;
   const widths = headers.map((h) => h.length);
-  rows = rows.map((r) => (r.some(hasControl) ? r.map(escapeControl) : r));
-  for (const r of rows) {
-    for (let c = 0; c < n; c++) if (r[c]!.length > widths[c]!) widths[c] = r[c]!.length;
+  // Control characters are escaped (escaping leaves cells without one as they are).
+  for (let r = 0; r < count; r++) {
+    for (let c = 0; c < n; c++) {
+      const w = escapeControl(cell(r, c)).length;
+      if (w > widths[c]!) widths[c] = w;
+    }
   }
   const right = align.map((a) => a === 'right');
-  const line = (cells: string[]): string => {
+  const line = (at: (c: number) => string): string => {
     let s = '';
     for (let c = 0; c < n; c++) {
-      const cell = cells[c]!;
+      const text = at(c);
       if (c > 0) s += '  ';
-      s += c === n - 1 && !right[c] ? cell : right[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!);
+      s += c === n - 1 && !right[c] ? text : right[c] ? text.padStart(widths[c]!) : text.padEnd(widths[c]!);
     }
     // Cells padded to the right leave trailing blanks when the last ones are empty.
     return s.charCodeAt(s.length - 1) === 32 ? s.trimEnd() : s;
   };
-  let out = `${line(headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`;
-  for (const r of rows) out += `${line(r)}\n`;
-  return out;
+  let text = `${line((c) => headers[c]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`;
+  for (let r = 0; r < count; r++) {
+    text += `${line((c) => escapeControl(cell(r, c)))}\n`;
+    if ((r + 1) % ROWS_PER_WRITE === 0) {
+      out(text);
+      text = '';
+    }
+  }
+  if (text !== '') out(text);
 }
 
 /** RFC 4180 CSV. */
@@ -72,11 +96,6 @@ export function csvCell(v: string | number): string {
   if (typeof v === 'number') return String(v);
   const text = escapeControl(v);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** Whether a cell needs escapeControl (a quick test: most cells are plain). */
-function hasControl(cell: string): boolean {
-  return escapeControl(cell) !== cell;
 }
 
 /** Pretty JSON with a trailing newline; bigints are written as strings. */

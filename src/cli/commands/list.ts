@@ -1,6 +1,6 @@
 import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { Command } from '../command.js';
-import { formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, type Align } from '../format.js';
+import { formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, writeTable, type Align } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
 import { ExitCode, writeOutBytes, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
@@ -9,7 +9,6 @@ import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { writeChunkRows } from '../chunk-rows.js';
-import { writeTable } from '../table-stream.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
