@@ -85,15 +85,8 @@ export interface PathHashIndex {
 /** i32 count, (u64 hash, i32 location) pairs, then the pruned directory index in tree form. */
 /** `padded`: the part was AES-encrypted, so up to 15 bytes of block padding may follow it. */
 export function readPathHashIndex(bytes: Uint8Array, version: number, source: string, base: number, padded = false): PathHashIndex {
-  const r = new ByteReader(bytes, source, base);
-  const at = r.pos;
-  const count = r.i32('path hash count');
-  if (count < 0) r.fail('BAD_VALUE', `negative path hash count ${count}`, at);
-  r.needArray(count, 12, 'path hash index');
   const entries: PathHashPair[] = [];
-  for (let i = 0; i < count; i++) entries.push({ hash: r.u64('path hash'), location: r.i32('path hash location') });
-  const pruned = readDirectoryTree(r, version);
-  if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the path hash index`);
+  const pruned = walkPathHashIndex(bytes, version, source, base, padded, (r) => entries.push({ hash: r.u64('path hash'), location: r.i32('path hash location') }));
   return { entries, pruned };
 }
 
@@ -102,15 +95,25 @@ export function readPathHashIndex(bytes: Uint8Array, version: number, source: st
  * without an object per pair (a pak's reader only counts them).
  */
 export function countPathHashIndex(bytes: Uint8Array, version: number, source: string, base: number, padded = false): number {
+  let count = 0;
+  walkPathHashIndex(bytes, version, source, base, padded, (r) => {
+    r.skip(12, 'path hash index');
+    count++;
+  });
+  return count;
+}
+
+/** Checks the index's structure, handing each pair's 12 bytes to `pair` (which must consume them); returns the pruned tree. */
+function walkPathHashIndex(bytes: Uint8Array, version: number, source: string, base: number, padded: boolean, pair: (r: ByteReader) => void): PakDirectory[] {
   const r = new ByteReader(bytes, source, base);
   const at = r.pos;
   const count = r.i32('path hash count');
   if (count < 0) r.fail('BAD_VALUE', `negative path hash count ${count}`, at);
   r.needArray(count, 12, 'path hash index');
-  r.skip(12 * count, 'path hash index');
-  readDirectoryTree(r, version);
+  for (let i = 0; i < count; i++) pair(r);
+  const pruned = readDirectoryTree(r, version);
   if (r.remaining >= (padded ? 16 : 1)) r.fail('BAD_VALUE', `${r.remaining} unexpected bytes after the path hash index`);
-  return count;
+  return pruned;
 }
 
 /** `hashes`: each entry's hash as low and high u32 (see pathHasher), `locations` its entry location, in index order. */
