@@ -1,7 +1,8 @@
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatBytes } from '../util/format-bytes.js';
 import { parseTempName, processAlive } from '../util/temp-names.js';
+import { removeTreeSync } from './remove-tree.js';
 
 /**
  * The name of the marker a run writing into an existing folder leaves at its root while it runs (as a temporary
@@ -34,7 +35,7 @@ export function removeLeftovers(dir: string, which: (name: string | undefined) =
     const path = join(dir, entry);
     const bytes = sizeOf(path);
     try {
-      rmSync(path, { recursive: true, force: true });
+      removeTreeSync(path);
       out.push({ path, bytes });
     } catch {
       // another run removed it, or it cannot be: left, and found again next time
@@ -59,7 +60,7 @@ function removeTempsOf(dir: string, pid: number): Leftover[] {
       if (t?.pid === pid && t.name !== RUN_MARKER) {
         const bytes = sizeOf(p);
         try {
-          rmSync(p, { recursive: true, force: true });
+          removeTreeSync(p);
           out.push({ path: p, bytes });
         } catch {
           // left

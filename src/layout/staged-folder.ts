@@ -1,10 +1,11 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { tempName } from '../util/temp-names.js';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
 import { abortCleanups, forgetCheckedFolders, isAborting, tempFilesInFlight } from './output.js';
 import { RUN_MARKER, removeLeftovers, type Leftover } from './leftovers.js';
+import { removeTreeSync } from './remove-tree.js';
 
 /**
  * An output folder that does not exist yet (or is empty) is made whole under a temporary name beside it and renamed
@@ -106,7 +107,7 @@ export class StagedFolder {
         if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR'].includes(code ?? '')) throw e;
       }
       mergeInto(this.root, this.outdir);
-      rmSync(this.root, { recursive: true, force: true });
+      removeTreeSync(this.root);
     } catch (e) {
       throw e instanceof IoStoreError ? e : ioError(e, this.outdir);
     }
@@ -118,7 +119,7 @@ export class StagedFolder {
     if (!this.staged || this.done) return;
     this.done = true;
     abortCleanups.delete(this.onAbort);
-    rmSync(this.root, { recursive: true, force: true });
+    removeTreeSync(this.root);
   }
 }
 
