@@ -4,7 +4,9 @@
 //
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
-import { closeSync, renameSync, unlinkSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
@@ -87,6 +89,12 @@ export class LoopTaskBuilder {
 
 const NO_TARGET = -1;
 const OWN_PATH = -2;
+/** Where a plain ASCII name is a safe file name as it is (LoopTasks.targetBytes); Windows has more rules. */
+const PLAIN_PLATFORM = process.platform !== 'win32';
+const DOT = 0x2e;
+const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
 
 /** A LoopTasks as plain data: what a worker is sent, and rebuilds with `LoopTasks.from`. */
 export interface LoopTaskData {
@@ -153,6 +161,68 @@ export class LoopTasks {
   }
 
   /**
+   * Task t's file as the bytes of its path (a view of one buffer, valid until the next call), when it writes under
+   * its own path, a named chunk's folder passed its check and its stored name is plain ASCII that needs none (no
+   * `/`, `\\`, `:`, control character, not `.` or `..`); else undefined, and `target` gives it (and its error). Per
+   * chunk this makes no string: a game's path strings (the name decoded, joined, then encoded again by each open)
+   * were the largest part of the loop's own CPU.
+   */
+  targetBytes(t: number, toc: IoStoreToc): Buffer | undefined {
+    if (this.d.targetStarts[t] !== OWN_PATH || !PLAIN_PLATFORM) return undefined;
+    const paths = toc.chunkPaths;
+    const names = paths?.storedNames;
+    if (!paths || !names) return undefined;
+    const i = this.d.indices[t]!;
+    const f = paths.folder(i);
+    if (f < 0) return undefined;
+    if (toc !== this.bytesOf) {
+      this.bytesOf = toc;
+      this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? [];
+      this.dirBytesByToc.set(toc, this.dirBytes);
+    }
+    const dir = this.dirBytes[f] ?? this.folderBytes(toc, f);
+    if (dir === undefined) return undefined;
+    const at = paths.storedNameAt(i);
+    // The FString's length counts its NUL; < 0 is UTF-16.
+    const n = (names[at]! | (names[at + 1]! << 8) | (names[at + 2]! << 16) | (names[at + 3]! << 24)) - 1;
+    if (n < 1 || (n <= 2 && names[at + 4] === DOT && (n === 1 || names[at + 5] === DOT))) return undefined;
+    const start = dir.length;
+    if (this.pathBytes.length < start + n) {
+      this.pathBytes = Buffer.alloc(Math.max(start + n, 2 * this.pathBytes.length));
+      this.pathDir = undefined;
+    }
+    const out = this.pathBytes;
+    if (dir !== this.pathDir) {
+      for (let k = 0; k < start; k++) out[k] = dir[k]!;
+      this.pathDir = dir;
+    }
+    for (let k = 0; k < n; k++) {
+      const c = names[at + 4 + k]!;
+      if (c < 0x20 || c > 0x7f || c === SLASH || c === BACKSLASH || c === COLON) return undefined;
+      out[start + k] = c;
+    }
+    return out.subarray(0, start + n);
+  }
+
+  /** Folder f's checked output path and a separator as UTF-8, kept; undefined (not kept) if it fails its check. */
+  private folderBytes(toc: IoStoreToc, f: number): Uint8Array | undefined {
+    let dir: string;
+    try {
+      dir = this.outputFolder(toc, f);
+    } catch {
+      return undefined;
+    }
+    return (this.dirBytes[f] = Buffer.from(`${dir}${sep}`, 'utf8'));
+  }
+
+  /** The path targetBytes last gave (its bytes at the start), and the folders' bytes of the TOC last asked for and by TOC. */
+  private pathBytes: Buffer = Buffer.alloc(1024);
+  private pathDir: Uint8Array | undefined;
+  private dirBytes: Array<Uint8Array | undefined> = [];
+  private bytesOf: IoStoreToc | undefined;
+  private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
+
+  /**
    * Chunk i's own output path below the root: a named chunk's folder is checked and resolved once (a game's chunks
    * lie in a few hundred folders), then each file is its folder and its name, with no path string made to be cut.
    */
@@ -160,17 +230,23 @@ export class LoopTasks {
     const paths = toc.chunkPaths;
     const f = paths ? paths.folder(i) : -1;
     if (f < 0) return safeOutputPath(this.d.root, chunkOutputPath(toc, i));
+    const prefix = paths!.folderPath(f);
+    const name = paths!.name(i)!;
+    const dir = this.outputFolder(toc, f, name);
+    return this.safe!.file(dir, name, prefix);
+  }
+
+  /** Folder f's checked output folder (`name`: a file in it, for the error message of a folder that fails). */
+  private outputFolder(toc: IoStoreToc, f: number, name = ''): string {
     this.safe ??= new SafeOutputFolders(this.d.root);
     if (this.foldersOf !== toc) {
       this.foldersOf = toc;
       this.folders = (this.byToc ??= new Map()).get(toc) ?? [];
       this.byToc.set(toc, this.folders);
     }
-    const prefix = paths!.folderPath(f);
-    const name = paths!.name(i)!;
+    const prefix = toc.chunkPaths!.folderPath(f);
     // A folder that fails its check is not kept: each of its files fails with its own path.
-    const dir = (this.folders[f] ??= this.safe.folder(prefix === '' ? '' : prefix.slice(0, -1), prefix + name));
-    return this.safe.file(dir, name, prefix);
+    return (this.folders[f] ??= this.safe.folder(prefix === '' ? '' : prefix.slice(0, -1), prefix + name));
   }
 
   private safe: SafeOutputFolders | undefined;
@@ -292,6 +368,10 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
   const stopCheck = () => {
     if (counters.stopped || isAborting()) throw new Stopped();
   };
+  // Files under their final names, unhashed: a plain path goes to the open as bytes (LoopTasks.targetBytes).
+  const byBytes = o.finalNames === true;
+  let current = 0;
+  const currentTarget = () => tasks.target(current, o.readers[tasks.container(current)]!.toc)!;
   try {
     for (;;) {
       if (counters.stopped || isAborting()) break;
@@ -303,9 +383,13 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       const hasher = o.hashers?.[container];
       let n = 0;
       try {
+        current = t;
+        const path = byBytes && hasher === undefined ? tasks.targetBytes(t, reader.toc) : undefined;
         // A task under its own path checks it here (as safeOutputPath does): an unsafe one fails as its chunk.
-        const target = tasks.target(t, reader.toc);
-        if (target !== undefined) {
+        const target = path !== undefined && (n = writeChunkAtSync(reader, index, path, stopCheck, currentTarget)) >= 0 ? '' : tasks.target(t, reader.toc);
+        if (target === '') {
+          // written by its path's bytes
+        } else if (target !== undefined) {
           n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
         } else {
           hashChunkSync(reader, index, hasher!, stopCheck);
@@ -389,29 +473,65 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
 }
 
 /**
+ * Writes chunk i, unhashed, to the file whose path's bytes are `path` (LoopTasks.targetBytes), under that final name
+ * (LoopOptions.finalNames), removed if it fails; `shownAs` names it in an error. Returns -1, having written nothing,
+ * when the file cannot be created (a folder not made yet, or any error): writeChunkSync then takes the path as text,
+ * makes its folder, and fails as it always did.
+ */
+export function writeChunkAtSync(reader: ContainerReader, i: number, path: Buffer, stopCheck: () => void, shownAs: () => string): number {
+  const file = chunkFile;
+  try {
+    file.fd = openSync(path, 'w');
+  } catch {
+    return -1;
+  }
+  try {
+    file.start(shownAs, undefined, stopCheck);
+    reader.eachChunkPieceSync(i, file.take, file.flush);
+    const fd = file.fd;
+    file.fd = -1;
+    closeSync(fd);
+    return file.written;
+  } catch (e) {
+    file.end();
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+}
+
+/**
  * The file writeChunkSync is writing on this thread, with the callbacks it gives the reader: made once, so that a
  * chunk costs no closures (150,000 chunks: a few hundred thousand objects less for the young generation).
  */
 class ChunkFile {
   fd = -1;
   written = 0;
-  private target = '';
+  /** The file's path, or how to make it (for an error's message only). */
+  private target: string | (() => string) = '';
   private hasher: ChunkHasher | undefined;
   private stopCheck: () => void = () => {};
-  /** The pieces of the current span, written together at its end. */
+  /**
+   * The pieces of the current span, written together at its end: the first `count`. Not emptied by `length = 0`,
+   * which gave the array's store back, to be grown again by the next chunk's push (~0.4% of a game's profile).
+   */
   private readonly pieces: Uint8Array[] = [];
+  private count = 0;
 
-  start(target: string, hasher: ChunkHasher | undefined, stopCheck: () => void): void {
+  start(target: string | (() => string), hasher: ChunkHasher | undefined, stopCheck: () => void): void {
     this.target = target;
     this.hasher = hasher;
     this.stopCheck = stopCheck;
     this.written = 0;
-    this.pieces.length = 0;
+    this.count = 0;
   }
 
   /** Closes the file after a failure (a thrown error leaves it open). */
   end(): void {
-    this.pieces.length = 0;
+    this.release();
     if (this.fd < 0) return;
     const fd = this.fd;
     this.fd = -1;
@@ -421,23 +541,38 @@ class ChunkFile {
   /** A piece of the span just read (valid until the span's end: see ContainerReader.eachChunkPieceSync). */
   readonly take = (piece: Uint8Array): void => {
     this.hasher?.update(piece);
-    this.pieces.push(piece);
+    this.pieces[this.count++] = piece;
   };
 
-  /** The span's end: its pieces written in one call. */
+  /** The span's end: its pieces written in one call (a stored chunk's one piece by writeSync, no list). */
   readonly flush = (): void => {
-    const pieces = this.pieces;
-    if (pieces.length > 0) {
+    const count = this.count;
+    if (count > 0) {
       try {
-        this.written += writePiecesSync(this.fd, pieces);
+        this.written += count === 1 ? writeWholeSync(this.fd, this.pieces[0]!) : writePiecesSync(this.fd, count === this.pieces.length ? this.pieces : this.pieces.slice(0, count));
       } catch (e) {
-        throw ioError(e, this.target);
+        throw ioError(e, typeof this.target === 'string' ? this.target : this.target());
       } finally {
-        pieces.length = 0;
+        this.release();
       }
     }
     this.stopCheck();
   };
+
+  /** Forgets the span's pieces (views of a reader's buffers, or decoded blocks: not to be held past the chunk). */
+  private release(): void {
+    for (let k = 0; k < this.count; k++) this.pieces[k] = EMPTY;
+    this.count = 0;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Writes all of `piece` at the file's position (a short write finished). */
+function writeWholeSync(fd: number, piece: Uint8Array): number {
+  let done = writeSync(fd, piece);
+  while (done < piece.length) done += writeSync(fd, piece, done, piece.length - done);
+  return piece.length;
 }
 
 const chunkFile = new ChunkFile();
