@@ -190,6 +190,7 @@ export class LoopTasks {
     if (this.pathBytes.length < start + n) {
       this.pathBytes = Buffer.alloc(Math.max(start + n, 2 * this.pathBytes.length));
       this.pathDir = undefined;
+      this.pathViews = [];
     }
     const out = this.pathBytes;
     if (dir !== this.pathDir) {
@@ -201,7 +202,8 @@ export class LoopTasks {
       if (c < 0x20 || c > 0x7f || c === SLASH || c === BACKSLASH || c === COLON) return undefined;
       out[start + k] = c;
     }
-    return out.subarray(0, start + n);
+    // The open takes a view of exactly the path: one kept per length (a game's paths have a few dozen), not made per chunk.
+    return (this.pathViews[start + n] ??= out.subarray(0, start + n));
   }
 
   /** Folder f's checked output path and a separator as UTF-8, kept; undefined (not kept) if it fails its check. */
@@ -218,6 +220,7 @@ export class LoopTasks {
   /** The path targetBytes last gave (its bytes at the start), and the folders' bytes of the TOC last asked for and by TOC. */
   private pathBytes: Buffer = Buffer.alloc(1024);
   private pathDir: Uint8Array | undefined;
+  private pathViews: Array<Buffer | undefined> = [];
   private dirBytes: Array<Uint8Array | undefined> = [];
   private bytesOf: IoStoreToc | undefined;
   private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;

@@ -42,7 +42,7 @@ function checkTargets(toc: IoStoreToc, root: string): number {
   return given;
 }
 
-const plainPaths = ['Game/Content/A/one.uasset', 'Game/Content/A/two.uexp', 'Game/Content/B/x y (1).ubulk', 'Game/Content/B/...', 'Game/Content/.hidden', 'Game/Content/A/del\u007f.bin', 'top.bin'];
+const plainPaths = ['Game/Content/A/one.uasset', 'Game/Content/A/two.uasset', 'Game/Content/B/x y (1).ubulk', 'Game/Content/B/...', 'Game/Content/.hidden', 'Game/Content/A/del\u007f.bin', 'top.bin'];
 const otherPaths = ['Game/Content/Ä/ñame.uasset', 'Game/Content/A/日本語.bin', 'Game/Content/A/caf\u00e9.bin'];
 
 async function built(dir: string): Promise<string> {
