@@ -96,6 +96,11 @@ const SLASH = 0x2f;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
+/** No view yet of `b` for any length up to its own (at full length, as `dirBytes`). */
+function noViews(b: Buffer): Array<Buffer | undefined> {
+  return new Array<Buffer | undefined>(b.length + 1).fill(undefined);
+}
+
 /** A LoopTasks as plain data: what a worker is sent, and rebuilds with `LoopTasks.from`. */
 export interface LoopTaskData {
   containers: Int32Array;
@@ -177,7 +182,8 @@ export class LoopTasks {
     if (f < 0) return undefined;
     if (toc !== this.bytesOf) {
       this.bytesOf = toc;
-      this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? [];
+      // At full length: reading past an array's end deoptimized this (optimized code met a folder first seen later).
+      this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(paths.folderCount).fill(undefined);
       this.dirBytesByToc.set(toc, this.dirBytes);
     }
     const dir = this.dirBytes[f] ?? this.folderBytes(toc, f);
@@ -190,7 +196,7 @@ export class LoopTasks {
     if (this.pathBytes.length < start + n) {
       this.pathBytes = Buffer.alloc(Math.max(start + n, 2 * this.pathBytes.length));
       this.pathDir = undefined;
-      this.pathViews = [];
+      this.pathViews = noViews(this.pathBytes);
     }
     const out = this.pathBytes;
     if (dir !== this.pathDir) {
@@ -220,7 +226,7 @@ export class LoopTasks {
   /** The path targetBytes last gave (its bytes at the start), and the folders' bytes of the TOC last asked for and by TOC. */
   private pathBytes: Buffer = Buffer.alloc(1024);
   private pathDir: Uint8Array | undefined;
-  private pathViews: Array<Buffer | undefined> = [];
+  private pathViews = noViews(this.pathBytes);
   private dirBytes: Array<Uint8Array | undefined> = [];
   private bytesOf: IoStoreToc | undefined;
   private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
@@ -388,16 +394,17 @@ export async function runChunkLoop(o: LoopOptions): Promise<LoopOutcome> {
       try {
         current = t;
         const path = byBytes && hasher === undefined ? tasks.targetBytes(t, reader.toc) : undefined;
-        // A task under its own path checks it here (as safeOutputPath does): an unsafe one fails as its chunk.
-        const target = path !== undefined && (n = writeChunkAtSync(reader, index, path, stopCheck, currentTarget)) >= 0 ? '' : tasks.target(t, reader.toc);
-        if (target === '') {
-          // written by its path's bytes
-        } else if (target !== undefined) {
-          n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
-        } else {
-          hashChunkSync(reader, index, hasher!, stopCheck);
-          n = reader.toc.chunkSize(index);
-          if (!hasher!.matches(reader.toc.chunkHash(index))) out.mismatches.push({ task: t, actual: hasher!.digest() });
+        n = path === undefined ? -1 : writeChunkAtSync(reader, index, path, stopCheck, currentTarget);
+        if (n < 0) {
+          // A task under its own path checks it here (as safeOutputPath does): an unsafe one fails as its chunk.
+          const target = tasks.target(t, reader.toc);
+          if (target !== undefined) {
+            n = writeChunkSync(reader, index, target, hasher, stopCheck, o.finalNames);
+          } else {
+            hashChunkSync(reader, index, hasher!, stopCheck);
+            n = reader.toc.chunkSize(index);
+            if (!hasher!.matches(reader.toc.chunkHash(index))) out.mismatches.push({ task: t, actual: hasher!.digest() });
+          }
         }
         out.done[container]!++;
         out.bytes += n;
