@@ -118,12 +118,15 @@ export class StagedFolder {
    * Removes the staged folder and everything in it (a failed or interrupted run leaves no output), with `removeTree`
    * (an interrupt's may hand it to another process: the folder has its hidden temporary name until it is gone).
    */
-  discard(removeTree: (path: string) => void = removeTreeSync): void {
+  discard(removeTree?: (path: string) => void): void {
     this.unmark();
     if (!this.staged || this.done) return;
+    // A run ended by an interrupt (its workers stopped) leaves the folder to the interrupt's cleanup, which removes
+    // it as the command chose, rather than unlinking it all here first.
+    if (removeTree === undefined && isAborting()) return;
     this.done = true;
     abortCleanups.delete(this.onAbort);
-    removeTree(this.root);
+    (removeTree ?? removeTreeSync)(this.root);
   }
 }
 
