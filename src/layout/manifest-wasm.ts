@@ -49,11 +49,13 @@ function fixedTexts(indent: string): string[] {
 
 /**
  * The fewest entries this module writes by default. Below, the strings of ManifestChunkWriter.text cost less than the
- * module's set-up (its instance and tables, ~4-5 ms of CPU on the machine measured); above, the module's ~1-2 us an
- * entry beat the strings' ~6 us, which run in V8's interpreter in a short run (TurboFan off): the manifest of the
- * side-by-side bench's 3,000 chunks took the unpack's calling thread 18-26 ms as strings, 8.5-11 ms here (issue 28ak).
+ * module's set-up (its instance and tables, ~4-5 ms of CPU on the machine measured) and the background compile of its
+ * loop that V8 makes once it is hot (~25M instructions); above, the module's ~1-2 us an entry beat the strings' ~6 us,
+ * which run in V8's interpreter in a short run (TurboFan off). The unpack's calling thread (issue 28ak), the
+ * manifest's CPU from its open to its rename: 3,000 entries 18-26 ms as strings, 8.5-11 ms here; 1,500 entries
+ * 12.2-12.5 against 7.9-8.4 ms; ~1,050 entries about even (7.9-12.2 against 8.5-10.6 ms).
  */
-export const WASM_ENTRIES_MIN = 1024;
+export const WASM_ENTRIES_MIN = 2048;
 
 /**
  * The text of a JSON array's elements (between its `[` and its closing line) for a container's chunk entries
