@@ -16,16 +16,18 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
 }
 const loader = require('./bundle-loader.js');
 loader.prepare(process.argv[2]);
-const { run, abortWrites, ownProcessFlags, stdWritesPending } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require('../dist/cli/main.bundle.cjs');
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
 ownProcessFlags();
 
-// An interrupted run must not leave temporary files behind (final names are only ever complete files).
+// An interrupted run must not leave temporary files behind (final names are only ever complete files). A staged
+// output folder (hidden, the output folder itself not made) goes to a detached process to remove, so that the
+// prompt comes back at once however many files it holds (src/cli/detached-removal.ts).
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     process.stderr.write(`\niostore: interrupted\n`);
     // The bundle's own output module: the one whose temporary files the command registered.
-    abortWrites(require('node:fs').unlinkSync).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    abortWrites(require('node:fs').unlinkSync, { removeTree: removeDetached }).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
 

@@ -134,6 +134,8 @@ const LAZY = {
   // list and info of a .pak or a folder
   pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],
   output: ['layout/output.js'],
+  // an interrupted command's staged folder, removed by a detached process (bin/iostore.js, bin/remove-tree.js)
+  removal: ['cli/detached-removal.js'],
 };
 const lazyOf = new Map(Object.entries(LAZY).flatMap(([name, mods]) => mods.map((m) => [m, name])));
 const cli = join(dist, 'cli');
@@ -223,13 +225,16 @@ function workerEntries(dir) {
 }
 
 // The main bundle's entry: the CLI's run, its shared modules (loaded when first asked for: a require of a bundled
-// module is a lazy, synchronous call), and abortWrites for bin/iostore.js from the output bundle, whose temporary
-// files are those the command registered.
+// module is a lazy, synchronous call), abortWrites for bin/iostore.js from the output bundle, whose temporary
+// files are those the command registered, and the detached removal of a staged folder (removal bundle: node:child_process
+// loads only when an interrupt needs it).
 const mainShared = Object.keys(SHARED).filter((r) => SHARED[r] === 'main');
 const main = {
   contents: [
     "export { run, ownProcessFlags, stdWritesPending } from './cli/main.js';",
     "export const abortWrites = (...a) => require('./output.bundle.cjs').modules['layout/output.js'].abortWrites(...a);",
+    "export const removeDetached = (...a) => require('./removal.bundle.cjs').modules['cli/detached-removal.js'].removeDetached(...a);",
+    "export const removeHandedOver = (...a) => require('./removal.bundle.cjs').modules['cli/detached-removal.js'].removeHandedOver(...a);",
     `export const modules = { ${mainShared.map((r) => `get ${JSON.stringify(r)}() { return require(${JSON.stringify(`./${r}`)}); }`).join(', ')} };`,
   ].join('\n'),
   resolveDir: dist,

@@ -57,7 +57,7 @@ async function main() {
   );
   const commandCaches = loader.COMMAND_CACHES.map((c) => join(cli, `main.bundle.cjs.${c}.cache`));
   if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), ...commandCaches, join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
-  const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
+  const { run, removeHandedOver } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
   const mod = join(root, 'samples', 'demo', 'mod');
@@ -119,6 +119,8 @@ async function main() {
     await runAll(short);
     loader.writeCodeCache(mainBundle);
     await runAll(steps);
+    // The removal bundle (an interrupt's staged folder, src/cli/detached-removal.ts): a folder that is not there.
+    removeHandedOver(join(work, '.none.1-0-0.iostore-tmp'));
     loader.writeCodeCache((filename) => !mainBundle(filename));
     markCurrent(stamp, inputs);
   } finally {

@@ -42,3 +42,26 @@ export function freshPaths(root: string): (name: string) => string {
     return join(d, name);
   };
 }
+
+/**
+ * Temporary names (`*.iostore-tmp`) below `dir`, once none is left or `timeoutMs` passed: an interrupted command
+ * hands its staged output folder to a detached process, which removes it after the command exited
+ * (src/cli/detached-removal.ts).
+ */
+export async function temporariesLeft(dir: string, timeoutMs = 20_000): Promise<string[]> {
+  const walk = (d: string): string[] => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    return entries.flatMap((e) => (e.name.endsWith('.iostore-tmp') ? [join(d, e.name)] : e.isDirectory() ? walk(join(d, e.name)) : []));
+  };
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = walk(dir);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -2,7 +2,7 @@ import type { IoStoreToc } from '../toc/toc.js';
 import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
 import { JsonBytes, encodeText } from '../util/json-bytes.js';
 import { embeddedWasm, sharedModuleMemory, wasmApi, type WasmMemory } from '../util/wasm.js';
-import { entryTexts, TEXT_ENTRIES_MAX } from './manifest-bytes.js';
+import { entryTexts } from './manifest-bytes.js';
 import { MANIFEST_WASM_BASE64 } from './manifest-wasm.generated.js';
 import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 
@@ -48,11 +48,21 @@ function fixedTexts(indent: string): string[] {
 }
 
 /**
+ * The fewest entries this module writes by default. Below, the strings of ManifestChunkWriter.text cost less than the
+ * module's set-up (its instance and tables, ~4-5 ms of CPU on the machine measured) and the background compile of its
+ * loop that V8 makes once it is hot (~25M instructions); above, the module's ~1-2 us an entry beat the strings' ~6 us,
+ * which run in V8's interpreter in a short run (TurboFan off). The unpack's calling thread (issue 28ak), the
+ * manifest's CPU from its open to its rename: 3,000 entries 18-26 ms as strings, 8.5-11 ms here; 1,500 entries
+ * 12.2-12.5 against 7.9-8.4 ms; ~1,050 entries about even (7.9-12.2 against 8.5-10.6 ms).
+ */
+export const WASM_ENTRIES_MIN = 2048;
+
+/**
  * The text of a JSON array's elements (between its `[` and its closing line) for a container's chunk entries
  * `chunks` (TOC indices, ascending), at `indent`: each entry led by `,\n` and the indent (the first without its
- * comma). Undefined where the module is not to be had or the list is short (TEXT_ENTRIES_MAX: the strings of
- * ManifestChunkWriter.text cost a short run less than compiling this). `special(i)`: chunk i's entry is not its
- * own path's (renamed, overridden), written by `fallback(k, out)` (entry k of `chunks`, without its lead).
+ * comma). Undefined where the module is not to be had or the list is short (WASM_ENTRIES_MIN). `special(i)`: chunk
+ * i's entry is not its own path's (renamed, overridden), written by `fallback(k, out)` (entry k of `chunks`, without
+ * its lead).
  */
 export function manifestChunkPieces(
   toc: IoStoreToc,
@@ -61,7 +71,7 @@ export function manifestChunkPieces(
   special: ((i: number) => boolean) | undefined,
   fallback: (k: number, out: JsonBytes) => void,
   /** The fewest entries taken (tests take short lists). */
-  fewest = TEXT_ENTRIES_MAX + 1,
+  fewest = WASM_ENTRIES_MIN,
 ): Iterable<Uint8Array> | undefined {
   // A named chunk's name is copied from the index's stored string table: without it, JavaScript writes them all.
   const paths = toc.chunkPaths;

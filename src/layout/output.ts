@@ -7,6 +7,7 @@ import { unsafeComponent } from '../toc/directory-index.js';
 import { ioError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
 import { openForWriteSync, writePieces, writePiecesSync } from './write-pieces.js';
+import { removeTreeSync } from './remove-tree.js';
 
 export { openForWriteSync, writePieces, writePiecesSync };
 
@@ -220,27 +221,43 @@ export async function writeTempFile(path: string, data: Uint8Array | readonly Ui
   }
 }
 
+/** How `abortWrites` goes about it. */
+export interface AbortOptions {
+  /** How long to wait for opens already on the thread pool (ms). */
+  maxWaitMs?: number;
+  /**
+   * Removes a staged output folder (already under its hidden temporary name: the output folder itself was never
+   * made). Default removeTreeSync, in this process; the CLI hands it to a detached process, so that an interrupted
+   * run ends at once rather than after tens of thousands of unlinks (src/cli/detached-removal.ts).
+   */
+  removeTree?: (path: string) => void;
+}
+
 /**
  * For signal handlers: stops new temporary files, waits (up to `maxWaitMs`) for opens already on the thread pool,
  * then removes every temporary file and staged output folder. Final names only ever hold complete files.
  */
-export async function abortWrites(unlinkSync: (p: string) => void, maxWaitMs = 2000): Promise<void> {
+export async function abortWrites(unlinkSync: (p: string) => void, how: AbortOptions = {}): Promise<void> {
   aborting = true;
   await Promise.all([...abortHooks].map((h) => h().catch(() => {})));
-  const until = Date.now() + maxWaitMs;
+  const until = Date.now() + (how.maxWaitMs ?? 2000);
   while (opening > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   removeTempFilesSync(unlinkSync);
+  const removeTree = how.removeTree ?? removeTreeSync;
   for (const c of [...abortCleanups]) {
     try {
-      c();
+      c(removeTree);
     } catch {
       // best effort while exiting
     }
   }
 }
 
-/** Run by `abortWrites` after the temporary files are gone (staged output folders remove themselves). */
-export const abortCleanups = new Set<() => void>();
+/**
+ * Run by `abortWrites` after the temporary files are gone (staged output folders remove themselves, with the
+ * `removeTree` they are given).
+ */
+export const abortCleanups = new Set<(removeTree: (path: string) => void) => void>();
 
 /**
  * Work that writes temporary files elsewhere (worker threads) registers how to stop it; `abortWrites` runs these

@@ -29,8 +29,8 @@ export class StagedFolder {
     readonly staged: boolean,
   ) {}
 
-  /** An interrupt removes the folder once every thread stopped writing (see `abortWrites`). */
-  private readonly onAbort = () => this.discard();
+  /** An interrupt removes the folder once every thread stopped writing, as `abortWrites` is told to. */
+  private readonly onAbort = (removeTree: (path: string) => void) => this.discard(removeTree);
 
   /** In place: marks the folder (see RUN_MARKER), so that a killed run's temporary files are found by the next. */
   private static inPlace(outdir: string, leftovers: Leftover[]): StagedFolder {
@@ -92,8 +92,9 @@ export class StagedFolder {
   commit(): void {
     this.unmark();
     if (!this.staged || this.done) return;
-    // An interrupt that began while the run was finishing wins: nothing is put in place.
-    if (isAborting()) return this.discard();
+    // An interrupt that began while the run was finishing wins: nothing is put in place, and the folder is left to
+    // the interrupt's cleanup (abortCleanups), which removes it as the command chose.
+    if (isAborting()) return;
     this.done = true;
     abortCleanups.delete(this.onAbort);
     try {
@@ -113,13 +114,19 @@ export class StagedFolder {
     }
   }
 
-  /** Removes the staged folder and everything in it (a failed or interrupted run leaves no output). */
-  discard(): void {
+  /**
+   * Removes the staged folder and everything in it (a failed or interrupted run leaves no output), with `removeTree`
+   * (an interrupt's may hand it to another process: the folder has its hidden temporary name until it is gone).
+   */
+  discard(removeTree?: (path: string) => void): void {
     this.unmark();
     if (!this.staged || this.done) return;
+    // A run ended by an interrupt (its workers stopped) leaves the folder to the interrupt's cleanup, which removes
+    // it as the command chose, rather than unlinking it all here first.
+    if (removeTree === undefined && isAborting()) return;
     this.done = true;
     abortCleanups.delete(this.onAbort);
-    removeTreeSync(this.root);
+    (removeTree ?? removeTreeSync)(this.root);
   }
 }
 

@@ -29,6 +29,17 @@ export function parseTempName(entry: string): { pid: number; name?: string } | u
   return anonymous ? { pid: Number(anonymous[1]) } : undefined;
 }
 
+/**
+ * A temporary name (tempName's form) as process `pid` would have made it: the same name, thread and counter. A name of
+ * another form is returned as it is.
+ */
+export function withPid(entry: string, pid: number): string {
+  const named = NAMED.exec(entry);
+  if (named) return `.${named[1]}.${pid}-${named[3]}-${named[4]}${TEMP_SUFFIX}`;
+  const anonymous = ANONYMOUS.exec(entry);
+  return anonymous ? `.${pid}-${anonymous[2]}-${anonymous[3]}${TEMP_SUFFIX}` : entry;
+}
+
 /** Longest path a message shows whole; a longer one keeps its start and end around an ellipsis. */
 export const SHOWN_PATH_MAX = 160;
 

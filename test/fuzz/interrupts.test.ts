@@ -9,7 +9,7 @@ import { verifyContainer } from '../../src/verify/verify.js';
 import { ContainerReader } from '../../src/cas/container-reader.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { BIN } from '../hostile.js';
-import { listFiles, tempDir } from '../tmp.js';
+import { listFiles, tempDir, temporariesLeft } from '../tmp.js';
 import { prng } from './mutate.js';
 
 // SIGINT and SIGTERM at random moments of each long command: the process ends with 130 / 143 soon after the signal
@@ -57,11 +57,9 @@ function interruptAfter(args: string[], delayMs: number, signal: 'SIGINT' | 'SIG
   });
 }
 
-/** No temporary file or folder is left under `dir`. */
-function noTemporaries(dir: string): void {
-  const walk = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.name.includes('iostore-tmp') ? [join(d, e.name)] : e.isDirectory() ? walk(join(d, e.name)) : []));
-  expect(walk(dir)).toEqual([]);
+/** No temporary file or folder is left under `dir` (a staged folder once its detached remover is done). */
+async function noTemporaries(dir: string): Promise<void> {
+  expect(await temporariesLeft(dir)).toEqual([]);
 }
 
 /** Whether the signal ended the run (or the run ended first, with 0): anything else fails the test. */
@@ -187,7 +185,7 @@ describe.skipIf(!hasCorpus)('interrupts: SIGINT and SIGTERM at random moments (i
         latencies.push(o.latencyMs);
         byCase.set(`${c.name} ${signal}`, [...(byCase.get(`${c.name} ${signal}`) ?? []), Math.round(o.latencyMs)]);
       }
-      noTemporaries(dir);
+      await noTemporaries(dir);
       await c.check(dir, interrupted);
     }
     if (k === cases.length - 1) {

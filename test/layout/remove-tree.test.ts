@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeTreeSync } from '../../src/layout/remove-tree.js';
+import { handOverTree, removeTreeSync } from '../../src/layout/remove-tree.js';
+import { removeLeftovers } from '../../src/layout/leftovers.js';
 
 describe('removeTreeSync', () => {
   const dirs: string[] = [];
@@ -38,5 +40,26 @@ describe('removeTreeSync', () => {
     writeFileSync(file, 'x');
     removeTreeSync(file);
     expect(readdirSync(d)).toEqual(['outside']);
+  });
+
+  it('hands a staged folder to another process: renamed with its id by whichever of the two comes first', () => {
+    const d = scratch();
+    const staged = join(d, `.out.${process.pid}-0-3.iostore-tmp`);
+    mkdirSync(join(staged, 'Game'), { recursive: true });
+    writeFileSync(join(staged, 'Game', 'a.bin'), 'x');
+    // A process that has ended (a remover killed before it was done).
+    const pid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const taken = join(d, `.out.${pid}-0-3.iostore-tmp`);
+    expect(handOverTree(staged, pid)).toBe(taken);
+    // The other party, after: the folder is already where it goes.
+    expect(handOverTree(staged, pid)).toBe(taken);
+    expect(readdirSync(d)).toEqual([`.out.${pid}-0-3.iostore-tmp`]);
+    // Its process gone: a run starting now removes it as a killed run's leftover. (Under a live one's id, see
+    // test/layout/leftovers.test.ts, it is left alone.)
+    expect(removeLeftovers(d, (name) => name === 'out').map((l) => l.path)).toEqual([taken]);
+    expect(readdirSync(d)).toEqual([]);
+    // Gone meanwhile (removed by a run that started first): nothing to hand over.
+    expect(handOverTree(staged, pid)).toBe(staged);
+    removeTreeSync(staged);
   });
 });
