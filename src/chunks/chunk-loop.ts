@@ -472,12 +472,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
     }
     return written;
   } catch (e) {
-    file.end();
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never created, or already gone
-    }
+    dropFailedFile(tmp);
     throw e;
   }
 }
@@ -503,13 +498,18 @@ export function writeChunkAtSync(reader: ContainerReader, i: number, path: Buffe
     closeSync(fd);
     return file.written;
   } catch (e) {
-    file.end();
-    try {
-      unlinkSync(path);
-    } catch {
-      // already gone
-    }
+    dropFailedFile(path);
     throw e;
+  }
+}
+
+/** After a failed write: this thread's file closed and removed (one never created, or already gone, is fine). */
+function dropFailedFile(path: string | Buffer): void {
+  chunkFile.end();
+  try {
+    unlinkSync(path);
+  } catch {
+    // never created, or already gone
   }
 }
 
