@@ -5,7 +5,7 @@
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
 import { Buffer } from 'node:buffer';
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
@@ -554,12 +554,12 @@ class ChunkFile {
     this.pieces[this.count++] = piece;
   };
 
-  /** The span's end: its pieces written in one call (a stored chunk's one piece by writeSync, no list). */
+  /** The span's end: its pieces written in one call (the list kept, not emptied: see `pieces`). */
   readonly flush = (): void => {
     const count = this.count;
     if (count > 0) {
       try {
-        this.written += count === 1 ? writeWholeSync(this.fd, this.pieces[0]!) : writePiecesSync(this.fd, count === this.pieces.length ? this.pieces : this.pieces.slice(0, count));
+        this.written += writePiecesSync(this.fd, this.pieces, count);
       } catch (e) {
         throw ioError(e, typeof this.target === 'string' ? this.target : this.target());
       } finally {
@@ -577,12 +577,5 @@ class ChunkFile {
 }
 
 const EMPTY = new Uint8Array(0);
-
-/** Writes all of `piece` at the file's position (a short write finished). */
-function writeWholeSync(fd: number, piece: Uint8Array): number {
-  let done = writeSync(fd, piece);
-  while (done < piece.length) done += writeSync(fd, piece, done, piece.length - done);
-  return piece.length;
-}
 
 const chunkFile = new ChunkFile();
