@@ -2,6 +2,7 @@ import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { align } from '../util/bytes.js';
+import { BLOCK_ENTRY_SIZE } from '../toc/compression-blocks.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
 import type { SharedDirectoryIndex } from '../toc/directory-index.js';
 import type { EngineVersion } from '../toc/engine.js';
@@ -59,6 +60,14 @@ export class ContainerReader {
   readonly codecs: CodecRegistry;
   private readonly maxSpan: number;
   private readonly partSize: number;
+  /**
+   * Blocks neither encrypted nor split over partitions: a block's place is its offset in the one .ucas, and the loop's
+   * span and raw-run checks (eachChunkPieceSync) read the block table's bytes in place. In a short run the loop runs
+   * without TurboFan, where each accessor call and each location object per block was a call and property loads.
+   */
+  private readonly plain: boolean;
+  private readonly blockBytes: Uint8Array;
+  private readonly blockSize: number;
   /** Reads land in reused buffers: nothing handed out outlives the next read. */
   private readonly transient: boolean;
   private decoded: Uint8Array | undefined;
@@ -75,6 +84,9 @@ export class ContainerReader {
     this.codecs = options.codecs ?? defaultCodecs();
     this.maxSpan = Math.max(options.maxReadSpan ?? 2 << 20, toc.blockSize + 16);
     this.partSize = toc.partitionSize;
+    this.plain = toc.encryption === EncryptionMethod.None && !Number.isFinite(this.partSize);
+    this.blockBytes = toc.blocks.bytes;
+    this.blockSize = toc.blockSize;
     if (toc.encryption !== EncryptionMethod.None && !options.aesKey && toc.blockCount > 0) {
       throw new IoStoreError('NEEDS_KEY', 'the container is encrypted: pass its AES key (--aes-key)', { file: toc.source });
     }
@@ -197,26 +209,73 @@ export class ContainerReader {
    */
   eachChunkPieceSync(i: number, take: (piece: Uint8Array) => void, afterSpan?: () => void): void {
     this.checkChunk(i);
-    const size = this.toc.chunkSize(i);
+    const size = this.toc.chunkLengths[i]!;
     if (size <= 0) return;
-    const bs = this.toc.blockSize;
-    const base = this.toc.chunkOffset(i);
+    const bs = this.blockSize;
+    const base = this.toc.chunkOffsets[i]!;
     const last = Math.floor((base + size - 1) / bs);
+    const plain = this.plain;
     for (let b = Math.floor(base / bs); b <= last; ) {
-      const end = this.spanEnd(b, last + 1);
-      const from = Math.max(0, base - b * bs);
-      const to = Math.min((end - b) * bs, base + size - b * bs);
-      if (this.rawRun(b, end, to - (end - 1 - b) * bs)) {
-        const { partition, offset } = this.locate(b);
-        const src = this.source(partition, b);
+      const end = plain ? this.plainSpanEnd(b, last + 1) : this.spanEnd(b, last + 1);
+      const start = b * bs;
+      const from = base > start ? base - start : 0;
+      const to = base + size - start < (end - b) * bs ? base + size - start : (end - b) * bs;
+      const lastNeeds = to - (end - 1 - b) * bs;
+      if (plain ? this.plainRawRun(b, end, lastNeeds) : this.rawRun(b, end, lastNeeds)) {
+        const src = plain ? this.source(0, b) : this.source(this.locate(b).partition, b);
         if (!src.readSync) throw new IoStoreError('USAGE', 'this reader\'s sources do not serve blocking reads', { file: src.name });
-        take(src.readSync(offset + from, to - from));
+        take(src.readSync((plain ? this.plainOffset(b) : this.locate(b).offset) + from, to - from));
       } else {
         for (const piece of this.piecesOf(i, 0, size, b, this.readBlockSpanSync(b, end))) take(piece);
       }
       afterSpan?.();
       b = end;
     }
+  }
+
+  /** Block b's offset in the .ucas of a plain reader (see `plain`): BlockTable.offset without its calls. */
+  private plainOffset(b: number): number {
+    const x = this.blockBytes;
+    const o = b * BLOCK_ENTRY_SIZE;
+    return x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+  }
+
+  /**
+   * `spanEnd` of a plain reader (see `plain`), from the block table's bytes: the same end, with no call or object per
+   * block (the entry's fields are those BlockTable decodes: a 5-byte offset, then 3-byte stored and raw sizes).
+   */
+  private plainSpanEnd(b: number, limit: number): number {
+    const x = this.blockBytes;
+    const max = this.maxSpan;
+    let o = b * BLOCK_ENTRY_SIZE;
+    const first = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+    let prevEnd = first + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16));
+    let end = b + 1;
+    // Decoded bytes are bounded as well as stored ones (as spanEnd).
+    while (end < limit && (end + 1 - b) * this.blockSize <= max) {
+      o += BLOCK_ENTRY_SIZE;
+      const q = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+      const qEnd = q + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16));
+      if (q < prevEnd || q - prevEnd > MAX_GAP || qEnd - first > max) break;
+      prevEnd = qEnd;
+      end++;
+    }
+    return end;
+  }
+
+  /** `rawRun` of a plain reader (see `plain`), from the block table's bytes. */
+  private plainRawRun(b: number, end: number, lastNeeds: number): boolean {
+    const x = this.blockBytes;
+    const bs = this.blockSize;
+    let next = -1;
+    for (let k = b, o = b * BLOCK_ENTRY_SIZE; k < end; k++, o += BLOCK_ENTRY_SIZE) {
+      const usize = x[o + 8]! | (x[o + 9]! << 8) | (x[o + 10]! << 16);
+      if (x[o + 11] !== 0 || usize > (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16)) || usize < (k === end - 1 ? lastNeeds : bs)) return false;
+      const off = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+      if (k > b && off !== next) return false;
+      next = off + bs;
+    }
+    return true;
   }
 
   /**

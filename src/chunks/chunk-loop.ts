@@ -5,14 +5,14 @@
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
 import { Buffer } from 'node:buffer';
-import { closeSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, openSync, renameSync, unlinkSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { toHex } from '../util/bytes.js';
-import { ensureDirSync, isAborting, safeOutputPath, SafeOutputFolders, tempPathFor, openForWriteSync, writePiecesSync } from '../layout/output.js';
+import { ensureDirSync, isAborting as isAbortingShared, safeOutputPath, SafeOutputFolders, tempPathFor, openForWriteSync, writePiecesSync as writePiecesShared } from '../layout/output.js';
 import { chunkOutputPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { IntList } from '../util/int-list.js';
@@ -87,7 +87,17 @@ export class LoopTaskBuilder {
   }
 }
 
+/**
+ * The output module's functions the loop calls per chunk, taken once: the CLI's bundles share that module (its
+ * registry of files in flight is one per process), and each use of a shared module's export is a getter call there.
+ */
+const isAborting = isAbortingShared;
+const writePiecesSync = writePiecesShared;
+/** `openSync`'s 'w', as its number: the string is parsed per call. */
+const WRITE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC;
+
 const NO_TARGET = -1;
+const NO_INTS = new Int32Array(0);
 const OWN_PATH = -2;
 /** Where a plain ASCII name is a safe file name as it is (LoopTasks.targetBytes); Windows has more rules. */
 const PLAIN_PLATFORM = process.platform !== 'win32';
@@ -119,7 +129,16 @@ export interface LoopTaskData {
  * +57 MB of peak RSS for one worker). Most tasks hold no path at all (LoopTaskBuilder.addOwnPath): 12 bytes a task.
  */
 export class LoopTasks {
-  private constructor(private readonly d: LoopTaskData) {}
+  /** The task arrays of `d`, as fields: read per chunk, in a short run's code without TurboFan (a load each less). */
+  private readonly containers: Int32Array;
+  private readonly indices: Int32Array;
+  private readonly starts: Int32Array;
+
+  private constructor(private readonly d: LoopTaskData) {
+    this.containers = d.containers;
+    this.indices = d.indices;
+    this.starts = d.targetStarts;
+  }
 
   static of(tasks: readonly LoopTask[]): LoopTasks {
     const b = new LoopTaskBuilder();
@@ -140,16 +159,16 @@ export class LoopTasks {
   }
 
   container(t: number): number {
-    return this.d.containers[t]!;
+    return this.containers[t]!;
   }
 
   index(t: number): number {
-    return this.d.indices[t]!;
+    return this.indices[t]!;
   }
 
   /** Whether task t writes a file (else it only hashes its chunk). */
   writes(t: number): boolean {
-    return this.d.targetStarts[t] !== NO_TARGET;
+    return this.starts[t] !== NO_TARGET;
   }
 
   /**
@@ -157,10 +176,10 @@ export class LoopTasks {
    * safeOutputPath checks it (an unsafe one throws its UNSAFE_PATH error, a failure of that chunk).
    */
   target(t: number, toc?: IoStoreToc): string | undefined {
-    const start = this.d.targetStarts[t]!;
+    const start = this.starts[t]!;
     if (start === OWN_PATH) {
       if (!toc) throw new Error('LoopTasks.target: a task writing under its own path needs its TOC');
-      return this.ownTarget(toc, this.d.indices[t]!);
+      return this.ownTarget(toc, this.indices[t]!);
     }
     return start < 0 ? undefined : this.d.targets.substring(start, this.d.targets.indexOf('\0', start));
   }
@@ -173,25 +192,19 @@ export class LoopTasks {
    * were the largest part of the loop's own CPU.
    */
   targetBytes(t: number, toc: IoStoreToc): Buffer | undefined {
-    if (this.d.targetStarts[t] !== OWN_PATH || !PLAIN_PLATFORM) return undefined;
-    const paths = toc.chunkPaths;
-    const names = paths?.storedNames;
-    if (!paths || !names) return undefined;
-    const i = this.d.indices[t]!;
-    const f = paths.folder(i);
+    if (this.starts[t] !== OWN_PATH || !PLAIN_PLATFORM) return undefined;
+    if (toc !== this.bytesOf) this.bytesFor(toc);
+    const names = this.names;
+    if (names === undefined) return undefined;
+    const i = this.indices[t]!;
+    const f = this.folderOf[i]!;
     if (f < 0) return undefined;
-    if (toc !== this.bytesOf) {
-      this.bytesOf = toc;
-      // At full length: reading past an array's end deoptimized this (optimized code met a folder first seen later).
-      this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(paths.folderCount).fill(undefined);
-      this.dirBytesByToc.set(toc, this.dirBytes);
-    }
     const dir = this.dirBytes[f] ?? this.folderBytes(toc, f);
     if (dir === undefined) return undefined;
-    const at = paths.storedNameAt(i);
+    const at = this.nameStarts[this.nameOf[i]!]! + 4;
     // The FString's length counts its NUL; < 0 is UTF-16.
-    const n = (names[at]! | (names[at + 1]! << 8) | (names[at + 2]! << 16) | (names[at + 3]! << 24)) - 1;
-    if (n < 1 || (n <= 2 && names[at + 4] === DOT && (n === 1 || names[at + 5] === DOT))) return undefined;
+    const n = (names[at - 4]! | (names[at - 3]! << 8) | (names[at - 2]! << 16) | (names[at - 1]! << 24)) - 1;
+    if (n < 1 || (n <= 2 && names[at] === DOT && (n === 1 || names[at + 1] === DOT))) return undefined;
     const start = dir.length;
     if (this.pathBytes.length < start + n) {
       this.pathBytes = Buffer.alloc(Math.max(start + n, 2 * this.pathBytes.length));
@@ -200,16 +213,36 @@ export class LoopTasks {
     }
     const out = this.pathBytes;
     if (dir !== this.pathDir) {
-      for (let k = 0; k < start; k++) out[k] = dir[k]!;
+      out.set(dir);
       this.pathDir = dir;
     }
-    for (let k = 0; k < n; k++) {
-      const c = names[at + 4 + k]!;
+    for (let k = 0, to = start; k < n; k++, to++) {
+      const c = names[at + k]!;
       if (c < 0x20 || c > 0x7f || c === SLASH || c === BACKSLASH || c === COLON) return undefined;
-      out[start + k] = c;
+      out[to] = c;
     }
     // The open takes a view of exactly the path: one kept per length (a game's paths have a few dozen), not made per chunk.
     return (this.pathViews[start + n] ??= out.subarray(0, start + n));
+  }
+
+  /**
+   * Makes `toc`'s tables the ones targetBytes reads (`names` undefined: it has no stored names, nothing goes as
+   * bytes), taken once per TOC rather than through ChunkPaths' accessors per chunk.
+   */
+  private bytesFor(toc: IoStoreToc): void {
+    // May throw (a broken index), as each chunk's path would: nothing is changed then.
+    const paths = toc.chunkPaths;
+    this.bytesOf = toc;
+    const names = paths?.storedNames;
+    const tables = paths?.tables;
+    this.names = tables?.nameStarts ? names : undefined;
+    this.folderOf = tables?.folderOf ?? NO_INTS;
+    this.nameOf = tables?.nameOf ?? NO_INTS;
+    this.nameStarts = tables?.nameStarts ?? NO_INTS;
+    if (!paths) return;
+    // At full length: reading past an array's end deoptimized this (optimized code met a folder first seen later).
+    this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(paths.folderCount).fill(undefined);
+    this.dirBytesByToc.set(toc, this.dirBytes);
   }
 
   /** Folder f's checked output path and a separator as UTF-8, kept; undefined (not kept) if it fails its check. */
@@ -229,6 +262,11 @@ export class LoopTasks {
   private pathViews = noViews(this.pathBytes);
   private dirBytes: Array<Uint8Array | undefined> = [];
   private bytesOf: IoStoreToc | undefined;
+  /** The tables of `bytesOf` that targetBytes reads (see ChunkPaths.tables and storedNames). */
+  private names: Uint8Array | undefined;
+  private folderOf: Int32Array = NO_INTS;
+  private nameOf: Int32Array = NO_INTS;
+  private nameStarts: Int32Array = NO_INTS;
   private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
 
   /**
@@ -486,7 +524,7 @@ export function writeChunkSync(reader: ContainerReader, i: number, target: strin
 export function writeChunkAtSync(reader: ContainerReader, i: number, path: Buffer, stopCheck: () => void, shownAs: () => string): number {
   const file = chunkFile;
   try {
-    file.fd = openSync(path, 'w');
+    file.fd = openSync(path, WRITE_FLAGS);
   } catch {
     return -1;
   }

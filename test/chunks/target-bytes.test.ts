@@ -120,3 +120,31 @@ describe.skipIf(!hasCorpus || process.platform === 'win32')('LoopTasks.targetByt
     }
   });
 });
+
+describe.skipIf(!hasCorpus || process.platform === 'win32')('LoopTasks.targetBytes reads the path tables of a TOC once', () => {
+  it('makes no ChunkPaths call per chunk (the tables are taken once per TOC), for the same paths', () => {
+    const f = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
+    const toc = readToc(new Uint8Array(readFileSync(corpusPath(f))), { source: f });
+    const paths = toc.chunkPaths!;
+    const counted = { calls: 0 };
+    const own = paths as unknown as Record<string, (i: number) => number>;
+    for (const name of ['folder', 'storedNameAt', 'name', 'get']) {
+      const call = own[name]!.bind(paths);
+      own[name] = (i: number) => {
+        counted.calls++;
+        return call(i);
+      };
+    }
+    const tasks = ownPathTasks(toc, '/out');
+    const given: string[] = [];
+    for (let t = 0; t < tasks.length; t++) {
+      const bytes = tasks.targetBytes(t, toc);
+      if (bytes !== undefined) given.push(Buffer.from(bytes).toString('utf8'));
+    }
+    // In a short run the loop runs without TurboFan, where each accessor was a call and property loads per chunk.
+    expect(counted.calls).toBe(0);
+    expect(given.length).toBeGreaterThan(toc.chunkCount / 2);
+    // The same paths as target's (its own calls counted no more).
+    for (let t = 0, k = 0; t < tasks.length; t++) if (tasks.targetBytes(t, toc) !== undefined) expect(given[k++]).toBe(targetOrCode(tasks, t, toc));
+  });
+});
