@@ -2,7 +2,6 @@
 // one, from its chunk ids): when they cannot, an unpack of it alone claims no path (OutputNames), which for a game's
 // 150,000 chunks was ~0.3-0.45 s of the calling thread before its workers had any work.
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
-import type { ChunkPaths } from '../toc/directory-index.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { UNNAMED_CHUNKS_FOLDER } from './unnamed.js';
 
@@ -37,16 +36,20 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
   const size = tableSize(n);
   const slots = new Int32Array(size);
   const mask = size - 1;
+  // The path tables read in place (ChunkPaths.tables), not through its accessors per chunk: this runs before the
+  // workers get work, once, so it is not optimized.
+  const { folderOf: folderOfChunk, nameOf, nameStarts } = paths.tables;
+  if (!nameStarts) return false;
   for (let i = 0; i < n; i++) {
-    const at = paths.storedNameAt(i);
-    if (at < 0) continue;
+    const f = folderOfChunk[i]!;
+    if (f < 0) continue;
+    const at = nameStarts[nameOf[i]!]!;
     const len = storedLength(stored, at);
     if (len <= 0) return false;
-    const f = paths.folder(i);
-    let s = nameHash(f, stored, at + 4, len - 1) & mask;
+    let s: number = nameHash(f, stored, at + 4, len - 1) & mask;
     for (; slots[s] !== 0; s = (s + 1) & mask) {
       const j = slots[s]! - 1;
-      if (paths.folder(j) === f && sameName(stored, at, paths.storedNameAt(j))) return false;
+      if (folderOfChunk[j] === f && sameName(stored, at, nameStarts[nameOf[j]!]!)) return false;
     }
     slots[s] = i + 1;
   }
@@ -54,7 +57,7 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
     for (let k = 0; k < name.length; k++) if (name.charCodeAt(k) > 0xff) return false;
     for (let s = nameHashText(folder, name) & mask; slots[s] !== 0; s = (s + 1) & mask) {
       const j = slots[s]! - 1;
-      if (paths.folder(j) === folder && nameEquals(stored, paths.storedNameAt(j), name)) return true;
+      if (folderOfChunk[j] === folder && nameEquals(stored, nameStarts[nameOf[j]!]!, name)) return true;
     }
     return false;
   };
@@ -77,7 +80,7 @@ export function outputPathsDistinct(toc: IoStoreToc, reserved: readonly string[]
   if (!hasUnnamed) return true;
   // Unnamed chunks: `_chunks/<Type>/<id>.bin`, distinct by id; the folder itself must not be a file of the index.
   if (asFile(UNNAMED_CHUNKS_FOLDER) || unnamedFolderReserved(reserved)) return false;
-  return unnamedIdsDistinct(toc, paths);
+  return unnamedIdsDistinct(toc, folderOfChunk);
 }
 
 function unnamedFolderReserved(reserved: readonly string[]): boolean {
@@ -85,18 +88,18 @@ function unnamedFolderReserved(reserved: readonly string[]): boolean {
 }
 
 /**
- * Whether the unnamed chunks (those `paths` names no folder for; without paths, every chunk) have distinct ids: their
+ * Whether the unnamed chunks (those of folder -1 in `folderOf`, ChunkPaths.tables; without it, every chunk) have distinct ids: their
  * paths (`_chunks/<Type>/<id>.bin`, the type being the id's last byte) are then distinct. Compared as the TOC's 12 id
  * bytes in one table, no hex string per chunk.
  */
-function unnamedIdsDistinct(toc: IoStoreToc, paths: ChunkPaths | null): boolean {
+function unnamedIdsDistinct(toc: IoStoreToc, folderOf: Int32Array | null): boolean {
   const ids = toc.chunkIds;
   const n = toc.chunkCount;
   const size = tableSize(n);
   const slots = new Int32Array(size);
   const mask = size - 1;
   for (let i = 0; i < n; i++) {
-    if (paths !== null && paths.folder(i) >= 0) continue;
+    if (folderOf !== null && folderOf[i]! >= 0) continue;
     const at = i * CHUNK_ID_SIZE;
     // The id as three words, mixed (its bytes one at a time were ~40 ms of 150,000 ids, run once, not optimized).
     const a = word(ids, at);
@@ -132,18 +135,35 @@ function mix(h: number): number {
   return h ^ (h >>> 13);
 }
 
-/** FNV-1a of the folder number, then the name's `len` Latin-1 bytes at `from`. */
+/**
+ * A hash of the folder number, then the name's `len` Latin-1 bytes at `from`, four bytes (a little-endian word) a
+ * step: a byte a step (FNV-1a) was the largest part of this check, ~11 multiply calls a name in code not optimized.
+ */
 function nameHash(folder: number, b: Uint8Array, from: number, len: number): number {
   let h = Math.imul(0x811c9dc5 ^ folder, 0x01000193);
-  for (let k = from, end = from + len; k < end; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
-  return mix(h);
+  const end = from + len;
+  let k = from;
+  for (; k + 4 <= end; k += 4) h = step(h, b[k]! | (b[k + 1]! << 8) | (b[k + 2]! << 16) | (b[k + 3]! << 24));
+  let tail = 0;
+  for (let shift = 0; k < end; k++, shift += 8) tail |= b[k]! << shift;
+  return mix(step(h, tail ^ len));
 }
 
-/** nameHash of a name given as text (code units below 0x100). */
+/** nameHash of a name given as text (code units below 0x100): the same words from its code units. */
 function nameHashText(folder: number, name: string): number {
   let h = Math.imul(0x811c9dc5 ^ folder, 0x01000193);
-  for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
-  return mix(h);
+  const len = name.length;
+  let k = 0;
+  for (; k + 4 <= len; k += 4) h = step(h, name.charCodeAt(k) | (name.charCodeAt(k + 1) << 8) | (name.charCodeAt(k + 2) << 16) | (name.charCodeAt(k + 3) << 24));
+  let tail = 0;
+  for (let shift = 0; k < len; k++, shift += 8) tail |= name.charCodeAt(k) << shift;
+  return mix(step(h, tail ^ len));
+}
+
+/** One word into the hash: multiplied in, and its high bits folded down (a word's last byte reaches the low bits). */
+function step(h: number, word: number): number {
+  h = Math.imul(h ^ word, 0x01000193);
+  return h ^ (h >>> 15);
 }
 
 /** Whether the Latin-1 FStrings at `a` and `b` are the same. */

@@ -68,6 +68,29 @@ describe.skipIf(!hasCorpus)('outputPathsDistinct: no claim needed when a contain
     expect(yes).toBeGreaterThan(files.length / 2);
   });
 
+  it('names that differ in one byte of a word or of the tail, or in length only: yes', () => {
+    const names = ['F0001.ubulk', 'F0002.ubulk', 'F1001.ubulk', 'F0001.ubulj', 'G0001.ubulk', 'F0001.ubul', 'F0001.ubulkx', 'abcd', 'abce', 'abc', 'abcde'];
+    const toc = tocWithIndex('../../../', [{ name: 'Game', parent: 0 }], names.map((name, chunk) => ({ name, dir: 1, chunk })));
+    expect(outputPathsDistinct(toc, [MANIFEST_NAME])).toBe(true);
+    expect(renamedByClaims(toc)).toEqual([]);
+  });
+
+  it('reads the path tables in place: no ChunkPaths call per chunk (this runs before the workers get work)', () => {
+    const toc = readToc(new Uint8Array(readFileSync(corpusPath(`${PLAIN}.utoc`))));
+    const paths = toc.chunkPaths!;
+    const counted = { calls: 0 };
+    const own = paths as unknown as Record<string, (i: number) => number>;
+    for (const name of ['folder', 'storedNameAt', 'name', 'get']) {
+      const call = own[name]!.bind(paths);
+      own[name] = (i: number) => {
+        counted.calls++;
+        return call(i);
+      };
+    }
+    expect(outputPathsDistinct(toc, [MANIFEST_NAME])).toBe(true);
+    expect(counted.calls).toBe(0);
+  });
+
   it('distinct names in folders: yes', () => {
     const toc = tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'A', parent: 1 }], [
       { name: 'x.uasset', dir: 1, chunk: 0 },
@@ -114,6 +137,10 @@ describe.skipIf(!hasCorpus)('outputPathsDistinct: no claim needed when a contain
     ['the same name twice in a folder', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }], [{ name: 'x', dir: 1, chunk: 0 }, { name: 'x', dir: 1, chunk: 1 }])],
     ['a file named as a sibling folder', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'A', parent: 1 }], [{ name: 'A', dir: 1, chunk: 0 }, { name: 'y', dir: 2, chunk: 1 }])],
     ['a file named as a folder holding only folders', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'A', parent: 1 }, { name: 'B', parent: 2 }], [{ name: 'y', dir: 3, chunk: 1 }, { name: 'A', dir: 1, chunk: 2 }])],
+    // Names hashed a word at a time (nameHash from bytes, nameHashText from text must agree): whole words, a tail.
+    ['a file named as a sibling folder, 8 characters', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'Textures', parent: 1 }], [{ name: 'Textures', dir: 1, chunk: 0 }, { name: 'y', dir: 2, chunk: 1 }])],
+    ['a file named as a sibling folder, 9 characters', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }, { name: 'Materials', parent: 1 }], [{ name: 'Materials', dir: 1, chunk: 0 }, { name: 'y', dir: 2, chunk: 1 }])],
+    ['the same 7-character name twice among others of its length', () => tocWithIndex('../../../', [{ name: 'Game', parent: 0 }], [{ name: 'F01.bin', dir: 1, chunk: 0 }, { name: 'F02.bin', dir: 1, chunk: 1 }, { name: 'F01.bin', dir: 1, chunk: 2 }])],
     ['two folders of the same name', () => tocWithIndex('../../../', [{ name: 'G', parent: 0 }, { name: 'G', parent: 0 }], [{ name: 'x', dir: 1, chunk: 0 }, { name: 'x', dir: 2, chunk: 1 }])],
     ['the manifest name at the root', () => tocWithIndex('../../../', [], [{ name: MANIFEST_NAME, dir: 0, chunk: 0 }])],
     ['a folder of the manifest name', () => tocWithIndex('../../../', [{ name: MANIFEST_NAME, parent: 0 }], [{ name: 'x', dir: 1, chunk: 0 }])],
