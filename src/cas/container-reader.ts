@@ -226,7 +226,9 @@ export class ContainerReader {
         if (!src.readSync) throw new IoStoreError('USAGE', 'this reader\'s sources do not serve blocking reads', { file: src.name });
         take(src.readSync((plain ? this.plainOffset(b) : this.locate(b).offset) + from, to - from));
       } else {
-        for (const piece of this.piecesOf(i, 0, size, b, this.readBlockSpanSync(b, end))) take(piece);
+        // Indexed, not for-of: in code without TurboFan an iterator costs calls per piece.
+        const pieces = this.piecesOf(i, 0, size, b, this.readBlockSpanSync(b, end));
+        for (let k = 0; k < pieces.length; k++) take(pieces[k]!);
       }
       afterSpan?.();
       b = end;
@@ -378,6 +380,12 @@ export class ContainerReader {
   private spanPlace(first: number, end: number): { partition: number; offset: number; total: number } {
     this.checkBlock(first);
     this.checkBlock(end - 1);
+    if (this.plain) {
+      const offset = this.plainOffset(first);
+      const o = (end - 1) * BLOCK_ENTRY_SIZE;
+      const x = this.blockBytes;
+      return { partition: 0, offset, total: this.plainOffset(end - 1) + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16)) - offset };
+    }
     const { partition, offset } = this.locate(first);
     const lastLoc = this.locate(end - 1);
     return { partition, offset, total: lastLoc.offset + this.storedLength(end - 1) - offset };
@@ -389,13 +397,27 @@ export class ContainerReader {
     // out under the same rule as its read buffer: valid until the next span.
     const into = this.transient ? this.spanBuffer(first) : undefined;
     let pos = 0;
+    const x = this.blockBytes;
     for (let b = first; b < end; b++) {
-      const at = this.locate(b).offset - offset;
-      const size = this.toc.blocks.uncompressedSize(b);
-      out[b - first] = this.decodeBlock(b, raw.subarray(at, at + this.storedLength(b)), into?.subarray(pos, pos + size + 1));
+      let at: number;
+      let stored: number;
+      let size: number;
+      if (this.plain) {
+        // From the block table's bytes, as eachChunkPieceSync's spans (see `plain`): a plain block's stored length is its size.
+        const o = b * BLOCK_ENTRY_SIZE;
+        at = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000 - offset;
+        stored = x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16);
+        size = x[o + 8]! | (x[o + 9]! << 8) | (x[o + 10]! << 16);
+      } else {
+        at = this.locate(b).offset - offset;
+        stored = this.storedLength(b);
+        size = this.toc.blocks.uncompressedSize(b);
+      }
+      out[b - first] = this.decodeBlock(b, raw.subarray(at, at + stored), into?.subarray(pos, pos + size + 1));
       pos += size;
     }
-    out.forEach((data, k) => this.cache.set(first + k, data));
+    // A transient reader keeps nothing (its cache holds no block): no call per block to find that out.
+    if (this.cache.capacity > 0) for (let k = 0; k < out.length; k++) this.cache.set(first + k, out[k]!);
     return out;
   }
 
