@@ -456,7 +456,8 @@ export class ContainerReader {
     const blocks = this.toc.blocks;
     const csize = blocks.compressedSize(b);
     const usize = blocks.uncompressedSize(b);
-    const payload = this.decryptBlock(b, stored);
+    // A plain reader has nothing to decrypt: no getter and call per block to find that out.
+    const payload = this.plain ? stored : this.decryptBlock(b, stored);
     const method = blocks.method(b);
     if (method === 0) {
       if (usize > csize) throw this.blockError(b, `is stored raw but its size ${csize} is smaller than its uncompressed size ${usize}`);
