@@ -5,6 +5,7 @@ import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
 import { FileChunk, type PlannedChunk } from './planned-chunk.js';
 import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, STREAM_PIECE, type StoredSegment } from './stored-segment.js';
+import type { PakEntryLayout } from '../pak/entry.js';
 
 /** A segment for a copy worker, and the hash its chunks get. */
 export interface CopyTask {
@@ -35,6 +36,11 @@ const TAIL_BYTES = 64 << 20;
 /** Below this much to copy, starting a worker costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
 
+/** Where the hashes of copied files go: those of the files placed at `first`, `first + 1`, ... back to back. */
+export interface CopiedHashes {
+  setHashes(first: number, hashes: Uint8Array): void;
+}
+
 /**
  * Stored chunks that are each a whole file, read, hashed and written to the .ucas by this thread
  * and worker threads side by side: the writer places and tables each chunk when it is added (reserveStored), so
@@ -55,13 +61,15 @@ export class StoredCopy {
   private failure: unknown;
   private readonly buffer = new SegmentBuffer();
   private hasher: ChunkHasher | undefined;
+  /** The container whose chunks `add` places (made by `create`). */
+  private container: ContainerWriter | undefined;
   private readonly stop = () => {
     Atomics.store(this.stopFlag, 0, 1);
     return this.close();
   };
 
   private constructor(
-    private readonly writer: ContainerWriter,
+    private readonly writer: CopiedHashes,
     private readonly fd: number,
     private readonly shownAs: string,
     private readonly blockSize: number,
@@ -73,6 +81,8 @@ export class StoredCopy {
     private readonly done: (chunks: number, bytes: number) => void,
     /** Bytes of the chunks still to be added. */
     private left: number,
+    /** A stored pak's files (see StoredSegment.entryHeader). */
+    private readonly entryHeader?: StoredSegment['entryHeader'],
   ) {
     abortHooks.add(this.stop);
   }
@@ -89,9 +99,28 @@ export class StoredCopy {
     for (const c of chunks) if (StoredCopy.takes(c)) bytes += c.size;
     const n = o.threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
     if (n === 0) return undefined;
+    const { pool, stop } = StoredCopy.workers(n);
+    const copy = new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
+    copy.container = writer;
+    return copy;
+  }
+
+  /**
+   * The copier of a stored, unencrypted `.pak`'s files (`bytes` of them) to `fd`, each after its in-place entry
+   * header (writePak places them: PakWriterOptions.copyStored), or undefined below the bytes worth a worker;
+   * `threads` as for `create`.
+   */
+  static forPak(fd: number, shownAs: string, bytes: number, layout: PakEntryLayout & { size: number }, hashes: CopiedHashes, threads: number | undefined): StoredCopy | undefined {
+    const n = threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
+    if (n === 0) return undefined;
+    const { pool, stop } = StoredCopy.workers(n);
+    return new StoredCopy(hashes, fd, shownAs, 1, 'sha1', pool, stop, () => {}, bytes, layout);
+  }
+
+  private static workers(n: number): { pool: WorkerPool<CopyTask, Uint8Array>; stop: Int32Array } {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const pool = new WorkerPool<CopyTask, Uint8Array>(runnableUrl('./copy-worker.js', import.meta.url), n, { stop, v8Flags: keptV8Flags() } satisfies CopyWorkerSetup);
-    return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
+    return { pool, stop };
   }
 
   /** Whether a chunk is copied here: exactly a file's bytes. */
@@ -111,18 +140,27 @@ export class StoredCopy {
   add(chunk: PlannedChunk): Promise<void> | undefined {
     this.check();
     if (chunk.size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.add(chunk));
-    const { position, index } = this.writer.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
-    const k = this.files.length;
-    if (k === 0) this.firstIndex = index;
-    const size = chunk.size;
-    this.files.push(chunk.file!);
-    this.sizes[k] = size;
-    this.positions[k] = position;
+    const { position, index } = this.container!.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
     // Only chunks that want their hash are kept (see flush).
     if (chunk.written) {
       this.chunks ??= [];
-      this.chunks[k] = chunk;
+      this.chunks[this.files.length] = chunk;
     }
+    return this.addFile(chunk.file!, chunk.size, position, index);
+  }
+
+  /**
+   * Adds the file of `size` bytes whose place is `position` (its hash the `index`-th of the target's) to the segment
+   * under way; as `add`, a promise only when a segment is started and that has to wait.
+   */
+  addFile(file: string, size: number, position: number, index: number): Promise<void> | undefined {
+    this.check();
+    if (size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.addFile(file, size, position, index));
+    const k = this.files.length;
+    if (k === 0) this.firstIndex = index;
+    this.files.push(file);
+    this.sizes[k] = size;
+    this.positions[k] = position;
     this.bytes += size;
     this.left -= size;
     return this.bytes >= SEGMENT_BYTES || size > STREAM_PIECE || this.files.length >= SEGMENT_FILES ? this.flush() : undefined;
@@ -132,7 +170,7 @@ export class StoredCopy {
   async flush(): Promise<void> {
     if (this.files.length === 0) return;
     const n = this.files.length;
-    const segment: StoredSegment = { fd: this.fd, shownAs: this.shownAs, blockSize: this.blockSize, files: this.files.join('\0'), sizes: this.sizes.slice(0, n), positions: this.positions.slice(0, n) };
+    const segment: StoredSegment = { fd: this.fd, shownAs: this.shownAs, blockSize: this.blockSize, files: this.files.join('\0'), sizes: this.sizes.slice(0, n), positions: this.positions.slice(0, n), ...(this.entryHeader ? { entryHeader: this.entryHeader } : {}) };
     const chunks = this.chunks;
     // A segment's chunks are consecutive in the writer.
     const first = this.firstIndex;
