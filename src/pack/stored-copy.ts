@@ -1,6 +1,6 @@
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
-import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
+import { runnableUrl, TasksBeside, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
 import { FileChunk, type PlannedChunk } from './planned-chunk.js';
@@ -26,8 +26,6 @@ export interface CopyWorkerSetup {
  */
 const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
-/** Segments queued per worker, so none waits for this thread to hand it the next. */
-const QUEUED_PER_WORKER = 8;
 /**
  * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.25 s of a 30,000-file
  * pack, which the workers had waited for).
@@ -56,11 +54,10 @@ export class StoredCopy {
   private chunks: Array<PlannedChunk | undefined> | undefined;
   private firstIndex = 0;
   private bytes = 0;
-  private queued = 0;
-  private readonly running: Array<Promise<void>> = [];
-  private failure: unknown;
   private readonly buffer = new SegmentBuffer();
   private hasher: ChunkHasher | undefined;
+  /** The segments, on the workers and (when they have enough queued) on this thread. */
+  private readonly tasks: TasksBeside<CopyTask, Uint8Array>;
   /** The container whose chunks `add` places (made by `create`). */
   private container: ContainerWriter | undefined;
   private readonly stop = () => {
@@ -85,6 +82,7 @@ export class StoredCopy {
     private readonly entryHeader?: StoredSegment['entryHeader'],
   ) {
     abortHooks.add(this.stop);
+    this.tasks = new TasksBeside(pool, async (task) => copySegment(task.segment, this.buffer, (this.hasher ??= await createChunkHasher(task.algorithm))));
   }
 
   /**
@@ -186,24 +184,7 @@ export class StoredCopy {
       this.done(n, bytes);
     };
     // The last TAIL_BYTES all go to the workers: this thread makes the TOC's layout meanwhile (see writeChunks).
-    if (this.queued < this.pool.size * QUEUED_PER_WORKER || this.left < TAIL_BYTES) {
-      this.queued++;
-      this.running.push(this.pool.run({ segment, algorithm: this.algorithm }).then(
-        (hashes) => {
-          this.queued--;
-          apply(hashes);
-        },
-        (e: unknown) => {
-          this.queued--;
-          this.failure ??= e;
-        },
-      ));
-      return;
-    }
-    // The workers have enough queued: this thread copies this segment itself, then lets their replies in.
-    const hasher = (this.hasher ??= await createChunkHasher(this.algorithm));
-    apply(copySegment(segment, this.buffer, hasher));
-    await new Promise<void>((r) => setImmediate(r));
+    await this.tasks.run({ segment, algorithm: this.algorithm }, apply, this.left < TAIL_BYTES);
   }
 
   /**
@@ -212,13 +193,11 @@ export class StoredCopy {
    */
   async finish(): Promise<void> {
     await this.flush();
-    await Promise.all(this.running);
-    this.running.length = 0;
-    this.check();
+    await this.tasks.finish();
   }
 
   private check(): void {
-    if (this.failure !== undefined) throw this.failure;
+    this.tasks.check();
   }
 
   /** Stops the workers (after the segment each is copying). */
