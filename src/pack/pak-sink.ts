@@ -37,7 +37,14 @@ export async function tempSink(tmp: string, shownAs: string): Promise<PakSink & 
   // Fits in the buffer and leaves no gap over bytes written before (a gap above `top` is one a header fills).
   const fits = (position: number, last: number) => position >= base && last <= base + GATHER && (position <= end || end >= top);
   return {
-    direct: { fd: fh.fd, shownAs },
+    direct: {
+      fd: fh.fd,
+      shownAs,
+      writtenTo(n: number) {
+        flush();
+        base = end = top = Math.max(top, n);
+      },
+    },
     async write(data, position) {
       const last = position + data.length;
       if (!fits(position, last)) flush();

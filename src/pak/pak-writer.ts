@@ -23,9 +23,10 @@ export interface PakSink {
   truncate(size: number): Promise<void>;
   /**
    * The file's descriptor and the name its errors give, when other threads may write places of it the sink is
-   * never given (PakWriterOptions.copyStored).
+   * never given (PakWriterOptions.copyStored); `writtenTo(end)` then tells the sink that bytes up to `end` were
+   * written that way (it must not write a gap of its own over them).
    */
-  readonly direct?: { fd: number; shownAs: string };
+  readonly direct?: { fd: number; shownAs: string; writtenTo(end: number): void };
 }
 
 /** One file to store: its path below the mount point and its bytes, read in order (possibly twice). */
@@ -314,6 +315,7 @@ async function copyStoredFiles(w: EntryWriter, files: readonly PakInputFile[], r
     await turn();
   }
   await copy.finish();
+  w.sink.direct!.writtenTo(pos);
   return pos;
 }
 

@@ -31,9 +31,17 @@ describe('stored .pak files copied by worker threads beside the calling thread (
   // and enough small ones for several 512 KiB segments.
   const sizes = [0, 1, 15, (1 << 20) + 4097, ...Array.from({ length: 260 }, (_, k) => 1 + ((k * 7919) % 9000)), 3 << 20, 17];
 
-  it.each([[8], [11]])('writes the pak the calling thread writes alone (pak v%i)', async (version) => {
+  // A pak of less than the sink's 4 MiB buffer too: its index must not be gathered with a gap over the copied files.
+  const small = [0, 1, ...Array.from({ length: 40 }, (_, k) => 1 + ((k * 7919) % 9000))];
+
+  it.each([
+    [8, 'over 4 MiB', sizes],
+    [11, 'over 4 MiB', sizes],
+    [5, 'under 4 MiB', small],
+    [11, 'under 4 MiB', small],
+  ])('writes the pak the calling thread writes alone (pak v%i, %s)', async (version, _, list) => {
     const dir = fresh('folder');
-    const files = folderOf(dir, sizes).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const files = folderOf(dir, list).sort((a, b) => (a.path < b.path ? -1 : 1));
     const alone = await writePakBytes(files, { version, mountPoint: '../../../' });
     for (const threads of [0, 1]) {
       const out = join(fresh('out'), 'P.pak');
