@@ -60,9 +60,12 @@ export class StoredCopy {
   private readonly tasks: TasksBeside<CopyTask, Uint8Array>;
   /** The container whose chunks `add` places (made by `create`). */
   private container: ContainerWriter | undefined;
-  private readonly stop = () => {
+  // An interrupt: the workers stop at their next file, and the cleanup waits until no segment is being written (not
+  // for the threads' exit, which did not always come before the run ended: exit 2 and a temporary file left).
+  private readonly stop = async () => {
     Atomics.store(this.stopFlag, 0, 1);
-    return this.close();
+    await this.tasks.settled();
+    void this.close();
   };
 
   private constructor(

@@ -34,9 +34,12 @@ export class PakStoredOut {
   private facts: PlacementFacts | undefined;
   private readonly thread = new PakOutThread();
   private readonly tasks: TasksBeside<PakOutSegment, PakOutResult>;
-  private readonly stop = () => {
+  // An interrupt: the workers stop at their next file, and the cleanup waits until no segment is being written (not
+  // for the threads' exit, which the run's end does not wait for).
+  private readonly stop = async () => {
     Atomics.store(this.stopFlag, 0, 1);
-    return this.close();
+    await this.tasks.settled();
+    void this.close();
   };
 
   private constructor(

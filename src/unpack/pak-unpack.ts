@@ -308,14 +308,19 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
       const p = order[at]!;
       let n = 0;
       let ok = false;
-      try {
-        const target = safeOutputPath(run.outdir, p.path);
-        if (out && writtenApart(p)) {
+      if (out && writtenApart(p)) {
+        // A segment's own failure (the pak unreadable) is the run's, not this file's: outside the file's try.
+        const target = checkedTarget(run, p, (code, message) => fail(at, p, code, message));
+        if (target === undefined) onDone(p, 0, false);
+        else {
           const waiting = out.add(p.archive.source, facts.get(p.archive)!, { offset: p.entry.offset, size: p.entry.size, path: p.entry.path, target }, at);
           if (waiting) await waiting;
-          await turn();
-          continue;
         }
+        await turn();
+        continue;
+      }
+      try {
+        const target = safeOutputPath(run.outdir, p.path);
         const pieces = views.get(p.archive)!.read(p.entry, run.codecs, { verify: !!run.verify });
         n = await writeFileAtomic(target, pieces, undefined, { sync: true, ...(run.finalNames ? { tempPath: target } : {}) });
         summaries.get(p.container)!.written++;
@@ -328,10 +333,24 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
       await turn();
     }
     await out?.finish();
+  } catch (e) {
+    // An interrupt stops the workers (their unfinished segments reject): the run ends as interrupted.
+    throw isAborting() ? new IoStoreError('IO', 'interrupted') : e;
   } finally {
     await out?.close();
     failed.sort((a, b) => a.at - b.at);
     plan.failures.push(...failed.map((x) => x.f));
+  }
+}
+
+/** The checked output file of `p`, or undefined with its failure given to `fail` (an unsafe path). */
+function checkedTarget(run: PakUnpackRun, p: PakPlanned, fail: (code: string, message: string) => void): string | undefined {
+  try {
+    return safeOutputPath(run.outdir, p.path);
+  } catch (e) {
+    if (!(e instanceof IoStoreError)) throw e;
+    fail(e.code, e.message);
+    return undefined;
   }
 }
 

@@ -253,6 +253,11 @@ export class TasksBeside<T, R> {
     await new Promise<void>((r) => setImmediate(r));
   }
 
+  /** Waits for every task run so far to end, failed or not (an interrupt: nothing runs once this returns). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.running);
+  }
+
   /** Waits for every task run so far. */
   async finish(): Promise<void> {
     await Promise.all(this.running);
