@@ -11,7 +11,7 @@ import { pakSegmentEnd, PakOutThread, PIECE, writePakSegment, type PakOutResult,
 const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
 
-/** One file for PakStoredOut: its entry, its pak path, its output file, and what to call when it is done. */
+/** One file for PakStoredOut: its entry's offset (its in-place header) and size, its path in the pak, its output file. */
 export interface PakOutFile {
   offset: number;
   size: number;
