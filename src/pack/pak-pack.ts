@@ -17,6 +17,7 @@ import { leftoversWarning, removeLeftovers } from '../layout/leftovers.js';
 import { fileBelow, joinableBase, walkFiles } from './mod-folder.js';
 import { tempSink } from './pak-sink.js';
 import { pakDeflateAhead } from './pak-deflate-ahead.js';
+import { StoredCopy } from './stored-copy.js';
 import { plural } from '../util/plural.js';
 
 export interface PakPackOptions {
@@ -46,6 +47,11 @@ export interface PakPackOptions {
   /** Allow overwriting the pak the folder was unpacked from. */
   force?: boolean;
   codecs?: CodecRegistry;
+  /**
+   * Worker threads copying a stored pak's files beside this one (default: one fewer than the cores, for 32 MiB or
+   * more of files); 0 copies them all on this thread. The pak is the same.
+   */
+  threads?: number;
   onProgress?: (p: { chunksDone: number; chunksTotal: number; bytesDone: number; bytesTotal: number }) => void;
 }
 
@@ -82,7 +88,11 @@ class PakDiskFile implements PakInputFile {
   ) {}
 
   read(room?: Uint8Array): Generator<Uint8Array> {
-    return fileBytes(fileBelow(this.base, this.rel), this.size, room);
+    return fileBytes(this.diskPath(), this.size, room);
+  }
+
+  diskPath(): string {
+    return fileBelow(this.base, this.rel);
   }
 }
 
@@ -100,9 +110,10 @@ const PIECE = PAK_READ_ROOM;
 /**
  * A file's bytes with blocking reads into buffers sized to what is left (a read stream's 1 MiB buffer per small
  * file kept V8 collecting: a 50,000-file pak took over a minute). The last read asks for one byte more, so a file
- * grown since its size was taken yields more bytes than that size (writePak then refuses it). Not ChunkFileReader's
- * reused buffers: the writer and the blocks read ahead of it (pakDeflateAhead) read files at the same time, each
- * into its own `room` (a new buffer per file, when there is none, had left hundreds of MB of dead buffers to V8).
+ * grown since its size was taken yields more bytes than that size (writePak then refuses it); a short read is the
+ * end. Not ChunkFileReader's reused buffers: the writer and the blocks read ahead of it (pakDeflateAhead) read files
+ * at the same time, each into its own `room` (a new buffer per file, when there is none, had left hundreds of MB of
+ * dead buffers to V8).
  */
 function* fileBytes(file: string, size: number, room?: Uint8Array): Generator<Uint8Array> {
   let fd: number;
@@ -123,7 +134,13 @@ function* fileBytes(file: string, size: number, room?: Uint8Array): Generator<Ui
       }
       if (n === 0) return;
       at += n;
-      yield n === want ? buf : buf.subarray(0, n);
+      if (n === want) {
+        yield buf;
+        continue;
+      }
+      // A regular file's read comes back short only at its end: no read more to find it (one call per file).
+      yield buf.subarray(0, n);
+      return;
     }
   } finally {
     closeSync(fd);
@@ -291,6 +308,7 @@ function writerOptions(o: PakPackOptions, src: PakSources, files: readonly PakIn
     ...(o.aesKey ? { aesKey: o.aesKey, encryptEntries: o.encryptEntries ?? true } : {}),
     ...(o.encryptIndex ? { encryptIndex: true } : {}),
     compressAhead: pakDeflateAhead,
+    copyStored: (direct, bytes, layout, hashes) => StoredCopy.forPak(direct.fd, direct.shownAs, bytes, layout, hashes, o.threads),
     onFile: (_path, _stored, index) => {
       total.chunksDone++;
       total.bytesDone += files[index]!.size;

@@ -28,22 +28,32 @@ export async function tempSink(tmp: string, shownAs: string): Promise<PakSink & 
       throw ioError(e, shownAs);
     }
   };
+  // Written out, the buffer starts again at the highest byte written: the next entry's header place (a gap above
+  // `top`) stays in it (started at the next write's place, every later header and file had gone out on its own).
   const flush = () => {
     if (end > base) put(buf.subarray(0, end - base), base);
-    base = end;
+    base = end = top;
   };
+  // Fits in the buffer and leaves no gap over bytes written before (a gap above `top` is one a header fills).
+  const fits = (position: number, last: number) => position >= base && last <= base + GATHER && (position <= end || end >= top);
   return {
+    direct: {
+      fd: fh.fd,
+      shownAs,
+      writtenTo(n: number) {
+        flush();
+        base = end = top = Math.max(top, n);
+      },
+    },
     async write(data, position) {
       const last = position + data.length;
-      // Into the buffer when it fits and leaves no gap over bytes written before (a gap above `top` is one the
-      // next entry's header fills).
-      if (position >= base && last <= base + GATHER && (position <= end || end >= top)) {
+      if (!fits(position, last)) flush();
+      if (fits(position, last)) {
         buf.set(data, position - base);
         end = Math.max(end, last);
         top = Math.max(top, end);
         return;
       }
-      flush();
       top = Math.max(top, last);
       if (data.length >= GATHER) {
         put(data, position);

@@ -1,10 +1,11 @@
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
-import { runnableUrl, threadsFor, WorkerPool } from '../util/worker-pool.js';
+import { runnableUrl, TasksBeside, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
 import { FileChunk, type PlannedChunk } from './planned-chunk.js';
 import { copySegment, SEGMENT_HASH_SIZE, SegmentBuffer, STREAM_PIECE, type StoredSegment } from './stored-segment.js';
+import type { PakEntryLayout } from '../pak/entry.js';
 
 /** A segment for a copy worker, and the hash its chunks get. */
 export interface CopyTask {
@@ -25,8 +26,6 @@ export interface CopyWorkerSetup {
  */
 const SEGMENT_BYTES = 512 << 10;
 const SEGMENT_FILES = 256;
-/** Segments queued per worker, so none waits for this thread to hand it the next. */
-const QUEUED_PER_WORKER = 8;
 /**
  * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.25 s of a 30,000-file
  * pack, which the workers had waited for).
@@ -34,6 +33,11 @@ const QUEUED_PER_WORKER = 8;
 const TAIL_BYTES = 64 << 20;
 /** Below this much to copy, starting a worker costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
+
+/** Where the hashes of copied files go: those of the files placed at `first`, `first + 1`, ... back to back. */
+export interface CopiedHashes {
+  setHashes(first: number, hashes: Uint8Array): void;
+}
 
 /**
  * Stored chunks that are each a whole file, read, hashed and written to the .ucas by this thread
@@ -50,18 +54,22 @@ export class StoredCopy {
   private chunks: Array<PlannedChunk | undefined> | undefined;
   private firstIndex = 0;
   private bytes = 0;
-  private queued = 0;
-  private readonly running: Array<Promise<void>> = [];
-  private failure: unknown;
   private readonly buffer = new SegmentBuffer();
   private hasher: ChunkHasher | undefined;
-  private readonly stop = () => {
+  /** The segments, on the workers and (when they have enough queued) on this thread. */
+  private readonly tasks: TasksBeside<CopyTask, Uint8Array>;
+  /** The container whose chunks `add` places (made by `create`). */
+  private container: ContainerWriter | undefined;
+  // An interrupt: the workers stop at their next file, and the cleanup waits until no segment is being written (not
+  // for the threads' exit, which did not always come before the run ended: exit 2 and a temporary file left).
+  private readonly stop = async () => {
     Atomics.store(this.stopFlag, 0, 1);
-    return this.close();
+    await this.tasks.settled();
+    void this.close();
   };
 
   private constructor(
-    private readonly writer: ContainerWriter,
+    private readonly writer: CopiedHashes,
     private readonly fd: number,
     private readonly shownAs: string,
     private readonly blockSize: number,
@@ -73,8 +81,11 @@ export class StoredCopy {
     private readonly done: (chunks: number, bytes: number) => void,
     /** Bytes of the chunks still to be added. */
     private left: number,
+    /** A stored pak's files (see StoredSegment.entryHeader). */
+    private readonly entryHeader?: StoredSegment['entryHeader'],
   ) {
     abortHooks.add(this.stop);
+    this.tasks = new TasksBeside(pool, async (task) => copySegment(task.segment, this.buffer, (this.hasher ??= await createChunkHasher(task.algorithm))));
   }
 
   /**
@@ -89,9 +100,28 @@ export class StoredCopy {
     for (const c of chunks) if (StoredCopy.takes(c)) bytes += c.size;
     const n = o.threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
     if (n === 0) return undefined;
+    const { pool, stop } = StoredCopy.workers(n);
+    const copy = new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
+    copy.container = writer;
+    return copy;
+  }
+
+  /**
+   * The copier of a stored, unencrypted `.pak`'s files (`bytes` of them) to `fd`, each after its in-place entry
+   * header (writePak places them: PakWriterOptions.copyStored), or undefined below the bytes worth a worker;
+   * `threads` as for `create`.
+   */
+  static forPak(fd: number, shownAs: string, bytes: number, layout: PakEntryLayout & { size: number }, hashes: CopiedHashes, threads: number | undefined): StoredCopy | undefined {
+    const n = threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
+    if (n === 0) return undefined;
+    const { pool, stop } = StoredCopy.workers(n);
+    return new StoredCopy(hashes, fd, shownAs, 1, 'sha1', pool, stop, () => {}, bytes, layout);
+  }
+
+  private static workers(n: number): { pool: WorkerPool<CopyTask, Uint8Array>; stop: Int32Array } {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const pool = new WorkerPool<CopyTask, Uint8Array>(runnableUrl('./copy-worker.js', import.meta.url), n, { stop, v8Flags: keptV8Flags() } satisfies CopyWorkerSetup);
-    return new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
+    return { pool, stop };
   }
 
   /** Whether a chunk is copied here: exactly a file's bytes. */
@@ -111,18 +141,27 @@ export class StoredCopy {
   add(chunk: PlannedChunk): Promise<void> | undefined {
     this.check();
     if (chunk.size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.add(chunk));
-    const { position, index } = this.writer.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
-    const k = this.files.length;
-    if (k === 0) this.firstIndex = index;
-    const size = chunk.size;
-    this.files.push(chunk.file!);
-    this.sizes[k] = size;
-    this.positions[k] = position;
+    const { position, index } = this.container!.reserveStored(chunk.id, chunk.size, chunk.path, chunk.memoryMapped);
     // Only chunks that want their hash are kept (see flush).
     if (chunk.written) {
       this.chunks ??= [];
-      this.chunks[k] = chunk;
+      this.chunks[this.files.length] = chunk;
     }
+    return this.addFile(chunk.file!, chunk.size, position, index);
+  }
+
+  /**
+   * Adds the file of `size` bytes whose place is `position` (its hash the `index`-th of the target's) to the segment
+   * under way; as `add`, a promise only when a segment is started and that has to wait.
+   */
+  addFile(file: string, size: number, position: number, index: number): Promise<void> | undefined {
+    this.check();
+    if (size > STREAM_PIECE && this.files.length > 0) return this.flush().then(() => this.addFile(file, size, position, index));
+    const k = this.files.length;
+    if (k === 0) this.firstIndex = index;
+    this.files.push(file);
+    this.sizes[k] = size;
+    this.positions[k] = position;
     this.bytes += size;
     this.left -= size;
     return this.bytes >= SEGMENT_BYTES || size > STREAM_PIECE || this.files.length >= SEGMENT_FILES ? this.flush() : undefined;
@@ -132,7 +171,7 @@ export class StoredCopy {
   async flush(): Promise<void> {
     if (this.files.length === 0) return;
     const n = this.files.length;
-    const segment: StoredSegment = { fd: this.fd, shownAs: this.shownAs, blockSize: this.blockSize, files: this.files.join('\0'), sizes: this.sizes.slice(0, n), positions: this.positions.slice(0, n) };
+    const segment: StoredSegment = { fd: this.fd, shownAs: this.shownAs, blockSize: this.blockSize, files: this.files.join('\0'), sizes: this.sizes.slice(0, n), positions: this.positions.slice(0, n), ...(this.entryHeader ? { entryHeader: this.entryHeader } : {}) };
     const chunks = this.chunks;
     // A segment's chunks are consecutive in the writer.
     const first = this.firstIndex;
@@ -148,24 +187,7 @@ export class StoredCopy {
       this.done(n, bytes);
     };
     // The last TAIL_BYTES all go to the workers: this thread makes the TOC's layout meanwhile (see writeChunks).
-    if (this.queued < this.pool.size * QUEUED_PER_WORKER || this.left < TAIL_BYTES) {
-      this.queued++;
-      this.running.push(this.pool.run({ segment, algorithm: this.algorithm }).then(
-        (hashes) => {
-          this.queued--;
-          apply(hashes);
-        },
-        (e: unknown) => {
-          this.queued--;
-          this.failure ??= e;
-        },
-      ));
-      return;
-    }
-    // The workers have enough queued: this thread copies this segment itself, then lets their replies in.
-    const hasher = (this.hasher ??= await createChunkHasher(this.algorithm));
-    apply(copySegment(segment, this.buffer, hasher));
-    await new Promise<void>((r) => setImmediate(r));
+    await this.tasks.run({ segment, algorithm: this.algorithm }, apply, this.left < TAIL_BYTES);
   }
 
   /**
@@ -174,13 +196,11 @@ export class StoredCopy {
    */
   async finish(): Promise<void> {
     await this.flush();
-    await Promise.all(this.running);
-    this.running.length = 0;
-    this.check();
+    await this.tasks.finish();
   }
 
   private check(): void {
-    if (this.failure !== undefined) throw this.failure;
+    this.tasks.check();
   }
 
   /** Stops the workers (after the segment each is copying). */

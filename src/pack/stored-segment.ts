@@ -2,12 +2,13 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError, withIoError } from '../toc/read-file.js';
+import { storedEntryHeader, type PakEntryLayout } from '../pak/entry.js';
 import { padBlockInPlace, storedSize } from './stored-blocks.js';
 
 /**
  * Consecutive stored chunks, each exactly a file's bytes, that one thread reads, hashes and writes to the .ucas in
  * one positioned write: their places were reserved by the writer (ContainerWriter.reserveStored), so any thread can
- * do this while others do the next ones.
+ * do this while others do the next ones. The same for a stored `.pak`'s files (`entryHeader`), placed by writePak.
  */
 export interface StoredSegment {
   /** The .ucas file's descriptor (shared by the process's threads) and what its errors name. */
@@ -20,6 +21,21 @@ export interface StoredSegment {
   sizes: Float64Array;
   /** Where each chunk's stored bytes go in the .ucas (ascending; gaps between them are zeros). */
   positions: Float64Array;
+  /**
+   * A stored `.pak`'s files instead of a .ucas's chunks: each file's bytes as they are (no block padding), right
+   * after its in-place entry header of `entryHeader.size` bytes, written here once its SHA-1 is known.
+   */
+  entryHeader?: PakEntryLayout & { size: number };
+}
+
+/** The bytes a file of `size` takes at its place: a .ucas chunk's blocks padded to 16, a pak entry's as they are. */
+function placedSize(s: StoredSegment, size: number): number {
+  return s.entryHeader ? size : storedSize(size, s.blockSize);
+}
+
+/** A pak file's in-place entry header, before its bytes at `at` of `buf`. */
+function putEntryHeader(s: StoredSegment, buf: Uint8Array, at: number, size: number, hash: Uint8Array): void {
+  buf.set(storedEntryHeader(size, hash, s.entryHeader!), at - s.entryHeader!.size);
 }
 
 /** Bytes of each chunk-meta hash in a segment's reply. */
@@ -52,9 +68,9 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
   const n = s.sizes.length;
   if (n === 1 && s.sizes[0]! > STREAM_PIECE) return copyLargeFile(s, buffer, hasher, stopped);
   const files = s.files.split('\0');
-  const start = s.positions[0]!;
+  const start = s.positions[0]! - (s.entryHeader?.size ?? 0);
   const last = n - 1;
-  const end = s.positions[last]! + storedSize(s.sizes[last]!, s.blockSize);
+  const end = s.positions[last]! + placedSize(s, s.sizes[last]!);
   // One spare byte: each file is asked for one byte more than planned, so a file that grew is seen.
   const buf = buffer.room(end - start + 1);
   const hashes = new Uint8Array(n * SEGMENT_HASH_SIZE);
@@ -71,11 +87,12 @@ export function copySegment(s: StoredSegment, buffer: SegmentBuffer, hasher: Chu
     hasher.reset();
     hasher.update(buf.subarray(at, at + size));
     hasher.digestInto(hashes, k * SEGMENT_HASH_SIZE);
-    if (size > 0) {
+    if (s.entryHeader) putEntryHeader(s, buf, at, size, hashes.subarray(k * SEGMENT_HASH_SIZE, (k + 1) * SEGMENT_HASH_SIZE));
+    else if (size > 0) {
       const lastStart = at + Math.floor((size - 1) / s.blockSize) * s.blockSize;
       padBlockInPlace(buf, lastStart, at + size - lastStart);
     }
-    filled = at + storedSize(size, s.blockSize);
+    filled = at + placedSize(s, size);
   }
   writeAt(s, buf, filled, start);
   return hashes;
@@ -113,7 +130,7 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
       done += got;
       // The chunk's last block is whole in its last piece (pieces hold whole blocks): padded as in copySegment.
       let len = got;
-      if (done === size) {
+      if (done === size && !s.entryHeader) {
         const lastStart = Math.floor((got - 1) / bs) * bs;
         len = lastStart + padBlockInPlace(buf, lastStart, got - lastStart);
       }
@@ -132,6 +149,10 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
   }
   const hashes = new Uint8Array(SEGMENT_HASH_SIZE);
   hasher.digestInto(hashes, 0);
+  if (s.entryHeader) {
+    putEntryHeader(s, buf, s.entryHeader.size, size, hashes);
+    writeAt(s, buf, s.entryHeader.size, s.positions[0]! - s.entryHeader.size);
+  }
   return hashes;
 }
 

@@ -89,6 +89,44 @@ export interface PakEntryCheck {
   error?: { code: string; message: string };
 }
 
+/** What checking an entry's in-place header needs of its pak (plain data: a worker thread gets it too). */
+export interface PlacementFacts {
+  source: string;
+  version: number;
+  methodWidth: 1 | 4;
+  /** Where the data area ends (the index starts). */
+  dataEnd: number;
+}
+
+export function placementFacts(pak: PakFile): PlacementFacts {
+  return { source: pak.source, version: pak.version, methodWidth: pak.footer.entryMethodWidth, dataEnd: pak.footer.offset };
+}
+
+/** The fields of an entry its in-place header is checked against. */
+export type PlacedFields = Pick<PakEntry, 'path' | 'offset' | 'size' | 'uncompressedSize' | 'compressionMethodIndex' | 'blocks'>;
+
+/** Bytes of the entry's in-place header; throws when they run past the data area. */
+export function inPlaceHeaderSize(f: PlacementFacts, e: PlacedFields): number {
+  const len = fullEntrySize(f.version, e.compressionMethodIndex, e.blocks?.length ?? 0, f.methodWidth);
+  if (e.offset + len > f.dataEnd) throw new IoStoreError('TRUNCATED', `"${e.path}": entry header at ${e.offset} runs past the data area`, { file: f.source, offset: e.offset });
+  return len;
+}
+
+/**
+ * The entry's in-place header (`header`, read at its offset), checked against the index: where its stored bytes
+ * start and the SHA-1 the header records.
+ */
+export function placedEntry(f: PlacementFacts, e: PlacedFields, header: Uint8Array): { dataOffset: number; hash: Uint8Array | undefined } {
+  const r = new ByteReader(header, f.source, e.offset);
+  const h = readFullEntry(r, f.version, f.methodWidth);
+  if (h.size !== e.size || h.uncompressedSize !== e.uncompressedSize || h.compressionMethodIndex !== e.compressionMethodIndex) {
+    throw new IoStoreError('BAD_VALUE', `"${e.path}": in-place header (size ${h.size}, uncompressed ${h.uncompressedSize}, method ${h.compressionMethodIndex}) disagrees with the index (size ${e.size}, uncompressed ${e.uncompressedSize}, method ${e.compressionMethodIndex})`, { file: f.source, offset: e.offset });
+  }
+  const dataOffset = e.offset + r.pos;
+  if (dataOffset + e.size > f.dataEnd) throw new IoStoreError('TRUNCATED', `"${e.path}": ${e.size} stored bytes at ${dataOffset} run past the data area, which ends at ${f.dataEnd}`, { file: f.source, offset: dataOffset });
+  return { dataOffset, hash: h.hash };
+}
+
 /**
  * An opened pak: its index (`pak`) and streaming access to each file's bytes, decrypted (AES-256 ECB, or CTR for v15
  * paks that say so) and decoded through a codec registry. Only the tail of the file (index and footer) is held in
@@ -141,21 +179,10 @@ export class PakArchive {
 
   /** The entry's in-place header, checked against the index: where its stored bytes start and their SHA-1. */
   private async placement(e: PakEntry): Promise<Placement> {
-    const fail = (code: 'TRUNCATED' | 'BAD_VALUE', message: string, offset: number): never => {
-      throw new IoStoreError(code, message, { file: this.source, offset });
-    };
-    if (e.problem) fail(e.problem.code, e.problem.message.replace(/^entry /, ''), e.problem.offset);
-    const width = this.pak.footer.entryMethodWidth;
-    const len = fullEntrySize(this.pak.version, e.compressionMethodIndex, e.blocks?.length ?? 0, width);
-    if (e.offset + len > this.pak.footer.offset) fail('TRUNCATED', `"${e.path}": entry header at ${e.offset} runs past the data area`, e.offset);
-    const r = new ByteReader(await this.src.read(e.offset, len), this.source, e.offset);
-    const h = readFullEntry(r, this.pak.version, width);
-    if (h.size !== e.size || h.uncompressedSize !== e.uncompressedSize || h.compressionMethodIndex !== e.compressionMethodIndex) {
-      fail('BAD_VALUE', `"${e.path}": in-place header (size ${h.size}, uncompressed ${h.uncompressedSize}, method ${h.compressionMethodIndex}) disagrees with the index (size ${e.size}, uncompressed ${e.uncompressedSize}, method ${e.compressionMethodIndex})`, e.offset);
-    }
-    const dataOffset = e.offset + r.pos;
-    if (dataOffset + e.size > this.pak.footer.offset) fail('TRUNCATED', `"${e.path}": ${e.size} stored bytes at ${dataOffset} run past the data area, which ends at ${this.pak.footer.offset}`, dataOffset);
-    return { dataOffset, hash: e.hash ?? h.hash ?? new Uint8Array(20) };
+    if (e.problem) throw new IoStoreError(e.problem.code, e.problem.message.replace(/^entry /, ''), { file: this.source, offset: e.problem.offset });
+    const facts = placementFacts(this.pak);
+    const h = placedEntry(facts, e, await this.src.read(e.offset, inPlaceHeaderSize(facts, e)));
+    return { dataOffset: h.dataOffset, hash: e.hash ?? h.hash ?? new Uint8Array(20) };
   }
 
   private decryptor(e: PakEntry, at: number): (bytes: Uint8Array, unitOffset: number) => Uint8Array {

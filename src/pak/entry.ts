@@ -104,6 +104,20 @@ export function readFullEntry(r: ByteReader, version: number, methodWidth: 1 | 4
   return { offset, size, uncompressedSize, compressionMethodIndex, hash, blocks, compressionBlockSize, flags };
 }
 
+/** What the in-place entry headers of a pak's files look like: its version and method field width. */
+export interface PakEntryLayout {
+  version: number;
+  methodWidth: 1 | 4;
+}
+
+/**
+ * The in-place header of a file stored as it is, unencrypted (offset 0, no blocks, its SHA-1): all a stored pak's
+ * header depends on, so any thread copying the file can write it (src/pack/stored-segment.ts).
+ */
+export function storedEntryHeader(size: number, hash: Uint8Array, l: PakEntryLayout): Uint8Array {
+  return writeFullEntry({ offset: 0, size, uncompressedSize: size, compressionMethodIndex: 0, hash, blocks: [], compressionBlockSize: 0, flags: 0 }, l.version, l.methodWidth);
+}
+
 /** Serializes a full FPakEntry; block offsets are written relative to the entry from v5 on. */
 export function writeFullEntry(e: PakEntryRecord, version: number, methodWidth: 1 | 4 = 4): Uint8Array {
   const out = new Uint8Array(fullEntrySize(version, e.compressionMethodIndex, e.blocks.length, methodWidth));

@@ -4,7 +4,7 @@ import type { Codec } from '../codecs/codec.js';
 import { lz4LiteralBlock } from '../codecs/lz4.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { IoStoreError } from '../errors.js';
-import { fullEntrySize, PAK_ENTRY_FLAG_ENCRYPTED, writeFullEntry, type PakEntryRecord } from './entry.js';
+import { fullEntrySize, PAK_ENTRY_FLAG_ENCRYPTED, writeFullEntry, type PakEntryLayout, type PakEntryRecord } from './entry.js';
 import { defaultSlots, PakEncryptionMethod, writePakFooter, type PakFooterInit } from './footer.js';
 import { checkAesKey } from './pak-crypto.js';
 import { unsafePakPathReason } from './safe-path.js';
@@ -21,6 +21,12 @@ export interface PakSink {
   write(data: Uint8Array, position: number): Promise<void>;
   /** Cuts the output at `size` (a file stored raw after a failed compression may leave bytes behind). */
   truncate(size: number): Promise<void>;
+  /**
+   * The file's descriptor and the name its errors give, when other threads may write places of it the sink is
+   * never given (PakWriterOptions.copyStored); `writtenTo(end)` then tells the sink that bytes up to `end` were
+   * written that way (it must not write a gap of its own over them).
+   */
+  readonly direct?: { fd: number; shownAs: string; writtenTo(end: number): void };
 }
 
 /** One file to store: its path below the mount point and its bytes, read in order (possibly twice). */
@@ -32,6 +38,20 @@ export interface PakInputFile {
    * is then valid only until the next is asked for (the writer copies each before it asks again).
    */
   read(room?: Uint8Array): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** The file on disk holding exactly these bytes, when there is one (another thread may then copy it). */
+  diskPath?(): string;
+}
+
+/** Stored files copied to the pak by other threads as well as this one (see PakWriterOptions.copyStored). */
+export interface StoredFilesCopy {
+  /**
+   * Copies the file of `size` bytes to `position`, after its in-place entry header; its SHA-1 is the `index`-th
+   * handed to `setHashes`. A promise only when the caller should wait before adding more.
+   */
+  addFile(file: string, size: number, position: number, index: number): Promise<void> | undefined;
+  /** Waits for every file: all are written and hashed when this returns. */
+  finish(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Bytes of the room a file's pieces are read into (PakInputFile.read): its sources read at most this at once. */
@@ -67,6 +87,13 @@ export interface PakWriterOptions {
    * same either way.
    */
   compressAhead?: (files: readonly PakInputFile[], codec: Codec, blockSize: number) => BlocksAhead | undefined;
+  /**
+   * A pak of files stored as they are, unencrypted, all on disk (`diskPath`), written to a sink with a `direct`
+   * file: their copy by this thread and others side by side (see src/pack/stored-copy.ts), each file's bytes of
+   * `bytes` in all after its in-place header (`layout`), the SHA-1s handed back through `setHashes`. Undefined (or
+   * none returned) copies each file on this thread. The bytes are the same either way.
+   */
+  copyStored?: (direct: { fd: number; shownAs: string }, bytes: number, layout: PakEntryLayout & { size: number }, hashes: { setHashes(first: number, hashes: Uint8Array): void }) => StoredFilesCopy | undefined;
   /**
    * v10+: files (mount-relative paths) the pruned directory index keeps, as the project's `[Pak]
    * DirectoryIndexKeepFiles` wildcards select them. Default: `keepInPrunedIndexDefault`.
@@ -228,8 +255,10 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
   // Sources and sinks may block (files read and written with blocking calls): Ctrl-C and the progress bar need turns.
   const turn = eventLoopTurns();
   const ahead = c.codec ? o.compressAhead?.(files, c.codec, c.blockSize) : undefined;
+  const copy = ahead ? undefined : storedCopy(w, files, records, o);
   try {
-    for (let i = 0; i < files.length; i++) {
+    if (copy) pos = await copyStoredFiles(w, files, records, copy, result);
+    else for (let i = 0; i < files.length; i++) {
       const f = files[i]!;
       const at = pos;
       let record = c.codec && f.size > 0 ? await storeCompressed(w, c.codec, f, at, ahead?.blocksOf(i)) : undefined;
@@ -246,10 +275,48 @@ export async function writePak(sink: PakSink, files: readonly PakInputFile[], o:
     }
   } finally {
     ahead?.stop();
+    await copy?.close();
   }
   result.size = await writeIndexAndFooter(sink, c, o, records, pos);
   await sink.truncate(result.size);
   return result;
+}
+
+/** The copy of a stored pak's files by other threads too, when the options and sink allow it (see copyStored). */
+function storedCopy(w: EntryWriter, files: readonly PakInputFile[], records: PakRecordTable, o: PakWriterOptions): StoredFilesCopy | undefined {
+  const { c, sink } = w;
+  if (c.codec || w.encrypt || !sink.direct || !o.copyStored || !files.every((f) => f.diskPath)) return undefined;
+  const bytes = files.reduce((a, f) => a + f.size, 0);
+  const layout = { version: c.version, methodWidth: c.methodWidth, size: fullEntrySize(c.version, 0, 0, c.methodWidth) };
+  return o.copyStored(sink.direct, bytes, layout, {
+    setHashes: (first, hashes) => {
+      records.setHashes(first, hashes);
+      for (let i = first; i < first + hashes.length / 20; i++) o.onFile?.(files[i]!.path, files[i]!.size, i);
+    },
+  });
+}
+
+/**
+ * Places every file (stored, unencrypted: its in-place header, then its bytes) and has `copy` write them; the
+ * records' hashes come as the copy goes. Returns where the index goes.
+ */
+async function copyStoredFiles(w: EntryWriter, files: readonly PakInputFile[], records: PakRecordTable, copy: StoredFilesCopy, result: PakWriteResult): Promise<number> {
+  const headerLen = fullEntrySize(w.c.version, 0, 0, w.c.methodWidth);
+  const turn = eventLoopTurns();
+  let pos = 0;
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
+    records.push({ offset: pos, size: f.size, uncompressedSize: f.size, compressionMethodIndex: 0, blocks: [], compressionBlockSize: 0, flags: 0 });
+    const waiting = copy.addFile(f.diskPath!(), f.size, pos + headerLen, i);
+    if (waiting) await waiting;
+    pos += headerLen + f.size;
+    result.rawBytes += f.size;
+    result.storedBytes += f.size;
+    await turn();
+  }
+  await copy.finish();
+  w.sink.direct!.writtenTo(pos);
+  return pos;
 }
 
 /** What storing one entry needs. */

@@ -59,6 +59,11 @@ export class PakRecordTable implements PakIndexRecords {
     this.length++;
   }
 
+  /** The SHA-1s of the entries from `first` on, back to back (entries pushed without theirs). */
+  setHashes(first: number, hashes: Uint8Array): void {
+    this.hashes.set(hashes, 20 * first);
+  }
+
   record(i: number): PakEntryRecord {
     const first = this.ints[4 * i + 3]!;
     const end = i + 1 < this.length ? this.ints[4 * (i + 1) + 3]! : this.blockCount;

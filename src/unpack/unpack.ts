@@ -44,8 +44,9 @@ export interface UnpackOptions {
    * taking its own stretch of the plan first (0: this thread alone). Default, from the containers before the plan:
    * one per other core (at most 7) when 16 MiB or more of blocks need decoding or decrypting, else one for 1,024
    * chunks or more (creating files is system time a second thread shares), else none. They start while the plan is
-   * made. Codecs without a recipe keep the work on this thread. Pak files are always written on this thread
-   * (workers measured no faster for them, at twice the CPU and memory).
+   * made. Codecs without a recipe keep the work on this thread. A pak's files stored as they are, unencrypted, get
+   * one worker beside this thread for 1,024 of them or more (`threads` of them when given: PakStoredOut); its other
+   * files are written on this thread.
    */
   threads?: number;
   /**
@@ -355,7 +356,7 @@ async function writePaks(run: UnpackRun, pakPlan: PakUnpackOutcome, result: Unpa
   const { o } = run;
   const total = run.progress!;
   const { writePakFiles } = await import('./pak-unpack.js');
-  await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(run.stage?.staged ? { finalNames: true } : {}), ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), claimed: new Map() }, (p, n, ok) => {
+  await writePakFiles(pakPlan, { outdir: run.root, codecs: run.codecs, ...(run.stage?.staged ? { finalNames: true } : {}), ...(o.verify ? { verify: true } : {}), ...(o.keys ? { keys: o.keys } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), claimed: new Map() }, (p, n, ok) => {
     if (ok) {
       result.chunksWritten++;
       result.bytesWritten += n;

@@ -213,3 +213,59 @@ export function workerExecArgv(): string[] {
   }
   return out;
 }
+
+/** Tasks queued per worker before this thread runs one itself (TasksBeside), so no worker waits for the next. */
+const QUEUED_PER_WORKER = 8;
+
+/**
+ * Tasks run by a pool's workers and this thread side by side: a task goes to the workers while fewer than
+ * QUEUED_PER_WORKER each are queued, else this thread runs it itself and then lets the replies in, so the work
+ * balances itself. Each result is handed to its `apply` as it comes; the first failure is thrown by the next call.
+ */
+export class TasksBeside<T, R> {
+  private queued = 0;
+  private readonly running: Array<Promise<void>> = [];
+  private failure: unknown;
+
+  constructor(
+    readonly pool: WorkerPool<T, R>,
+    private readonly here: (task: T) => R | Promise<R>,
+  ) {}
+
+  /** Runs `task` (on the workers when `toWorkers`, whatever their queue), then `apply` to its result. */
+  async run(task: T, apply: (result: R) => void, toWorkers = false): Promise<void> {
+    this.check();
+    if (toWorkers || this.queued < this.pool.size * QUEUED_PER_WORKER) {
+      this.queued++;
+      this.running.push(this.pool.run(task).then(
+        (r) => {
+          this.queued--;
+          apply(r);
+        },
+        (e: unknown) => {
+          this.queued--;
+          this.failure ??= e;
+        },
+      ));
+      return;
+    }
+    apply(await this.here(task));
+    await new Promise<void>((r) => setImmediate(r));
+  }
+
+  /** Waits for every task run so far to end, failed or not (an interrupt: nothing runs once this returns). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.running);
+  }
+
+  /** Waits for every task run so far. */
+  async finish(): Promise<void> {
+    await Promise.all(this.running);
+    this.running.length = 0;
+    this.check();
+  }
+
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

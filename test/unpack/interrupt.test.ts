@@ -130,6 +130,22 @@ describe('interrupted runs', () => {
     for (const f of written) expect(statSync(join(out, f)).size).toBe(8 << 10);
   });
 
+  it('unpack of a stored pak into a new folder, a worker beside this thread (PakStoredOut): SIGINT mid-run ends with 130 and leaves nothing', async () => {
+    const { writePakBytes } = await import('../../src/pak/pak-writer.js');
+    const base = new Uint8Array(8 << 10).map((_, k) => (k * 7) & 255);
+    const files = Array.from({ length: 4000 }, (_, i) => ({ path: `Game/Content/D${i % 20}/F${i}.bin`, data: base }));
+    const parent = join(tmp, 'newpak');
+    mkdirSync(parent);
+    const pak = join(parent, 'Stored-Windows.pak');
+    writeFileSync(pak, await writePakBytes(files, { version: 11 }));
+    const staged = () => readdirSync(parent).filter((f) => f.endsWith('.iostore-tmp'));
+    // The cleanup had waited for the worker's exit, which the run's end did not: exit 2, the staged folder left.
+    const code = await interrupt(['unpack', pak, join(parent, 'out'), '--threads', '1'], () => staged().some((d) => count(join(parent, d, 'Game', 'Content', 'D0')) >= 2));
+    expect(code).toBe(130);
+    expect(await temporariesLeft(parent)).toEqual([]);
+    expect(readdirSync(parent)).toEqual(['Stored-Windows.pak']);
+  });
+
   it('pack: SIGINT mid-run leaves no output files at all', async () => {
     // @ts-expect-error plain JS module
     const { corpusBlock } = await import('../../scripts/synth.mjs');

@@ -153,6 +153,8 @@ async function runPak(args: PackArgs, io: Parameters<(typeof packCommand)['run']
   if (args.encrypt === false) o.noEncrypt = true;
   if (args['encrypt-entries'] !== undefined) o.encryptEntries = args['encrypt-entries'];
   if (args.force) o.force = true;
+  const threads = threadsArg(args.threads);
+  if (threads !== undefined) o.threads = threads;
   for (const opt of ['partition-size', 'container-header-version'] as const) {
     if (args[opt] !== undefined) throw new IoStoreError('USAGE', `--${opt} applies to .utoc outputs, not .pak`);
   }

@@ -40,7 +40,7 @@ export const unpackCommand: Command<UnpackArgs> = {
       .option('dry-run', { type: 'boolean', describe: 'list what would be written, write nothing' })
       .option('verify', { type: 'boolean', describe: 'hash every chunk as it is written; one that does not match its stored hash is reported and not kept' })
       .option('jobs', { type: 'number', default: 8, describe: 'accepted for older scripts (pak files are now written in their order in the pak on the main thread)' })
-      .option('threads', { type: 'number', describe: 'worker threads beside the main one, each reading, decoding and writing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 1,024 chunks or more)' })
+      .option('threads', { type: 'number', describe: 'worker threads beside the main one, each reading, decoding and writing whole chunks (0: the main thread alone; default: one per other core when 16 MiB or more of blocks need decoding, else one for 1,024 chunks or more; a .pak: one for 1,024 or more files stored as they are)' })
       .option('engine', engineOption('engine release (e.g. UE4_27) when the TOC version cannot tell'))
       .option('json', { type: 'boolean', describe: 'print a JSON summary' })
       .example('$0 unpack Game/Content/Paks out/', 'the whole game, patches applied')
