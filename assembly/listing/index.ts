@@ -50,6 +50,7 @@ export function setTables(
   metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
   names = names_; folders = folders_; types = types_; cellOf = cellOf_; cells = cells_; container = container_;
   containerLength = containerLength_;
+  memoryEnd = <usize>memory.size() << 16;
 }
 
 // The widest cells, found by `scan` (the table's column widths).
@@ -195,9 +196,18 @@ function blanks(n: i32): void {
   at = end;
 }
 
+/**
+ * `n` bytes from `from`, 8 a step, reading and writing up to 7 bytes past them (as `blanks`); `memory.copy` where the
+ * reads would pass the memory's end. Liftoff calls out to C for each `memory.copy`: ~100 instructions for a cell of
+ * a few bytes.
+ */
 function copy(from: usize, n: i32): void {
-  memory.copy(at, from, <usize>n);
-  at += <usize>n;
+  const end = at + <usize>n;
+  if (from + <usize>n + 8 <= memoryEnd) {
+    let q = from;
+    for (let p = at; p < end; p += 8, q += 8) store<u64>(p, load<u64>(q));
+  } else memory.copy(at, from, <usize>n);
+  at = end;
 }
 
 /** "00" to "99": two digits per division. */
@@ -227,10 +237,50 @@ function digitsOf(v: u64): i32 {
   return d;
 }
 
-/** `v` right-aligned in `width` characters (0: no padding); two digits per step, in 32 bits below 2^32. */
+const ZEROS8: u64 = 0x3030303030303030;
+
+/**
+ * The 8 decimal digits of `x` (below 10^8, leading zeros included) as digit values 0-9, one a byte, the first
+ * lowest: the halves, hundreds and tens split in lanes of one 64-bit value by multiplying with reciprocals. Under
+ * Liftoff (the only compiler of a short `list`) a loop of divisions cost each number ~160 instructions.
+ */
+@inline function digits8(x: u32): u64 {
+  // x / 10^4 for any u32 (exact), then lanes of 32 bits: [x / 10^4, x % 10^4].
+  const hi = <u32>((<u64>x * 3518437209) >> 45);
+  const a = <u64>hi | (<u64>(x - hi * 10000) << 32);
+  // Each lane (< 10^4) / 100 (exact below 43,699), lanes of 16 bits: [q, r] per half.
+  const q = ((a * 10486) >> 20) & 0x0000007f0000007f;
+  const b = q | ((a - q * 100) << 16);
+  // Each lane (< 100) / 10 (exact below 180), lanes of 8 bits: [tens, ones] per pair.
+  const t = ((b * 103) >> 10) & 0x000f000f000f000f;
+  return t | ((b - t * 10) << 8);
+}
+
+/** The last `d` of 8 digits (digits8) as text, stored 8 bytes at once (the bytes past them are the next cell's). */
+@inline function lastDigits(c: u64, d: i32): void {
+  store<u64>(at, (c + ZEROS8) >> (<u64>(8 - d) << 3));
+  at += <usize>d;
+}
+
+/** `v` right-aligned in `width` characters (0: no padding): 8 digits a step below 10^16. */
 function number(v: u64, width: i32): void {
+  if (v < 100000000) {
+    const c = digits8(<u32>v);
+    // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
+    const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
+    if (width > d) blanks(width - d);
+    lastDigits(c, d);
+    return;
+  }
   const d = digitsOf(v);
   if (width > d) blanks(width - d);
+  if (v < 10000000000000000) {
+    const hi = v / 100000000;
+    lastDigits(digits8(<u32>hi), d - 8);
+    store<u64>(at, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
+    at += 8;
+    return;
+  }
   let p = at + <usize>d;
   at = p;
   while (v > 0xffffffff) {
@@ -277,25 +327,35 @@ const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
 
 const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
-/** The hex digits of the 4 bytes of `v` (first byte lowest), in their order, as 8 ASCII bytes (first lowest). */
-@inline function hex4(v: u32): u64 {
-  let y = <u64>v;
-  y = (y | (y << 16)) & 0x0000ffff0000ffff;
-  y = (y | (y << 8)) & 0x00ff00ff00ff00ff;
-  // Byte 2i: byte i's high nibble; byte 2i + 1: its low one.
-  const n = ((y >> 4) & 0x000f000f000f000f) | ((y & 0x000f000f000f000f) << 8);
-  // '0' + n, and 'a' - '0' - 10 more where n > 9.
-  return n + 0x3030303030303030 + (((n + 0x0606060606060606) >> 4) & 0x0101010101010101) * 39;
+/** Where the module's memory ends (set by `setTables`; it only grows): `hex` reads 16 bytes at a time below it. */
+let memoryEnd: usize = 0;
+
+/**
+ * Lowercase hex of the 16 bytes at `q`, stored as 32 bytes at `p`: each nibble looked up in a 16-byte table by a
+ * swizzle, the high and low digits interleaved. Liftoff runs a handful of instructions per SIMD operation, where
+ * the 64-bit nibble arithmetic it replaced cost ~50 instructions per 4 bytes.
+ */
+@inline function hex16(q: usize, p: usize): void {
+  const v = v128.load(q);
+  const digits = i8x16(0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66);
+  const high = i8x16.swizzle(digits, i8x16.shr_u(v, 4));
+  const low = i8x16.swizzle(digits, v128.and(v, i8x16.splat(0x0f)));
+  v128.store(p, i8x16.shuffle(high, low, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+  v128.store(p + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
-/** Lowercase hex of `n` bytes: 4 bytes a step in 64-bit arithmetic, the rest a byte a step. */
+/**
+ * Lowercase hex of `n` bytes: 16 bytes a step, reading up to 15 bytes past them and writing up to 30 past their
+ * text (the row's next bytes overwrite those; the output area has room for a row past its limit); a byte a step
+ * from a table where those reads would pass the memory's end.
+ */
 function hex(from: usize, n: i32): void {
   const end = from + <usize>n;
   let q = from;
   let p = at;
-  for (; q + 4 <= end; q += 4, p += 8) store<u64>(p, hex4(load<u32>(q)));
-  for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
-  at = p;
+  if (end + 16 <= memoryEnd) for (; q < end; q += 16, p += 32) hex16(q, p);
+  else for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
+  at += <usize>n << 1;
 }
 
 /** The type cell of chunk i; returns its width. */
