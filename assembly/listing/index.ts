@@ -34,8 +34,13 @@ let names: usize = 0;
 let folders: usize = 0;
 /** Per type (256): i32 start, i32 byte length, i32 width of its cell. */
 let types: usize = 0;
-/** Per row (i32): -1, or the number of the path cell the caller made for it at `cells` (i32 start, byte length, width). */
-let cellOf: usize = 0;
+/**
+ * The rows whose path cells the caller made (i32 row numbers, ascending, as `scan` found them), their cells at
+ * `cells` (i32 start, byte length, width each) in the same order, and the next of them `write` reaches.
+ */
+let slowRows: usize = 0;
+let slowCount: i32 = 0;
+let nextSlow: i32 = 0;
 let cells: usize = 0;
 /** The container's name cell (JSON). */
 let container: usize = 0;
@@ -44,11 +49,11 @@ let containerLength: i32 = 0;
 export function setTables(
   ids_: usize, offsets_: usize, lengths_: usize, blocks_: usize, blockSize_: f64, metas_: usize, metaSize_: i32, hashSize_: i32,
   order_: usize, count_: i32, folderOf_: usize, nameOf_: usize, nameStarts_: usize, names_: usize, folders_: usize, types_: usize,
-  cellOf_: usize, cells_: usize, container_: usize, containerLength_: i32,
+  cells_: usize, container_: usize, containerLength_: i32,
 ): void {
   ids = ids_; offsets = offsets_; lengths = lengths_; blocks = blocks_; blockSize = <u64>blockSize_; metas = metas_;
   metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
-  names = names_; folders = folders_; types = types_; cellOf = cellOf_; cells = cells_; container = container_;
+  names = names_; folders = folders_; types = types_; cells = cells_; container = container_;
   containerLength = containerLength_;
   memoryEnd = <usize>memory.size() << 16;
 }
@@ -86,8 +91,9 @@ const HIGHS: u64 = 0x8080808080808080;
   return !hasZero(x ^ (0x22 * ONES)) && !hasZero(x ^ (0x2c * ONES)) && !hasZero(x ^ (0x5c * ONES));
 }
 
+/** The chunk of row k: `order` 0 lists every chunk in TOC order (no table of the rows made for it). */
 @inline function chunkOf(k: i32): i32 {
-  return load<i32>(order + (<usize>k << 2));
+  return order == 0 ? k : load<i32>(order + (<usize>k << 2));
 }
 
 /** The stored name's character count when every byte is plain, else -1. */
@@ -140,6 +146,8 @@ function hashLength(i: i32): i32 {
  */
 export function scan(slow: usize): i32 {
   let n = 0;
+  slowRows = slow;
+  nextSlow = 0;
   maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0; pathBytes = 0;
   for (let k = 0; k < count; k++) {
     const i = chunkOf(k);
@@ -164,6 +172,7 @@ export function scan(slow: usize): i32 {
     }
     else if (fw + nw > pathWidth) pathWidth = pathBytes = fw + nw;
   }
+  slowCount = n;
   return n;
 }
 
@@ -367,9 +376,9 @@ function typeCell(i: i32): i32 {
 
 /** The path cell of row k (chunk i), without the quotes a JSON string adds to a fast one; returns its width. */
 function pathCell(k: i32, i: i32, quoted: bool): i32 {
-  const made = load<i32>(cellOf + (<usize>k << 2));
-  if (made >= 0) {
-    const c = cells + <usize>made * 12;
+  if (nextSlow < slowCount && load<i32>(slowRows + (<usize>nextSlow << 2)) == k) {
+    const c = cells + <usize>nextSlow * 12;
+    nextSlow++;
     copy(load<i32>(c), load<i32>(c + 4));
     return load<i32>(c + 8);
   }

@@ -30,7 +30,7 @@ interface RowsWasm {
   setTables(
     ids: number, offsets: number, lengths: number, blocks: number, blockSize: number, metas: number, metaSize: number, hashSize: number,
     order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
-    cellOf: number, cells: number, container: number, containerLength: number,
+    cells: number, container: number, containerLength: number,
   ): void;
   markTypes(flags: number): void;
   scan(slow: number): number;
@@ -96,11 +96,11 @@ class Arena {
 }
 
 /**
- * Writes the rows of the chunks `order` selects (TOC indices) in `format`, in parts of ~64 KiB, to `write` (each part
- * a view valid only during the call): the table with its header and rule; CSV and JSON rows only (`container`: the
- * JSON rows' container name).
+ * Writes the rows of the chunks `order` selects (TOC indices; null: every chunk in TOC order, the usual listing, for
+ * which no table of rows is made) in `format`, in parts of ~64 KiB, to `write` (each part a view valid only during
+ * the call): the table with its header and rule; CSV and JSON rows only (`container`: the JSON rows' container name).
  */
-export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
+export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number> | null, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
   const arena = arenaOf(toc.chunkIds);
   if (arena) {
     // The paths' tables are made when first asked for, kept in the arena: before the listing's room is marked.
@@ -117,10 +117,10 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
   writeRows(new Arena(), toc, order, format, write, container);
 }
 
-function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container: string): void {
+function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null, format: RowFormat, write: (bytes: Uint8Array) => void, container: string): void {
   const w = mem.w;
   const n = toc.chunkCount;
-  const count = order.length;
+  const count = order ? order.length : n;
   const paths = toc.chunkPaths;
   const tables = paths?.tables;
   const names = paths?.storedNames;
@@ -129,8 +129,8 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
   const lengths = mem.put(toc.chunkLengths);
   const blocks = mem.put(toc.blocks.bytes);
   const metas = mem.put(toc.metas);
-  const orderAt = mem.take(4 * count);
-  mem.i32s(orderAt, count).set(order);
+  const orderAt = order ? mem.take(4 * count) : 0;
+  if (order) mem.i32s(orderAt, count).set(order);
   let folderOf: number;
   if (tables) folderOf = mem.put(tables.folderOf);
   else mem.i32s((folderOf = mem.take(4 * n)), n).fill(-1);
@@ -149,11 +149,9 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
     } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
   }
   const types = mem.take(12 * 256);
-  const cellOf = mem.take(4 * count);
-  mem.bytes(cellOf, 4 * count).fill(0xff);
   const containerCell = Buffer.from(JSON.stringify(container), 'utf8');
   const containerAt = mem.put(containerCell);
-  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, 0, containerAt, containerCell.length);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, 0, containerAt, containerCell.length);
 
   // The types' cells, for the types the rows have.
   const flags = mem.take(256);
@@ -179,16 +177,15 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
   const cells = mem.take(12 * slow.length);
   for (let s = 0; s < slow.length; s++) {
     const k = slow[s]!;
-    const path = toc.chunkPath(order[k]!) ?? '';
+    const path = toc.chunkPath(order ? order[k]! : k) ?? '';
     const text = format === 'table' ? escapeControl(path) : format === 'csv' ? csvCell(path) : JSON.stringify(path);
     const bytes = Buffer.from(text, 'utf8');
     const at = mem.put(bytes);
     mem.i32s(cells + 12 * s, 3).set([at, bytes.length, text.length]);
-    mem.i32s(cellOf + 4 * k, 1)[0] = s;
     if (text.length > pathWidth) pathWidth = text.length;
     if (bytes.length > longest) longest = bytes.length;
   }
-  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, cells, containerAt, containerCell.length);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cells, containerAt, containerCell.length);
 
   // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
   const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
