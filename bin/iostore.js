@@ -14,9 +14,12 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   }
   return;
 }
-const loader = require('./bundle-loader.js');
+// Required by absolute paths: a relative one first looks for a package "exports" entry (Node compiles its
+// resolveExports, ~0.8 KB of source, for that alone).
+const { resolve } = require('node:path');
+const loader = require(resolve(__dirname, 'bundle-loader.js'));
 loader.prepare(process.argv[2]);
-const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require(resolve(__dirname, '..', 'dist', 'cli', 'main.bundle.cjs'));
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
 ownProcessFlags();
 

@@ -139,17 +139,19 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
   const nameStarts = fast ? mem.put(tables!.nameStarts!) : 0;
   const namesAt = fast ? mem.put(names!) : 0;
   // Per folder: its bytes when every character is plain (the module's `plain`), else width -1 (its rows are made here).
+  // Text here is made bytes as UTF-8 without naming it (ASCII where it is plain): Buffer.from with an encoding name
+  // compiles Node's getEncodingOps on its first call.
   const folderCount = paths ? paths.folderCount : 0;
   const folders = mem.take(12 * folderCount);
   for (let f = 0; f < folderCount; f++) {
     const text = paths!.folderPath(f);
     if (fast && plain(text)) {
-      const at = mem.put(Buffer.from(text, 'latin1'));
+      const at = mem.put(Buffer.from(text));
       mem.i32s(folders + 12 * f, 3).set([at, text.length, text.length]);
     } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
   }
   const types = mem.take(12 * 256);
-  const containerCell = Buffer.from(JSON.stringify(container), 'utf8');
+  const containerCell = Buffer.from(JSON.stringify(container));
   const containerAt = mem.put(containerCell);
   w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, 0, containerAt, containerCell.length);
 
@@ -163,7 +165,7 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
     if (present[t] === 0) continue;
     const name = chunkTypeName(t, toc.generation);
     const text = format === 'table' ? escapeControl(name) : format === 'csv' ? csvCell(name) : JSON.stringify(name);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(text);
     const at = mem.put(bytes);
     mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
     typeBytes = Math.max(typeBytes, bytes.length);
@@ -179,7 +181,7 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
     const k = slow[s]!;
     const path = toc.chunkPath(order ? order[k]! : k) ?? '';
     const text = format === 'table' ? escapeControl(path) : format === 'csv' ? csvCell(path) : JSON.stringify(path);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(text);
     const at = mem.put(bytes);
     mem.i32s(cells + 12 * s, 3).set([at, bytes.length, text.length]);
     if (text.length > pathWidth) pathWidth = text.length;
@@ -189,7 +191,7 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
 
   // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
   const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
-  if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth), 'latin1'));
+  if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth)));
   for (let k = 0; k < count; ) {
     k = w.write(FORMAT[format], k, out, PART);
     write(mem.bytes(out, w.written.value));
