@@ -52,6 +52,7 @@ export function setTables(
   cells_: usize, container_: usize, containerLength_: i32,
 ): void {
   ids = ids_; offsets = offsets_; lengths = lengths_; blocks = blocks_; blockSize = <u64>blockSize_; metas = metas_;
+  blockShift = popcnt(blockSize) == 1 ? ctz(blockSize) : 64;
   metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
   names = names_; folders = folders_; types = types_; cells = cells_; container = container_;
   containerLength = containerLength_;
@@ -108,25 +109,46 @@ function plainNameLength(i: i32): i32 {
   const end = p + 4 + <usize>(len - 1);
   let q = p + 4;
   for (; q + 8 <= end; q += 8) if (!plain8(load<u64>(q))) return -1;
-  for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
+  if (q < end) {
+    // The last 1-7 bytes: 8 read (within the memory), those past the name taken as plain ones ('a').
+    if (q + 8 > memoryEnd) {
+      for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
+    } else {
+      const mask: u64 = (<u64>1 << (<u64>(end - q) << 3)) - 1;
+      if (!plain8((load<u64>(q) & mask) | (0x6161616161616161 & ~mask))) return -1;
+    }
+  }
   return len - 1;
 }
 
-@inline function blockCountOf(i: i32): i32 {
-  const len = <u64>load<f64>(lengths + (<usize>i << 3));
-  if (len == 0) return 0;
-  const off = <u64>load<f64>(offsets + (<usize>i << 3));
-  return <i32>((off + len + blockSize - 1) / blockSize - off / blockSize);
+/** log2 of the block size, 64 when it is not a power of two: blocks found by a shift, not a 64-bit division. */
+let blockShift: u64 = 64;
+
+@inline function blockOf(offset: u64): u64 {
+  return blockShift < 64 ? offset >> blockShift : offset / blockSize;
 }
 
-/** The stored sizes of chunk i's `b` blocks, summed. */
-function storedSizeOf(i: i32, b: i32): u64 {
+/** A whole number of the TOC's f64 arrays (0 to 2^53), converted the cheaper (signed) way. */
+@inline function whole(p: usize): u64 {
+  return <u64><i64>load<f64>(p);
+}
+
+/** The first block of the chunk `blockSpan` was last asked about. */
+let spanFirst: u64 = 0;
+
+/** How many blocks chunk i spans (its first at `spanFirst`). */
+@inline function blockSpan(i: i32): i32 {
+  const off = whole(offsets + (<usize>i << 3));
+  const len = whole(lengths + (<usize>i << 3));
+  spanFirst = blockOf(off);
+  return len == 0 ? 0 : <i32>(blockOf(off + len - 1) - spanFirst + 1);
+}
+
+/** The stored sizes of the `b` blocks from `spanFirst`, summed. */
+function storedSize(b: i32): u64 {
   let s: u64 = 0;
-  if (b > 0) {
-    const first = <u64>load<f64>(offsets + (<usize>i << 3)) / blockSize;
-    let e = blocks + <usize>first * 12 + 5;
-    for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
-  }
+  let e = blocks + <usize>spanFirst * 12 + 5;
+  for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
   return s;
 }
 
@@ -154,9 +176,9 @@ export function scan(slow: usize): i32 {
     if (i > maxIndex) maxIndex = i;
     const size = load<f64>(lengths + (<usize>i << 3));
     if (size > maxSize) maxSize = size;
-    const b = blockCountOf(i);
+    const b = blockSpan(i);
     if (b > maxBlocks) maxBlocks = b;
-    const sf = <f64>storedSizeOf(i, b);
+    const sf = <f64>storedSize(b);
     if (sf > maxStored) maxStored = sf;
     const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
     if (tw > typeWidth) typeWidth = tw;
@@ -409,9 +431,9 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
   let k = from;
   for (; k < count && at < end; k++) {
     const i = chunkOf(k);
-    const b = blockCountOf(i);
-    const s = storedSizeOf(i, b);
-    const size = <u64>load<f64>(lengths + (<usize>i << 3));
+    const b = blockSpan(i);
+    const s = storedSize(b);
+    const size = whole(lengths + (<usize>i << 3));
     const m = metas + <usize>i * <usize>metaSize;
     if (format == TABLE) {
       number(<u64>i, w0);
@@ -463,7 +485,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       copy(J7, 17);
       hex(m, hashLength(i));
       copy(J8, 19);
-      number(<u64>load<f64>(offsets + (<usize>i << 3)), 0);
+      number(whole(offsets + (<usize>i << 3)), 0);
       if ((load<u8>(m + <usize>hashSize) & 1) != 0) copy(J9, 47);
       else copy(J10, 48);
       copy(container, containerLength);
