@@ -69,18 +69,37 @@ function isBundle(filename) {
 }
 
 function compileBundle(module, filename) {
-  // esbuild writes ASCII (non-ASCII characters as escapes), which reads as one-byte text without UTF-8 decoding
-  // (~1.5M instructions for the main bundle); a bundle that is not ASCII is decoded as UTF-8.
-  const bytes = readBytes(filename);
-  const source = isAscii?.(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.utf8Slice(0, bytes.length);
-  let cachedData;
+  // The cache (IOSTORE_CODE_CACHE=0 loads without it: to measure what it saves, or to rule it out) is read into the
+  // bundle's bytes once they are text: one buffer of the larger size, whose pages are written once (a page first
+  // written costs a fault: ~40 for a file of 150 KB). Read with the calls the TOC reader makes anyway: readFileSync's
+  // own helpers are more of Node's source to compile on their first call (~1 KB).
+  let cacheFd;
   try {
-    // IOSTORE_CODE_CACHE=0 loads without it (to measure what it saves, or to rule it out). Read into the bundle's
-    // bytes, done with once they are text, where it fits: their pages are in memory already (a page first written
-    // costs a fault: ~40 for a cache of 150 KB).
-    if (process.env.IOSTORE_CODE_CACHE !== '0') cachedData = readBytes(cacheFile(filename, tagOf(filename)), bytes);
+    if (process.env.IOSTORE_CODE_CACHE !== '0') cacheFd = openSync(cacheFile(filename, tagOf(filename)), 'r');
   } catch {
     // not built (or removed): compiled as usual
+  }
+  let source;
+  let cachedData;
+  try {
+    const cacheSize = cacheFd === undefined ? 0 : fstatSync(cacheFd).size;
+    const fd = openSync(filename, 'r');
+    let buffer;
+    let size;
+    try {
+      size = fstatSync(fd).size;
+      buffer = Buffer.allocUnsafe(Math.max(size, cacheSize));
+      size = readAll(fd, buffer, size);
+    } finally {
+      closeSync(fd);
+    }
+    // esbuild writes ASCII (non-ASCII characters as escapes), which reads as one-byte text without UTF-8 decoding
+    // (~1.5M instructions for the main bundle); a bundle that is not ASCII is decoded as UTF-8. Views made without
+    // Buffer's subarray (more of Node's source to compile).
+    source = isAscii?.(new Uint8Array(buffer.buffer, buffer.byteOffset, size)) ? buffer.latin1Slice(0, size) : buffer.utf8Slice(0, size);
+    if (cacheFd !== undefined) cachedData = new Uint8Array(buffer.buffer, buffer.byteOffset, readAll(cacheFd, buffer, cacheSize));
+  } finally {
+    if (cacheFd !== undefined) closeSync(cacheFd);
   }
   const script = new Script(Module.wrap(source), { filename, cachedData });
   loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used', tag: tagOf(filename) });
@@ -90,26 +109,15 @@ function compileBundle(module, filename) {
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
 }
 
-/**
- * The bytes of `file`, in `into` when they fit. With the calls the TOC reader makes anyway: readFileSync's own
- * helpers are more of Node's source to compile on their first call (~1 KB).
- */
-function readBytes(file, into) {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    // Views made without Buffer's subarray (more of Node's source to compile).
-    const bytes = into && into.length >= size ? new Uint8Array(into.buffer, into.byteOffset, size) : Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, bytes, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return done === size ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, done);
-  } finally {
-    closeSync(fd);
+/** Reads up to `size` bytes of `fd` into `into`; returns how many it held. */
+function readAll(fd, into, size) {
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, into, done, size - done, done);
+    if (n === 0) break;
+    done += n;
   }
+  return done;
 }
 
 /** The command cache the main bundle loads with in this run, if any. */
