@@ -166,24 +166,27 @@ function hashLength(i: i32): i32 {
  * The first pass: the widest cells; rows whose path needs a cell made
  * by the caller are listed at `slow` (i32 row numbers). Returns how many there are.
  */
-export function scan(slow: usize): i32 {
+export function scan(slow: usize, widths: bool): i32 {
   let n = 0;
   slowRows = slow;
   nextSlow = 0;
   maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0; pathBytes = 0;
   for (let k = 0; k < count; k++) {
     const i = chunkOf(k);
-    if (i > maxIndex) maxIndex = i;
-    const size = load<f64>(lengths + (<usize>i << 3));
-    if (size > maxSize) maxSize = size;
-    const b = blockSpan(i);
-    if (b > maxBlocks) maxBlocks = b;
-    const sf = <f64>storedSize(b);
-    if (sf > maxStored) maxStored = sf;
-    const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
-    if (tw > typeWidth) typeWidth = tw;
-    const h = hashLength(i) << 1;
-    if (h > hashWidth) hashWidth = h;
+    // The columns' widths for a table only (CSV and JSON cells are not padded).
+    if (widths) {
+      if (i > maxIndex) maxIndex = i;
+      const size = load<f64>(lengths + (<usize>i << 3));
+      if (size > maxSize) maxSize = size;
+      const b = blockSpan(i);
+      if (b > maxBlocks) maxBlocks = b;
+      const sf = <f64>storedSize(b);
+      if (sf > maxStored) maxStored = sf;
+      const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
+      if (tw > typeWidth) typeWidth = tw;
+      const h = hashLength(i) << 1;
+      if (h > hashWidth) hashWidth = h;
+    }
     const f = load<i32>(folderOf + (<usize>i << 2));
     if (f < 0) continue;
     const fw = load<i32>(folders + <usize>f * 12 + 8);
@@ -422,9 +425,22 @@ function pathCell(k: i32, i: i32, quoted: bool): i32 {
 
 /**
  * Writes rows from `from` at `out` until `limit` bytes are passed or the rows end; returns the next row. The text
- * written is `written()` bytes.
+ * written is `written()` bytes. One function per format: Liftoff compiles a function whole on its first call, and a
+ * run writes one format.
  */
-export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
+export function writeTable(from: i32, out: usize, limit: i32): i32 {
+  return rows(TABLE, from, out, limit);
+}
+
+export function writeCsv(from: i32, out: usize, limit: i32): i32 {
+  return rows(CSV, from, out, limit);
+}
+
+export function writeJson(from: i32, out: usize, limit: i32): i32 {
+  return rows(JSON, from, out, limit);
+}
+
+@inline function rows(format: i32, from: i32, out: usize, limit: i32): i32 {
   makeTables();
   at = out;
   const end = out + <usize>limit;

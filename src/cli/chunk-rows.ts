@@ -19,7 +19,6 @@ import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
  */
 export type RowFormat = 'table' | 'csv' | 'json';
 
-const FORMAT = { table: 0, csv: 1, json: 2 } as const;
 
 /** Bytes handed to `write` at a time (a part ends after the row that passes it). */
 const PART = 1 << 16;
@@ -33,9 +32,11 @@ interface RowsWasm {
     cells: number, container: number, containerLength: number,
   ): void;
   markTypes(flags: number): void;
-  scan(slow: number): number;
+  scan(slow: number, widths: boolean): number;
   setWidths(w0: number, w1: number, w2: number, w3: number, w4: number, w5: number, w6: number): void;
-  write(format: number, from: number, out: number, limit: number): number;
+  writeTable(from: number, out: number, limit: number): number;
+  writeCsv(from: number, out: number, limit: number): number;
+  writeJson(from: number, out: number, limit: number): number;
   written: { value: number };
   maxIndex: { value: number };
   maxSize: { value: number };
@@ -173,7 +174,7 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
 
   // The rows whose paths need their cells made here.
   const slowAt = mem.take(4 * count);
-  const slow = mem.i32s(slowAt, w.scan(slowAt)).slice();
+  const slow = mem.i32s(slowAt, w.scan(slowAt, format === 'table')).slice();
   let pathWidth = w.pathWidth.value;
   let longest = w.pathBytes.value;
   const cells = mem.take(12 * slow.length);
@@ -192,8 +193,9 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
   // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
   const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
   if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth)));
+  const rows = format === 'table' ? w.writeTable : format === 'csv' ? w.writeCsv : w.writeJson;
   for (let k = 0; k < count; ) {
-    k = w.write(FORMAT[format], k, out, PART);
+    k = rows(k, out, PART);
     write(mem.bytes(out, w.written.value));
   }
 }
