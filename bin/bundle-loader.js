@@ -7,17 +7,18 @@
 // scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
 const Module = require('node:module');
-const { readFileSync, renameSync, writeFileSync, writeSync } = require('node:fs');
+const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } = require('node:fs');
 const { Script } = require('node:vm');
 const { isAscii } = require('node:buffer');
-const { basename, dirname, join, sep } = require('node:path');
+const { basename, dirname, sep } = require('node:path');
 
-const DIST = join(__dirname, '..', 'dist') + sep;
-const BUNDLES = join(DIST, 'cli') + sep;
+// Without path.join (Node compiles it and its normalize on first use: ~1 KB of source for every short run).
+const DIST = dirname(__dirname) + sep + 'dist' + sep;
+const BUNDLES = DIST + 'cli' + sep;
 const BUNDLE = /\.bundle\.cjs$/;
 /** Worker entry points' bundles (scripts/build-cli.mjs), anywhere under dist/. */
 const WORKER_BUNDLE = /-worker\.cjs$/;
-const MAIN = join(BUNDLES, 'main.bundle.cjs');
+const MAIN = BUNDLES + 'main.bundle.cjs';
 /**
  * Commands with a main-bundle cache of their own (`main.bundle.cjs.<command>.cache`, written by
  * scripts/warm-code-cache.cjs from runs of that command alone). V8 deserializes a whole cache as the bundle loads:
@@ -68,16 +69,37 @@ function isBundle(filename) {
 }
 
 function compileBundle(module, filename) {
-  // esbuild writes ASCII (non-ASCII characters as escapes), which reads as one-byte text without UTF-8 decoding
-  // (~1.5M instructions for the main bundle); a bundle that is not ASCII is decoded as UTF-8.
-  const bytes = readFileSync(filename);
-  const source = isAscii?.(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.utf8Slice(0, bytes.length);
-  let cachedData;
+  // The cache (IOSTORE_CODE_CACHE=0 loads without it: to measure what it saves, or to rule it out) is read into the
+  // bundle's bytes once they are text: one buffer of the larger size, whose pages are written once (a page first
+  // written costs a fault: ~40 for a file of 150 KB). Read with the calls the TOC reader makes anyway: readFileSync's
+  // own helpers are more of Node's source to compile on their first call (~1 KB).
+  let cacheFd;
   try {
-    // IOSTORE_CODE_CACHE=0 loads without it (to measure what it saves, or to rule it out).
-    if (process.env.IOSTORE_CODE_CACHE !== '0') cachedData = readFileSync(cacheFile(filename, tagOf(filename)));
+    if (process.env.IOSTORE_CODE_CACHE !== '0') cacheFd = openSync(cacheFile(filename, tagOf(filename)), 'r');
   } catch {
     // not built (or removed): compiled as usual
+  }
+  let source;
+  let cachedData;
+  try {
+    const cacheSize = cacheFd === undefined ? 0 : fstatSync(cacheFd).size;
+    const fd = openSync(filename, 'r');
+    let buffer;
+    let size;
+    try {
+      size = fstatSync(fd).size;
+      buffer = Buffer.allocUnsafe(Math.max(size, cacheSize));
+      size = readAll(fd, buffer, size);
+    } finally {
+      closeSync(fd);
+    }
+    // esbuild writes ASCII (non-ASCII characters as escapes), which reads as one-byte text without UTF-8 decoding
+    // (~1.5M instructions for the main bundle); a bundle that is not ASCII is decoded as UTF-8. Views made without
+    // Buffer's subarray (more of Node's source to compile).
+    source = isAscii?.(new Uint8Array(buffer.buffer, buffer.byteOffset, size)) ? buffer.latin1Slice(0, size) : buffer.utf8Slice(0, size);
+    if (cacheFd !== undefined) cachedData = new Uint8Array(buffer.buffer, buffer.byteOffset, readAll(cacheFd, buffer, cacheSize));
+  } finally {
+    if (cacheFd !== undefined) closeSync(cacheFd);
   }
   const script = new Script(Module.wrap(source), { filename, cachedData });
   loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used', tag: tagOf(filename) });
@@ -85,6 +107,17 @@ function compileBundle(module, filename) {
   require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);
   require.cache = Module._cache;
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
+}
+
+/** Reads up to `size` bytes of `fd` into `into`; returns how many it held. */
+function readAll(fd, into, size) {
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, into, done, size - done, done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
 }
 
 /** The command cache the main bundle loads with in this run, if any. */

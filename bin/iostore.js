@@ -14,9 +14,12 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   }
   return;
 }
-const loader = require('./bundle-loader.js');
+// Required by absolute paths: a relative one first looks for a package "exports" entry (Node compiles its
+// resolveExports, ~0.8 KB of source, for that alone).
+const { resolve } = require('node:path');
+const loader = require(resolve(__dirname, 'bundle-loader.js'));
 loader.prepare(process.argv[2]);
-const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require('../dist/cli/main.bundle.cjs');
+const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require(resolve(__dirname, '..', 'dist', 'cli', 'main.bundle.cjs'));
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
 ownProcessFlags();
 
@@ -49,10 +52,25 @@ run(process.argv.slice(2)).then(
     // floor's 7-21; 7-24 ms this way). On Windows a pipe's writes are asynchronous, and elsewhere a non-blocking
     // pipe's text may wait in its stream (src/cli/io.ts): then it ends as before, once that is out. The code cache
     // warm-up lets its worker threads end by themselves (each writes its cache at its exit).
-    if (process.platform !== 'win32' && !process.env.IOSTORE_WRITING_CODE_CACHE && !stdWritesPending()) process.exit(code);
+    if (process.platform !== 'win32' && !process.env.IOSTORE_WRITING_CODE_CACHE && !stdWritesPending()) exitNow(code);
   },
   (e) => {
     process.stderr.write(`iostore: ${e?.message ?? e}\n`);
     process.exitCode = 2;
   },
 );
+
+/**
+ * What process.exit(code) does for a CommonJS main module ('exit' emitted once, then Node's reallyExit), without
+ * its JavaScript: process.exit and the EventEmitter's removeListener it calls are ~2.4 KB of Node's source compiled
+ * on first use, ~0.4M instructions of every short command. reallyExit is the call process.exit ends with; a Node
+ * without it takes process.exit.
+ */
+function exitNow(code) {
+  if (typeof process.reallyExit !== 'function') return process.exit(code);
+  if (!process._exiting) {
+    process._exiting = true;
+    process.emit('exit', code);
+  }
+  process.reallyExit(code);
+}

@@ -198,6 +198,7 @@ function bundle(outfile, entry, group) {
     external: ['hash-wasm'],
     logLevel: 'warning',
     legalComments: 'none',
+    minifyWhitespace: true,
   });
 }
 

@@ -21,7 +21,8 @@ const COMMON = ['--runtime', 'stub', '-O3', '--noAssert', '--converge', '--impor
 const MODULES = [
   { dir: 'oodle', target: join('src', 'codecs', 'oodle', 'wasm-bytes.generated.ts'), name: 'OODLE_WASM_BASE64', what: "The Oodle decoder's", options: ['--runtime', 'stub', '-O3', '--noAssert', '--enable', 'simd', '--converge'] },
   { dir: 'toc', target: join('src', 'toc', 'toc-scan-wasm.generated.ts'), name: 'TOC_SCAN_WASM_BASE64', what: "The TOC reader's loops'", options: COMMON },
-  { dir: 'listing', target: join('src', 'cli', 'chunk-rows-wasm.generated.ts'), name: 'CHUNK_ROWS_WASM_BASE64', what: 'The chunk rows writer', options: COMMON },
+  // SIMD for its hex (every Node the CLI runs on has it; the module serves the CLI only).
+  { dir: 'listing', target: join('src', 'cli', 'chunk-rows-wasm.generated.ts'), name: 'CHUNK_ROWS_WASM_BASE64', what: 'The chunk rows writer', options: [...COMMON, '--enable', 'simd'] },
   // Its memory is shared: an unpack's .utoc lies in one (src/util/wasm.ts sharedModuleBytes), read in place.
   { dir: 'manifest', target: join('src', 'layout', 'manifest-wasm.generated.ts'), name: 'MANIFEST_WASM_BASE64', what: "The long manifest's chunk entries writer", options: [...COMMON, '--sharedMemory', '--maximumMemory', '65536', '--enable', 'threads'] },
 ];

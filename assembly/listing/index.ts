@@ -34,8 +34,13 @@ let names: usize = 0;
 let folders: usize = 0;
 /** Per type (256): i32 start, i32 byte length, i32 width of its cell. */
 let types: usize = 0;
-/** Per row (i32): -1, or the number of the path cell the caller made for it at `cells` (i32 start, byte length, width). */
-let cellOf: usize = 0;
+/**
+ * The rows whose path cells the caller made (i32 row numbers, ascending, as `scan` found them), their cells at
+ * `cells` (i32 start, byte length, width each) in the same order, and the next of them `write` reaches.
+ */
+let slowRows: usize = 0;
+let slowCount: i32 = 0;
+let nextSlow: i32 = 0;
 let cells: usize = 0;
 /** The container's name cell (JSON). */
 let container: usize = 0;
@@ -44,12 +49,14 @@ let containerLength: i32 = 0;
 export function setTables(
   ids_: usize, offsets_: usize, lengths_: usize, blocks_: usize, blockSize_: f64, metas_: usize, metaSize_: i32, hashSize_: i32,
   order_: usize, count_: i32, folderOf_: usize, nameOf_: usize, nameStarts_: usize, names_: usize, folders_: usize, types_: usize,
-  cellOf_: usize, cells_: usize, container_: usize, containerLength_: i32,
+  cells_: usize, container_: usize, containerLength_: i32,
 ): void {
   ids = ids_; offsets = offsets_; lengths = lengths_; blocks = blocks_; blockSize = <u64>blockSize_; metas = metas_;
+  blockShift = popcnt(blockSize) == 1 ? ctz(blockSize) : 64;
   metaSize = metaSize_; hashSize = hashSize_; order = order_; count = count_; folderOf = folderOf_; nameOf = nameOf_; nameStarts = nameStarts_;
-  names = names_; folders = folders_; types = types_; cellOf = cellOf_; cells = cells_; container = container_;
+  names = names_; folders = folders_; types = types_; cells = cells_; container = container_;
   containerLength = containerLength_;
+  memoryEnd = <usize>memory.size() << 16;
 }
 
 // The widest cells, found by `scan` (the table's column widths).
@@ -85,8 +92,9 @@ const HIGHS: u64 = 0x8080808080808080;
   return !hasZero(x ^ (0x22 * ONES)) && !hasZero(x ^ (0x2c * ONES)) && !hasZero(x ^ (0x5c * ONES));
 }
 
+/** The chunk of row k: `order` 0 lists every chunk in TOC order (no table of the rows made for it). */
 @inline function chunkOf(k: i32): i32 {
-  return load<i32>(order + (<usize>k << 2));
+  return order == 0 ? k : load<i32>(order + (<usize>k << 2));
 }
 
 /** The stored name's character count when every byte is plain, else -1. */
@@ -101,25 +109,46 @@ function plainNameLength(i: i32): i32 {
   const end = p + 4 + <usize>(len - 1);
   let q = p + 4;
   for (; q + 8 <= end; q += 8) if (!plain8(load<u64>(q))) return -1;
-  for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
+  if (q < end) {
+    // The last 1-7 bytes: 8 read (within the memory), those past the name taken as plain ones ('a').
+    if (q + 8 > memoryEnd) {
+      for (; q < end; q++) if (!plain(load<u8>(q))) return -1;
+    } else {
+      const mask: u64 = (<u64>1 << (<u64>(end - q) << 3)) - 1;
+      if (!plain8((load<u64>(q) & mask) | (0x6161616161616161 & ~mask))) return -1;
+    }
+  }
   return len - 1;
 }
 
-@inline function blockCountOf(i: i32): i32 {
-  const len = <u64>load<f64>(lengths + (<usize>i << 3));
-  if (len == 0) return 0;
-  const off = <u64>load<f64>(offsets + (<usize>i << 3));
-  return <i32>((off + len + blockSize - 1) / blockSize - off / blockSize);
+/** log2 of the block size, 64 when it is not a power of two: blocks found by a shift, not a 64-bit division. */
+let blockShift: u64 = 64;
+
+@inline function blockOf(offset: u64): u64 {
+  return blockShift < 64 ? offset >> blockShift : offset / blockSize;
 }
 
-/** The stored sizes of chunk i's `b` blocks, summed. */
-function storedSizeOf(i: i32, b: i32): u64 {
+/** A whole number of the TOC's f64 arrays (0 to 2^53), converted the cheaper (signed) way. */
+@inline function whole(p: usize): u64 {
+  return <u64><i64>load<f64>(p);
+}
+
+/** The first block of the chunk `blockSpan` was last asked about. */
+let spanFirst: u64 = 0;
+
+/** How many blocks chunk i spans (its first at `spanFirst`). */
+@inline function blockSpan(i: i32): i32 {
+  const off = whole(offsets + (<usize>i << 3));
+  const len = whole(lengths + (<usize>i << 3));
+  spanFirst = blockOf(off);
+  return len == 0 ? 0 : <i32>(blockOf(off + len - 1) - spanFirst + 1);
+}
+
+/** The stored sizes of the `b` blocks from `spanFirst`, summed. */
+function storedSize(b: i32): u64 {
   let s: u64 = 0;
-  if (b > 0) {
-    const first = <u64>load<f64>(offsets + (<usize>i << 3)) / blockSize;
-    let e = blocks + <usize>first * 12 + 5;
-    for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
-  }
+  let e = blocks + <usize>spanFirst * 12 + 5;
+  for (let x = 0; x < b; x++, e += 12) s += <u64>load<u16>(e) | (<u64>load<u8>(e + 2) << 16);
   return s;
 }
 
@@ -137,22 +166,27 @@ function hashLength(i: i32): i32 {
  * The first pass: the widest cells; rows whose path needs a cell made
  * by the caller are listed at `slow` (i32 row numbers). Returns how many there are.
  */
-export function scan(slow: usize): i32 {
+export function scan(slow: usize, widths: bool): i32 {
   let n = 0;
+  slowRows = slow;
+  nextSlow = 0;
   maxIndex = 0; maxSize = 0; maxStored = 0; maxBlocks = 0; typeWidth = 0; pathWidth = 0; hashWidth = 0; pathBytes = 0;
   for (let k = 0; k < count; k++) {
     const i = chunkOf(k);
-    if (i > maxIndex) maxIndex = i;
-    const size = load<f64>(lengths + (<usize>i << 3));
-    if (size > maxSize) maxSize = size;
-    const b = blockCountOf(i);
-    if (b > maxBlocks) maxBlocks = b;
-    const sf = <f64>storedSizeOf(i, b);
-    if (sf > maxStored) maxStored = sf;
-    const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
-    if (tw > typeWidth) typeWidth = tw;
-    const h = hashLength(i) << 1;
-    if (h > hashWidth) hashWidth = h;
+    // The columns' widths for a table only (CSV and JSON cells are not padded).
+    if (widths) {
+      if (i > maxIndex) maxIndex = i;
+      const size = load<f64>(lengths + (<usize>i << 3));
+      if (size > maxSize) maxSize = size;
+      const b = blockSpan(i);
+      if (b > maxBlocks) maxBlocks = b;
+      const sf = <f64>storedSize(b);
+      if (sf > maxStored) maxStored = sf;
+      const tw = load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
+      if (tw > typeWidth) typeWidth = tw;
+      const h = hashLength(i) << 1;
+      if (h > hashWidth) hashWidth = h;
+    }
     const f = load<i32>(folderOf + (<usize>i << 2));
     if (f < 0) continue;
     const fw = load<i32>(folders + <usize>f * 12 + 8);
@@ -163,6 +197,7 @@ export function scan(slow: usize): i32 {
     }
     else if (fw + nw > pathWidth) pathWidth = pathBytes = fw + nw;
   }
+  slowCount = n;
   return n;
 }
 
@@ -195,9 +230,18 @@ function blanks(n: i32): void {
   at = end;
 }
 
+/**
+ * `n` bytes from `from`, 8 a step, reading and writing up to 7 bytes past them (as `blanks`); `memory.copy` where the
+ * reads would pass the memory's end. Liftoff calls out to C for each `memory.copy`: ~100 instructions for a cell of
+ * a few bytes.
+ */
 function copy(from: usize, n: i32): void {
-  memory.copy(at, from, <usize>n);
-  at += <usize>n;
+  const end = at + <usize>n;
+  if (from + <usize>n + 8 <= memoryEnd) {
+    let q = from;
+    for (let p = at; p < end; p += 8, q += 8) store<u64>(p, load<u64>(q));
+  } else memory.copy(at, from, <usize>n);
+  at = end;
 }
 
 /** "00" to "99": two digits per division. */
@@ -227,10 +271,50 @@ function digitsOf(v: u64): i32 {
   return d;
 }
 
-/** `v` right-aligned in `width` characters (0: no padding); two digits per step, in 32 bits below 2^32. */
+const ZEROS8: u64 = 0x3030303030303030;
+
+/**
+ * The 8 decimal digits of `x` (below 10^8, leading zeros included) as digit values 0-9, one a byte, the first
+ * lowest: the halves, hundreds and tens split in lanes of one 64-bit value by multiplying with reciprocals. Under
+ * Liftoff (the only compiler of a short `list`) a loop of divisions cost each number ~160 instructions.
+ */
+@inline function digits8(x: u32): u64 {
+  // x / 10^4 for any u32 (exact), then lanes of 32 bits: [x / 10^4, x % 10^4].
+  const hi = <u32>((<u64>x * 3518437209) >> 45);
+  const a = <u64>hi | (<u64>(x - hi * 10000) << 32);
+  // Each lane (< 10^4) / 100 (exact below 43,699), lanes of 16 bits: [q, r] per half.
+  const q = ((a * 10486) >> 20) & 0x0000007f0000007f;
+  const b = q | ((a - q * 100) << 16);
+  // Each lane (< 100) / 10 (exact below 180), lanes of 8 bits: [tens, ones] per pair.
+  const t = ((b * 103) >> 10) & 0x000f000f000f000f;
+  return t | ((b - t * 10) << 8);
+}
+
+/** The last `d` of 8 digits (digits8) as text, stored 8 bytes at once (the bytes past them are the next cell's). */
+@inline function lastDigits(c: u64, d: i32): void {
+  store<u64>(at, (c + ZEROS8) >> (<u64>(8 - d) << 3));
+  at += <usize>d;
+}
+
+/** `v` right-aligned in `width` characters (0: no padding): 8 digits a step below 10^16. */
 function number(v: u64, width: i32): void {
+  if (v < 100000000) {
+    const c = digits8(<u32>v);
+    // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
+    const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
+    if (width > d) blanks(width - d);
+    lastDigits(c, d);
+    return;
+  }
   const d = digitsOf(v);
   if (width > d) blanks(width - d);
+  if (v < 10000000000000000) {
+    const hi = v / 100000000;
+    lastDigits(digits8(<u32>hi), d - 8);
+    store<u64>(at, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
+    at += 8;
+    return;
+  }
   let p = at + <usize>d;
   at = p;
   while (v > 0xffffffff) {
@@ -277,25 +361,35 @@ const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
 
 const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
-/** The hex digits of the 4 bytes of `v` (first byte lowest), in their order, as 8 ASCII bytes (first lowest). */
-@inline function hex4(v: u32): u64 {
-  let y = <u64>v;
-  y = (y | (y << 16)) & 0x0000ffff0000ffff;
-  y = (y | (y << 8)) & 0x00ff00ff00ff00ff;
-  // Byte 2i: byte i's high nibble; byte 2i + 1: its low one.
-  const n = ((y >> 4) & 0x000f000f000f000f) | ((y & 0x000f000f000f000f) << 8);
-  // '0' + n, and 'a' - '0' - 10 more where n > 9.
-  return n + 0x3030303030303030 + (((n + 0x0606060606060606) >> 4) & 0x0101010101010101) * 39;
+/** Where the module's memory ends (set by `setTables`; it only grows): `hex` reads 16 bytes at a time below it. */
+let memoryEnd: usize = 0;
+
+/**
+ * Lowercase hex of the 16 bytes at `q`, stored as 32 bytes at `p`: each nibble looked up in a 16-byte table by a
+ * swizzle, the high and low digits interleaved. Liftoff runs a handful of instructions per SIMD operation, where
+ * the 64-bit nibble arithmetic it replaced cost ~50 instructions per 4 bytes.
+ */
+@inline function hex16(q: usize, p: usize): void {
+  const v = v128.load(q);
+  const digits = i8x16(0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66);
+  const high = i8x16.swizzle(digits, i8x16.shr_u(v, 4));
+  const low = i8x16.swizzle(digits, v128.and(v, i8x16.splat(0x0f)));
+  v128.store(p, i8x16.shuffle(high, low, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+  v128.store(p + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
 }
 
-/** Lowercase hex of `n` bytes: 4 bytes a step in 64-bit arithmetic, the rest a byte a step. */
+/**
+ * Lowercase hex of `n` bytes: 16 bytes a step, reading up to 15 bytes past them and writing up to 30 past their
+ * text (the row's next bytes overwrite those; the output area has room for a row past its limit); a byte a step
+ * from a table where those reads would pass the memory's end.
+ */
 function hex(from: usize, n: i32): void {
   const end = from + <usize>n;
   let q = from;
   let p = at;
-  for (; q + 4 <= end; q += 4, p += 8) store<u64>(p, hex4(load<u32>(q)));
-  for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
-  at = p;
+  if (end + 16 <= memoryEnd) for (; q < end; q += 16, p += 32) hex16(q, p);
+  else for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
+  at += <usize>n << 1;
 }
 
 /** The type cell of chunk i; returns its width. */
@@ -307,9 +401,9 @@ function typeCell(i: i32): i32 {
 
 /** The path cell of row k (chunk i), without the quotes a JSON string adds to a fast one; returns its width. */
 function pathCell(k: i32, i: i32, quoted: bool): i32 {
-  const made = load<i32>(cellOf + (<usize>k << 2));
-  if (made >= 0) {
-    const c = cells + <usize>made * 12;
+  if (nextSlow < slowCount && load<i32>(slowRows + (<usize>nextSlow << 2)) == k) {
+    const c = cells + <usize>nextSlow * 12;
+    nextSlow++;
     copy(load<i32>(c), load<i32>(c + 4));
     return load<i32>(c + 8);
   }
@@ -331,18 +425,31 @@ function pathCell(k: i32, i: i32, quoted: bool): i32 {
 
 /**
  * Writes rows from `from` at `out` until `limit` bytes are passed or the rows end; returns the next row. The text
- * written is `written()` bytes.
+ * written is `written()` bytes. One function per format: Liftoff compiles a function whole on its first call, and a
+ * run writes one format.
  */
-export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
+export function writeTable(from: i32, out: usize, limit: i32): i32 {
+  return rows(TABLE, from, out, limit);
+}
+
+export function writeCsv(from: i32, out: usize, limit: i32): i32 {
+  return rows(CSV, from, out, limit);
+}
+
+export function writeJson(from: i32, out: usize, limit: i32): i32 {
+  return rows(JSON, from, out, limit);
+}
+
+@inline function rows(format: i32, from: i32, out: usize, limit: i32): i32 {
   makeTables();
   at = out;
   const end = out + <usize>limit;
   let k = from;
   for (; k < count && at < end; k++) {
     const i = chunkOf(k);
-    const b = blockCountOf(i);
-    const s = storedSizeOf(i, b);
-    const size = <u64>load<f64>(lengths + (<usize>i << 3));
+    const b = blockSpan(i);
+    const s = storedSize(b);
+    const size = whole(lengths + (<usize>i << 3));
     const m = metas + <usize>i * <usize>metaSize;
     if (format == TABLE) {
       number(<u64>i, w0);
@@ -394,7 +501,7 @@ export function write(format: i32, from: i32, out: usize, limit: i32): i32 {
       copy(J7, 17);
       hex(m, hashLength(i));
       copy(J8, 19);
-      number(<u64>load<f64>(offsets + (<usize>i << 3)), 0);
+      number(whole(offsets + (<usize>i << 3)), 0);
       if ((load<u8>(m + <usize>hashSize) & 1) != 0) copy(J9, 47);
       else copy(J10, 48);
       copy(container, containerLength);

@@ -19,7 +19,6 @@ import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
  */
 export type RowFormat = 'table' | 'csv' | 'json';
 
-const FORMAT = { table: 0, csv: 1, json: 2 } as const;
 
 /** Bytes handed to `write` at a time (a part ends after the row that passes it). */
 const PART = 1 << 16;
@@ -30,12 +29,14 @@ interface RowsWasm {
   setTables(
     ids: number, offsets: number, lengths: number, blocks: number, blockSize: number, metas: number, metaSize: number, hashSize: number,
     order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
-    cellOf: number, cells: number, container: number, containerLength: number,
+    cells: number, container: number, containerLength: number,
   ): void;
   markTypes(flags: number): void;
-  scan(slow: number): number;
+  scan(slow: number, widths: boolean): number;
   setWidths(w0: number, w1: number, w2: number, w3: number, w4: number, w5: number, w6: number): void;
-  write(format: number, from: number, out: number, limit: number): number;
+  writeTable(from: number, out: number, limit: number): number;
+  writeCsv(from: number, out: number, limit: number): number;
+  writeJson(from: number, out: number, limit: number): number;
   written: { value: number };
   maxIndex: { value: number };
   maxSize: { value: number };
@@ -96,11 +97,11 @@ class Arena {
 }
 
 /**
- * Writes the rows of the chunks `order` selects (TOC indices) in `format`, in parts of ~64 KiB, to `write` (each part
- * a view valid only during the call): the table with its header and rule; CSV and JSON rows only (`container`: the
- * JSON rows' container name).
+ * Writes the rows of the chunks `order` selects (TOC indices; null: every chunk in TOC order, the usual listing, for
+ * which no table of rows is made) in `format`, in parts of ~64 KiB, to `write` (each part a view valid only during
+ * the call): the table with its header and rule; CSV and JSON rows only (`container`: the JSON rows' container name).
  */
-export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
+export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number> | null, format: RowFormat, write: (bytes: Uint8Array) => void, container = ''): void {
   const arena = arenaOf(toc.chunkIds);
   if (arena) {
     // The paths' tables are made when first asked for, kept in the arena: before the listing's room is marked.
@@ -117,10 +118,10 @@ export function writeChunkRows(toc: IoStoreToc, order: ArrayLike<number>, format
   writeRows(new Arena(), toc, order, format, write, container);
 }
 
-function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format: RowFormat, write: (bytes: Uint8Array) => void, container: string): void {
+function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null, format: RowFormat, write: (bytes: Uint8Array) => void, container: string): void {
   const w = mem.w;
   const n = toc.chunkCount;
-  const count = order.length;
+  const count = order ? order.length : n;
   const paths = toc.chunkPaths;
   const tables = paths?.tables;
   const names = paths?.storedNames;
@@ -129,8 +130,8 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
   const lengths = mem.put(toc.chunkLengths);
   const blocks = mem.put(toc.blocks.bytes);
   const metas = mem.put(toc.metas);
-  const orderAt = mem.take(4 * count);
-  mem.i32s(orderAt, count).set(order);
+  const orderAt = order ? mem.take(4 * count) : 0;
+  if (order) mem.i32s(orderAt, count).set(order);
   let folderOf: number;
   if (tables) folderOf = mem.put(tables.folderOf);
   else mem.i32s((folderOf = mem.take(4 * n)), n).fill(-1);
@@ -139,21 +140,21 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
   const nameStarts = fast ? mem.put(tables!.nameStarts!) : 0;
   const namesAt = fast ? mem.put(names!) : 0;
   // Per folder: its bytes when every character is plain (the module's `plain`), else width -1 (its rows are made here).
+  // Text here is made bytes as UTF-8 without naming it (ASCII where it is plain): Buffer.from with an encoding name
+  // compiles Node's getEncodingOps on its first call.
   const folderCount = paths ? paths.folderCount : 0;
   const folders = mem.take(12 * folderCount);
   for (let f = 0; f < folderCount; f++) {
     const text = paths!.folderPath(f);
     if (fast && plain(text)) {
-      const at = mem.put(Buffer.from(text, 'latin1'));
+      const at = mem.put(Buffer.from(text));
       mem.i32s(folders + 12 * f, 3).set([at, text.length, text.length]);
     } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
   }
   const types = mem.take(12 * 256);
-  const cellOf = mem.take(4 * count);
-  mem.bytes(cellOf, 4 * count).fill(0xff);
-  const containerCell = Buffer.from(JSON.stringify(container), 'utf8');
+  const containerCell = Buffer.from(JSON.stringify(container));
   const containerAt = mem.put(containerCell);
-  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, 0, containerAt, containerCell.length);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, 0, containerAt, containerCell.length);
 
   // The types' cells, for the types the rows have.
   const flags = mem.take(256);
@@ -165,7 +166,7 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
     if (present[t] === 0) continue;
     const name = chunkTypeName(t, toc.generation);
     const text = format === 'table' ? escapeControl(name) : format === 'csv' ? csvCell(name) : JSON.stringify(name);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(text);
     const at = mem.put(bytes);
     mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
     typeBytes = Math.max(typeBytes, bytes.length);
@@ -173,28 +174,28 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number>, format
 
   // The rows whose paths need their cells made here.
   const slowAt = mem.take(4 * count);
-  const slow = mem.i32s(slowAt, w.scan(slowAt)).slice();
+  const slow = mem.i32s(slowAt, w.scan(slowAt, format === 'table')).slice();
   let pathWidth = w.pathWidth.value;
   let longest = w.pathBytes.value;
   const cells = mem.take(12 * slow.length);
   for (let s = 0; s < slow.length; s++) {
     const k = slow[s]!;
-    const path = toc.chunkPath(order[k]!) ?? '';
+    const path = toc.chunkPath(order ? order[k]! : k) ?? '';
     const text = format === 'table' ? escapeControl(path) : format === 'csv' ? csvCell(path) : JSON.stringify(path);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(text);
     const at = mem.put(bytes);
     mem.i32s(cells + 12 * s, 3).set([at, bytes.length, text.length]);
-    mem.i32s(cellOf + 4 * k, 1)[0] = s;
     if (text.length > pathWidth) pathWidth = text.length;
     if (bytes.length > longest) longest = bytes.length;
   }
-  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cellOf, cells, containerAt, containerCell.length);
+  w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, cells, containerAt, containerCell.length);
 
   // Room for a part and the row that passes it (its path the longest cell, a type's and the container's cells).
   const out = mem.take(PART + 4096 + longest + 2 * containerCell.length + typeBytes);
-  if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth), 'latin1'));
+  if (format === 'table') write(Buffer.from(tableHead(w, count, pathWidth)));
+  const rows = format === 'table' ? w.writeTable : format === 'csv' ? w.writeCsv : w.writeJson;
   for (let k = 0; k < count; ) {
-    k = w.write(FORMAT[format], k, out, PART);
+    k = rows(k, out, PART);
     write(mem.bytes(out, w.written.value));
   }
 }

@@ -29,9 +29,10 @@ export function writeOutBytes(io: CliIO, bytes: Uint8Array): void {
  * and net or tty: ~5-10 ms of `list`), and a blocking write has all of its text out before the process exits.
  */
 export const processIO: CliIO = {
-  out: (t) => writeStd(1, Buffer.from(t, 'utf8')),
+  // UTF-8 without naming it: Buffer.from with an encoding name compiles Node's getEncodingOps on its first call.
+  out: (t) => writeStd(1, Buffer.from(t)),
   outBytes: (b) => writeStd(1, b),
-  err: (t) => writeStd(2, Buffer.from(t, 'utf8')),
+  err: (t) => writeStd(2, Buffer.from(t)),
   // Looked up when first asked: commands ask only when they could draw progress.
   get isTTY() {
     return (stderrIsTTY ??= isTerminal(2));

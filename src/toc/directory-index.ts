@@ -1,5 +1,5 @@
 import { IoStoreError } from '../errors.js';
-import { ByteReader, latin1 } from '../util/bytes.js';
+import { ByteReader, latin1, LITTLE_ENDIAN } from '../util/bytes.js';
 import { quote } from '../util/quote.js';
 import { ByteList, IntList } from '../util/int-list.js';
 import { i32sBeside, scanNames, u32sBeside, walkIndex, type IndexWalk } from './toc-scan.js';
@@ -67,7 +67,6 @@ export function parseDirectoryIndex(bytes: Uint8Array, source: string, base: num
   return { mountPoint, directories, files, strings };
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** `count` little-endian u32s at the cursor (already bounds-checked), copied in one call on little-endian hosts. */
 function readU32s(r: ByteReader, count: number): Uint32Array {

@@ -118,12 +118,17 @@ export function chunkRow(toc: IoStoreToc, i: number): ChunkRow {
   };
 }
 
+/** Whether a query selects every chunk in TOC order (the usual listing): no type, no filter, sorted by index. */
+export function selectsEveryChunk(q: ChunkQuery = {}): boolean {
+  return q.type === undefined && q.filter === undefined && (q.sort ?? 'index') === 'index';
+}
+
 /** TOC indices of the chunks a query selects, in its order. */
 export function selectChunks(toc: IoStoreToc, q: ChunkQuery = {}): number[] {
+  // Every chunk in TOC order: made natively, not by a loop of V8's interpreter.
+  if (selectsEveryChunk(q)) return Array.from(new Int32Array(toc.chunkCount).keys());
   const type = q.type === undefined ? undefined : chunkTypeFromName(q.type, toc.generation);
   const match = q.filter === undefined ? undefined : picomatch(q.filter, { dot: true, nocase: true });
-  // Every chunk in TOC order (the usual listing): made natively, not by a loop of V8's interpreter.
-  if (type === undefined && !match && (q.sort ?? 'index') === 'index') return Array.from(new Int32Array(toc.chunkCount).keys());
   const order: number[] = [];
   for (let i = 0; i < toc.chunkCount; i++) {
     if (type !== undefined && toc.chunkType(i) !== type) continue;

@@ -137,6 +137,9 @@ export class ByteReader {
   }
 }
 
+/** Whether this host stores numbers little-endian, as the engine's files do: their arrays of numbers are then copied as bytes. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 export function latin1(b: Uint8Array): string {

@@ -62,6 +62,21 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
     }
   });
 
+  it.skipIf(!hasCorpus)('list every chunk in TOC order without a table of rows (null order) as with one, its slow path cells included', () => {
+    // The usual listing (src/cli/commands/list.ts) gives no order: the module counts the rows itself.
+    const files = ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc'];
+    for (const f of files) {
+      for (const where of WHERE) {
+        const toc = open(f, undefined, where);
+        for (const format of FORMATS) {
+          const parts: Buffer[] = [];
+          writeChunkRows(toc, null, format, (b) => parts.push(Buffer.from(b)), 'Box');
+          expect(Buffer.concat(parts).toString('utf8'), `${f} ${format} (${where})`).toBe(written(toc, {}, format).text);
+        }
+      }
+    }
+  });
+
   it.skipIf(!hasCorpus)('show names with DEL, C1, Latin-1 bytes, quotes and commas as the string forms do (escaped, quoted, or UTF-8)', () => {
     const rel = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc';
     for (const where of WHERE) namesShownAsStringFormsDo(rel, where);

@@ -197,6 +197,15 @@ describe('hostile directory indexes', () => {
     expect(err.offset).toBeDefined();
   });
 
+  it("refuses '/', '\\' and ':' wherever they are in a name (names are checked 8 bytes a step, the rest a byte a step)", () => {
+    for (const bad of ['/', '\\', ':']) {
+      for (let at = 0; at < 21; at++) {
+        const name = `${'a'.repeat(at)}${bad}${'b'.repeat(20 - at)}.uasset`;
+        expectIoStoreError(() => parseFully(withDirectoryIndex(oneFile('../../../', 'Game', name))), 'UNSAFE_PATH');
+      }
+    }
+  });
+
   it('a looping directory tree fails instead of hanging', () => {
     const loop: DirectoryIndex = {
       mountPoint: '../../../',

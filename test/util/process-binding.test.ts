@@ -22,6 +22,19 @@ describe('processBinding', () => {
     expect(JSON.parse(r.stdout)).toEqual({ isTTY: 'function', pipe: false, has: false, loaded: [] });
   });
 
+  it("holds a deprecated binding's warning back without Node's emitWarning (~1.4 KB of source a short run would compile), and puts it back", () => {
+    // process.binding('v8') is deprecated at run time: Node calls process.emitWarning for it, once a process.
+    const r = child(
+      `let calls = 0;
+      const mine = () => { calls++; };
+      process.emitWarning = mine;
+      const v8 = processBinding('v8');
+      console.log(JSON.stringify({ set: typeof v8?.setFlagsFromString, calls, back: process.emitWarning === mine }));`,
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ set: 'function', calls: 0, back: true });
+  });
+
   it('is undefined for a binding this Node does not have', () => {
     const r = child(`console.log(String(processBinding('no_such_binding')));`);
     expect(r.stdout.trim()).toBe('undefined');

@@ -1,4 +1,4 @@
-import { listChunks, selectChunks, summarizeByType, type ChunkRow } from '../../toc/listing.js';
+import { listChunks, selectChunks, selectsEveryChunk, summarizeByType, type ChunkRow } from '../../toc/listing.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatRatio, renderCsv, renderJson, renderTable, renderTableFit, writeTable, type Align } from '../format.js';
 import { escapeControl } from '../../util/quote.js';
@@ -69,17 +69,19 @@ export const listCommand: Command<ListArgs> = {
       hintFilter(io, args.filter, rows.length);
       return printByType(args, io, rows, { file: toc.source });
     }
-    // The table, CSV or JSON rows straight from the TOC, written as bytes (src/cli/chunk-rows.ts): no row objects.
-    const order = selectChunks(toc, query);
+    // The table, CSV or JSON rows straight from the TOC, written as bytes (src/cli/chunk-rows.ts): no row objects,
+    // and for the usual listing (every chunk in TOC order) no table of rows either.
+    const order = selectsEveryChunk(query) ? null : selectChunks(toc, query);
+    const count = order ? order.length : toc.chunkCount;
     const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
     if (args.json) {
-      hintFilter(io, args.filter, order.length);
+      hintFilter(io, args.filter, count);
       const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
-      shape.count = order.length;
+      shape.count = count;
       const text = renderJson(shape);
       // The rows go between the brackets of the empty "chunks" array the shape was rendered with.
       const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
-      if (order.length === 0) io.out(text);
+      if (count === 0) io.out(text);
       else {
         io.out(`${text.slice(0, cut)}\n`);
         writeChunkRows(toc, order, 'json', write, basename(file).replace(/\.utoc$/i, ''));
@@ -88,14 +90,14 @@ export const listCommand: Command<ListArgs> = {
       return ExitCode.Ok;
     }
     if (args.csv) {
-      hintFilter(io, args.filter, order.length);
+      hintFilter(io, args.filter, count);
       io.out(`${COLUMNS.join(',')}\n`);
       writeChunkRows(toc, order, 'csv', write);
       return ExitCode.Ok;
     }
     writeChunkRows(toc, order, 'table', write);
-    io.out(`${order.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
-    hintFilter(io, args.filter, order.length);
+    io.out(`${count} of ${plural(toc.chunkCount, 'chunk')}\n`);
+    hintFilter(io, args.filter, count);
     return ExitCode.Ok;
   },
 };
