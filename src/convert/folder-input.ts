@@ -1,8 +1,9 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
+import { readFullSync } from '../util/read-full.js';
 
 /**
  * A folder of loose chunk files as `unpack` writes it (zen packages at their paths, bulk data beside them, unnamed
@@ -83,12 +84,7 @@ export function readFilePrefix(file: string, length: number): Uint8Array {
   const fd = withIoError(file, () => openSync(file, 'r'));
   try {
     const out = new Uint8Array(length);
-    let at = 0;
-    while (at < length) {
-      const n = readSync(fd, out, at, length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
+    const at = readFullSync(fd, out, 0, length, 0);
     return at === length ? out : out.subarray(0, at);
   } catch (e) {
     throw ioError(e, file);

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { EncryptionMethod } from '../toc/version.js';
+import { readFullSync } from '../util/read-full.js';
 
 /**
  * Exact reads of stored-raw chunk bytes for to-legacy. A package is a few KiB inside a 64 KiB block: reading it
@@ -47,14 +48,8 @@ export class RawRangeReader {
     }
     const out = new Uint8Array(length);
     const from = at.offset + (start - first * bs);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(fd, out, done, length - done, from + done);
-      // A short file: left to the block reader, which reports it with its offset.
-      if (n === 0) return undefined;
-      done += n;
-    }
-    return out;
+    // A short file: left to the block reader, which reports it with its offset.
+    return readFullSync(fd, out, 0, length, from) === length ? out : undefined;
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Codec } from '../codecs/codec.js';
 import { encoderSettings } from '../codecs/registry.js';
@@ -9,6 +9,7 @@ import { ioError, withIoError } from '../toc/read-file.js';
 import type { EncodedBlock } from './block-encoder.js';
 import type { PlannedChunk } from './planned-chunk.js';
 import { DeflatePool } from './deflate-pool.js';
+import { readFullSync } from '../util/read-full.js';
 
 /** Raw bytes read ahead of the writer, as whole blocks: enough to keep every deflate busy between the writer's turns. */
 const AHEAD_BYTES = 2 << 20;
@@ -164,13 +165,9 @@ export class DeflateAhead {
 
   /** One block's bytes from the open file at the current position (fewer at its end). */
   private read(file: string, into: Uint8Array): number {
-    let done = 0;
+    let done: number;
     try {
-      while (done < this.blockSize) {
-        const n = readSync(this.fd, into, done, this.blockSize - done, this.pos + done);
-        if (n === 0) break;
-        done += n;
-      }
+      done = readFullSync(this.fd, into, 0, this.blockSize, this.pos);
     } catch (e) {
       throw ioError(e, file);
     }

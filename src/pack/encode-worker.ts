@@ -1,5 +1,5 @@
 // An encode worker (see encode-pool.ts): reads a chunk's file, hashes it and compresses its blocks.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { defaultCodecs, encoderFor } from '../codecs/registry.js';
 import type { Codec } from '../codecs/codec.js';
@@ -10,6 +10,7 @@ import { encodeChunk } from './block-encoder.js';
 import { workerData } from 'node:worker_threads';
 import { MAX_WORKER_CHUNK, type EncodeReply, type EncodeTask, type EncodeWorkerSetup } from './encode-pool.js';
 import { ByteList } from '../util/int-list.js';
+import { readFullSync } from '../util/read-full.js';
 
 // Every chunk is read into this one buffer: its blocks are copied out before the next read. Fresh buffers per chunk
 // left tens of megabytes of garbage per worker between collections.
@@ -23,12 +24,8 @@ function readSmallFile(file: string): Uint8Array {
     if (size > MAX_WORKER_CHUNK) throw new IoStoreError('IO', `grew to ${size} bytes while being packed`, { file });
     if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
     const out = scratch.subarray(0, size);
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, out, done, size - done, done);
-      if (n === 0) throw new IoStoreError('IO', `shrank to ${done} bytes while being packed`, { file });
-      done += n;
-    }
+    const done = readFullSync(fd, out, 0, size, 0);
+    if (done < size) throw new IoStoreError('IO', `shrank to ${done} bytes while being packed`, { file });
     return out;
   } catch (e) {
     throw e instanceof IoStoreError ? e : ioError(e, file);

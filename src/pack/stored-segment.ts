@@ -4,6 +4,7 @@ import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { storedEntryHeader, type PakEntryLayout } from '../pak/entry.js';
 import { padBlockInPlace, storedSize } from './stored-blocks.js';
+import { readFullSync } from '../util/read-full.js';
 
 /**
  * Consecutive stored chunks, each exactly a file's bytes, that one thread reads, hashes and writes to the .ucas in
@@ -115,13 +116,9 @@ function copyLargeFile(s: StoredSegment, buffer: SegmentBuffer, hasher: ChunkHas
     for (let done = 0; done < size; ) {
       stopped();
       const want = Math.min(piece, size - done);
-      let got = 0;
+      let got: number;
       try {
-        while (got < want) {
-          const r = readSync(fd, buf, got, want - got, done + got);
-          if (r === 0) break;
-          got += r;
-        }
+        got = readFullSync(fd, buf, 0, want, done);
       } catch (e) {
         throw ioError(e, file);
       }

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ioError } from '../toc/read-file.js';
+import { readFullSync } from '../util/read-full.js';
 import { PakArchive, type OpenPakOptions, type PakByteSource } from './archive.js';
 
 /** A pak file on disk as a PakByteSource: positioned reads on one handle, nothing held in memory. */
@@ -56,23 +57,11 @@ export function fileSourceSync(path: string): PakByteSource {
     async read(offset, length) {
       const n = Math.max(0, Math.min(length, size - offset));
       const buf = new Uint8Array(n);
-      let got = 0;
-      while (got < n) {
-        const r = readSync(fd, buf, got, n - got, offset + got);
-        if (r === 0) break;
-        got += r;
-      }
+      const got = readFullSync(fd, buf, 0, n, offset);
       return got === n ? buf : buf.subarray(0, got);
     },
     async readInto(offset, into) {
-      const n = Math.max(0, Math.min(into.length, size - offset));
-      let got = 0;
-      while (got < n) {
-        const r = readSync(fd, into, got, n - got, offset + got);
-        if (r === 0) break;
-        got += r;
-      }
-      return got;
+      return readFullSync(fd, into, 0, Math.max(0, Math.min(into.length, size - offset)), offset);
     },
     close: async () => closeSync(fd),
   };

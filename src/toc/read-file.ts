@@ -4,6 +4,7 @@ import { fsFailure } from '../util/fs-errors.js';
 import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
+import { readFullSync } from '../util/read-full.js';
 import { sharedModuleBytes } from '../util/wasm.js';
 
 /** Address space past a shared .utoc's bytes for the manifest writer's tables, windows and output (see sharedModuleBytes). */
@@ -38,12 +39,7 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
     // shared WebAssembly memory, where a long unpack manifest's writer reads them in place (src/layout/manifest-wasm.ts).
     // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
     const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? (sharedModuleBytes(size, SHARED_ROOM) ?? new Uint8Array(new SharedArrayBuffer(size))) : (tocBytesInModule(size) ?? new Uint8Array(size));
-    let done = 0;
-    while (done < size) {
-      const n = readSync(fd, bytes, done, size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
+    const done = readFullSync(fd, bytes, 0, size, 0);
     return done === size ? bytes : bytes.subarray(0, done);
   } catch (e) {
     throw e instanceof IoStoreError ? e : ioError(e, path);

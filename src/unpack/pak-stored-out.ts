@@ -1,8 +1,9 @@
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { placedEntry, type PlacementFacts } from '../pak/archive.js';
 import { ioError } from '../toc/read-file.js';
+import { readFullSync } from '../util/read-full.js';
 
 /**
  * Consecutive files of a pak stored as they are, unencrypted, that one thread writes out under their final names:
@@ -105,17 +106,11 @@ export function pakSegmentEnd(offsets: Float64Array, sizes: Float64Array): numbe
 export const MAX_STORED_HEADER = 8 + 8 + 8 + 4 + 8 + 20 + 1 + 4;
 
 function readFull(fd: number, buf: Uint8Array, want: number, position: number, pak: string): number {
-  let got = 0;
   try {
-    while (got < want) {
-      const r = readSync(fd, buf, got, want - got, position + got);
-      if (r === 0) break;
-      got += r;
-    }
+    return readFullSync(fd, buf, 0, want, position);
   } catch (e) {
     throw ioError(e, pak);
   }
-  return got;
 }
 
 /** One file's bytes, all in `data`, written under its final name (its folder made if it is not there). */
