@@ -68,6 +68,8 @@ run(process.argv.slice(2)).then(
  */
 function exitNow(code) {
   if (typeof process.reallyExit !== 'function') return process.exit(code);
+  // As process.exit: 'exit' listeners see the code the run ends with.
+  process.exitCode = code;
   if (!process._exiting) {
     process._exiting = true;
     process.emit('exit', code);
