@@ -1,6 +1,6 @@
 import { createChunkHasher, type ChunkHashAlgorithm, type ChunkHasher } from '../hash/chunk-hash.js';
 import { abortHooks } from '../layout/output.js';
-import { runnableUrl, TasksBeside, threadsFor, WorkerPool } from '../util/worker-pool.js';
+import { runnableUrl, SEGMENT_BYTES, SEGMENT_FILES, TasksBeside, threadsFor, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { ContainerWriter } from './container-writer.js';
 import { FileChunk, type PlannedChunk } from './planned-chunk.js';
@@ -20,12 +20,8 @@ export interface CopyWorkerSetup {
   v8Flags: string[];
 }
 
-/**
- * A segment holds consecutive chunk files up to about this many bytes and files: one write each. A larger file is a
- * segment of its own, read and written in pieces (STREAM_PIECE).
- */
-const SEGMENT_BYTES = 512 << 10;
-const SEGMENT_FILES = 256;
+// A segment holds consecutive chunk files up to SEGMENT_BYTES and SEGMENT_FILES; a larger file is a segment of its
+// own, read and written in pieces (STREAM_PIECE).
 /**
  * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.25 s of a 30,000-file
  * pack, which the workers had waited for).

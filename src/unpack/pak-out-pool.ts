@@ -2,14 +2,10 @@ import { availableParallelism } from 'node:os';
 import { abortHooks } from '../layout/output.js';
 import { WRITE_FILES_MIN } from '../chunks/loop-pool.js';
 import type { PlacementFacts } from '../pak/archive.js';
-import { runnableUrl, TasksBeside, WorkerPool } from '../util/worker-pool.js';
+import { runnableUrl, SEGMENT_BYTES, SEGMENT_FILES, TasksBeside, WorkerPool } from '../util/worker-pool.js';
 import { keptV8Flags } from '../util/v8-flags.js';
 import type { PakOutWorkerSetup } from './pak-out-worker.js';
 import { pakSegmentEnd, PakOutThread, PIECE, writePakSegment, type PakOutResult, type PakOutSegment } from './pak-stored-out.js';
-
-/** A segment holds consecutive files up to about this many bytes and files (as a stored pack's: StoredCopy). */
-const SEGMENT_BYTES = 512 << 10;
-const SEGMENT_FILES = 256;
 
 /** One file for PakStoredOut: its entry's offset (its in-place header) and size, its path in the pak, its output file. */
 export interface PakOutFile {

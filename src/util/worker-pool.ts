@@ -214,6 +214,13 @@ export function workerExecArgv(): string[] {
   return out;
 }
 
+/**
+ * A segment of consecutive files that threads share out (a stored pack's copy, a stored pak's unpack) holds up to
+ * about this many bytes and files: one read or write each, and enough segments for the threads to balance.
+ */
+export const SEGMENT_BYTES = 512 << 10;
+export const SEGMENT_FILES = 256;
+
 /** Tasks queued per worker before this thread runs one itself (TasksBeside), so no worker waits for the next. */
 const QUEUED_PER_WORKER = 8;
 
