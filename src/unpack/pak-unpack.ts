@@ -306,8 +306,6 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
     for (let at = 0; at < order.length; at++) {
       if (isAborting()) break;
       const p = order[at]!;
-      let n = 0;
-      let ok = false;
       if (out && writtenApart(p)) {
         // A segment's own failure (the pak unreadable) is the run's, not this file's: outside the file's try.
         const target = checkedTarget(run, p, (code, message) => fail(at, p, code, message));
@@ -319,17 +317,9 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
         await turn();
         continue;
       }
-      try {
-        const target = safeOutputPath(run.outdir, p.path);
-        const pieces = views.get(p.archive)!.read(p.entry, run.codecs, { verify: !!run.verify });
-        n = await writeFileAtomic(target, pieces, undefined, { sync: true, ...(run.finalNames ? { tempPath: target } : {}) });
-        summaries.get(p.container)!.written++;
-        ok = true;
-      } catch (e) {
-        if (!(e instanceof IoStoreError)) throw e;
-        fail(at, p, e.code, e.message);
-      }
-      onDone(p, n, ok);
+      const n = await writeHere(p, views.get(p.archive)!, run, (code, message) => fail(at, p, code, message));
+      if (n !== undefined) summaries.get(p.container)!.written++;
+      onDone(p, n ?? 0, n !== undefined);
       await turn();
     }
     await out?.finish();
@@ -340,6 +330,19 @@ export async function writePakFiles(plan: PakUnpackOutcome, run: PakUnpackRun, o
     await out?.close();
     failed.sort((a, b) => a.at - b.at);
     plan.failures.push(...failed.map((x) => x.f));
+  }
+}
+
+/** Writes one planned file on this thread (atomically); its size, or undefined with its failure given to `fail`. */
+async function writeHere(p: PakPlanned, view: PakArchive, run: PakUnpackRun, fail: (code: string, message: string) => void): Promise<number | undefined> {
+  try {
+    const target = safeOutputPath(run.outdir, p.path);
+    const pieces = view.read(p.entry, run.codecs, { verify: !!run.verify });
+    return await writeFileAtomic(target, pieces, undefined, { sync: true, ...(run.finalNames ? { tempPath: target } : {}) });
+  } catch (e) {
+    if (!(e instanceof IoStoreError)) throw e;
+    fail(e.code, e.message);
+    return undefined;
   }
 }
 
