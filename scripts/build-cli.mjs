@@ -123,10 +123,9 @@ const moduleUrls = {
 /**
  * Modules (relative to dist/) that exist once, in the bundle named here; the other bundles require them from it. The
  * registry of temporary files has a bundle of its own: list and info, in the main one, write no files. The V8 flags
- * kept for the process (and whether bin/iostore.js owns it) are one state for every command bundle, and so are the
- * loop workers the CLI starts before a command's bundle loads (ahead: the command takes them).
+ * kept for the process (and whether bin/iostore.js owns it) are one state for every command bundle.
  */
-const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output', 'util/v8-flags.js': 'main', 'cli/workers-ahead.js': 'ahead' };
+const SHARED = { 'errors.js': 'main', 'layout/output.js': 'output', 'util/v8-flags.js': 'main' };
 
 /** Lazy bundles of the main one: name -> the modules (relative to dist/) it holds, each imported with import(). */
 const LAZY = {
@@ -135,8 +134,6 @@ const LAZY = {
   // list and info of a .pak or a folder
   pak: ['cli/pak-open.js', 'mount/mount.js', 'pak/listing.js', 'pak/archive.js', 'pak/pak-file.js', 'pak/version.js'],
   output: ['layout/output.js'],
-  // the loop workers of unpack and verify, started before their bundles load (src/cli/main.ts)
-  ahead: ['cli/workers-ahead.js'],
   // an interrupted command's staged folder, removed by a detached process (bin/iostore.js, bin/remove-tree.js)
   removal: ['cli/detached-removal.js'],
 };

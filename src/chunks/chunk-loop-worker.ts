@@ -12,8 +12,7 @@ import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
 import { setKeptV8Flags } from '../util/v8-flags.js';
 import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
-import type { LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
-import type { LoopWorkerAhead, LoopWorkerFlags } from './workers-ahead.js';
+import type { LoopWorkerAhead, LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
 
 async function open(setup: LoopWorkerSetup): Promise<ContainerReader[]> {
   const codecs = await codecsFromRecipes(setup.recipes);
@@ -72,20 +71,15 @@ function begin(setup: LoopWorkerSetup): void {
 
 // This thread's start put V8's flags back to their defaults (see src/util/v8-flags.ts): set again as soon as its
 // bundle is loaded, since until then the calling thread's young generation can grow too. Started ahead of its
-// containers (workers-ahead.ts WorkersAhead), it sets those it is given by message (the flags kept for any run) and
-// then those its setup adds (`--optimize-for-size`, kept for larger runs) once it is adopted.
+// containers (loop-pool.ts WorkersAhead), it sets those kept for any run now, and those kept for larger runs
+// (`--optimize-for-size`) once it is adopted.
 const data = workerData as LoopWorkerSetup | LoopWorkerAhead;
+setKeptV8Flags(data.v8Flags);
 if ('ahead' in data) {
-  const set: string[] = [];
-  const next = (m: LoopWorkerFlags | LoopWorkerSetup) => {
-    const fresh = m.v8Flags.filter((f) => !set.includes(f));
-    setKeptV8Flags(fresh);
-    set.push(...fresh);
-    if ('containers' in m) begin(m);
-    else parentPort!.once('message', next);
-  };
-  parentPort!.once('message', next);
+  parentPort!.once('message', (setup: LoopWorkerSetup) => {
+    setKeptV8Flags(setup.v8Flags.filter((f) => !data.v8Flags.includes(f)));
+    begin(setup);
+  });
 } else {
-  setKeptV8Flags(data.v8Flags);
   begin(data);
 }

@@ -12,7 +12,6 @@ import { newWorkerWithFlags, runnableUrl } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
 import { abortHooks } from '../layout/output.js';
 import { keptV8Flags } from '../util/v8-flags.js';
-import { DECODE_MIN_BYTES, HASH_STORED_MIN_BYTES, workerCount, WRITE_FILES_MIN, type WorkersAhead } from './workers-ahead.js';
 
 /** What a loop worker is started with: enough to open the containers and decode their blocks. */
 export interface LoopWorkerSetup {
@@ -41,6 +40,13 @@ export interface LoopWorkerTasks {
   paths?: Array<SharedChunkPaths | undefined>;
 }
 
+/**
+ * Bytes of block decoding (compressed or encrypted blocks) below which worker threads are not started: a worker
+ * costs ~30 ms and ~12 MB to start, more than it saves on a small job. Stored blocks start one only for many files
+ * (WRITE_FILES_MIN).
+ */
+export const DECODE_MIN_BYTES = 16 << 20;
+
 /** Bytes of the chunks `tasks` names whose blocks need decoding or decrypting. */
 export function decodeBytes(readers: readonly ContainerReader[], tasks: LoopTasks): number {
   let n = 0;
@@ -52,6 +58,13 @@ export function decodeBytes(readers: readonly ContainerReader[], tasks: LoopTask
   }
   return n;
 }
+
+/**
+ * Files at or above which a job with little decoding still gets one worker: each file costs its creation in system
+ * time (0.1-1 ms on the ext4 measured), and a second thread creating files in other folders cut the wall time of
+ * the bench's 3,000 files from 1.05 s to 0.81 s (medians of 5), for ~30 ms and ~18 MB to start it.
+ */
+export const WRITE_FILES_MIN = 1024;
 
 /**
  * Default worker threads beside the calling thread: one per other core when there is enough decoding to share, one
@@ -72,6 +85,15 @@ export function defaultWriteThreads(readers: readonly ContainerReader[]): number
   for (const r of readers) files += r.toc.chunkCount;
   return threadsFor(containerDecodeBytes(readers, DECODE_MIN_BYTES), files);
 }
+
+/**
+ * Bytes of stored chunks at or above which hashing them starts one worker: one thread reads and hashes ~0.7-1.5 GB/s,
+ * and a second (~30 ms of the other core and ~11 MB to start, its bundle from its code cache, TurboFan off for a
+ * short run) halves what is left: the bench's 3,000 chunks (246 MiB) took the calling thread 0.46-0.55 s of CPU
+ * alone and 0.30-0.45 s with one worker (which took 0.15-0.24 s), where the Node floor's two threads take 0.30-0.45 s
+ * and 0.16-0.20 s. At 256 MiB (until issue 28r) that container started none.
+ */
+export const HASH_STORED_MIN_BYTES = 128 << 20;
 
 /**
  * `defaultWriteThreads` for hashing every chunk of the containers (verify): no files; one worker for a large
@@ -112,6 +134,91 @@ function threadsFor(decode: number, files: number): number {
   if (cores < 2) return 0;
   if (decode >= DECODE_MIN_BYTES) return Math.min(cores - 1, 7);
   return files >= WRITE_FILES_MIN ? 1 : 0;
+}
+
+/** A thread count asked for, as loop workers started: none below 0, at most 64. */
+function workerCount(threads: number): number {
+  return Math.max(0, Math.min(64, threads));
+}
+
+/** What a loop worker started ahead of its containers (`WorkersAhead`) is started with. */
+export interface LoopWorkerAhead {
+  ahead: true;
+  /**
+   * V8 flags kept for any run (keptV8Flags(0): those the process holds and `--no-opt` of a short run), set once the
+   * worker has loaded its code, as a worker started with its setup does; those kept for larger runs come with the setup.
+   */
+  v8Flags: string[];
+}
+
+/**
+ * Loop workers started before the containers are read, from cheap facts (`aheadThreads`): each loads its bundle
+ * (~30-50 ms; ~0.25 s while a 150,000-chunk TOC is read beside it) while the calling thread reads the TOCs and
+ * plans. `startLoopWorkers` adopts them (their setup comes as their first message instead of as workerData) or
+ * terminates them when the run wants fewer or none. Whoever starts them calls `discard` once the run is over:
+ * a no-op for those adopted. Idle, they do not hold the process open.
+ */
+export class WorkersAhead {
+  private readonly idle: Worker[] = [];
+  private readonly exited = new Set<Worker>();
+  private readonly ended: Array<Promise<unknown>> = [];
+  private given = 0;
+
+  constructor(count: number) {
+    const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
+    const data: LoopWorkerAhead = { ahead: true, v8Flags: keptV8Flags(0) };
+    for (let k = 0, n = workerCount(count); k < n; k++) {
+      const w = newWorkerWithFlags(url, { workerData: data });
+      w.unref();
+      // A worker that fails before it is adopted is not adopted (and not an uncaught 'error' of this thread).
+      w.on('error', () => {});
+      w.once('exit', () => this.exited.add(w));
+      this.idle.push(w);
+    }
+  }
+
+  /** Workers started and neither adopted nor terminated. */
+  get size(): number {
+    return this.idle.length;
+  }
+
+  /** Workers a run adopted (take). */
+  get adopted(): number {
+    return this.given;
+  }
+
+  /** Up to `n` workers for a run, which now owns them; those that already ended are terminated, not given. */
+  take(n: number): Worker[] {
+    const out: Worker[] = [];
+    while (out.length < n && this.idle.length > 0) {
+      const w = this.idle.shift()!;
+      if (this.exited.has(w)) this.ended.push(w.terminate());
+      else out.push(w);
+    }
+    this.given += out.length;
+    return out;
+  }
+
+  /** Terminates the workers not adopted; resolves once they have ended. Does not wait when not awaited. */
+  discard(): Promise<void> {
+    for (const w of this.idle.splice(0)) this.ended.push(w.terminate());
+    return Promise.allSettled(this.ended).then(() => undefined);
+  }
+}
+
+/**
+ * Loop workers to start ahead (`WorkersAhead`) from facts known before the TOCs are read: the threads asked for,
+ * the cores, and the files' sizes. Never more than the run's default would start: `verify` (kind 'hash') gets one
+ * for HASH_STORED_MIN_BYTES or more of .ucas (stored: one; compressed: its blocks hold at least as many bytes to
+ * decode, one per other core); `unpack` ('write') one for DECODE_MIN_BYTES or more of .ucas, or a .utoc of
+ * WRITE_FILES_MIN chunks or more at ~96 bytes each (the bench's 3,000 chunks: 325 KB; 150,000: 15 MB). A guess
+ * that is wrong costs a worker terminated idle (the other core's ~30 ms); a smaller job starts none.
+ */
+export function aheadThreads(kind: 'hash' | 'write', o: { threads?: number; utocBytes: number; ucasBytes: number }): number {
+  if (o.threads !== undefined) return workerCount(Math.floor(o.threads));
+  if (availableParallelism() < 2) return 0;
+  if (kind === 'hash') return o.ucasBytes >= HASH_STORED_MIN_BYTES ? 1 : 0;
+  return o.ucasBytes >= DECODE_MIN_BYTES || o.utocBytes >= WRITE_FILES_MIN * 96 ? 1 : 0;
 }
 
 /**

@@ -3,7 +3,6 @@ import { IoStoreError, isIoStoreError } from '../errors.js';
 import { escapeControl, quote } from '../util/quote.js';
 import { Argv, closest, findCommandName, parseArgs, wantsHelp } from './args.js';
 import type { Command } from './command.js';
-import type { AheadKind } from './workers-ahead.js';
 import { ExitCode, processIO, type CliIO } from './io.js';
 
 /**
@@ -13,15 +12,13 @@ import { ExitCode, processIO, type CliIO } from './io.js';
 export interface CommandEntry {
   name: string;
   load: () => Promise<Command>;
-  /** Loop workers the command starts ahead of its TOCs: started before it loads (src/cli/workers-ahead.ts). */
-  workersAhead?: AheadKind;
 }
 
 export const COMMANDS: CommandEntry[] = [
   { name: 'info', load: async () => (await import('./commands/info.js')).infoCommand },
   { name: 'list', load: async () => (await import('./commands/list.js')).listCommand },
-  { name: 'unpack', load: async () => (await import('./commands/unpack.js')).unpackCommand, workersAhead: 'write' },
-  { name: 'verify', load: async () => (await import('./commands/verify.js')).verifyCommand, workersAhead: 'hash' },
+  { name: 'unpack', load: async () => (await import('./commands/unpack.js')).unpackCommand },
+  { name: 'verify', load: async () => (await import('./commands/verify.js')).verifyCommand },
   { name: 'pack', load: async () => (await import('./commands/pack.js')).packCommand },
   { name: 'inspect', load: async () => (await import('./commands/inspect.js')).inspectCommand },
   { name: 'to-zen', load: async () => (await import('./commands/to-zen.js')).toZenCommand },
@@ -43,7 +40,6 @@ export { stdWritesPending } from './io.js';
 
 export async function run(args: string[], io: CliIO = processIO): Promise<number> {
   const verbose = args.includes('--verbose');
-  let ahead: typeof import('./workers-ahead.js') | undefined;
   // Fast path: `--version` needs neither the argument parser nor any command.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     io.out(`${packageVersion()}\n`);
@@ -69,11 +65,6 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
       const near = closest(found.name, COMMANDS.map((c) => c.name));
       throw new IoStoreError('USAGE', `unknown command ${quote(found.name)}${near ? `; did you mean ${near}?` : ''} (see: iostore --help)`);
     }
-    // Its loop workers start now, and load on another core while this thread loads the command.
-    if (entry.workersAhead && !help) {
-      ahead = await import('./workers-ahead.js');
-      ahead.startWorkersEarly(entry.workersAhead, args.slice(found.at + 1));
-    }
     const command = await entry.load();
     const spec = command.builder(new Argv());
     if (help) {
@@ -88,8 +79,6 @@ export async function run(args: string[], io: CliIO = processIO): Promise<number
     // files refused) is no news. Loaded on this path only: list and info load no output module.
     if (!verbose && (await import('../layout/output.js')).isAborting()) return ExitCode.BadInput;
     return reportError(e, io, verbose);
-  } finally {
-    ahead?.discardEarlyWorkers();
   }
 }
 

@@ -33,38 +33,11 @@ function setFlag(flag: string): void {
   setV8Flags(flag);
 }
 
-/**
- * Sets a V8 flag now and keeps it for `setKeptV8Flags` (in a process the CLI owns). While flags are held
- * (holdV8Flags), it is kept and not set.
- */
+/** Sets a V8 flag now and keeps it for `setKeptV8Flags` (in a process the CLI owns). */
 export function keepV8Flag(flag: string): void {
   if (!owned) return;
-  if (held === undefined) setFlag(flag);
-  else if (!held.includes(flag)) held.push(flag);
+  setFlag(flag);
   if (!kept.includes(flag)) kept.push(flag);
-}
-
-/**
- * Flags kept and not set while worker threads started before the command kept any load their code
- * (src/cli/workers-ahead.ts): a flag set then changes V8's flag hash under them, and the worker refuses its bundle's
- * code cache and compiles the built-in modules it loads after it from source. The workers set the flags themselves
- * once loaded (they are given keptV8Flags(0)).
- */
-let held: string[] | undefined;
-
-/** Holds the flags kept from now on (keepV8Flag) until releaseV8Flags. */
-export function holdV8Flags(): void {
-  if (owned) held ??= [];
-}
-
-/**
- * Ends holdV8Flags: the flags held are set now (`set`: no worker will), or left to the workers given them. Flags
- * kept after it are set at once again.
- */
-export function releaseV8Flags(o: { set: boolean }): void {
-  const flags = held;
-  held = undefined;
-  if (o.set) for (const f of flags ?? []) setFlag(f);
 }
 
 /**

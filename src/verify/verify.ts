@@ -4,8 +4,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import { bytesEqual, toHex } from '../util/bytes.js';
 import { LoopTaskBuilder } from '../chunks/chunk-loop.js';
-import { defaultHashThreads, runChunkTasks, startLoopWorkers } from '../chunks/loop-pool.js';
-import type { WorkersAhead } from '../chunks/workers-ahead.js';
+import { defaultHashThreads, runChunkTasks, startLoopWorkers, type WorkersAhead } from '../chunks/loop-pool.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 
 export interface VerifyOptions {

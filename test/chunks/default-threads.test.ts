@@ -2,8 +2,7 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ContainerReader } from '../../src/cas/container-reader.js';
 import { LoopTasks } from '../../src/chunks/chunk-loop.js';
-import { containerDecodeBytes, defaultHashThreads, defaultLoopThreads, defaultWriteThreads } from '../../src/chunks/loop-pool.js';
-import { DECODE_MIN_BYTES, HASH_STORED_MIN_BYTES, WRITE_FILES_MIN } from '../../src/chunks/workers-ahead.js';
+import { containerDecodeBytes, DECODE_MIN_BYTES, defaultHashThreads, defaultLoopThreads, defaultWriteThreads, HASH_STORED_MIN_BYTES, WRITE_FILES_MIN } from '../../src/chunks/loop-pool.js';
 import { EncryptionMethod } from '../../src/toc/version.js';
 
 /** A stand-in reader: `chunks` chunks of one block each, of `blockBytes` bytes, compressed or stored. */

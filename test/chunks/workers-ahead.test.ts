@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, unpack, verifyContainer } from '../../src/index.js';
-import { aheadThreads, DECODE_MIN_BYTES, HASH_STORED_MIN_BYTES, WorkersAhead } from '../../src/chunks/workers-ahead.js';
+import { aheadThreads, DECODE_MIN_BYTES, HASH_STORED_MIN_BYTES, WorkersAhead } from '../../src/chunks/loop-pool.js';
 import { corpusPath } from '../corpus.js';
 import { listFiles, tempDir } from '../tmp.js';
 
@@ -47,7 +47,7 @@ describe('workers started ahead of the TOC (WorkersAhead)', () => {
     // In a process of its own: an idle worker left running would show as a process that does not end (or as a count).
     const script = `
       import { ContainerReader, verifyContainer } from ${JSON.stringify(join(root, 'dist', 'index.js'))};
-      import { WorkersAhead } from ${JSON.stringify(join(root, 'dist', 'chunks', 'workers-ahead.js'))};
+      import { WorkersAhead } from ${JSON.stringify(join(root, 'dist', 'chunks', 'loop-pool.js'))};
       const ahead = new WorkersAhead(1);
       const r = await ContainerReader.open(${JSON.stringify(ZLIB)});
       const v = await verifyContainer(r, { threads: 0, workersAhead: ahead });

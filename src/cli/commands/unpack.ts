@@ -66,9 +66,8 @@ export const unpackCommand: Command<UnpackArgs> = {
     if (args.paths.length < 2) throw new IoStoreError('USAGE', 'give at least one input and then the output folder');
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
-    // Only .utoc inputs (a folder or a .pak is searched or opened first): workers load while the TOCs are read. Asked
-    // in every run, so that those started before the command loaded are taken or terminated now.
-    const ahead = startWorkersAhead('write', !args['dry-run'] && inputs.every((p) => /\.utoc$/i.test(p)) ? inputs : [], threads);
+    // Only .utoc inputs (a folder or a .pak is searched or opened first): workers load while the TOCs are read.
+    const ahead = !args['dry-run'] && inputs.every((p) => /\.utoc$/i.test(p)) ? startWorkersAhead('write', inputs, threads) : undefined;
     if (ahead) options.workersAhead = ahead;
     let result;
     try {
