@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlockCache, CodecRegistry, ContainerReader, oodleCodec, parseAesKey, zlibNode } from '../../src/index.js';
 import { CORPUS_AES_KEY_HEX, corpusPath } from '../corpus.js';
+import { countCalls } from '../count-calls.js';
 
 const KEY = parseAesKey(CORPUS_AES_KEY_HEX);
 const variant = (project: string, v: string) => {
@@ -183,18 +184,7 @@ describe('BlockCache', () => {
 
 describe('eachChunkPieceSync of a plain reader (neither encrypted nor partitioned)', () => {
   /** Counts calls of the block table's accessors on `r` from now on. */
-  function countBlockCalls(r: ContainerReader): { calls: number } {
-    const counted = { calls: 0 };
-    const blocks = r.toc.blocks as unknown as Record<string, (b: number) => number>;
-    for (const name of ['offset', 'compressedSize', 'uncompressedSize', 'method']) {
-      const own = blocks[name]!.bind(blocks);
-      blocks[name] = (b: number) => {
-        counted.calls++;
-        return own(b);
-      };
-    }
-    return counted;
-  }
+  const countBlockCalls = (r: ContainerReader) => countCalls(r.toc.blocks, ['offset', 'compressedSize', 'uncompressedSize', 'method']);
 
   it.each([
     ['uncompressed', 70_000],

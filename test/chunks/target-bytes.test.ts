@@ -7,7 +7,7 @@ import { readToc, type IoStoreToc } from '../../src/index.js';
 import { buildContainer } from '../../src/pack/container-builder.js';
 import { encodeChunkId } from '../../src/toc/chunk-id.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
-import { countChunkPathCalls } from '../chunk-path-calls.js';
+import { countCalls, CHUNK_PATH_CALLS } from '../count-calls.js';
 import { listFiles, tempDir } from '../tmp.js';
 
 /** Every chunk of `toc` as a task under its own path below `root`, in TOC order. */
@@ -126,7 +126,7 @@ describe.skipIf(!hasCorpus || process.platform === 'win32')('LoopTasks.targetByt
   it('makes no ChunkPaths call per chunk (the tables are taken once per TOC), for the same paths', () => {
     const f = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
     const toc = readToc(new Uint8Array(readFileSync(corpusPath(f))), { source: f });
-    const counted = countChunkPathCalls(toc);
+    const counted = countCalls(toc.chunkPaths!, CHUNK_PATH_CALLS);
     const tasks = ownPathTasks(toc, '/out');
     const given: string[] = [];
     for (let t = 0; t < tasks.length; t++) {

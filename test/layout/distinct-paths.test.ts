@@ -7,7 +7,7 @@ import { OutputNames } from '../../src/layout/names.js';
 import { chunkOutputPath } from '../../src/layout/unnamed.js';
 import { concatBytes } from '../../src/toc/directory-index.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
-import { countChunkPathCalls } from '../chunk-path-calls.js';
+import { countCalls, CHUNK_PATH_CALLS } from '../count-calls.js';
 import { listFiles, tempDir } from '../tmp.js';
 import { symlinkSync, writeFileSync } from 'node:fs';
 
@@ -78,7 +78,7 @@ describe.skipIf(!hasCorpus)('outputPathsDistinct: no claim needed when a contain
 
   it('reads the path tables in place: no ChunkPaths call per chunk (this runs before the workers get work)', () => {
     const toc = readToc(new Uint8Array(readFileSync(corpusPath(`${PLAIN}.utoc`))));
-    const counted = countChunkPathCalls(toc);
+    const counted = countCalls(toc.chunkPaths!, CHUNK_PATH_CALLS);
     expect(outputPathsDistinct(toc, [MANIFEST_NAME])).toBe(true);
     expect(counted.calls).toBe(0);
   });

@@ -4,16 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { packPak } from '../../src/pack/pak-pack.js';
 import { writePakBytes } from '../../src/pak/pak-writer.js';
 import { freshPaths, tempDir } from '../tmp.js';
+import { patternedBytes } from '../patterned-bytes.js';
 
 const tmp = tempDir();
 const fresh = freshPaths(tmp);
 
-/** Bytes that differ from file to file (a file's hash or bytes taken from the wrong place shows). */
-function bytesOf(size: number, seed: number): Uint8Array {
-  const b = new Uint8Array(size);
-  for (let i = 0; i < size; i++) b[i] = (i * 131 + seed * 7 + (i >> 4)) & 0xff;
-  return b;
-}
+const bytesOf = patternedBytes;
 
 /** A folder of `sizes` files below Game/Content, in several folders; returns their pak paths and bytes. */
 function folderOf(dir: string, sizes: readonly number[]): { path: string; data: Uint8Array }[] {

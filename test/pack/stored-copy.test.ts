@@ -6,16 +6,12 @@ import { ContainerWriter, fileSink } from '../../src/pack/container-writer.js';
 import { storedSize } from '../../src/pack/stored-blocks.js';
 import { copySegment, SegmentBuffer } from '../../src/pack/stored-segment.js';
 import { freshPaths, tempDir } from '../tmp.js';
+import { patternedBytes } from '../patterned-bytes.js';
 
 const tmp = tempDir();
 const fresh = freshPaths(tmp);
 
-/** Bytes that differ from file to file and from block to block (a padding taken from the wrong place shows). */
-function bytesOf(size: number, seed: number): Uint8Array {
-  const b = new Uint8Array(size);
-  for (let i = 0; i < size; i++) b[i] = (i * 131 + seed * 7 + (i >> 4)) & 0xff;
-  return b;
-}
+const bytesOf = patternedBytes;
 
 /** A .ucas and .utoc written by `add`, as bytes. */
 async function written(dir: string, o: { blockSize: number; alignment?: number; algorithm: 'blake3' | 'sha1' }, add: (w: ContainerWriter) => Promise<void>) {
