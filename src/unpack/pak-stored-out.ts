@@ -75,15 +75,17 @@ export function writePakSegment(s: PakOutSegment, t: PakOutThread, stopped: () =
   const large = n === 1 && s.sizes[0]! > PIECE;
   const want = Math.min(large ? start + MAX_STORED_HEADER : pakSegmentEnd(s.offsets, s.sizes), s.facts.dataEnd) - start;
   const buf = t.room(want);
-  const got = readFull(fd, buf, want, start, s.pak);
+  // Only what this read gave: a pak that shrank since it was opened leaves the rest of the buffer from an earlier
+  // segment, which must read as missing (each file past the end fails as truncated), not as a file's bytes.
+  const read = buf.subarray(0, readFull(fd, buf, want, start, s.pak));
   for (let k = 0; k < n; k++) {
     stopped();
     const e = { path: paths[k]!, offset: s.offsets[k]!, size: s.sizes[k]!, uncompressedSize: s.sizes[k]!, compressionMethodIndex: 0 };
     try {
       const at = e.offset - start;
-      const header = buf.subarray(at, Math.min(got, at + MAX_STORED_HEADER));
+      const header = read.subarray(at, at + MAX_STORED_HEADER);
       const { dataOffset } = placedEntry(s.facts, e, header);
-      out.written[k] = large ? copyLarge(fd, s, t, targets[k]!, dataOffset, e.size, stopped) : writeFileSync1(targets[k]!, buf.subarray(dataOffset - start, dataOffset - start + e.size), e, s);
+      out.written[k] = large ? copyLarge(fd, s, t, targets[k]!, dataOffset, e.size, stopped) : writeFileSync1(targets[k]!, read.subarray(dataOffset - start, dataOffset - start + e.size), e, s);
     } catch (err) {
       if (!(err instanceof IoStoreError)) throw err;
       out.failures.push({ k, code: err.code, message: err.message });

@@ -1,8 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePakBytes } from '../../src/pak/pak-writer.js';
 import { unpack } from '../../src/unpack/unpack.js';
+import { placementFacts } from '../../src/pak/archive.js';
+import { openPakFile } from '../../src/pak/pak-file.js';
+import { PakOutThread, writePakSegment, type PakOutSegment } from '../../src/unpack/pak-stored-out.js';
 import { freshPaths, listFiles, tempDir } from '../tmp.js';
 
 const root = tempDir('28ao-pak-out-');
@@ -58,5 +61,39 @@ describe('a stored pak unpacked by this thread and a worker side by side (PakSto
     expect(alone.failures.map((f) => f.code)).toEqual(['BAD_VALUE']);
     expect(alone.written).toBe(302);
     expect(beside).toEqual(alone);
+  });
+});
+
+describe('writePakSegment of a pak that shrank since it was opened', () => {
+  it('fails the files past the new end as truncated: none is written from the bytes an earlier segment left in the buffer', async () => {
+    const pak = pakFile(await storedPak(11));
+    const archive = await openPakFile(pak);
+    const facts = placementFacts(archive.pak);
+    await archive.close();
+    // 40 small files back to back, as PakStoredOut makes a segment of them.
+    const small = archive.pak.entries.filter((e) => e.size > 0 && e.size < 9000).sort((a, b) => a.offset - b.offset).slice(0, 40);
+    const out = fresh('shrunk');
+    mkdirSync(out);
+    const segment = (tag: string): PakOutSegment => ({
+      pak,
+      facts,
+      paths: small.map((e) => e.path).join('\0'),
+      targets: small.map((_, k) => join(out, `${tag}${k}.bin`)).join('\0'),
+      offsets: Float64Array.from(small, (e) => e.offset),
+      sizes: Float64Array.from(small, (e) => e.size),
+    });
+    const thread = new PakOutThread();
+    try {
+      const whole = writePakSegment(segment('a'), thread);
+      expect(whole.failures).toEqual([]);
+      // The pak cut in the middle of the 21st file; the same thread (and its buffer) writes the segment again.
+      truncateSync(pak, small[20]!.offset + 100);
+      const cut = writePakSegment(segment('b'), thread);
+      expect(cut.failures.map((f) => [f.k, f.code])).toEqual(Array.from({ length: 20 }, (_, i) => [20 + i, 'TRUNCATED']));
+      expect(Array.from(cut.written.subarray(0, 20))).toEqual(small.slice(0, 20).map((e) => e.size));
+      for (let k = 20; k < 40; k++) expect(existsSync(join(out, `b${k}.bin`))).toBe(false);
+    } finally {
+      thread.close();
+    }
   });
 });
