@@ -1,15 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runWithDistModule } from '../dist-child.js';
 
-const root = resolve(__dirname, '../..');
-const module = JSON.stringify(join(root, 'dist', 'util', 'process-binding.js'));
-
-/** Runs `body` in a fresh Node with processBinding imported. */
-function child(body: string, nodeArgs: string[] = []) {
-  const script = `const { processBinding } = await import(${module});\n${body}`;
-  return spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', script], { encoding: 'utf8' });
-}
+const child = (body: string, nodeArgs: string[] = []) => runWithDistModule('util/process-binding.js', 'processBinding', body, nodeArgs);
 
 describe('processBinding', () => {
   it("reaches Node's tty binding without node:tty, and without a warning even under --pending-deprecation", () => {

@@ -1,15 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runWithDistModule } from '../dist-child.js';
 
-const root = resolve(__dirname, '../..');
-const module = JSON.stringify(join(root, 'dist', 'util', 'v8-set-flags.js'));
-
-/** Runs `body` in a fresh Node (flags are the process's: never set in the test runner's own) with setV8Flags imported. */
-function child(body: string, nodeArgs: string[] = []) {
-  const script = `const { setV8Flags } = await import(${module});\n${body}`;
-  return spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', script], { encoding: 'utf8' });
-}
+const child = (body: string, nodeArgs: string[] = []) => runWithDistModule('util/v8-set-flags.js', 'setV8Flags', body, nodeArgs);
 
 describe('setV8Flags', () => {
   it('sets a flag at run time through Node binding, without node:v8 and without a warning', () => {
