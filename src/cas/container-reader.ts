@@ -2,7 +2,7 @@ import { aesCtrCrypt, aesEcbDecrypt } from '../crypto/aes.js';
 import { IoStoreError } from '../errors.js';
 import { defaultCodecs, type CodecRegistry } from '../codecs/registry.js';
 import { align } from '../util/bytes.js';
-import { BLOCK_ENTRY_SIZE } from '../toc/compression-blocks.js';
+import { BLOCK_ENTRY_SIZE, entryCompressedSize, entryMethod, entryOffset, entryUncompressedSize } from '../toc/compression-blocks.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
 import type { SharedDirectoryIndex } from '../toc/directory-index.js';
 import type { EngineVersion } from '../toc/engine.js';
@@ -239,25 +239,25 @@ export class ContainerReader {
   private plainOffset(b: number): number {
     const x = this.blockBytes;
     const o = b * BLOCK_ENTRY_SIZE;
-    return x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+    return entryOffset(x, o);
   }
 
   /**
-   * `spanEnd` of a plain reader (see `plain`), from the block table's bytes: the same end, with no call or object per
-   * block (the entry's fields are those BlockTable decodes: a 5-byte offset, then 3-byte stored and raw sizes).
+   * `spanEnd` of a plain reader (see `plain`), from the block table's bytes: the same end, with no object or
+   * BlockTable call per block.
    */
   private plainSpanEnd(b: number, limit: number): number {
     const x = this.blockBytes;
     const max = this.maxSpan;
     let o = b * BLOCK_ENTRY_SIZE;
-    const first = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
-    let prevEnd = first + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16));
+    const first = entryOffset(x, o);
+    let prevEnd = first + entryCompressedSize(x, o);
     let end = b + 1;
     // Decoded bytes are bounded as well as stored ones (as spanEnd).
     while (end < limit && (end + 1 - b) * this.blockSize <= max) {
       o += BLOCK_ENTRY_SIZE;
-      const q = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
-      const qEnd = q + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16));
+      const q = entryOffset(x, o);
+      const qEnd = q + entryCompressedSize(x, o);
       if (q < prevEnd || q - prevEnd > MAX_GAP || qEnd - first > max) break;
       prevEnd = qEnd;
       end++;
@@ -271,9 +271,9 @@ export class ContainerReader {
     const bs = this.blockSize;
     let next = -1;
     for (let k = b, o = b * BLOCK_ENTRY_SIZE; k < end; k++, o += BLOCK_ENTRY_SIZE) {
-      const usize = x[o + 8]! | (x[o + 9]! << 8) | (x[o + 10]! << 16);
-      if (x[o + 11] !== 0 || usize > (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16)) || usize < (k === end - 1 ? lastNeeds : bs)) return false;
-      const off = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000;
+      const usize = entryUncompressedSize(x, o);
+      if (entryMethod(x, o) !== 0 || usize > entryCompressedSize(x, o) || usize < (k === end - 1 ? lastNeeds : bs)) return false;
+      const off = entryOffset(x, o);
       if (k > b && off !== next) return false;
       next = off + bs;
     }
@@ -384,7 +384,7 @@ export class ContainerReader {
       const offset = this.plainOffset(first);
       const o = (end - 1) * BLOCK_ENTRY_SIZE;
       const x = this.blockBytes;
-      return { partition: 0, offset, total: this.plainOffset(end - 1) + (x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16)) - offset };
+      return { partition: 0, offset, total: this.plainOffset(end - 1) + entryCompressedSize(x, o) - offset };
     }
     const { partition, offset } = this.locate(first);
     const lastLoc = this.locate(end - 1);
@@ -405,9 +405,9 @@ export class ContainerReader {
       if (this.plain) {
         // From the block table's bytes, as eachChunkPieceSync's spans (see `plain`): a plain block's stored length is its size.
         const o = b * BLOCK_ENTRY_SIZE;
-        at = x[o]! + (x[o + 1]! << 8) + (x[o + 2]! << 16) + ((x[o + 3]! << 24) >>> 0) + x[o + 4]! * 0x100000000 - offset;
-        stored = x[o + 5]! | (x[o + 6]! << 8) | (x[o + 7]! << 16);
-        size = x[o + 8]! | (x[o + 9]! << 8) | (x[o + 10]! << 16);
+        at = entryOffset(x, o) - offset;
+        stored = entryCompressedSize(x, o);
+        size = entryUncompressedSize(x, o);
       } else {
         at = this.locate(b).offset - offset;
         stored = this.storedLength(b);
