@@ -255,6 +255,12 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
     rmSync(shm, { recursive: true, force: true });
   }
   const nodeFloor = { name: 'node -e 0', argv: [process.execPath, '-e', '0'] };
+  // list's Node floor (scripts/node-floor-list.cjs): the .utoc read whole and as many bytes written as the listing
+  // has, measured beside `node -e 0` (which reads no file and writes nothing).
+  const listFloor = (args) => {
+    const r = spawnSync(iostore[0], [...iostore.slice(1), ...args], { maxBuffer: 256 * 1024 * 1024 });
+    return r.status === 0 ? [{ name: 'node floor', argv: [process.execPath, join(root, 'scripts', 'node-floor-list.cjs'), c.zlib, String(r.stdout.length)] }] : [];
+  };
   const quick = [
     ['verify, Zlib', ['verify', c.zlib], ['verify', c.zlib], null],
     ['verify, stored', ['verify', c.none], ['verify', c.none], null],
@@ -271,6 +277,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
     const jobs = [{ name: 'ours', argv: [...iostore, ...ourArgs], before }];
     if (floor) jobs.push({ ...floor, before });
     if (label.startsWith('verify')) jobs.push(...nodeFloorJob(label === 'verify, Zlib' ? c.zlib : c.none, 'verify'));
+    if (label.startsWith('list')) jobs.push(...listFloor(ourArgs));
     if (haveRetoc && theirArgs) jobs.push({ name: 'retoc', argv: [retoc, ...theirArgs], before });
     // Start-up-sized jobs move most with the machine's other load: more runs for a steadier median.
     const r = alternate(jobs, quickRuns);
@@ -289,7 +296,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
   }
   const floors = rows.filter((r) => r.nodeFloor);
   if (floors.length > 0) {
-    console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates, hashes and writes, on the main thread and a worker started first thing): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
+    console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates, hashes and writes, on the main thread and a worker started first thing; for list, scripts/node-floor-list.cjs: the .utoc read and the listing's size in bytes written): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
     console.log(`  ${'job'.padEnd(22)} ${'node floor'.padStart(10)} ${'floor/retoc'.padStart(11)} ${'ours/floor'.padStart(10)}   peak RSS, floor`);
     for (const r of floors) {
       const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
