@@ -319,7 +319,7 @@ export class ChunkPaths {
     if (walk.chunkFolder !== this.prefixOf) this.prefixOf.set(walk.chunkFolder);
     if (walk.chunkName !== this.nameOf) this.nameOf.set(walk.chunkName);
     this.tree = { parents: walk.parents, names: walk.folderNames, mountPrefix };
-    this.fileCount = walk.order.length;
+    this.fileCount = walk.reached;
   }
 
   /** The tables, when in shared memory: another thread's ChunkPaths of the same index takes them (constructor). */
