@@ -256,9 +256,20 @@ export function scan(slow: usize, widths: bool): i32 {
   return n;
 }
 
-/** Marks at `flags` (256 bytes) the chunk types the rows have. */
-export function markTypes(flags: usize): void {
+/**
+ * Marks at `flags` (256 bytes, zeroed here) the chunk types the rows have, and lists them after that (u8s from
+ * `flags + 256`, ascending); returns how many there are.
+ */
+export function markTypes(flags: usize): i32 {
+  memory.fill(flags, 0, 256);
   for (let k = 0; k < count; k++) store<u8>(flags + <usize>load<u8>(ids + <usize>chunkOf(k) * 12 + 11), 1);
+  let n = 0;
+  for (let t = 0; t < 256; t++) {
+    if (load<u8>(flags + <usize>t) == 0) continue;
+    store<u8>(flags + 256 + <usize>n, t);
+    n++;
+  }
+  return n;
 }
 
 // Column widths of the table (set by the caller after `scan` and its slow cells).

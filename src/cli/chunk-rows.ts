@@ -32,7 +32,7 @@ interface RowsWasm {
     order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
     cells: number, container: number, containerLength: number,
   ): void;
-  markTypes(flags: number): void;
+  markTypes(flags: number): number;
   folderCells(parents: number, folderNames: number, n: number, mount: number, mountLength: number, out: number, room: number): number;
   scan(slow: number, widths: boolean): number;
   setWidths(w0: number, w1: number, w2: number, w3: number, w4: number, w5: number, w6: number): void;
@@ -149,20 +149,20 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
   w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, 0, containerAt, containerCell.length);
   if (tree) writeFolderCells(mem, tree);
 
-  // The types' cells, for the types the rows have.
-  const flags = mem.take(256);
-  mem.bytes(flags, 256).fill(0);
-  w.markTypes(flags);
-  const present = mem.bytes(flags, 256).slice();
+  // The types' cells, for the types the rows have. A type's name is a plain identifier (test/cli/chunk-rows.test.ts):
+  // each form shows it as it is, JSON in quotes.
+  const flags = mem.take(512);
+  const present = mem.bytes(flags + 256, w.markTypes(flags)).slice();
   let typeBytes = 0;
-  for (let t = 0; t < 256; t++) {
-    if (present[t] === 0) continue;
+  for (let k = 0; k < present.length; k++) {
+    const t = present[k]!;
     const name = chunkTypeName(t, toc.generation);
-    const text = format === 'table' ? escapeControl(name) : format === 'csv' ? csvCell(name) : JSON.stringify(name);
-    const bytes = Buffer.from(text);
+    const bytes = Buffer.from(format === 'json' ? `"${name}"` : name);
     const at = mem.put(bytes);
-    mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
-    typeBytes = Math.max(typeBytes, bytes.length);
+    const cell = mem.i32s(types + 12 * t, 3);
+    cell[0] = at;
+    cell[1] = cell[2] = bytes.length;
+    if (bytes.length > typeBytes) typeBytes = bytes.length;
   }
 
   // The rows whose paths need their cells made here.

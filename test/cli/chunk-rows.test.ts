@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
-import { renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
+import { csvCell, renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
+import { escapeControl } from '../../src/util/quote.js';
 import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
 import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
 import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
@@ -156,6 +157,18 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
       const toc = readToc(into, { source: rel });
       expect(written(toc, {}, 'table').text, `${left} bytes left`).toBe(want);
       expect(toc.totals().storedSize).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the chunk rows\' type cells', () => {
+  it('are the type names as they are (JSON: quoted): every name, of both generations and unknown types, is a plain identifier', () => {
+    for (const gen of ['UE4', 'UE5'] as const) {
+      for (let t = 0; t < 256; t++) {
+        const name = chunkTypeName(t, gen);
+        expect(name).toMatch(/^[A-Za-z0-9]+$/);
+        expect([escapeControl(name), csvCell(name), JSON.stringify(name)]).toEqual([name, name, `"${name}"`]);
+      }
     }
   });
 });
