@@ -103,7 +103,11 @@ const HIGHS: u64 = 0x8080808080808080;
 }
 
 function plainNameLength(i: i32): i32 {
-  const p = nameAt(i);
+  return plainLength(nameAt(i));
+}
+
+/** The character count of the FString at `p` when it is stored 8-bit and every byte is plain, else -1. */
+function plainLength(p: usize): i32 {
   const len = load<i32>(p);
   if (len <= 1) return -1;
   const end = p + 4 + <usize>(len - 1);
@@ -119,6 +123,57 @@ function plainNameLength(i: i32): i32 {
     }
   }
   return len - 1;
+}
+
+/**
+ * The folders' path cells, at `folders` (see setTables, called first): folder 0's path is `mount` (`mountLength`
+ * bytes), each other folder's its parent's (`parents`, i32s: a folder comes after its parent), its name (`folderNames`:
+ * its number in the string table) and `/`, the bytes written one path after another from `out`. A folder whose path
+ * is not plain throughout (or without stored names) gets width -1: its rows' cells are made by the caller. Returns
+ * the bytes the paths take; they are written only when that is at most `room` (else the caller calls again with more).
+ */
+export function folderCells(parents: usize, folderNames: usize, n: i32, mount: usize, mountLength: i32, out: usize, room: i32): i32 {
+  let used = 0;
+  for (let f = 0; f < n; f++) {
+    const cell = folders + <usize>f * 12;
+    let from: usize = 0;
+    let head = -1;
+    let name: usize = 0;
+    let nameLength = 0;
+    if (names == 0) {
+      // no stored names: every row's cell is the caller's
+    } else if (f == 0) {
+      head = mountLength;
+      from = mount;
+      for (let q = mount; q < mount + <usize>mountLength; q++) if (!plain(load<u8>(q))) head = -1;
+    } else {
+      const parent = load<i32>(parents + (<usize>f << 2));
+      if (parent >= 0 && parent < f) {
+        const pc = folders + <usize>parent * 12;
+        head = load<i32>(pc + 8);
+        from = <usize>load<i32>(pc);
+      }
+      name = names + <usize>load<i32>(nameStarts + (<usize>load<i32>(folderNames + (<usize>f << 2)) << 2));
+      nameLength = head < 0 ? -1 : plainLength(name);
+      if (nameLength < 0) head = -1;
+    }
+    if (head < 0) {
+      store<i32>(cell, 0); store<i32>(cell + 4, 0); store<i32>(cell + 8, -1);
+      continue;
+    }
+    const length = f == 0 ? head : head + nameLength + 1;
+    const start = out + <usize>used;
+    if (used + length <= room) {
+      memory.copy(start, from, <usize>head);
+      if (f != 0) {
+        memory.copy(start + <usize>head, name + 4, <usize>nameLength);
+        store<u8>(start + <usize>(length - 1), 0x2f);
+      }
+    }
+    store<i32>(cell, <i32>start); store<i32>(cell + 4, length); store<i32>(cell + 8, length);
+    used += length;
+  }
+  return used;
 }
 
 /** log2 of the block size, 64 when it is not a power of two: blocks found by a shift, not a 64-bit division. */
@@ -201,9 +256,20 @@ export function scan(slow: usize, widths: bool): i32 {
   return n;
 }
 
-/** Marks at `flags` (256 bytes) the chunk types the rows have. */
-export function markTypes(flags: usize): void {
+/**
+ * Marks at `flags` (256 bytes, zeroed here) the chunk types the rows have, and lists them after that (u8s from
+ * `flags + 256`, ascending); returns how many there are.
+ */
+export function markTypes(flags: usize): i32 {
+  memory.fill(flags, 0, 256);
   for (let k = 0; k < count; k++) store<u8>(flags + <usize>load<u8>(ids + <usize>chunkOf(k) * 12 + 11), 1);
+  let n = 0;
+  for (let t = 0; t < 256; t++) {
+    if (load<u8>(flags + <usize>t) == 0) continue;
+    store<u8>(flags + 256 + <usize>n, t);
+    n++;
+  }
+  return n;
 }
 
 // Column widths of the table (set by the caller after `scan` and its slow cells).

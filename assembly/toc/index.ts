@@ -147,10 +147,10 @@ export const DIR_NAME: i32 = 7;
 /**
  * Walks a directory index from its root (`dirs`: 4 u32 per directory, `files`: 3 per file), depth first as the
  * engine's own walk lists files, checking each entry as it is reached. Writes each reached file's entry and folder
- * (`order`, `folderOfFile`, i32s), each chunk's folder and name (`chunkFolder`, `chunkName`: the caller filled the
- * first with -1; a chunk named twice takes the later file), and each folder's parent and name. `seen` is
- * `dirCount + fileCount` zero bytes; `stack` room for 2 i32 per directory. Returns the files reached, or -1 with
- * `walkError`.
+ * (`order`, `folderOfFile`, i32s; not when `order` is 0), each chunk's folder and name (`chunkFolder`, `chunkName`:
+ * -1 and 0 for a chunk no file names; a chunk named twice takes the later file), and each folder's parent and name.
+ * `seen` is room for `dirCount + fileCount` bytes; `stack` for 2 i32 per directory. Returns the files reached, or -1
+ * with `walkError`.
  */
 export function walk(
   dirs: usize, dirCount: u32, files: usize, fileCount: u32, stringCount: u32, chunkCount: u32, seen: usize, stack: usize,
@@ -158,7 +158,10 @@ export function walk(
 ): i32 {
   walkError = 0;
   folders = 0;
+  memory.fill(chunkFolder, 0xff, <usize>chunkCount << 2);
+  memory.fill(chunkName, 0, <usize>chunkCount << 2);
   if (dirCount == 0) return 0;
+  memory.fill(seen, 0, <usize>dirCount + <usize>fileCount);
   const seenFiles = seen + <usize>dirCount;
   let top = 0;
   store<i32>(stack, 0);
@@ -181,8 +184,10 @@ export function walk(
       if (chunk >= chunkCount) return fail(FILE_CHUNK, f, chunk);
       const name = load<u32>(files + <usize>f * 12);
       if (name >= stringCount) return fail(FILE_NAME, f, name);
-      store<i32>(order + (<usize>reached << 2), <i32>f);
-      store<i32>(folderOfFile + (<usize>reached << 2), folder);
+      if (order != 0) {
+        store<i32>(order + (<usize>reached << 2), <i32>f);
+        store<i32>(folderOfFile + (<usize>reached << 2), folder);
+      }
       reached++;
       store<i32>(chunkFolder + (<usize>chunk << 2), folder);
       store<i32>(chunkName + (<usize>chunk << 2), <i32>name);

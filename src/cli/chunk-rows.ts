@@ -4,6 +4,7 @@ import { escapeControl } from '../util/quote.js';
 import { csvCell } from './format.js';
 import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
 import { arenaOf, type TocArena } from '../toc/toc-scan.js';
+import type { FolderTree } from '../toc/directory-index.js';
 import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
 
 /**
@@ -31,7 +32,8 @@ interface RowsWasm {
     order: number, count: number, folderOf: number, nameOf: number, nameStarts: number, names: number, folders: number, types: number,
     cells: number, container: number, containerLength: number,
   ): void;
-  markTypes(flags: number): void;
+  markTypes(flags: number): number;
+  folderCells(parents: number, folderNames: number, n: number, mount: number, mountLength: number, out: number, room: number): number;
   scan(slow: number, widths: boolean): number;
   setWidths(w0: number, w1: number, w2: number, w3: number, w4: number, w5: number, w6: number): void;
   writeTable(from: number, out: number, limit: number): number;
@@ -139,37 +141,28 @@ function writeRows(mem: Arena, toc: IoStoreToc, order: ArrayLike<number> | null,
   const fast = names !== undefined && tables?.nameStarts !== undefined;
   const nameStarts = fast ? mem.put(tables!.nameStarts!) : 0;
   const namesAt = fast ? mem.put(names!) : 0;
-  // Per folder: its bytes when every character is plain (the module's `plain`), else width -1 (its rows are made here).
-  // Text here is made bytes as UTF-8 without naming it (ASCII where it is plain): Buffer.from with an encoding name
-  // compiles Node's getEncodingOps on its first call.
-  const folderCount = paths ? paths.folderCount : 0;
-  const folders = mem.take(12 * folderCount);
-  for (let f = 0; f < folderCount; f++) {
-    const text = paths!.folderPath(f);
-    if (fast && plain(text)) {
-      const at = mem.put(Buffer.from(text));
-      mem.i32s(folders + 12 * f, 3).set([at, text.length, text.length]);
-    } else mem.i32s(folders + 12 * f, 3).set([0, 0, -1]);
-  }
+  const tree = paths?.tree;
+  const folders = mem.take(12 * (tree ? tree.parents.length : 0));
   const types = mem.take(12 * 256);
   const containerCell = Buffer.from(JSON.stringify(container));
   const containerAt = mem.put(containerCell);
   w.setTables(ids, offsets, lengths, blocks, toc.blockSize, metas, toc.metaSize, toc.metaHashSize, orderAt, count, folderOf, nameOf, nameStarts, namesAt, folders, types, 0, containerAt, containerCell.length);
+  if (tree) writeFolderCells(mem, tree);
 
-  // The types' cells, for the types the rows have.
-  const flags = mem.take(256);
-  mem.bytes(flags, 256).fill(0);
-  w.markTypes(flags);
-  const present = mem.bytes(flags, 256).slice();
+  // The types' cells, for the types the rows have. A type's name is a plain identifier (test/cli/chunk-rows.test.ts):
+  // each form shows it as it is, JSON in quotes.
+  const flags = mem.take(512);
+  const present = mem.bytes(flags + 256, w.markTypes(flags)).slice();
   let typeBytes = 0;
-  for (let t = 0; t < 256; t++) {
-    if (present[t] === 0) continue;
+  for (let k = 0; k < present.length; k++) {
+    const t = present[k]!;
     const name = chunkTypeName(t, toc.generation);
-    const text = format === 'table' ? escapeControl(name) : format === 'csv' ? csvCell(name) : JSON.stringify(name);
-    const bytes = Buffer.from(text);
+    const bytes = Buffer.from(format === 'json' ? `"${name}"` : name);
     const at = mem.put(bytes);
-    mem.i32s(types + 12 * t, 3).set([at, bytes.length, text.length]);
-    typeBytes = Math.max(typeBytes, bytes.length);
+    const cell = mem.i32s(types + 12 * t, 3);
+    cell[0] = at;
+    cell[1] = cell[2] = bytes.length;
+    if (bytes.length > typeBytes) typeBytes = bytes.length;
   }
 
   // The rows whose paths need their cells made here.
@@ -217,11 +210,23 @@ function tableHead(w: RowsWasm, count: number, pathWidth: number): string {
   return `${'#'.padStart(widths[0])}  ${'chunk id'.padEnd(widths[1])}  ${'type'.padEnd(widths[2])}  ${'path'.padEnd(widths[3])}  ${'size'.padStart(widths[4])}  ${'stored'.padStart(widths[5])}  ${'blocks'.padStart(widths[6])}  hash\n${rule}\n`;
 }
 
-/** Text every format shows as it is (the module's `plain`): printable ASCII but `"`, `,` and `\`. */
-function plain(s: string): boolean {
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x2c || c === 0x5c) return false;
-  }
-  return true;
+/**
+ * The folders' path cells (setTables' `folders`), made by the module from the walk's tree and the stored names: a
+ * folder's bytes when every character of its path is plain (printable ASCII but `"`, `,` and `\\`), else width -1
+ * (its rows' cells are made here). No string, Buffer or array per folder: in V8's interpreter (a short run) those
+ * were ~0.25 ms of the bench's 43 folders.
+ */
+function writeFolderCells(mem: Arena, tree: FolderTree): void {
+  const n = tree.parents.length;
+  const parents = mem.put(tree.parents);
+  const names = mem.put(tree.names);
+  // Text made bytes as UTF-8 without naming it: Buffer.from with an encoding name compiles Node's getEncodingOps on
+  // its first call. A character past ASCII makes bytes the module does not take as plain.
+  const mount = Buffer.from(tree.mountPrefix);
+  const mountAt = mem.put(mount);
+  // Room for paths of 64 bytes below the mount point's, else as much as they take (a second call). 8 bytes past
+  // the room: the module's copies may write that far.
+  const room = n * (mount.length + 64);
+  const need = mem.w.folderCells(parents, names, n, mountAt, mount.length, mem.take(room + 8), room);
+  if (need > room) mem.w.folderCells(parents, names, n, mountAt, mount.length, mem.take(need + 8), need);
 }

@@ -211,10 +211,9 @@ export function mountPointRelative(mountPoint: string): string {
 
 /**
  * Walks the index from the root, checking it as it goes (entries in range, no entry reached twice; by WebAssembly:
- * src/toc/toc-scan.ts): the files in the order the engine's own walk lists them, and each folder's path prefix
- * (ending with `/` below the root).
+ * src/toc/toc-scan.ts): the files in the order the engine's own walk lists them, and the folders' tree.
  */
-function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, into?: { chunkFolder: Int32Array; chunkName: Int32Array }): IndexWalk & { prefixes: string[] } {
+function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: string, into?: { chunkFolder: Int32Array; chunkName: Int32Array }): IndexWalk {
   const { directories, files, strings } = index;
   const walk = walkIndex(directories, files, strings.length, chunkCount, into);
   if ('error' in walk) {
@@ -231,10 +230,17 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
     ][walk.error];
     throw new IoStoreError('BAD_VALUE', `directory index: ${what}`, { file: source });
   }
-  // Folders are listed after their parents.
-  const prefixes: string[] = walk.parents.length > 0 ? [''] : [];
-  for (let f = 1; f < walk.parents.length; f++) prefixes.push(`${prefixes[walk.parents[f]!]}${strings.at(walk.folderNames[f]!)}/`);
-  return { ...walk, prefixes };
+  return walk;
+}
+
+/**
+ * Each folder's path prefix, `head` then the folders below the root each followed by `/`, from the walk's tree
+ * (`parents`: a folder comes after its parent; `names`: numbers in the string table).
+ */
+function folderPrefixes(parents: Int32Array, names: Int32Array, strings: DirectoryNames, head: string): string[] {
+  const prefixes: string[] = parents.length > 0 ? [head] : [];
+  for (let f = 1; f < parents.length; f++) prefixes.push(`${prefixes[parents[f]!]}${strings.at(names[f]!)}/`);
+  return prefixes;
 }
 
 /**
@@ -242,7 +248,8 @@ function walkDirectoryIndex(index: DirectoryIndex, chunkCount: number, source: s
  * points out of range fails with its entry number; nothing here can run forever.
  */
 export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, source: string): DirectoryFile[] {
-  const { order, folderOfFile, prefixes } = walkDirectoryIndex(index, chunkCount, source);
+  const { order, folderOfFile, parents, folderNames } = walkDirectoryIndex(index, chunkCount, source);
+  const prefixes = folderPrefixes(parents, folderNames, index.strings, '');
   const out: DirectoryFile[] = [];
   for (let k = 0; k < order.length; k++) {
     const f = order[k]!;
@@ -255,19 +262,33 @@ export function directoryIndexFiles(index: DirectoryIndex, chunkCount: number, s
 export interface SharedChunkPaths {
   prefixOf: Int32Array;
   nameOf: Int32Array;
-  prefixes: string[];
+  tree: FolderTree;
   fileCount: number;
+}
+
+/**
+ * The folders of an index's paths (folder 0 the root): each one's parent folder and its name's number in the string
+ * table (-1 for the root), a folder after its parent; every path starts with `mountPrefix`.
+ */
+export interface FolderTree {
+  parents: Int32Array;
+  names: Int32Array;
+  mountPrefix: string;
 }
 
 /**
  * Chunk paths kept packed: per chunk, its directory's path prefix and its name (indexes into the prefixes and the
  * index's string table), so that a path costs 8 bytes until asked for, rather than a string per chunk held for the
- * whole run (a large game has 500,000+ chunks). A chunk named by two file entries takes the later one's path.
+ * whole run (a large game has 500,000+ chunks). A chunk named by two file entries takes the later one's path. The
+ * folders' prefixes are made as text when first asked for: a listing makes its folders' cells from `tree` instead
+ * (src/cli/chunk-rows.ts).
  */
 export class ChunkPaths {
   private readonly prefixOf: Int32Array;
   private readonly nameOf: Int32Array;
-  private readonly prefixes: string[];
+  /** The folders (see FolderTree). */
+  readonly tree: FolderTree;
+  private prefixes: string[] | undefined;
   /** File entries of the index. */
   readonly fileCount: number;
   /** Chunks a file entry names (counted when first asked for, for tables another thread made). */
@@ -285,7 +306,7 @@ export class ChunkPaths {
     if (given && given.prefixOf.length === chunkCount && given.nameOf.length === chunkCount) {
       this.prefixOf = given.prefixOf;
       this.nameOf = given.nameOf;
-      this.prefixes = given.prefixes;
+      this.tree = given.tree;
       this.fileCount = given.fileCount;
       return;
     }
@@ -297,20 +318,24 @@ export class ChunkPaths {
     const walk = walkDirectoryIndex(index, chunkCount, source, { chunkFolder: this.prefixOf, chunkName: this.nameOf });
     if (walk.chunkFolder !== this.prefixOf) this.prefixOf.set(walk.chunkFolder);
     if (walk.chunkName !== this.nameOf) this.nameOf.set(walk.chunkName);
-    this.prefixes = walk.prefixes.map((p) => mountPrefix + p);
-    this.fileCount = walk.order.length;
+    this.tree = { parents: walk.parents, names: walk.folderNames, mountPrefix };
+    this.fileCount = walk.reached;
   }
 
   /** The tables, when in shared memory: another thread's ChunkPaths of the same index takes them (constructor). */
   get shared(): SharedChunkPaths | undefined {
     if (!isShared(this.prefixOf) || !isShared(this.nameOf)) return undefined;
-    return { prefixOf: this.prefixOf, nameOf: this.nameOf, prefixes: this.prefixes, fileCount: this.fileCount };
+    return { prefixOf: this.prefixOf, nameOf: this.nameOf, tree: this.tree, fileCount: this.fileCount };
+  }
+
+  private prefixList(): string[] {
+    return (this.prefixes ??= folderPrefixes(this.tree.parents, this.tree.names, this.index.strings, this.tree.mountPrefix));
   }
 
   /** Path of chunk i, or undefined if no file entry names it. */
   get(i: number): string | undefined {
     const p = this.prefixOf[i]!;
-    return p < 0 ? undefined : this.prefixes[p]! + this.index.strings.at(this.nameOf[i]!)!;
+    return p < 0 ? undefined : this.prefixList()[p]! + this.index.strings.at(this.nameOf[i]!)!;
   }
 
   /**
@@ -333,12 +358,12 @@ export class ChunkPaths {
 
   /** Folders (`folder`) there are. */
   get folderCount(): number {
-    return this.prefixes.length;
+    return this.tree.parents.length;
   }
 
   /** Folder f's path: the mount point's, then the folders below it, each followed by `/` (`` for the root). */
   folderPath(f: number): string {
-    return this.prefixes[f]!;
+    return this.prefixList()[f]!;
   }
 
   /** The file name of chunk i's path (after its folder's), or undefined if no file entry names it. */

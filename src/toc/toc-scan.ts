@@ -262,7 +262,9 @@ export function scanNames(table: Uint8Array, count: number, starts: Int32Array, 
 
 /** A directory index walked from its root (walkIndex): the files it reaches, in the engine's order, and their folders. */
 export interface IndexWalk {
-  /** File entries reached, in order, and the folder of each. */
+  /** File entries reached. */
+  reached: number;
+  /** File entries reached, in order, and the folder of each (empty when the walk filled a caller's tables: `into`). */
   order: Int32Array;
   folderOfFile: Int32Array;
   /** Per folder reached (0: the root): its parent folder and its name's number in the string table (-1 for the root). */
@@ -280,49 +282,56 @@ export interface IndexWalkError {
   value: number;
 }
 
+const NO_FILES = new Int32Array(0);
+
 /**
  * Walks a directory index (4 u32 per directory, 3 per file) from its root, depth first, checking each entry as it is
- * reached (in range, reached once, its chunk and name in range): nothing here can run forever.
+ * reached (in range, reached once, its chunk and name in range): nothing here can run forever. With `into`, the
+ * chunks' folders and names are what is wanted (not the files' order): written there, in place when it lies in the
+ * TocArena beside the entries (then the result's are `into`'s arrays).
  */
 export function walkIndex(dirs: Uint32Array, files: Uint32Array, stringCount: number, chunkCount: number, into?: { chunkFolder: Int32Array; chunkName: Int32Array }): IndexWalk | IndexWalkError {
   const dirCount = dirs.length >>> 2;
   const fileCount = Math.floor(files.length / 3);
-  // The entries are read where they are when both lie in a TocArena (u32sBeside), else copied first; the chunks'
-  // folders and names are written into `into` when it lies there too (then the result's are `into`'s arrays).
-  const intoBeside = into !== undefined && into.chunkFolder.length === chunkCount && into.chunkName.length === chunkCount && inPlace(dirs, files, into.chunkFolder, into.chunkName) !== undefined;
-  const layout = (inPlace: boolean, direct: boolean) => {
-    const at: number[] = [];
-    let size = 0;
-    for (const n of [inPlace ? 0 : 16 * dirCount, inPlace ? 0 : 12 * fileCount, dirCount + fileCount, 8 * dirCount, 4 * dirCount, 4 * dirCount, 4 * fileCount, 4 * fileCount, direct ? 0 : 4 * chunkCount, direct ? 0 : 4 * chunkCount]) {
-      at.push(size);
-      size = align8(size + n);
-    }
-    return { at, size };
-  };
-  const arena = inPlaceWithRoom((p) => layout(p, intoBeside).size, dirs, files);
-  const direct = arena !== undefined && intoBeside;
-  const { at, size } = layout(arena !== undefined, direct);
-  const { w, at: base, done } = scratch(arena ?? arenaOf(dirs), size);
+  const keepOrder = into === undefined;
+  // The entries are read where they are when both lie in a TocArena (u32sBeside), else copied first. Room: a byte
+  // per entry (reached), per directory 2 i32 of stack, its parent and its name, per file its place and folder
+  // (keepOrder), per chunk its folder and name (unless written into `into` where it lies).
+  const inArena = inPlace(dirs, files);
+  const beside = !keepOrder && inArena !== undefined && into.chunkFolder.length === chunkCount && into.chunkName.length === chunkCount && inArena.addressOf(into.chunkFolder) >= 0 && inArena.addressOf(into.chunkName) >= 0;
+  const work = (direct: boolean) => align8(dirCount + fileCount) + 16 * dirCount + (keepOrder ? 8 * fileCount : 0) + (direct ? 0 : 8 * chunkCount);
+  const arena = inArena?.fits(work(beside)) ? inArena : undefined;
+  const direct = arena !== undefined && beside;
+  const size = work(direct) + (arena ? 0 : 16 * dirCount + 12 * fileCount);
+  const { w, at: seen, done } = scratch(arena ?? arenaOf(dirs), size);
   try {
-    const a = (k: number) => base + at[k]!;
-    const mem = () => new Uint8Array(w.memory.buffer, base, size);
+    const stack = seen + align8(dirCount + fileCount);
+    const parents = stack + 8 * dirCount;
+    const names = parents + 4 * dirCount;
+    const order = keepOrder ? names + 4 * dirCount : 0;
+    const folderOfFile = order + 4 * fileCount;
+    const chunkFolder = direct ? arena.addressOf(into!.chunkFolder) : keepOrder ? folderOfFile + 4 * fileCount : names + 4 * dirCount;
+    const chunkName = direct ? arena.addressOf(into!.chunkName) : chunkFolder + 4 * chunkCount;
+    const copies = seen + work(direct);
+    const dirsAt = arena ? arena.addressOf(dirs) : copies;
+    const filesAt = arena ? arena.addressOf(files) : copies + 16 * dirCount;
     if (!arena) {
-      place(w, a(0), dirs.subarray(0, 4 * dirCount));
-      place(w, a(1), files.subarray(0, 3 * fileCount));
+      place(w, dirsAt, dirs.subarray(0, 4 * dirCount));
+      place(w, filesAt, files.subarray(0, 3 * fileCount));
     }
-    const dirsAt = arena ? arena.addressOf(dirs) : a(0);
-    const filesAt = arena ? arena.addressOf(files) : a(1);
-    mem().fill(0, at[2]!, at[2]! + dirCount + fileCount);
-    if (direct) into!.chunkFolder.fill(-1);
-    else mem().fill(0xff, at[8]!, at[8]! + 4 * chunkCount);
-    const folderAt = direct ? arena.addressOf(into!.chunkFolder) : a(8);
-    const nameAt = direct ? arena.addressOf(into!.chunkName) : a(9);
-    const reached = w.walk(dirsAt, dirCount, filesAt, fileCount, stringCount, chunkCount, a(2), a(3), a(4), a(5), a(6), a(7), folderAt, nameAt);
+    const reached = w.walk(dirsAt, dirCount, filesAt, fileCount, stringCount, chunkCount, seen, stack, parents, names, order, folderOfFile, chunkFolder, chunkName);
     if (reached < 0) return { error: w.walkError.value, entry: w.walkEntry.value >>> 0, value: w.walkValue.value >>> 0 };
-    const i32s = (k: number, n: number) => new Int32Array(w.memory.buffer, a(k), n).slice();
+    const i32s = (at: number, n: number) => new Int32Array(w.memory.buffer, at, n).slice();
     const folders = w.folders.value;
-    const chunks = direct ? { chunkFolder: into!.chunkFolder, chunkName: into!.chunkName } : { chunkFolder: i32s(8, chunkCount), chunkName: i32s(9, chunkCount) };
-    return { order: i32s(6, reached), folderOfFile: i32s(7, reached), parents: i32s(4, folders), folderNames: i32s(5, folders), ...chunks };
+    return {
+      reached,
+      order: keepOrder ? i32s(order, reached) : NO_FILES,
+      folderOfFile: keepOrder ? i32s(folderOfFile, reached) : NO_FILES,
+      parents: i32s(parents, folders),
+      folderNames: i32s(names, folders),
+      chunkFolder: direct ? into!.chunkFolder : i32s(chunkFolder, chunkCount),
+      chunkName: direct ? into!.chunkName : i32s(chunkName, chunkCount),
+    };
   } finally {
     done();
   }

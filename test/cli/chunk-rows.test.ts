@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
-import { renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
+import { csvCell, renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
+import { escapeControl } from '../../src/util/quote.js';
 import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
 import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
 import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
 import { chunkTypeName } from '../../src/toc/chunk-id.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
+import { countCalls } from '../count-calls.js';
 
 const QUERIES: ChunkQuery[] = [{}, { sort: 'size' }, { sort: 'path' }, { sort: 'type' }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }];
 const COLUMNS = ['index', 'id', 'type', 'path', 'size', 'storedSize', 'blocks', 'hash'] as const;
@@ -82,6 +84,46 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
     for (const where of WHERE) namesShownAsStringFormsDo(rel, where);
   });
 
+  it.skipIf(!hasCorpus)('make the folders\' path cells in WebAssembly from the walk\'s tree: no folder\'s text made in JavaScript', () => {
+    const files = ['ue5-wayoftheninja/WayOfTheNinja-Windows.utoc', 'ue5.1-templeofgiants/Colliderproject-Windows.utoc', 'ue5.8-cue4parse/zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc'];
+    for (const f of files) {
+      for (const where of WHERE) {
+        const toc = open(f, undefined, where);
+        const paths = toc.chunkPaths!;
+        expect(paths.folderCount, f).toBeGreaterThan(1);
+        // Per folder, main's build made its text (folderPath), checked it and made it bytes here.
+        const counted = countCalls(paths, ['folderPath', 'get']);
+        for (const format of FORMATS) writeChunkRows(toc, null, format, () => {}, 'Box');
+        expect(counted.calls, `${f} (${where})`).toBe(0);
+      }
+    }
+  });
+
+  it.skipIf(!hasCorpus)('show folders (and the folders below them) and a mount point with Latin-1 bytes, quotes and commas as the string forms do', () => {
+    const rel = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc';
+    const edited = (edits: Array<[string, number, number]>, where: (typeof WHERE)[number]) =>
+      open(rel, (b) => {
+        for (const [name, k, v] of edits) {
+          const at = b.indexOf(Buffer.from(name, 'latin1'));
+          expect(at, name).toBeGreaterThan(0);
+          b[at + k] = v;
+        }
+      }, where);
+    for (const where of WHERE) {
+      // Folder names are FStrings of their own ('Maps' has 'WorldPartition/_Generated_' below it).
+      const toc = edited([['\x05\0\0\0Maps\0', 5, 0x2c], ['\x07\0\0\0Curves\0', 4, 0xe9], ['\x06\0\0\0Audio\0', 6, 0x22]], where);
+      const paths = Array.from({ length: toc.chunkCount }, (_, i) => toc.chunkPath(i) ?? '');
+      expect(paths.some((p) => p.includes('/M,ps/WorldPartition/_Generated_/'))).toBe(true);
+      expect(paths.some((p) => p.includes('/éurves/'))).toBe(true);
+      expect(paths.some((p) => p.includes('/Au"io/'))).toBe(true);
+      for (const format of FORMATS) for (const q of QUERIES) expect(written(toc, q, format).text, `${format} ${JSON.stringify(q)} (${where})`).toBe(expected(toc, q, format));
+      // The mount point's text starts every path: one character past ASCII makes every folder's cell JavaScript's.
+      const mounted = edited([['../../../CUE4ParseFixtures/Content/', 12, 0xe9]], where);
+      expect(mounted.chunkPath(1)).toMatch(/^CUEéParseFixtures\//);
+      for (const format of FORMATS) expect(written(mounted, {}, format).text, `${format} (${where})`).toBe(expected(mounted, {}, format));
+    }
+  });
+
   it.skipIf(!hasCorpus)('read a .utoc in WebAssembly memory where it lies: a listing takes < 100 bytes of that memory per chunk past the TOC bytes', () => {
     const rel = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
     const size = readFileSync(corpusPath(rel)).length;
@@ -115,6 +157,18 @@ describe('the chunk rows of list (table, CSV, JSON), written from the TOC by Web
       const toc = readToc(into, { source: rel });
       expect(written(toc, {}, 'table').text, `${left} bytes left`).toBe(want);
       expect(toc.totals().storedSize).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the chunk rows\' type cells', () => {
+  it('are the type names as they are (JSON: quoted): every name, of both generations and unknown types, is a plain identifier', () => {
+    for (const gen of ['UE4', 'UE5'] as const) {
+      for (let t = 0; t < 256; t++) {
+        const name = chunkTypeName(t, gen);
+        expect(name).toMatch(/^[A-Za-z0-9]+$/);
+        expect([escapeControl(name), csvCell(name), JSON.stringify(name)]).toEqual([name, name, `"${name}"`]);
+      }
     }
   });
 });
