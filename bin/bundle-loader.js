@@ -6,7 +6,8 @@
 // bundle loads as it would without one. V8 checks a cache against little more than its source's length, so
 // scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
-const Module = require('node:module');
+// The class of this very module: require('node:module') would load Node's ESM loader with it (~0.35 ms of a run).
+const Module = module.constructor;
 const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } = require('node:fs');
 const { Script } = require('node:vm');
 const { isAscii } = require('node:buffer');

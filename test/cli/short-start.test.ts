@@ -49,11 +49,11 @@ describe("a short list or info compiles no more of Node's source than it needs",
 
 /**
  * A preload that records every stat Node's fs is asked for (a Stats object: its class compiled on first use), every
- * resolution of the main bundle's path by Node, and the signal handlers the run leaves.
+ * resolution of the main bundle's path by Node, whether node:module loaded, and the signal handlers the run leaves.
  */
 const STAT_PRELOAD = `
 const fs = require('node:fs');
-const Module = require('node:module');
+const Module = module.constructor;
 const seen = [];
 for (const name of ['statSync', 'fstatSync', 'lstatSync', 'stat', 'fstat', 'lstat']) {
   const call = fs[name];
@@ -64,10 +64,12 @@ Module._resolveFilename = function (request) {
   if (/main\\.bundle\\.cjs$/.test(request)) seen.push('resolve main.bundle.cjs');
   return resolveFilename.apply(this, arguments);
 };
+// node:module (the public module) brings Node's ESM loader with it.
+process.on('exit', () => process.moduleLoadList.includes('NativeModule module') && seen.push('node:module'));
 process.on('exit', () => fs.writeSync(2, 'seen: ' + JSON.stringify(seen) + ', signal handlers: ' + (process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')) + '\\n'));
 `;
 
-describe('a short list or info starts without a Stats object, Node resolving its bundle or signal handlers', () => {
+describe('a short list or info starts without a Stats object, Node resolving its bundle, node:module or signal handlers', () => {
   const preload = join(tempDir('iostore-short-start-'), 'stat-preload.cjs');
   writeFileSync(preload, STAT_PRELOAD);
   const run = (...args: string[]) => spawnSync(process.execPath, ['-r', preload, bin, ...args], { encoding: 'utf8' });
