@@ -10,10 +10,10 @@ const ONE_BYTE = new Uint8Array(1);
 
 /**
  * Whether `path` names a folder, and whether a file is smaller than `bound` bytes (bound >= 1), told by opening it
- * and reading its byte at `bound - 1` (none there: smaller; a folder fails the read with EISDIR, on Windows too)
- * instead of a stat: Node makes a Stats object of a stat, whose class (~2.7 KB of its source) is compiled on first
- * use, ~0.2 ms of a short `list` or `info`, which need it nowhere else. A path that cannot be opened or read so is
- * asked of stat as before (a folder without read permission); undefined when that fails too.
+ * and reading its byte at `bound - 1` (none there: smaller; a folder fails the read with EISDIR, or its open, where
+ * stat then tells) instead of a stat: Node makes a Stats object of a stat, whose class (~2.7 KB of its source) is
+ * compiled on first use, ~0.2 ms of a short `list` or `info`, which need it nowhere else. A path that cannot be
+ * opened or read so is asked of stat as before (a folder without read permission); undefined when that fails too.
  */
 export function probePath(path: string, bound: number): PathProbe | undefined {
   let fd: number;
