@@ -6,7 +6,8 @@
 // bundle loads as it would without one. V8 checks a cache against little more than its source's length, so
 // scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
-const Module = require('node:module');
+// The class of this very module: require('node:module') would load Node's ESM loader with it (~0.35 ms of a run).
+const Module = module.constructor;
 const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } = require('node:fs');
 const { Script } = require('node:vm');
 const { isAscii } = require('node:buffer');
@@ -19,6 +20,8 @@ const BUNDLE = /\.bundle\.cjs$/;
 /** Worker entry points' bundles (scripts/build-cli.mjs), anywhere under dist/. */
 const WORKER_BUNDLE = /-worker\.cjs$/;
 const MAIN = BUNDLES + 'main.bundle.cjs';
+/** Bytes read for a bundle or cache before its size is asked (readToEnd): the main bundle and its caches fit (120-180 KB). */
+const READ_ROOM = 256 << 10;
 /**
  * Commands with a main-bundle cache of their own (`main.bundle.cjs.<command>.cache`, written by
  * scripts/warm-code-cache.cjs from runs of that command alone). V8 deserializes a whole cache as the bundle loads:
@@ -70,8 +73,8 @@ function isBundle(filename) {
 
 function compileBundle(module, filename) {
   // The cache (IOSTORE_CODE_CACHE=0 loads without it: to measure what it saves, or to rule it out) is read into the
-  // bundle's bytes once they are text: one buffer of the larger size, whose pages are written once (a page first
-  // written costs a fault: ~40 for a file of 150 KB). Read with the calls the TOC reader makes anyway: readFileSync's
+  // bundle's bytes once they are text: one buffer, whose pages are written once (a page first written costs a
+  // fault: ~40 for a file of 150 KB). Read with the calls the TOC reader makes anyway: readFileSync's
   // own helpers are more of Node's source to compile on their first call (~1 KB).
   let cacheFd;
   try {
@@ -82,22 +85,23 @@ function compileBundle(module, filename) {
   let source;
   let cachedData;
   try {
-    const cacheSize = cacheFd === undefined ? 0 : fstatSync(cacheFd).size;
     const fd = openSync(filename, 'r');
-    let buffer;
-    let size;
+    let read;
     try {
-      size = fstatSync(fd).size;
-      buffer = Buffer.allocUnsafe(Math.max(size, cacheSize));
-      size = readAll(fd, buffer, size);
+      read = readToEnd(fd, Buffer.allocUnsafe(READ_ROOM));
     } finally {
       closeSync(fd);
     }
+    const { buffer, size } = read;
     // esbuild writes ASCII (non-ASCII characters as escapes), which reads as one-byte text without UTF-8 decoding
     // (~1.5M instructions for the main bundle); a bundle that is not ASCII is decoded as UTF-8. Views made without
     // Buffer's subarray (more of Node's source to compile).
     source = isAscii?.(new Uint8Array(buffer.buffer, buffer.byteOffset, size)) ? buffer.latin1Slice(0, size) : buffer.utf8Slice(0, size);
-    if (cacheFd !== undefined) cachedData = new Uint8Array(buffer.buffer, buffer.byteOffset, readAll(cacheFd, buffer, cacheSize));
+    if (cacheFd !== undefined) {
+      // The source is text now: its buffer takes the cache.
+      const cache = readToEnd(cacheFd, buffer);
+      cachedData = new Uint8Array(cache.buffer.buffer, cache.buffer.byteOffset, cache.size);
+    }
   } finally {
     if (cacheFd !== undefined) closeSync(cacheFd);
   }
@@ -109,11 +113,27 @@ function compileBundle(module, filename) {
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
 }
 
-/** Reads up to `size` bytes of `fd` into `into`; returns how many it held. */
-function readAll(fd, into, size) {
-  let done = 0;
-  while (done < size) {
-    const n = readSync(fd, into, done, size - done, done);
+/**
+ * Reads `fd` to its end into `buffer`, or into a buffer of the file's size when it does not fit; returns that buffer
+ * and how many bytes it holds. Sized by reading, not by fstat: Node makes a Stats object of an fstat, and its class
+ * is compiled on first use (~0.2 ms), which `list` and `info` need nowhere else.
+ */
+function readToEnd(fd, buffer) {
+  let done = readAll(fd, buffer, 0, buffer.length);
+  if (done < buffer.length) return { buffer, size: done };
+  const larger = Buffer.allocUnsafe(fstatSync(fd).size + 1);
+  larger.set(buffer);
+  done = readAll(fd, larger, done, larger.length - done);
+  // Still full: the file grew since its fstat (a build writing it): its size asked again.
+  return done < larger.length ? { buffer: larger, size: done } : readToEnd(fd, larger);
+}
+
+/** Reads `fd` into `into` from `at` (the file's same offset) until `into` is full or the file ends; returns the bytes it then holds. */
+function readAll(fd, into, at, length) {
+  let done = at;
+  const end = at + length;
+  while (done < end) {
+    const n = readSync(fd, into, done, end - done, done);
     if (n === 0) break;
     done += n;
   }
@@ -175,4 +195,27 @@ function runWorker() {
 // (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
 if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();
 
-module.exports = { prepare, writeCodeCache, codeCacheReport, COMMAND_CACHES };
+/**
+ * The main bundle's exports, loaded as require() would load it without Node's resolution of its path (the stats and
+ * realpath of Module._findPath, its lookups of the package scope: ~0.1 ms). It is cached under the same name
+ * require() finds it by, so that the lazy bundles' require('./main.bundle.cjs') gets this module: this file's own
+ * name is the real one (Node resolved it), and dist/ lies beside it.
+ */
+function loadMain() {
+  const cached = Module._cache[MAIN];
+  if (cached !== undefined) return cached.exports;
+  const main = new Module(MAIN, module);
+  main.filename = MAIN;
+  main.paths = Module._nodeModulePaths(BUNDLES);
+  Module._cache[MAIN] = main;
+  try {
+    compileBundle(main, MAIN);
+  } catch (e) {
+    delete Module._cache[MAIN];
+    throw e;
+  }
+  main.loaded = true;
+  return main.exports;
+}
+
+module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, COMMAND_CACHES };

@@ -22,21 +22,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
 /**
- * node:crypto loads when first called rather than at start-up (several milliseconds): only an encrypted container
- * or a pak's SHA-1 needs it. Each of its functions is replaced by one that loads the module on its first call.
+ * Built-in modules that load when first called rather than at start-up: node:crypto (several milliseconds: only an
+ * encrypted container or a pak's SHA-1 needs it) and node:module (its load brings Node's ESM loader, ~0.35 ms of
+ * every run: createRequire is called only on rare paths, such as output to a terminal). Each of its functions is
+ * replaced by one that loads the module on its first call.
  */
-const lazyCrypto = {
-  name: 'lazy-crypto',
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) =>
+    b.onResolve({ filter: /^(node:)?(crypto|module)$/ }, (a) => {
+      const name = a.path.replace(/^node:/, '');
       // The lazy module's own require is of the real one.
-      a.namespace === 'lazy-builtin' ? { path: 'node:crypto', external: true } : { path: 'crypto', namespace: 'lazy-builtin' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async () => {
-      const mod = await import('node:crypto');
+      return a.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
+      const mod = await import(`node:${a.path}`);
       const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && typeof mod[k] === 'function');
       const lines = names.map((k) => `export function ${k}(...a) { const f = load().${k}; return new.target ? new f(...a) : f.apply(this, a); }`);
-      return { contents: `let m;\nconst load = () => (m ??= require('node:crypto'));\n${lines.join('\n')}\n`, loader: 'js' };
+      return { contents: `let m;\nconst load = () => (m ??= require('node:${a.path}'));\n${lines.join('\n')}\n`, loader: 'js' };
     });
   },
 };
@@ -183,7 +186,7 @@ function bundle(outfile, entry, group) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [...(group ? [groups(group)] : []), lazyCrypto, lazyPicomatch, lazyLz4, lazyOodle, moduleUrls],
+    plugins: [...(group ? [groups(group)] : []), lazyBuiltins, lazyPicomatch, lazyLz4, lazyOodle, moduleUrls],
     // Read by util/worker-pool.ts: worker scripts are the bundles beside their modules.
     define: { 'globalThis.__iostoreBundled': 'true' },
     banner: {

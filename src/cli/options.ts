@@ -1,6 +1,6 @@
 import type { Argv, OptionSpec } from './args.js';
-import { statSync } from 'node:fs';
 import { IoStoreError } from '../errors.js';
+import { probePath } from '../util/path-probe.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
@@ -81,11 +81,7 @@ export function threadsArg(value: number | undefined): number | undefined {
  */
 export function singleFile(paths: readonly string[]): string | undefined {
   if (paths.length !== 1) return undefined;
-  try {
-    return statSync(paths[0]!).isDirectory() ? undefined : paths[0];
-  } catch {
-    return paths[0];
-  }
+  return probePath(paths[0]!, 1)?.folder ? undefined : paths[0];
 }
 
 /** A path the commands treat as a pak archive rather than a container. */

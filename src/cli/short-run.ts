@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { probePath } from '../util/path-probe.js';
 import { keepV8FlagForWorkers, processFlagsOwned } from '../util/v8-flags.js';
 import { setV8Flags } from '../util/v8-set-flags.js';
 
@@ -14,11 +14,7 @@ export const SHORT_RUN_TOC_BYTES = 1 << 20;
  * read is not (the command's own open says what is wrong with it).
  */
 export function isShortRun(utoc: string): boolean {
-  try {
-    return statSync(utoc).size < SHORT_RUN_TOC_BYTES;
-  } catch {
-    return false;
-  }
+  return probePath(utoc, SHORT_RUN_TOC_BYTES)?.below ?? false;
 }
 
 /**

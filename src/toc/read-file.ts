@@ -1,7 +1,9 @@
-import { closeSync, existsSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, promises as fsp } from 'node:fs';
 import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
-import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
+import { parseTocHeader, TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
+import { ContainerFlags } from './version.js';
+import { CHUNK_ID_SIZE } from './chunk-id.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
 import { readFullSync } from '../util/read-full.js';
@@ -28,16 +30,25 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
   if (UCAS.test(path)) throw ucasGiven(path);
   const fd = withIoError(path, () => openSync(path, 'r'));
   try {
-    const size = fstatSync(fd).size;
-    const head = new Uint8Array(Math.min(size, TOC_HEADER_SIZE));
-    readSync(fd, head, 0, head.length, 0);
-    const magicOk = head.length >= 16 && TOC_MAGIC.split('').every((c, i) => head[i] === c.charCodeAt(0));
+    const head = new Uint8Array(TOC_HEADER_SIZE);
+    const headSize = readFullSync(fd, head, 0, head.length, 0);
+    const magicOk = headSize >= 16 && TOC_MAGIC.split('').every((c, i) => head[i] === c.charCodeAt(0));
     if (!magicOk) {
-      throw new IoStoreError(head.length < 16 ? 'TRUNCATED' : 'BAD_MAGIC', head.length < 16 ? `file is ${size} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
+      throw new IoStoreError(headSize < 16 ? 'TRUNCATED' : 'BAD_MAGIC', headSize < 16 ? `file is ${headSize} bytes, too short for a .utoc` : `not a .utoc file: expected magic "${TOC_MAGIC}"`, { file: path, offset: 0 });
     }
     // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own; in a
     // shared WebAssembly memory, where a long unpack manifest's writer reads them in place (src/layout/manifest-wasm.ts).
     // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
+    if (!o.shared) {
+      const bound = headSize === TOC_HEADER_SIZE ? tocSizeBound(head, path) : undefined;
+      if (bound !== undefined) {
+        const bytes = tocBytesInModule(bound + 1) ?? new Uint8Array(bound + 1);
+        const done = readFullSync(fd, bytes, 0, bound + 1, 0);
+        if (done <= bound) return bytes.subarray(0, done);
+        // Longer than its header allows: read whole below, for readToc to say by how much.
+      }
+    }
+    const size = fstatSync(fd).size;
     const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? (sharedModuleBytes(size, SHARED_ROOM) ?? new Uint8Array(new SharedArrayBuffer(size))) : (tocBytesInModule(size) ?? new Uint8Array(size));
     const done = readFullSync(fd, bytes, 0, size, 0);
     return done === size ? bytes : bytes.subarray(0, done);
@@ -46,6 +57,32 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
   } finally {
     closeSync(fd);
   }
+}
+
+/** Past this, a .utoc is sized by fstat (a run that long does not notice the Stats object). */
+const BOUND_READ_LIMIT = 16 << 20;
+
+/**
+ * The most bytes a .utoc of this header can hold, read to its end instead of sized by fstat: Node makes a Stats
+ * object of an fstat, whose class is compiled on first use (~0.2 ms of a short `list` or `info`, which need it
+ * nowhere else). Each section at its largest (chunk metas of 33 bytes, the signatures' hash at its 4,096-byte
+ * limit), so a valid file always fits. Undefined for a header readToc rejects or a bound past BOUND_READ_LIMIT.
+ */
+function tocSizeBound(head: Uint8Array, path: string): number | undefined {
+  let h;
+  try {
+    h = parseTocHeader(head, path);
+  } catch {
+    return undefined;
+  }
+  const n = h.entryCount;
+  const b = h.compressedBlockEntryCount;
+  const signatures = h.containerFlags & ContainerFlags.Signed ? 4 + 2 * 4096 + 20 * b : 0;
+  const onDemand = h.containerFlags & ContainerFlags.OnDemand ? 20 * (n + b) : 0;
+  const bound =
+    TOC_HEADER_SIZE + n * (CHUNK_ID_SIZE + 10 + 33) + 4 * (h.perfectHashSeedsCount + h.chunksWithoutPerfectHashCount) + 12 * (b + h.encryptionIvCount) +
+    h.compressionMethodNameCount * h.compressionMethodNameLength + signatures + h.directoryIndexSize + onDemand + 20 * h.sourceHashCount;
+  return bound <= BOUND_READ_LIMIT ? bound : undefined;
 }
 
 const UCAS = /\.ucas$/i;

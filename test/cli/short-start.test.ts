@@ -46,3 +46,61 @@ describe("a short list or info compiles no more of Node's source than it needs",
     }
   });
 });
+
+/**
+ * A preload that records every stat Node's fs is asked for (a Stats object: its class compiled on first use), every
+ * resolution of the main bundle's path by Node, whether node:module loaded, and the signal handlers the run leaves.
+ */
+const STAT_PRELOAD = `
+const fs = require('node:fs');
+const Module = module.constructor;
+const seen = [];
+for (const name of ['statSync', 'fstatSync', 'lstatSync', 'stat', 'fstat', 'lstat']) {
+  const call = fs[name];
+  fs[name] = function () { seen.push(name); return call.apply(this, arguments); };
+}
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request) {
+  if (/main\\.bundle\\.cjs$/.test(request)) seen.push('resolve main.bundle.cjs');
+  return resolveFilename.apply(this, arguments);
+};
+// node:module (the public module) brings Node's ESM loader with it.
+process.on('exit', () => process.moduleLoadList.includes('NativeModule module') && seen.push('node:module'));
+process.on('exit', () => fs.writeSync(2, 'seen: ' + JSON.stringify(seen) + ', signal handlers: ' + (process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')) + '\\n'));
+`;
+
+describe('a short list or info starts without a Stats object, Node resolving its bundle, node:module or signal handlers', () => {
+  const preload = join(tempDir('iostore-short-start-'), 'stat-preload.cjs');
+  writeFileSync(preload, STAT_PRELOAD);
+  const run = (...args: string[]) => spawnSync(process.execPath, ['-r', preload, bin, ...args], { encoding: 'utf8' });
+
+  it('list and info of a .utoc in every form', () => {
+    for (const args of [['list'], ['list', '--json'], ['list', '--csv'], ['info'], ['info', '--json']]) {
+      const r = run(...args, utoc);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr, args.join(' ')).toBe('seen: [], signal handlers: 0\n');
+    }
+  });
+
+  it('--help writes no file either; a command that writes keeps its handlers (its temporary files removed on Ctrl-C)', () => {
+    expect(run('--help').stderr).toMatch(/signal handlers: 0\n$/);
+    const out = join(tempDir('iostore-short-start-'), 'out');
+    const r = run('unpack', utoc, out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/signal handlers: 2\n$/);
+  });
+
+  it('an interrupted list ends by the signal, as any reader does', async () => {
+    // A preload that holds the run at its start (3 s at most): the signal arrives while the command is under way.
+    const hold = join(tempDir('iostore-short-start-'), 'hold.cjs');
+    writeFileSync(hold, 'process.nextTick(() => { const end = Date.now() + 3000; while (Date.now() < end); });\n');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['-r', hold, bin, 'list', utoc], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+    expect([code, signal, err]).toEqual([null, 'SIGINT', '']);
+  });
+});
