@@ -29,8 +29,11 @@ ownProcessFlags();
 // keep the signals' default, which ends them as it ends any reader: installing the handlers loads Node's signal
 // binding (~0.1 ms of a short `list`). Told by the first argument, as the loader's prepare takes it.
 const READ_ONLY_COMMANDS = ['list', 'info', '--help', '-h'];
+/** An interrupt came: its handler ends the process (130 or 143) once the temporary files are gone, not the run's end. */
+let interrupted = false;
 if (!READ_ONLY_COMMANDS.includes(process.argv[2])) for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
+    interrupted = true;
     process.stderr.write(`\niostore: interrupted\n`);
     // The bundle's own output module: the one whose temporary files the command registered.
     abortWrites(require('node:fs').unlinkSync, { removeTree: removeDetached }).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -48,6 +51,8 @@ if (process.env.IOSTORE_CODE_CACHE_REPORT) {
 
 run(process.argv.slice(2)).then(
   (code) => {
+    // An interrupted run fails as its files are refused (exit 2): the interrupt's own code is the one to end with.
+    if (interrupted) return;
     process.exitCode = code;
     // The command is done (its output written with blocking calls, its files closed): end now. Left to end by
     // itself, the process freed its heap and environment first (FreeEnvironment, the isolate's disposal): ~20-25 ms
@@ -58,6 +63,7 @@ run(process.argv.slice(2)).then(
     if (process.platform !== 'win32' && !process.env.IOSTORE_WRITING_CODE_CACHE && !stdWritesPending()) exitNow(code);
   },
   (e) => {
+    if (interrupted) return;
     process.stderr.write(`iostore: ${e?.message ?? e}\n`);
     process.exitCode = 2;
   },
