@@ -2,9 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, promises as fsp } from 'nod
 import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
 import { parseTocHeader, TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
-import { ContainerFlags } from './version.js';
-import { CHUNK_ID_SIZE } from './chunk-id.js';
-import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
+import { readToc, tocSizeBound, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
 import { readFullSync } from '../util/read-full.js';
 import { sharedModuleBytes } from '../util/wasm.js';
@@ -40,7 +38,7 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
     // shared WebAssembly memory, where a long unpack manifest's writer reads them in place (src/layout/manifest-wasm.ts).
     // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
     if (!o.shared) {
-      const bound = headSize === TOC_HEADER_SIZE ? tocSizeBound(head, path) : undefined;
+      const bound = headSize === TOC_HEADER_SIZE ? sizeBoundOf(head, path) : undefined;
       if (bound !== undefined) {
         const bytes = tocBytesInModule(bound + 1) ?? new Uint8Array(bound + 1);
         const done = readFullSync(fd, bytes, 0, bound + 1, 0);
@@ -63,25 +61,17 @@ export async function readTocBytes(path: string, o: { shared?: boolean } = {}): 
 const BOUND_READ_LIMIT = 16 << 20;
 
 /**
- * The most bytes a .utoc of this header can hold, read to its end instead of sized by fstat: Node makes a Stats
- * object of an fstat, whose class is compiled on first use (~0.2 ms of a short `list` or `info`, which need it
- * nowhere else). Each section at its largest (chunk metas of 33 bytes, the signatures' hash at its 4,096-byte
- * limit), so a valid file always fits. Undefined for a header readToc rejects or a bound past BOUND_READ_LIMIT.
+ * The most bytes a .utoc of this header can hold (tocSizeBound), so that it is read to its end instead of sized by
+ * fstat: Node makes a Stats object of an fstat, whose class is compiled on first use (~0.2 ms of a short `list` or
+ * `info`, which need it nowhere else). Undefined for a header readToc rejects or a bound past BOUND_READ_LIMIT.
  */
-function tocSizeBound(head: Uint8Array, path: string): number | undefined {
-  let h;
+function sizeBoundOf(head: Uint8Array, path: string): number | undefined {
+  let bound;
   try {
-    h = parseTocHeader(head, path);
+    bound = tocSizeBound(parseTocHeader(head, path));
   } catch {
     return undefined;
   }
-  const n = h.entryCount;
-  const b = h.compressedBlockEntryCount;
-  const signatures = h.containerFlags & ContainerFlags.Signed ? 4 + 2 * 4096 + 20 * b : 0;
-  const onDemand = h.containerFlags & ContainerFlags.OnDemand ? 20 * (n + b) : 0;
-  const bound =
-    TOC_HEADER_SIZE + n * (CHUNK_ID_SIZE + 10 + 33) + 4 * (h.perfectHashSeedsCount + h.chunksWithoutPerfectHashCount) + 12 * (b + h.encryptionIvCount) +
-    h.compressionMethodNameCount * h.compressionMethodNameLength + signatures + h.directoryIndexSize + onDemand + 20 * h.sourceHashCount;
   return bound <= BOUND_READ_LIMIT ? bound : undefined;
 }
 

@@ -415,41 +415,87 @@ interface TocSectionViews {
   sourceHashes: Uint8Array | null;
 }
 
+/** A section of the .utoc after its header: `count` entries of `size` bytes. */
+interface SectionSpec {
+  name: string;
+  count: number;
+  size: number;
+}
+
+/** Where a Signed container's signatures lie among the sections: their size is read from the file (readSignatures). */
+const SIGNATURES = 'signatures';
+
+/** The longest signature hash readSignatures takes. */
+const MAX_SIGNATURE_HASH = 4096;
+
+/**
+ * The sections after the header, in file order, as the header sizes them (the signatures' place marked, sized by
+ * the file): the one list of the layout, for the reader (cutSections) and for the bound of a file's size
+ * (tocSizeBound).
+ */
+function sectionSpecs(h: TocHeader): Array<SectionSpec | typeof SIGNATURES> {
+  const n = h.entryCount;
+  const b = h.compressedBlockEntryCount;
+  const onDemand = h.version === TocVersion.OnDemandMetaData && h.containerFlags & ContainerFlags.OnDemand;
+  const spec = (name: string, count: number, size: number): SectionSpec => ({ name, count, size });
+  return [
+    spec('chunk ids', n, CHUNK_ID_SIZE),
+    spec('chunk offsets and lengths', n, 10),
+    spec('perfect-hash seeds', h.perfectHashSeedsCount, 4),
+    spec('chunks without perfect hash', h.chunksWithoutPerfectHashCount, 4),
+    spec('compression blocks', b, 12),
+    spec('encryption IVs', h.encryptionIvCount, 12),
+    spec('compression method names', h.compressionMethodNameCount, h.compressionMethodNameLength),
+    ...(h.containerFlags & ContainerFlags.Signed ? [SIGNATURES] as const : []),
+    // The engine skips D bytes whether or not the Indexed flag is set; only then does it parse them.
+    spec('directory index', h.directoryIndexSize, 1),
+    spec('chunk metas', n, metaSizeOf(h)),
+    ...(onDemand ? [spec('on-demand hashes', n + b, 20)] : []),
+    ...(h.sourceHashCount > 0 ? [spec('source hashes', h.sourceHashCount, 20)] : []),
+  ];
+}
+
+/** A chunk meta's bytes: 33 (a 32-byte hash and its flags) before the version that made the hash an IoHash, 24 from it. */
+function metaSizeOf(h: TocHeader): number {
+  return h.version >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
+}
+
+/** The most bytes a .utoc with this header can hold: its sections at their sizes, its signatures at their longest. */
+export function tocSizeBound(h: TocHeader): number {
+  let size = TOC_HEADER_SIZE;
+  for (const x of sectionSpecs(h)) size += x === SIGNATURES ? 4 + 2 * MAX_SIGNATURE_HASH + 20 * h.compressedBlockEntryCount : x.count * x.size;
+  return size;
+}
+
 /** Cuts the sections in file order; the file must end where the last one does. */
 function cutSections(bytes: Uint8Array, h: TocHeader, source: string): TocSectionViews {
   const r = new ByteReader(bytes, source);
   r.pos = TOC_HEADER_SIZE;
   const sections: TocSection[] = [{ name: 'header', offset: 0, size: TOC_HEADER_SIZE }];
-  const take = (name: string, count: number, size: number): Uint8Array => {
-    r.needArray(count, size, name);
-    if (count * size > 0) sections.push({ name, offset: r.pos, size: count * size });
-    return r.bytesView(count * size, name);
-  };
-  const n = h.entryCount;
-  const b = h.compressedBlockEntryCount;
-  const chunkIds = take('chunk ids', n, CHUNK_ID_SIZE);
-  const offLen = take('chunk offsets and lengths', n, 10);
-  const seedBytes = take('perfect-hash seeds', h.perfectHashSeedsCount, 4);
-  const overflowBytes = take('chunks without perfect hash', h.chunksWithoutPerfectHashCount, 4);
-  const blockBytes = take('compression blocks', b, 12);
-  const ivBytes = take('encryption IVs', h.encryptionIvCount, 12);
-  const methodBytes = take('compression method names', h.compressionMethodNameCount, h.compressionMethodNameLength);
-  const signatures = h.containerFlags & ContainerFlags.Signed ? readSignatures(r, b, sections) : null;
-  // The engine skips D bytes whether or not the Indexed flag is set; only then does it parse them.
-  const dirBytes = take('directory index', h.directoryIndexSize, 1);
-  const dirOffset = r.pos - dirBytes.length;
-  const metaSize = h.version >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
-  const metaBytes = take('chunk metas', n, metaSize);
-  const onDemand = h.version === TocVersion.OnDemandMetaData && h.containerFlags & ContainerFlags.OnDemand;
-  const onDemandHashes = onDemand ? take('on-demand hashes', n + b, 20) : null;
-  const sourceHashes = h.sourceHashCount > 0 ? take('source hashes', h.sourceHashCount, 20) : null;
+  const views = new Map<string, Uint8Array>();
+  let signatures: TocSignatures | null = null;
+  let dirOffset = 0;
+  for (const x of sectionSpecs(h)) {
+    if (x === SIGNATURES) {
+      signatures = readSignatures(r, h.compressedBlockEntryCount, sections);
+      continue;
+    }
+    r.needArray(x.count, x.size, x.name);
+    if (x.name === 'directory index') dirOffset = r.pos;
+    if (x.count * x.size > 0) sections.push({ name: x.name, offset: r.pos, size: x.count * x.size });
+    views.set(x.name, r.bytesView(x.count * x.size, x.name));
+  }
   if (r.remaining !== 0) {
     const last = sections[sections.length - 1]!;
     r.fail('SIZE_MISMATCH', `${r.remaining} bytes left over after the ${last.name} section (the file should end here; it is ${bytes.length} bytes)`);
   }
+  const view = (name: string): Uint8Array => views.get(name)!;
   return {
-    sections, chunkIds, offLen, seedBytes, overflowBytes, blockBytes, ivBytes, methodBytes, signatures, dirBytes,
-    dirOffset, metaSize, metaBytes, onDemandHashes, sourceHashes,
+    sections, chunkIds: view('chunk ids'), offLen: view('chunk offsets and lengths'), seedBytes: view('perfect-hash seeds'),
+    overflowBytes: view('chunks without perfect hash'), blockBytes: view('compression blocks'), ivBytes: view('encryption IVs'),
+    methodBytes: view('compression method names'), signatures, dirBytes: view('directory index'), dirOffset,
+    metaSize: metaSizeOf(h),
+    metaBytes: view('chunk metas'), onDemandHashes: views.get('on-demand hashes') ?? null, sourceHashes: views.get('source hashes') ?? null,
   };
 }
 
@@ -457,7 +503,7 @@ function cutSections(bytes: Uint8Array, h: TocHeader, source: string): TocSectio
 function readSignatures(r: ByteReader, blockCount: number, sections: TocSection[]): TocSignatures {
   const at = r.pos;
   const hashSize = r.i32('signature hash size');
-  if (hashSize < 0 || hashSize > 4096) r.fail('BAD_VALUE', `signature hash size ${hashSize} is not plausible`, at);
+  if (hashSize < 0 || hashSize > MAX_SIGNATURE_HASH) r.fail('BAD_VALUE', `signature hash size ${hashSize} is not plausible`, at);
   r.needArray(blockCount, 20, 'block signatures');
   r.need(hashSize * 2 + blockCount * 20, 'signatures');
   const signatures = {
