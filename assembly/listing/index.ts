@@ -278,36 +278,63 @@ export function setWidths(a: i32, b: i32, c: i32, d: i32, e: i32, f: i32, g: i32
   w0 = a; w1 = b; w2 = c; w3 = d; w4 = e; w5 = f; w6 = g;
 }
 
-let at: usize = 0;
+/*
+ * The rows' writers take where the text goes (`p`) and return where it ends: under Liftoff (the only compiler of a
+ * short `list`, src/cli/short-run.ts) a global is a load and a store through the instance at every use, and every
+ * loop or branch a merge where values go to the stack; so the cells are written by straight stores where their size
+ * allows: spaces and fixed text 16 bytes at once, a cell of up to 32 bytes by two 16-byte copies. Each may write up
+ * to 31 bytes past its end, which the row's next bytes overwrite (the caller's output area has room past its limit
+ * for a whole row).
+ */
 
-@inline function byte(c: u32): void {
-  store<u8>(at++, c);
+const SPACES: u64 = 0x2020202020202020;
+
+/** `n` spaces (none when n <= 0). */
+@inline function spaces(p: usize, n: i32): usize {
+  store<u64>(p, SPACES);
+  store<u64>(p, SPACES, 8);
+  if (n > 16) return moreSpaces(p, n);
+  return n > 0 ? p + <usize>n : p;
 }
 
-/**
- * `n` spaces. Written 8 at a time, up to 7 bytes past them, which the row's next bytes overwrite (the caller's output
- * area has room past its limit for a whole row): a byte loop was a good part of each table row under Liftoff, the
- * only compiler a short `list` uses (src/cli/short-run.ts).
- */
-function blanks(n: i32): void {
-  if (n <= 0) return;
-  const end = at + <usize>n;
-  for (let p = at; p < end; p += 8) store<u64>(p, 0x2020202020202020);
-  at = end;
+function moreSpaces(p: usize, n: i32): usize {
+  const end = p + <usize>n;
+  for (let q = p + 16; q < end; q += 8) store<u64>(q, SPACES);
+  return end;
 }
 
-/**
- * `n` bytes from `from`, 8 a step, reading and writing up to 7 bytes past them (as `blanks`); `memory.copy` where the
- * reads would pass the memory's end. Liftoff calls out to C for each `memory.copy`: ~100 instructions for a cell of
- * a few bytes.
- */
-function copy(from: usize, n: i32): void {
-  const end = at + <usize>n;
-  if (from + <usize>n + 8 <= memoryEnd) {
+/** `n` bytes from `from`: two 16-byte copies, a loop past 32 bytes; `memory.copy` where the reads would pass the memory's end. */
+@inline function put(p: usize, from: usize, n: i32): usize {
+  if (from + <usize>n + 32 > memoryEnd || n > 32) return putLong(p, from, n);
+  v128.store(p, v128.load(from));
+  v128.store(p, v128.load(from, 16), 16);
+  return p + <usize>n;
+}
+
+function putLong(p: usize, from: usize, n: i32): usize {
+  const end = p + <usize>n;
+  if (from + <usize>n + 16 <= memoryEnd) {
     let q = from;
-    for (let p = at; p < end; p += 8, q += 8) store<u64>(p, load<u64>(q));
-  } else memory.copy(at, from, <usize>n);
-  at = end;
+    for (let d = p; d < end; d += 16, q += 16) v128.store(d, v128.load(q));
+  } else memory.copy(p, from, <usize>n);
+  return end;
+}
+
+/** Fixed text of up to 16, 32 or 48 bytes (static data: its reads never pass the memory's end). */
+@inline function text16(p: usize, t: usize, n: i32): usize {
+  v128.store(p, v128.load(t));
+  return p + <usize>n;
+}
+@inline function text32(p: usize, t: usize, n: i32): usize {
+  v128.store(p, v128.load(t));
+  v128.store(p, v128.load(t, 16), 16);
+  return p + <usize>n;
+}
+@inline function text48(p: usize, t: usize, n: i32): usize {
+  v128.store(p, v128.load(t));
+  v128.store(p, v128.load(t, 16), 16);
+  v128.store(p, v128.load(t, 32), 32);
+  return p + <usize>n;
 }
 
 /** "00" to "99": two digits per division. */
@@ -357,32 +384,33 @@ const ZEROS8: u64 = 0x3030303030303030;
 }
 
 /** The last `d` of 8 digits (digits8) as text, stored 8 bytes at once (the bytes past them are the next cell's). */
-@inline function lastDigits(c: u64, d: i32): void {
-  store<u64>(at, (c + ZEROS8) >> (<u64>(8 - d) << 3));
-  at += <usize>d;
+@inline function lastDigits(p: usize, c: u64, d: i32): usize {
+  store<u64>(p, (c + ZEROS8) >> (<u64>(8 - d) << 3));
+  return p + <usize>d;
 }
 
 /** `v` right-aligned in `width` characters (0: no padding): 8 digits a step below 10^16. */
-function number(v: u64, width: i32): void {
-  if (v < 100000000) {
-    const c = digits8(<u32>v);
-    // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
-    const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
-    if (width > d) blanks(width - d);
-    lastDigits(c, d);
-    return;
-  }
+function number(p: usize, v: u64, width: i32): usize {
+  if (v >= 100000000) return longNumber(p, v, width);
+  const c = digits8(<u32>v);
+  // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
+  const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
+  if (width > d) p = spaces(p, width - d);
+  return lastDigits(p, c, d);
+}
+
+function longNumber(p: usize, v: u64, width: i32): usize {
   const d = digitsOf(v);
-  if (width > d) blanks(width - d);
+  if (width > d) p = spaces(p, width - d);
   if (v < 10000000000000000) {
     const hi = v / 100000000;
-    lastDigits(digits8(<u32>hi), d - 8);
-    store<u64>(at, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
-    at += 8;
-    return;
+    p = lastDigits(p, digits8(<u32>hi), d - 8);
+    store<u64>(p, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
+    return p + 8;
   }
-  let p = at + <usize>d;
-  at = p;
+  makeTables();
+  const end = p + <usize>d;
+  p = end;
   while (v > 0xffffffff) {
     store<u8>(--p, 0x30 + <u32>(v % 10));
     v /= 10;
@@ -395,6 +423,7 @@ function number(v: u64, width: i32): void {
   }
   if (x >= 10) store<u16>(p - 2, load<u16>(DIGITS2 + (<usize>x << 1)));
   else store<u8>(p - 1, 0x30 + x);
+  return end;
 }
 
 // The JSON rows' fixed text.
@@ -424,10 +453,12 @@ const J10: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111,
 const J11: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 44, 10]);
 /** \n    }\n */
 const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
+/** Room for the fixed text's last 16-byte read (J12 + 16). */
+memory.data(16);
 
 const HEX: usize = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
 
-/** Where the module's memory ends (set by `setTables`; it only grows): `hex` reads 16 bytes at a time below it. */
+/** Where the module's memory ends (set by `setTables`; it only grows): reads of 16 bytes at a time stay below it. */
 let memoryEnd: usize = 0;
 
 /**
@@ -441,52 +472,86 @@ let memoryEnd: usize = 0;
   const high = i8x16.swizzle(digits, i8x16.shr_u(v, 4));
   const low = i8x16.swizzle(digits, v128.and(v, i8x16.splat(0x0f)));
   v128.store(p, i8x16.shuffle(high, low, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
-  v128.store(p + 16, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+  v128.store(p, i8x16.shuffle(high, low, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), 16);
+}
+
+/** Hex of a chunk id (12 bytes), 16 read at once where they are below the memory's end. */
+@inline function hexId(p: usize, from: usize): usize {
+  if (from + 16 > memoryEnd) return hex(p, from, 12);
+  hex16(from, p);
+  return p + 24;
+}
+
+/** Hex of a hash of `n` bytes (at most 32): 16 bytes a step, straight. */
+@inline function hexHash(p: usize, from: usize, n: i32): usize {
+  if (from + 32 > memoryEnd || n > 32) return hex(p, from, n);
+  hex16(from, p);
+  if (n > 16) hex16(from + 16, p + 32);
+  return p + (<usize>n << 1);
 }
 
 /**
  * Lowercase hex of `n` bytes: 16 bytes a step, reading up to 15 bytes past them and writing up to 30 past their
- * text (the row's next bytes overwrite those; the output area has room for a row past its limit); a byte a step
- * from a table where those reads would pass the memory's end.
+ * text; a byte a step from a table where those reads would pass the memory's end.
  */
-function hex(from: usize, n: i32): void {
+function hex(p: usize, from: usize, n: i32): usize {
   const end = from + <usize>n;
   let q = from;
-  let p = at;
-  if (end + 16 <= memoryEnd) for (; q < end; q += 16, p += 32) hex16(q, p);
-  else for (; q < end; q++, p += 2) store<u16>(p, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
-  at += <usize>n << 1;
+  let d = p;
+  if (end + 16 <= memoryEnd) for (; q < end; q += 16, d += 32) hex16(q, d);
+  else {
+    makeTables();
+    for (; q < end; q++, d += 2) store<u16>(d, load<u16>(HEX2 + (<usize>load<u8>(q) << 1)));
+  }
+  return p + (<usize>n << 1);
 }
 
-/** The type cell of chunk i; returns its width. */
-function typeCell(i: i32): i32 {
+/** Bytes of chunk i's hash (hashLength, its usual case straight). */
+@inline function hashBytes(i: i32): i32 {
+  return hashSize <= 20 ? hashSize : hashLength(i);
+}
+
+/** The type cell of chunk i. */
+@inline function typeCell(p: usize, i: i32): usize {
   const t = types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12;
-  copy(load<i32>(t), load<i32>(t + 4));
-  return load<i32>(t + 8);
+  return put(p, load<i32>(t), load<i32>(t + 4));
 }
 
-/** The path cell of row k (chunk i), without the quotes a JSON string adds to a fast one; returns its width. */
-function pathCell(k: i32, i: i32, quoted: bool): i32 {
+/** The width of the type cell of chunk i. */
+@inline function typeWidthOf(i: i32): i32 {
+  return load<i32>(types + <usize>load<u8>(ids + <usize>i * 12 + 11) * 12 + 8);
+}
+
+/** The width of the last cell `pathCell` wrote. */
+let cellWidth: i32 = 0;
+
+/** The path cell of row k (chunk i), a fast one in quotes when `quoted` (JSON); its width in `cellWidth`. */
+function pathCell(p: usize, k: i32, i: i32, quoted: bool): usize {
   if (nextSlow < slowCount && load<i32>(slowRows + (<usize>nextSlow << 2)) == k) {
     const c = cells + <usize>nextSlow * 12;
     nextSlow++;
-    copy(load<i32>(c), load<i32>(c + 4));
-    return load<i32>(c + 8);
+    cellWidth = load<i32>(c + 8);
+    return put(p, load<i32>(c), load<i32>(c + 4));
   }
   const f = load<i32>(folderOf + (<usize>i << 2));
   if (f < 0) {
-    if (quoted) { byte(0x22); byte(0x22); }
-    return 0;
+    cellWidth = 0;
+    if (quoted) {
+      store<u16>(p, 0x2222);
+      return p + 2;
+    }
+    return p;
   }
-  if (quoted) byte(0x22);
+  if (quoted) store<u8>(p++, 0x22);
   const fe = folders + <usize>f * 12;
   const fl = load<i32>(fe + 4);
-  copy(load<i32>(fe), fl);
-  const p = nameAt(i);
-  const nl = load<i32>(p) - 1;
-  copy(p + 4, nl);
-  if (quoted) byte(0x22);
-  return fl + nl;
+  p = putLong(p, load<i32>(fe), fl);
+  const q = nameAt(i);
+  const nl = load<i32>(q) - 1;
+  p = put(p, q + 4, nl);
+  cellWidth = fl + nl;
+  if (quoted) store<u8>(p++, 0x22);
+  return p;
 }
 
 /**
@@ -507,75 +572,72 @@ export function writeJson(from: i32, out: usize, limit: i32): i32 {
 }
 
 @inline function rows(format: i32, from: i32, out: usize, limit: i32): i32 {
-  makeTables();
-  at = out;
+  let p = out;
   const end = out + <usize>limit;
   let k = from;
-  for (; k < count && at < end; k++) {
+  for (; k < count && p < end; k++) {
     const i = chunkOf(k);
     const b = blockSpan(i);
     const s = storedSize(b);
     const size = whole(lengths + (<usize>i << 3));
     const m = metas + <usize>i * <usize>metaSize;
     if (format == TABLE) {
-      number(<u64>i, w0);
-      blanks(2);
-      hex(ids + <usize>i * 12, 12);
-      blanks(2 + w1 - 24);
-      blanks(2 + w2 - typeCell(i));
-      blanks(2 + w3 - pathCell(k, i, false));
-      number(size, w4);
-      blanks(2);
-      number(s, w5);
-      blanks(2);
-      number(<u64>b, w6);
-      blanks(2);
-      hex(m, hashLength(i));
-      byte(0x0a);
+      p = number(p, <u64>i, w0);
+      p = spaces(p, 2);
+      p = hexId(p, ids + <usize>i * 12);
+      p = spaces(p, 2 + w1 - 24);
+      p = typeCell(p, i);
+      p = spaces(p, 2 + w2 - typeWidthOf(i));
+      p = pathCell(p, k, i, false);
+      p = spaces(p, 2 + w3 - cellWidth);
+      p = number(p, size, w4);
+      p = number(p, s, w5 + 2);
+      p = number(p, <u64>b, w6 + 2);
+      p = spaces(p, 2);
+      p = hexHash(p, m, hashBytes(i));
+      store<u8>(p++, 0x0a);
     } else if (format == CSV) {
-      number(<u64>i, 0);
-      byte(0x2c);
-      hex(ids + <usize>i * 12, 12);
-      byte(0x2c);
-      typeCell(i);
-      byte(0x2c);
-      pathCell(k, i, false);
-      byte(0x2c);
-      number(size, 0);
-      byte(0x2c);
-      number(s, 0);
-      byte(0x2c);
-      number(<u64>b, 0);
-      byte(0x2c);
-      hex(m, hashLength(i));
-      byte(0x0a);
+      p = number(p, <u64>i, 0);
+      store<u8>(p++, 0x2c);
+      p = hexId(p, ids + <usize>i * 12);
+      store<u8>(p++, 0x2c);
+      p = typeCell(p, i);
+      store<u8>(p++, 0x2c);
+      p = pathCell(p, k, i, false);
+      store<u8>(p++, 0x2c);
+      p = number(p, size, 0);
+      store<u8>(p++, 0x2c);
+      p = number(p, s, 0);
+      store<u8>(p++, 0x2c);
+      p = number(p, <u64>b, 0);
+      store<u8>(p++, 0x2c);
+      p = hexHash(p, m, hashBytes(i));
+      store<u8>(p++, 0x0a);
     } else {
-      copy(J0, 21);
-      number(<u64>i, 0);
-      copy(J1, 15);
-      hex(ids + <usize>i * 12, 12);
-      copy(J2, 17);
-      typeCell(i);
-      copy(J3, 16);
-      pathCell(k, i, true);
-      copy(J4, 16);
-      number(size, 0);
-      copy(J5, 22);
-      number(s, 0);
-      copy(J6, 18);
-      number(<u64>b, 0);
-      copy(J7, 17);
-      hex(m, hashLength(i));
-      copy(J8, 19);
-      number(whole(offsets + (<usize>i << 3)), 0);
-      if ((load<u8>(m + <usize>hashSize) & 1) != 0) copy(J9, 47);
-      else copy(J10, 48);
-      copy(container, containerLength);
-      if (k + 1 < count) copy(J11, 8);
-      else copy(J12, 7);
+      p = text32(p, J0, 21);
+      p = number(p, <u64>i, 0);
+      p = text16(p, J1, 15);
+      p = hexId(p, ids + <usize>i * 12);
+      p = text32(p, J2, 17);
+      p = typeCell(p, i);
+      p = text16(p, J3, 16);
+      p = pathCell(p, k, i, true);
+      p = text16(p, J4, 16);
+      p = number(p, size, 0);
+      p = text32(p, J5, 22);
+      p = number(p, s, 0);
+      p = text32(p, J6, 18);
+      p = number(p, <u64>b, 0);
+      p = text32(p, J7, 17);
+      p = hexHash(p, m, hashBytes(i));
+      p = text32(p, J8, 19);
+      p = number(p, whole(offsets + (<usize>i << 3)), 0);
+      p = (load<u8>(m + <usize>hashSize) & 1) != 0 ? text48(p, J9, 47) : text48(p, J10, 48);
+      p = put(p, container, containerLength);
+      p = k + 1 < count ? text16(p, J11, 8) : text16(p, J12, 7);
     }
   }
-  written = <i32>(at - out);
+  written = <i32>(p - out);
   return k;
 }
 
