@@ -247,3 +247,28 @@ function namesShownAsStringFormsDo(rel: string, where: (typeof WHERE)[number]): 
     expect(written(toc, {}, 'json').text).toContain('Curve\\"Vector.uasset"');
   }
 }
+
+describe('the chunk rows\' writers as WebAssembly (what Liftoff, the compiler of a short list, runs per row)', () => {
+  it('keep their output cursor in a local and write fixed text and short cells by 16-byte stores, not a copy each', async () => {
+    // Binaryen (the AssemblyScript compiler's optimizer) reads the built module back. Under Liftoff a global is a
+    // load and a store through the instance at each use, and each memory.copy a call out to C: main's build set the
+    // cursor global per cell (12-16 stores a writer) and the JSON rows made 12 copies of their fixed text.
+    const { default: binaryen } = await import('binaryen');
+    const { CHUNK_ROWS_WASM_BASE64 } = await import('../../src/cli/chunk-rows-wasm.generated.js');
+    const m = binaryen.readBinary(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64'));
+    m.setFeatures(binaryen.Features.All);
+    try {
+      for (const name of ['writeTable', 'writeCsv', 'writeJson']) {
+        const f = m.getFunction(binaryen.getExportInfo(m.getExport(name)).value);
+        const body = binaryen.emitText(binaryen.getFunctionInfo(f).body);
+        const count = (op: string) => body.split(op).length - 1;
+        // The block span's first block (blockSpan) and the bytes written, once per row and per call.
+        expect(count('global.set'), name).toBeLessThanOrEqual(2);
+        // Only where 16-byte reads would pass the memory's end (two call sites: a cell and a long cell).
+        expect(count('memory.copy'), name).toBeLessThanOrEqual(2);
+      }
+    } finally {
+      m.dispose();
+    }
+  });
+});
