@@ -389,25 +389,32 @@ const ZEROS8: u64 = 0x3030303030303030;
   return p + <usize>d;
 }
 
-/** `v` right-aligned in `width` characters (0: no padding): 8 digits a step below 10^16. */
+/**
+ * `v` right-aligned in `width` characters (0: no padding): 8 digits a step below 10^16, the digit count from the
+ * leading zero bytes (a chunk's offset is most often past 10^8: a loop of 64-bit divisions counted its digits).
+ */
 function number(p: usize, v: u64, width: i32): usize {
-  if (v >= 100000000) return longNumber(p, v, width);
-  const c = digits8(<u32>v);
-  // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
-  const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
-  if (width > d) p = spaces(p, width - d);
-  return lastDigits(p, c, d);
+  if (v >= 10000000000000000) return longNumber(p, v, width);
+  if (v < 100000000) {
+    const c = digits8(<u32>v);
+    // Digits: 8 less the leading zeros (the lowest bytes); 0 has one.
+    const d = c == 0 ? 1 : 8 - <i32>(ctz(c) >> 3);
+    if (width > d) p = spaces(p, width - d);
+    return lastDigits(p, c, d);
+  }
+  const hi = v / 100000000;
+  const c = digits8(<u32>hi);
+  const d = 8 - <i32>(ctz(c) >> 3);
+  if (width > d + 8) p = spaces(p, width - d - 8);
+  p = lastDigits(p, c, d);
+  store<u64>(p, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
+  return p + 8;
 }
 
+/** `v` (10^16 or more) right-aligned in `width` characters. */
 function longNumber(p: usize, v: u64, width: i32): usize {
   const d = digitsOf(v);
   if (width > d) p = spaces(p, width - d);
-  if (v < 10000000000000000) {
-    const hi = v / 100000000;
-    p = lastDigits(p, digits8(<u32>hi), d - 8);
-    store<u64>(p, digits8(<u32>(v - hi * 100000000)) + ZEROS8);
-    return p + 8;
-  }
   makeTables();
   const end = p + <usize>d;
   p = end;
