@@ -207,6 +207,14 @@ describe('the chunk rows\' numbers and hex (written 2 digits and 4 bytes a step)
     writeChunkRows(toc, [0, 1, 2, 3, 4], 'csv', (b) => parts.push(Buffer.from(b)));
     expect(Buffer.concat(parts).toString('latin1')).toBe(want.join(''));
     expect(blockCount[4]).toBeGreaterThan(40);
+    // The table: numbers of 9 to 12 digits right-aligned (two 8-digit halves), each order of the rows.
+    for (const order of [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 4]]) {
+      const table: Buffer[] = [];
+      writeChunkRows(toc, order, 'table', (b) => table.push(Buffer.from(b)));
+      const cells = order.map((i) => want[i]!.slice(0, -1).split(','));
+      const text = renderTable(['#', 'chunk id', 'type', 'path', 'size', 'stored', 'blocks', 'hash'], cells, ['right', 'left', 'left', 'left', 'right', 'right', 'right', 'left']);
+      expect(Buffer.concat(table).toString('latin1'), JSON.stringify(order)).toBe(text);
+    }
   });
 });
 
