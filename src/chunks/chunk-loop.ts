@@ -13,8 +13,9 @@ import type { ChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { toHex } from '../util/bytes.js';
 import { ensureDirSync, isAborting as isAbortingShared, safeOutputPath, SafeOutputFolders, tempPathFor, openForWriteSync, writePiecesSync as writePiecesShared } from '../layout/output.js';
-import { chunkOutputPath } from '../layout/unnamed.js';
+import { chunkOutputPath, unnamedChunkPath } from '../layout/unnamed.js';
 import type { IoStoreToc } from '../toc/toc.js';
+import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import { IntList } from '../util/int-list.js';
 
 /** One chunk for the loop: which container and chunk, and where to write it (absent: hash only). */
@@ -98,6 +99,10 @@ const WRITE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_T
 
 const NO_TARGET = -1;
 const NO_INTS = new Int32Array(0);
+/** An unnamed chunk's file name (unnamedChunkPath): its id in hex, then `.bin`. */
+const BIN_SUFFIX = Buffer.from('.bin', 'latin1');
+const UNNAMED_NAME_SIZE = 2 * CHUNK_ID_SIZE + BIN_SUFFIX.length;
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 const OWN_PATH = -2;
 /** Where a plain ASCII name is a safe file name as it is (LoopTasks.targetBytes); Windows has more rules. */
 const PLAIN_PLATFORM = process.platform !== 'win32';
@@ -194,11 +199,11 @@ export class LoopTasks {
   targetBytes(t: number, toc: IoStoreToc): Buffer | undefined {
     if (this.starts[t] !== OWN_PATH || !PLAIN_PLATFORM) return undefined;
     if (toc !== this.bytesOf) this.bytesFor(toc);
+    const i = this.indices[t]!;
+    const f = i < this.folderOf.length ? this.folderOf[i]! : -1;
+    if (f < 0) return this.unnamedBytes(toc, i);
     const names = this.names;
     if (names === undefined) return undefined;
-    const i = this.indices[t]!;
-    const f = this.folderOf[i]!;
-    if (f < 0) return undefined;
     const dir = this.dirBytes[f] ?? this.folderBytes(toc, f);
     if (dir === undefined) return undefined;
     const at = this.nameStarts[this.nameOf[i]!]! + 4;
@@ -226,6 +231,52 @@ export class LoopTasks {
   }
 
   /**
+   * An unnamed chunk's file (`_chunks/<type>/<id>.bin`, unnamedChunkPath) as the bytes of its path, its folder checked
+   * once per type: the id's hex goes straight into the path's bytes, with no id, path or folder string per chunk (a
+   * container of unnamed chunks, such as bulk data, made and checked three strings a chunk on each thread).
+   */
+  private unnamedBytes(toc: IoStoreToc, i: number): Buffer | undefined {
+    const ids = toc.chunkIds;
+    const at = i * CHUNK_ID_SIZE;
+    const type = ids[at + CHUNK_ID_SIZE - 1]!;
+    const dir = this.typeDirBytes[type] ?? this.unnamedFolderBytes(toc, i, type);
+    if (dir === undefined) return undefined;
+    const start = dir.length;
+    const end = start + UNNAMED_NAME_SIZE;
+    if (this.pathBytes.length < end) {
+      this.pathBytes = Buffer.alloc(Math.max(end, 2 * this.pathBytes.length));
+      this.pathDir = undefined;
+      this.pathViews = noViews(this.pathBytes);
+    }
+    const out = this.pathBytes;
+    if (dir !== this.pathDir) {
+      out.set(dir);
+      out.set(BIN_SUFFIX, end - BIN_SUFFIX.length);
+      this.pathDir = dir;
+    }
+    for (let k = 0, to = start; k < CHUNK_ID_SIZE; k++, to += 2) {
+      const b = ids[at + k]!;
+      out[to] = HEX_DIGITS[b >> 4]!;
+      out[to + 1] = HEX_DIGITS[b & 15]!;
+    }
+    return (this.pathViews[end] ??= out.subarray(0, end));
+  }
+
+  /** The checked folder of unnamed chunks of chunk i's type and a separator as UTF-8, kept; undefined if it fails. */
+  private unnamedFolderBytes(toc: IoStoreToc, i: number, type: number): Uint8Array | undefined {
+    let path: string;
+    try {
+      path = safeOutputPath(this.d.root, unnamedChunkPath(toc.chunkTypeName(i), toc.chunkIdHex(i)));
+    } catch {
+      return undefined;
+    }
+    const cut = path.lastIndexOf(sep) + 1;
+    // The name written after the folder is the one the path has (unnamedChunkPath: the id's hex and `.bin`).
+    if (path.length - cut !== UNNAMED_NAME_SIZE || !path.endsWith('.bin')) return undefined;
+    return (this.typeDirBytes[type] = Buffer.from(path.slice(0, cut), 'utf8'));
+  }
+
+  /**
    * Makes `toc`'s tables the ones targetBytes reads (`names` undefined: it has no stored names, nothing goes as
    * bytes), taken once per TOC rather than through ChunkPaths' accessors per chunk.
    */
@@ -233,6 +284,9 @@ export class LoopTasks {
     // May throw (a broken index), as each chunk's path would: nothing is changed then.
     const paths = toc.chunkPaths;
     this.bytesOf = toc;
+    // Type names depend on the container's version (chunkTypeName): the unnamed folders are kept per TOC.
+    this.typeDirBytes = (this.typeDirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(256).fill(undefined);
+    this.typeDirBytesByToc.set(toc, this.typeDirBytes);
     const names = paths?.storedNames;
     const tables = paths?.tables;
     this.names = tables?.nameStarts ? names : undefined;
@@ -268,6 +322,9 @@ export class LoopTasks {
   private nameOf: Int32Array = NO_INTS;
   private nameStarts: Int32Array = NO_INTS;
   private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
+  /** The checked folders of unnamed chunks (and a separator) as UTF-8, by chunk type, of `bytesOf` and by TOC. */
+  private typeDirBytes: Array<Uint8Array | undefined> = [];
+  private typeDirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
 
   /**
    * Chunk i's own output path below the root: a named chunk's folder is checked and resolved once (a game's chunks
