@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tmp.js';
@@ -143,6 +143,24 @@ describe("a short list or info finds what it runs of the main bundle in the comm
       const grew = Number(/grew: (-?\d+)/.exec(r.stderr)?.[1]);
       expect(grew, `${args.join(' ')}: ${r.stderr}`).toBeLessThan(256);
       expect(statSync(join(copy, 'dist', 'cli', cache)).size).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("a short list or info parses bin/'s functions once", () => {
+  it('the launcher and the loader functions a run calls are compiled with their file, not again at their first call', () => {
+    const log = join(tempDir('iostore-short-start-'), 'v8.log');
+    for (const args of [['list'], ['info', '--json']]) {
+      // V8's function events: a `parse-function` is a function compiled on its first call (lazily). The flag makes
+      // V8 refuse the bundle's code cache, which is not what this looks at.
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bin, ...args, utoc], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = readFileSync(log, 'latin1').split('\n');
+      const binScripts = new Set(lines.filter((l) => /^script-details,\d+,.*[\\/]bin[\\/][^\\/]+\.js,/.test(l)).map((l) => l.split(',')[1]));
+      expect(binScripts.size, args.join(' ')).toBe(2);
+      // main's build: prepare, hookBundles, compileBundle, readToEnd, readAll, tagOf, cacheFile, loadMain, exitNow...
+      const lazy = lines.filter((l) => l.startsWith('function,parse-function,') && binScripts.has(l.split(',')[2]));
+      expect(lazy.map((l) => l.split(',').pop()), args.join(' ')).toEqual([]);
     }
   });
 });
