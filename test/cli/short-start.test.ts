@@ -164,3 +164,24 @@ describe("a short list or info parses bin/'s functions once", () => {
     }
   });
 });
+
+/** A preload that records every split of a string by a regular expression (each compiles it on its first run). */
+const SPLIT_PRELOAD = `
+const split = RegExp.prototype[Symbol.split];
+const seen = [];
+RegExp.prototype[Symbol.split] = function (s, limit) { seen.push(String(this)); return split.call(this, s, limit); };
+process.on('exit', () => require('node:fs').writeSync(2, 'split: ' + JSON.stringify(seen) + '\\n'));
+`;
+
+describe("a short list or info's argument parsing", () => {
+  it('splits no command string by a regular expression', () => {
+    const preload = join(tempDir('iostore-short-start-'), 'split.cjs');
+    writeFileSync(preload, SPLIT_PRELOAD);
+    for (const args of [['list'], ['info', '--json']]) {
+      const r = spawnSync(process.execPath, ['-r', preload, bin, ...args, utoc], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      // main's build: ["/\\s+/"] (commandSlots).
+      expect(r.stderr, args.join(' ')).toBe('split: []\n');
+    }
+  });
+});
