@@ -6,6 +6,10 @@
 // bundle loads as it would without one. V8 checks a cache against little more than its source's length, so
 // scripts/build-cli.mjs removes the caches whenever it writes new bundles.
 'use strict';
+// The functions every run calls are parenthesized function expressions: V8 compiles those with the file (a hint
+// that they are called soon) instead of pre-parsing them there and parsing them again at their first call, which
+// is how it compiles a function declaration. This file has no code cache of its own (list of the bench's 3,000
+// chunks: -0.44M instructions; test/cli/short-start.test.ts). The others stay declarations: most runs never call them.
 // The class of this very module: require('node:module') would load Node's ESM loader with it (~0.35 ms of a run).
 const Module = module.constructor;
 const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } = require('node:fs');
@@ -39,7 +43,7 @@ const loaded = [];
  * cache. Whatever V8 flags are set must be the same when the cache is written and read (V8 rejects a cache made
  * under other flags), so this one function serves both.
  */
-function prepare(command) {
+const prepare = (function prepare(command) {
   // The command named first (bin/iostore.js passes its first argument; a run that names it later takes the shared
   // cache: only slower to start).
   if (COMMAND_CACHES.includes(command)) commandCache = command;
@@ -53,10 +57,10 @@ function prepare(command) {
   // A script compiled here (and one deserialized from a cache) has no import() of its own: the bundles import what
   // they do not hold (a user's native Oodle binding or codec module, hash-wasm) through this one (scripts/build-cli.mjs).
   hookBundles();
-}
+});
 
 /** Routes the bundles' loading (a CLI bundle on the main thread, a worker's bundle in a worker) through the cache. */
-function hookBundles() {
+const hookBundles = (function hookBundles() {
   globalThis.__iostoreDynamicImport = (specifier) => import(specifier);
   // Read by src/util/worker-pool.ts (newWorker): workers of the bundled code start through this file.
   globalThis.__iostoreWorkerLoader = __filename;
@@ -65,13 +69,13 @@ function hookBundles() {
     if (!isBundle(filename)) return plain(module, filename);
     compileBundle(module, filename);
   };
-}
+});
 
 function isBundle(filename) {
   return (filename.startsWith(BUNDLES) && BUNDLE.test(filename)) || (filename.startsWith(DIST) && WORKER_BUNDLE.test(filename));
 }
 
-function compileBundle(module, filename) {
+const compileBundle = (function compileBundle(module, filename) {
   // The cache (IOSTORE_CODE_CACHE=0 loads without it: to measure what it saves, or to rule it out) is read into the
   // bundle's bytes once they are text: one buffer, whose pages are written once (a page first written costs a
   // fault: ~40 for a file of 150 KB). Read with the calls the TOC reader makes anyway: readFileSync's
@@ -107,18 +111,20 @@ function compileBundle(module, filename) {
   }
   const script = new Script(Module.wrap(source), { filename, cachedData });
   loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used', tag: tagOf(filename) });
-  const require = (id) => module.require(id);
+  const require = (function require(id) {
+    return module.require(id);
+  });
   require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);
   require.cache = Module._cache;
   script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
-}
+});
 
 /**
  * Reads `fd` to its end into `buffer`, or into a buffer of the file's size when it does not fit; returns that buffer
  * and how many bytes it holds. Sized by reading, not by fstat: Node makes a Stats object of an fstat, and its class
  * is compiled on first use (~0.2 ms), which `list` and `info` need nowhere else.
  */
-function readToEnd(fd, buffer) {
+const readToEnd = (function readToEnd(fd, buffer) {
   let done = readAll(fd, buffer, 0, buffer.length);
   if (done < buffer.length) return { buffer, size: done };
   const larger = Buffer.allocUnsafe(fstatSync(fd).size + 1);
@@ -126,10 +132,10 @@ function readToEnd(fd, buffer) {
   done = readAll(fd, larger, done, larger.length - done);
   // Still full: the file grew since its fstat (a build writing it): its size asked again.
   return done < larger.length ? { buffer: larger, size: done } : readToEnd(fd, larger);
-}
+});
 
 /** Reads `fd` into `into` from `at` (the file's same offset) until `into` is full or the file ends; returns the bytes it then holds. */
-function readAll(fd, into, at, length) {
+const readAll = (function readAll(fd, into, at, length) {
   let done = at;
   const end = at + length;
   while (done < end) {
@@ -138,16 +144,16 @@ function readAll(fd, into, at, length) {
     done += n;
   }
   return done;
-}
+});
 
 /** The command cache the main bundle loads with in this run, if any. */
-function tagOf(filename) {
+const tagOf = (function tagOf(filename) {
   return filename === MAIN ? commandCache : undefined;
-}
+});
 
-function cacheFile(filename, tag) {
+const cacheFile = (function cacheFile(filename, tag) {
   return tag === undefined ? `${filename}.cache` : `${filename}.${tag}.cache`;
-}
+});
 
 /**
  * Writes each loaded bundle's cache with every function compiled so far (temporary name, then rename); `only`, if
@@ -192,8 +198,6 @@ function runWorker() {
   if (process.env.IOSTORE_CODE_CACHE_REPORT) writeSync(2, `code cache (worker): ${codeCacheReport().map(([n, c]) => `${n} ${c}`).join(', ')}\n`);
 }
 
-// (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
-if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();
 
 /**
  * The main bundle's exports, loaded as require() would load it without Node's resolution of its path (the stats and
@@ -201,7 +205,7 @@ if (require.main === module && !require('node:worker_threads').isMainThread) run
  * require() finds it by, so that the lazy bundles' require('./main.bundle.cjs') gets this module: this file's own
  * name is the real one (Node resolved it), and dist/ lies beside it.
  */
-function loadMain() {
+const loadMain = (function loadMain() {
   const cached = Module._cache[MAIN];
   if (cached !== undefined) return cached.exports;
   const main = new Module(MAIN, module);
@@ -216,6 +220,9 @@ function loadMain() {
   }
   main.loaded = true;
   return main.exports;
-}
+});
 
 module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, COMMAND_CACHES };
+
+// (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
+if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();

@@ -21,10 +21,15 @@ loader.prepare();
  * other commands, which V8 would deserialize on every run.
  */
 async function commandCacheChild(command, utoc) {
-  const { run } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
+  // What bin/iostore.js takes of the bundle and calls around a run, as it does: the export getters and those
+  // functions are otherwise compiled from source on every run (they are not in the cache).
+  const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
+  if (typeof abortWrites !== 'function' || typeof removeDetached !== 'function') throw new Error('the main bundle lacks what bin/iostore.js takes');
+  ownProcessFlags();
   for (const extra of COMMAND_RUNS[command]) {
     const code = await run([command, utoc, ...extra]);
     if (code !== 0) throw new Error(`iostore ${command} ${utoc} ${extra.join(' ')} exited with ${code}`);
+    stdWritesPending();
   }
   loader.writeCodeCache((filename) => filename.endsWith(`${require('node:path').sep}main.bundle.cjs`), command);
 }

@@ -70,7 +70,9 @@ export interface PositionalSlot {
 }
 
 export function commandSlots(command: string): { name: string; slots: PositionalSlot[] } {
-  const [name, ...rest] = command.trim().split(/\s+/);
+  // Split at spaces without a regular expression: a short run's first one compiles it (the commands' strings are
+  // ours, their parts one space apart).
+  const [name, ...rest] = command.split(' ').filter((part) => part !== '');
   const slots = rest.map((s) => {
     const variadic = s.endsWith('..]') || s.endsWith('..>');
     return { name: s.slice(1, variadic ? -3 : -1), required: s.startsWith('<'), variadic };

@@ -1,6 +1,7 @@
 import type { Argv, OptionSpec } from './args.js';
 import { IoStoreError } from '../errors.js';
 import { probePath } from '../util/path-probe.js';
+import { hasExtension } from '../util/file-extension.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
 import { readToc, type IoStoreToc, type ReadTocOptions } from '../toc/toc.js';
@@ -85,7 +86,7 @@ export function singleFile(paths: readonly string[]): string | undefined {
 }
 
 /** A path the commands treat as a pak archive rather than a container. */
-export const isPakPath = (p: string): boolean => /\.pak$/i.test(p);
+export const isPakPath = (p: string): boolean => hasExtension(p, '.pak');
 
 /** Options of the commands that compress (pack, to-zen): the level and, for Oodle, the codec. */
 export interface EncoderArgs {

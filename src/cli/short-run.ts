@@ -30,7 +30,13 @@ export function isShortRun(utoc: string): boolean {
  * were turned off.
  */
 export function skipOptimizingCompiler(): boolean {
-  if (!processFlagsOwned() || process.env.IOSTORE_WRITING_CODE_CACHE || process.env.IOSTORE_V8_OPT === '1') return false;
+  if (!processFlagsOwned() || process.env.IOSTORE_V8_OPT === '1') return false;
+  if (process.env.IOSTORE_WRITING_CODE_CACHE) {
+    // No flag changed (a cache written after a change is refused), but the setter's functions are compiled as a
+    // short run compiles them, so that the command's code cache holds them (scripts/warm-code-cache.cjs).
+    setV8Flags('');
+    return false;
+  }
   setV8Flags('--no-opt --liftoff-only');
   return true;
 }

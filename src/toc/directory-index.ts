@@ -189,18 +189,24 @@ const UNSAFE_CHARS = /[/\\:\x00-\x1f]/;
  * convention; any other `..`, an absolute path or a drive letter would let a path escape an output folder.
  */
 function validateMountPoint(mountPoint: string, source: string, base: number): void {
-  const m = mountPoint.replace(/\\/g, '/');
+  const m = mountPoint.replaceAll('\\', '/');
   let rest = m;
   while (rest.startsWith('../')) rest = rest.slice(3);
   const parts = rest.split('/').filter((p) => p !== '');
-  if (rest.startsWith('/') || /^[a-zA-Z]:/.test(m) || parts.some((p) => p === '..' || p === '.' || p.includes(':'))) {
+  if (rest.startsWith('/') || startsWithDrive(m) || parts.some((p) => p === '..' || p === '.' || p.includes(':'))) {
     throw new IoStoreError('UNSAFE_PATH', `directory index mount point ${quote(mountPoint)} is not a relative engine path`, { file: source, offset: base });
   }
 }
 
+/** Whether `path` starts with a drive letter and its colon (`C:`): what `/^[a-zA-Z]:/` tells, without compiling one. */
+function startsWithDrive(path: string): boolean {
+  const letter = path.charCodeAt(0) | 0x20;
+  return letter >= 0x61 && letter <= 0x7a && path.charCodeAt(1) === 0x3a;
+}
+
 /** The mount point without the engine's leading `../` hops and slashes, e.g. `Game/Content/` or ``. */
 export function mountPointRelative(mountPoint: string): string {
-  let s = mountPoint.replace(/\\/g, '/');
+  let s = mountPoint.replaceAll('\\', '/');
   for (;;) {
     if (s.startsWith('../')) s = s.slice(3);
     else break;

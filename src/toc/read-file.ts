@@ -5,6 +5,7 @@ import { parseTocHeader, TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
 import { readToc, tocSizeBound, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
 import { readFullSync } from '../util/read-full.js';
+import { hasExtension } from '../util/file-extension.js';
 import { sharedModuleBytes } from '../util/wasm.js';
 
 /** Address space past a shared .utoc's bytes for the manifest writer's tables, windows and output (see sharedModuleBytes). */
@@ -25,7 +26,7 @@ export async function openToc(path: string, options: ReadTocOptions = {}): Promi
  * reads themselves.
  */
 export async function readTocBytes(path: string, o: { shared?: boolean } = {}): Promise<Uint8Array> {
-  if (UCAS.test(path)) throw ucasGiven(path);
+  if (hasExtension(path, '.ucas')) throw ucasGiven(path);
   const fd = withIoError(path, () => openSync(path, 'r'));
   try {
     const head = new Uint8Array(TOC_HEADER_SIZE);
@@ -75,7 +76,6 @@ function sizeBoundOf(head: Uint8Array, path: string): number | undefined {
   return bound <= BOUND_READ_LIMIT ? bound : undefined;
 }
 
-const UCAS = /\.ucas$/i;
 
 /**
  * A `.ucas` given where its `.utoc` belongs: the `.utoc` indexes it (its partitions `X_s1.ucas` ... too), and reading

@@ -5,7 +5,8 @@ export function plural(count: number, noun: string, nouns = pluralOf(noun)): str
 
 function pluralOf(noun: string): string {
   // The last word takes the number: `1 non-package file`, `2 non-package files`.
-  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
-  if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
+  // Without regular expressions (a short run would compile each on its first test): /[^aeiou]y$/, /(s|x|ch|sh)$/.
+  if (noun.length >= 2 && noun.endsWith('y') && !'aeiou'.includes(noun[noun.length - 2]!)) return `${noun.slice(0, -1)}ies`;
+  if (noun.endsWith('s') || noun.endsWith('x') || noun.endsWith('ch') || noun.endsWith('sh')) return `${noun}es`;
   return `${noun}s`;
 }

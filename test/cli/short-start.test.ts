@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tmp.js';
@@ -102,5 +102,91 @@ describe('a short list or info starts without a Stats object, Node resolving its
     child.kill('SIGINT');
     const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
     expect([code, signal, err]).toEqual([null, 'SIGINT', '']);
+  });
+});
+
+/**
+ * A runner that loads a copy of bin/ and the main bundle with a command's own cache (the copy's cache is the one
+ * written over), runs bin/iostore.js there as `node bin/iostore.js` would, and at its exit writes the bundle's cache
+ * again with what the run compiled: the bytes it grew by are the functions the run compiled from source.
+ */
+const GROW_RUNNER = `
+const { statSync, writeSync } = require('node:fs');
+const [copy, ...args] = process.argv.slice(2);
+const cache = copy + '/dist/cli/main.bundle.cjs.' + args[0] + '.cache';
+const loaded = statSync(cache).size;
+const loader = require(copy + '/bin/bundle-loader.js');
+process.on('exit', () => {
+  loader.writeCodeCache(null, args[0]);
+  writeSync(2, 'grew: ' + (statSync(cache).size - loaded) + '\\n');
+});
+process.argv = [process.argv[0], copy + '/bin/iostore.js', ...args];
+require(copy + '/bin/iostore.js');
+`;
+
+describe("a short list or info finds what it runs of the main bundle in the command's code cache", () => {
+  it("bin/iostore.js's exports and the flag setter are in it: the run compiles (almost) nothing of the bundle", () => {
+    const dir = tempDir('iostore-short-start-');
+    const runner = join(dir, 'grow.cjs');
+    writeFileSync(runner, GROW_RUNNER);
+    const copy = join(dir, 'copy');
+    cpSync(join(root, 'bin'), join(copy, 'bin'), { recursive: true });
+    mkdirSync(join(copy, 'dist', 'cli'), { recursive: true });
+    copyFileSync(join(root, 'package.json'), join(copy, 'package.json'));
+    copyFileSync(join(root, 'dist', 'cli', 'main.bundle.cjs'), join(copy, 'dist', 'cli', 'main.bundle.cjs'));
+    for (const args of [['list'], ['list', '--json'], ['list', '--csv'], ['info'], ['info', '--json']]) {
+      const cache = `main.bundle.cjs.${args[0]}.cache`;
+      copyFileSync(join(root, 'dist', 'cli', cache), join(copy, 'dist', 'cli', cache));
+      const r = spawnSync(process.execPath, [runner, copy, args[0], utoc, ...args.slice(1)], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      // main's build: 1.5-2 KB (the export getters, setV8Flags and its binding's, compiled from source on every run).
+      const grew = Number(/grew: (-?\d+)/.exec(r.stderr)?.[1]);
+      expect(grew, `${args.join(' ')}: ${r.stderr}`).toBeLessThan(256);
+      expect(statSync(join(copy, 'dist', 'cli', cache)).size).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("a short list or info parses bin/'s functions once", () => {
+  it('the launcher and the loader functions a run calls are compiled with their file, not again at their first call', () => {
+    const log = join(tempDir('iostore-short-start-'), 'v8.log');
+    for (const args of [['list'], ['info', '--json']]) {
+      // V8's function events: a `parse-function` is a function compiled on its first call (lazily). The flag makes
+      // V8 refuse the bundle's code cache, which is not what this looks at.
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bin, ...args, utoc], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = readFileSync(log, 'latin1').split('\n');
+      const binScripts = new Set(lines.filter((l) => /^script-details,\d+,.*[\\/]bin[\\/][^\\/]+\.js,/.test(l)).map((l) => l.split(',')[1]));
+      expect(binScripts.size, args.join(' ')).toBe(2);
+      // main's build: prepare, hookBundles, compileBundle, readToEnd, readAll, tagOf, cacheFile, loadMain, exitNow...
+      const lazy = lines.filter((l) => l.startsWith('function,parse-function,') && binScripts.has(l.split(',')[2]));
+      expect(lazy.map((l) => l.split(',').pop()), args.join(' ')).toEqual([]);
+    }
+  });
+});
+
+/**
+ * A preload that records every regular expression a run executes (each is compiled on its first use: ~50K
+ * instructions). With `exec` replaced, V8 leaves its fast paths and calls it for test, split and replace too.
+ */
+const REGEXP_PRELOAD = `
+const exec = RegExp.prototype.exec;
+const seen = new Set();
+RegExp.prototype.exec = function (s) { seen.add(String(this)); return exec.call(this, s); };
+process.on('exit', () => require('node:fs').writeSync(2, 'regexps: ' + JSON.stringify([...seen]) + '\\n'));
+`;
+
+describe('a short list or info runs no regular expression of its own', () => {
+  it('in every form (info, for a terminal, checks the names it quotes for control characters)', () => {
+    const preload = join(tempDir('iostore-short-start-'), 'regexp.cjs');
+    writeFileSync(preload, REGEXP_PRELOAD);
+    for (const args of [['list'], ['list', '--json'], ['list', '--csv'], ['info', '--json'], ['info']]) {
+      const r = spawnSync(process.execPath, ['-r', preload, bin, ...args, utoc], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      // main's build: /\s+/ (the parser's command strings), /\.pak$/i, /\.ucas$/i, /\\/g, /^[a-zA-Z]:/ (the mount
+      // point), the plural's, /\.utoc$/i (--json's container name).
+      const seen = JSON.parse(/regexps: (.*)/.exec(r.stderr)![1]!) as string[];
+      expect(seen.length, `${args.join(' ')}: ${seen.join(' ')}`).toBe(args.join(' ') === 'info' ? 1 : 0);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { isPakPath, openTocWithKeys, pakKeys, singleFile, withContainerOptions, 
 import { infoJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
+import { withoutExtension } from '../../util/file-extension.js';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
 const pakModules = () => Promise.all([import('../pak-open.js'), import('../../pak/listing.js')]);
@@ -53,7 +54,7 @@ export const infoCommand: Command<InfoArgs> = {
     const toc = await openTocWithKeys(file, args);
     const info = containerInfo(toc);
     if (args.json) {
-      io.out(renderJson(infoJson([{ name: basename(file).replace(/\.utoc$/i, ''), ...info }], [], info)));
+      io.out(renderJson(infoJson([{ name: withoutExtension(basename(file), '.utoc'), ...info }], [], info)));
     } else {
       io.out(renderInfo(info));
       if (toc.directoryIndexError) io.err(`warning: ${toc.directoryIndexError.message}\n`);

@@ -13,6 +13,7 @@ import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
+import { withoutExtension } from '../../util/file-extension.js';
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -84,7 +85,7 @@ export const listCommand: Command<ListArgs> = {
       if (count === 0) io.out(text);
       else {
         io.out(`${text.slice(0, cut)}\n`);
-        writeChunkRows(toc, order, 'json', write, basename(file).replace(/\.utoc$/i, ''));
+        writeChunkRows(toc, order, 'json', write, withoutExtension(basename(file), '.utoc'));
         io.out(`  ${text.slice(cut)}`);
       }
       return ExitCode.Ok;
