@@ -284,19 +284,21 @@ export class LoopTasks {
     // May throw (a broken index), as each chunk's path would: nothing is changed then.
     const paths = toc.chunkPaths;
     this.bytesOf = toc;
-    // Type names depend on the container's version (chunkTypeName): the unnamed folders are kept per TOC.
-    this.typeDirBytes = (this.typeDirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(256).fill(undefined);
-    this.typeDirBytesByToc.set(toc, this.typeDirBytes);
+    // Kept per TOC: folders are a TOC's, and type names depend on its version (chunkTypeName).
+    let kept = (this.dirsByToc ??= new Map()).get(toc);
+    if (kept === undefined) {
+      // At full length: reading past an array's end deoptimized this (optimized code met a folder first seen later).
+      kept = { folders: new Array<Uint8Array | undefined>(paths?.folderCount ?? 0).fill(undefined), types: new Array<Uint8Array | undefined>(256).fill(undefined) };
+      this.dirsByToc.set(toc, kept);
+    }
+    this.dirBytes = kept.folders;
+    this.typeDirBytes = kept.types;
     const names = paths?.storedNames;
     const tables = paths?.tables;
     this.names = tables?.nameStarts ? names : undefined;
     this.folderOf = tables?.folderOf ?? NO_INTS;
     this.nameOf = tables?.nameOf ?? NO_INTS;
     this.nameStarts = tables?.nameStarts ?? NO_INTS;
-    if (!paths) return;
-    // At full length: reading past an array's end deoptimized this (optimized code met a folder first seen later).
-    this.dirBytes = (this.dirBytesByToc ??= new Map()).get(toc) ?? new Array<Uint8Array | undefined>(paths.folderCount).fill(undefined);
-    this.dirBytesByToc.set(toc, this.dirBytes);
   }
 
   /** Folder f's checked output path and a separator as UTF-8, kept; undefined (not kept) if it fails its check. */
@@ -321,10 +323,10 @@ export class LoopTasks {
   private folderOf: Int32Array = NO_INTS;
   private nameOf: Int32Array = NO_INTS;
   private nameStarts: Int32Array = NO_INTS;
-  private dirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
-  /** The checked folders of unnamed chunks (and a separator) as UTF-8, by chunk type, of `bytesOf` and by TOC. */
+  /** The checked folders of unnamed chunks (and a separator) as UTF-8, by chunk type, of `bytesOf`. */
   private typeDirBytes: Array<Uint8Array | undefined> = [];
-  private typeDirBytesByToc: Map<IoStoreToc, Array<Uint8Array | undefined>> | undefined;
+  /** Both kinds of checked folders' bytes, by TOC. */
+  private dirsByToc: Map<IoStoreToc, { folders: Array<Uint8Array | undefined>; types: Array<Uint8Array | undefined> }> | undefined;
 
   /**
    * Chunk i's own output path below the root: a named chunk's folder is checked and resolved once (a game's chunks
