@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';
+import { withoutExtension } from '../util/file-extension.js';
 
 /** Positional reads from one file or buffer: what the block reader needs of a `.ucas` partition. */
 export interface RandomAccessSource {
@@ -149,6 +150,6 @@ const READ_AHEAD_GAP = 64 << 10;
 
 /** `name.ucas`, `name_s1.ucas`, ... for a container's partitions. */
 export function partitionPaths(utocPath: string, count: number): string[] {
-  const base = utocPath.replace(/\.utoc$/i, '');
+  const base = withoutExtension(utocPath, '.utoc');
   return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? `${base}.ucas` : `${base}_s${i}.ucas`));
 }

@@ -4,6 +4,7 @@ import { ioError, withIoError } from '../toc/read-file.js';
 import { MANIFEST_NAME } from '../layout/manifest.js';
 import { UNNAMED_CHUNKS_FOLDER } from '../layout/unnamed.js';
 import { readFullSync } from '../util/read-full.js';
+import { hasExtension } from '../util/file-extension.js';
 
 /**
  * A folder of loose chunk files as `unpack` writes it (zen packages at their paths, bulk data beside them, unnamed
@@ -49,7 +50,7 @@ export function isLooseFolder(path: string): boolean {
   if (existsSync(join(path, MANIFEST_NAME))) return true;
   let found = false;
   const containers = !walk(path, '', (rel) => {
-    if (/\.utoc$/i.test(rel)) return false;
+    if (hasExtension(rel, '.utoc')) return false;
     if (PACKAGE_FILE.test(rel) || rel.startsWith(`${UNNAMED_CHUNKS_FOLDER}/`)) found = true;
     return true;
   });

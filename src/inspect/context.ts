@@ -11,6 +11,7 @@ import { parseZenPackage, type ZenPackage } from '../zen/zen-package.js';
 import { parseLoaderGlobalNames, parseLoaderInitialLoadMeta, parseScriptObjects, scriptObjectPaths, type ScriptObjectEntry } from '../zen/script-objects.js';
 import { NAME_HASH_ALGORITHM_ID } from '../zen/name-batch.js';
 import { quote } from '../util/quote.js';
+import { hasExtension } from '../util/file-extension.js';
 
 /** The container's header chunk, parsed; null when it has none (global containers). */
 export async function readContainerHeader(reader: ContainerReader, version?: ContainerHeaderVersionName): Promise<ContainerHeader | null> {
@@ -98,7 +99,7 @@ export async function loadScriptObjects(nextTo: string, globalUtoc?: string): Pr
   const path = globalUtoc ?? findGlobalScriptObjects(nextTo);
   if (path === undefined) return undefined;
   if (!existsSync(path)) throw new IoStoreError('NOT_FOUND', 'no such file', { file: path });
-  if (!/\.utoc$/i.test(path)) return scriptObjectMap(parseScriptObjects(new Uint8Array(readFileSync(path)), { source: path }));
+  if (!hasExtension(path, '.utoc')) return scriptObjectMap(parseScriptObjects(new Uint8Array(readFileSync(path)), { source: path }));
   const reader = await ContainerReader.open(path);
   try {
     return await scriptObjectsFromReader(reader);

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { IoStoreError } from '../errors.js';
 import { ioError, ucasGiven } from '../toc/read-file.js';
+import { hasExtension, withoutExtension } from '../util/file-extension.js';
 
 /** A container to mount, with its engine priority. */
 export interface MountEntry {
@@ -26,7 +27,7 @@ export function containerPriority(name: string): number {
 }
 
 export function mountEntry(utoc: string): MountEntry {
-  const name = basename(utoc).replace(/\.utoc$/i, '');
+  const name = withoutExtension(basename(utoc), '.utoc');
   return { utoc, name, priority: containerPriority(name), isGlobal: name.toLowerCase() === 'global' };
 }
 
@@ -39,7 +40,7 @@ export interface PakMountEntry {
 }
 
 export function pakMountEntry(pak: string): PakMountEntry {
-  const name = basename(pak).replace(/\.pak$/i, '');
+  const name = withoutExtension(basename(pak), '.pak');
   return { pak, name, priority: containerPriority(name) };
 }
 
@@ -94,16 +95,16 @@ export async function discoverMounts(inputs: readonly string[], o: { paks?: bool
       throw ioError(e, input);
     }
     if (st.isDirectory()) await walk(input, found, withPaks);
-    else if (/\.utoc$/i.test(input) || (withPaks && /\.pak$/i.test(input))) found.push(input);
-    else if (/\.ucas$/i.test(input)) throw ucasGiven(input);
+    else if (hasExtension(input, '.utoc') || (withPaks && hasExtension(input, '.pak'))) found.push(input);
+    else if (hasExtension(input, '.ucas')) throw ucasGiven(input);
     else throw new IoStoreError('USAGE', `expected a .utoc${withPaks ? ' or .pak' : ''} file or a folder of containers`, { file: input });
   }
   // One file given twice (`a/x.utoc` and `./a/x.utoc`, or a file and its folder) mounts once.
   const byPath = new Map<string, string>();
   for (const f of found) if (!byPath.has(resolve(f))) byPath.set(resolve(f), f);
   const unique = [...byPath.values()];
-  const containers = unique.filter((f) => /\.utoc$/i.test(f)).map(mountEntry).sort(byMountOrder);
-  const paks = unique.filter((f) => /\.pak$/i.test(f)).map(pakMountEntry).sort(byMountOrder);
+  const containers = unique.filter((f) => hasExtension(f, '.utoc')).map(mountEntry).sort(byMountOrder);
+  const paks = unique.filter((f) => hasExtension(f, '.pak')).map(pakMountEntry).sort(byMountOrder);
   if (containers.length + paks.length === 0) throw new IoStoreError('NOT_FOUND', `no .utoc${withPaks ? ' or .pak' : ''} files in ${inputs.join(', ')}`);
   return { containers, paks };
 }
@@ -118,6 +119,6 @@ async function walk(dir: string, out: string[], withPaks: boolean): Promise<void
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(dir, e.name);
     if (e.isDirectory()) await walk(p, out, withPaks);
-    else if (/\.utoc$/i.test(e.name) || (withPaks && /\.pak$/i.test(e.name))) out.push(p);
+    else if (hasExtension(e.name, '.utoc') || (withPaks && hasExtension(e.name, '.pak'))) out.push(p);
   }
 }

@@ -28,6 +28,7 @@ import { mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './p
 import { readPieces, type PlannedChunk } from './planned-chunk.js';
 import { engineTarget } from './targets.js';
 import { plural } from '../util/plural.js';
+import { withoutExtension } from '../util/file-extension.js';
 
 /** The manifest's container id, unless the caller chose one. */
 function manifestContainerId(c: ManifestContainer, outName: string, chosen: ContainerIdChoice | undefined, warnings: string[], source: string): ContainerIdChoice {
@@ -50,7 +51,7 @@ export async function planManifest(folder: string, outBase: string, outName: str
   const c = pickContainer(manifest, o.container, folder, outName);
   const idChoice = manifestContainerId(c, outName, chosen, warnings, folder);
   const containerId = idChoice.id;
-  if (!o.force && resolve(c.utoc).replace(/\.utoc$/i, '') === outBase) {
+  if (!o.force && withoutExtension(resolve(c.utoc), '.utoc') === outBase) {
     throw new IoStoreError('USAGE', 'the output would overwrite the container this folder was unpacked from (pass --force to allow)', { file: `${outBase}.utoc` });
   }
   const target = o.engine !== undefined ? engineTarget(o.engine) : undefined;

@@ -42,6 +42,7 @@ import { modChunks, readModPackages } from './mod-packages.js';
 import { folderLayout, mountFolderFor, mountPointAt, PackageRoots, placeByOwnNames } from './placement.js';
 import { planManifest } from './manifest-plan.js';
 import { checkContainerMethod, checkVersion, chooseCodec, encryption, headerVersionForToc, partitioning, type CompanionFiles, type ContainerIdChoice } from './pack-settings.js';
+import { hasExtension, withoutExtension } from '../util/file-extension.js';
 
 export interface PackOptions {
   /** Which container of a multi-container unpack folder to rebuild. */
@@ -170,9 +171,9 @@ async function packPlanned(
   plain: boolean,
   plan: (outBase: string, outName: string, choice: ContainerIdChoice | undefined, warnings: string[]) => Promise<Plan>,
 ): Promise<PackResult> {
-  if (!/\.utoc$/i.test(outUtoc)) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
+  if (!hasExtension(outUtoc, '.utoc')) throw new IoStoreError('USAGE', 'the output must be a .utoc path', { file: outUtoc });
   checkContainerMethod(o.compression);
-  const outName = basename(outUtoc).replace(/\.utoc$/i, '');
+  const outName = withoutExtension(basename(outUtoc), '.utoc');
   const outBase = resolve(dirname(outUtoc), outName);
   const warnings: string[] = [];
   const fromOption = typeof o.containerId === 'bigint' ? o.containerId : undefined;
@@ -213,7 +214,7 @@ export async function planModFiles(list: () => Promise<ModFile[]>, folder: strin
   let headerVersion: ContainerHeaderVersionName;
   let entries = new Map<bigint, StoreEntry>();
   if (o.like !== undefined) {
-    if (resolve(o.like).replace(/\.utoc$/i, '') === outBase) throw new IoStoreError('USAGE', 'the output would overwrite the --like container', { file: o.like });
+    if (withoutExtension(resolve(o.like), '.utoc') === outBase) throw new IoStoreError('USAGE', 'the output would overwrite the --like container', { file: o.like });
     like = readToc(await readTocBytes(o.like), { source: o.like, ...(o.aesKey ? { aesKey: o.aesKey } : {}) });
     ({ headerVersion, entries } = await likeHeader(like, o.like, { ...o, ...(target && !o.containerHeaderVersion ? { containerHeaderVersion: target.containerHeaderVersion } : {}) }));
   } else if (target) {

@@ -19,6 +19,7 @@ import { tempSink } from './pak-sink.js';
 import { pakDeflateAhead } from './pak-deflate-ahead.js';
 import { StoredCopy } from './stored-copy.js';
 import { plural } from '../util/plural.js';
+import { hasExtension } from '../util/file-extension.js';
 
 export interface PakPackOptions {
   /** Pak version number (wins over `engine` and `like`). */
@@ -178,7 +179,7 @@ interface PakSources {
  * Written under a temporary name and renamed when complete.
  */
 export async function packPak(folder: string, outPak: string, o: PakPackOptions = {}): Promise<PakPackResult> {
-  if (!/\.pak$/i.test(outPak)) throw new IoStoreError('USAGE', 'the output must be a .pak path', { file: outPak });
+  if (!hasExtension(outPak, '.pak')) throw new IoStoreError('USAGE', 'the output must be a .pak path', { file: outPak });
   const warnings: string[] = [];
   const outAbs = resolve(outPak);
   const src: PakSources = { files: [], from: 'folder', settings: {}, mountPoint: o.mountPoint };

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { plural } from '../util/plural.js';
 import { quote } from '../util/quote.js';
+import { withoutExtension } from '../util/file-extension.js';
 
 /**
  * The `.ucas` partitions beside `outBase` (`<name>_s<k>.ucas`) that a container of `partitions` partitions does not
@@ -40,7 +41,7 @@ export interface CompanionChoice {
 export function companionChoice(outBase: string, o: { pak: boolean; files: number; source?: string }): CompanionChoice {
   const pakPath = `${outBase}.pak`;
   const had = existsSync(pakPath);
-  const replaces = existsSync(`${outBase}.utoc`) && !(o.source !== undefined && resolve(o.source).replace(/\.utoc$/i, '') === resolve(outBase));
+  const replaces = existsSync(`${outBase}.utoc`) && !(o.source !== undefined && withoutExtension(resolve(o.source), '.utoc') === resolve(outBase));
   if (o.pak && o.files > 0) return { write: true, remove: false, ...(had ? { warning: `replaced ${pakPath} with a pak of the folder's ${plural(o.files, 'non-package file')}` } : {}) };
   if (o.pak) {
     if (!had) return { write: true, remove: false };

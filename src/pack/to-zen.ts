@@ -17,6 +17,7 @@ import { settleTargetEngine } from './target-engine.js';
 import { legacyEngineCandidates } from '../legacy/unversioned.js';
 import { engineListText } from '../toc/engine.js';
 import { packFiles, type PackOptions, type PackResult } from './pack.js';
+import { hasExtension } from '../util/file-extension.js';
 
 export interface ToZenOptions extends PackOptions {
   /** Project folder that `/Game/` packages given as single files go below (default: the `like` container's, else `Game`). */
@@ -63,7 +64,7 @@ export async function toZen(inputs: readonly string[], outUtoc: string, o: ToZen
         throw ioError(e, input);
       });
       if (st.isDirectory()) out.push(...(await placeLooseFiles(await listModFolder(input), await containerMount(), project, o)));
-      else if (/\.pak$/i.test(input)) out.push(...(await pakFiles(input, await containerMount(), o.aesKey, warnings)));
+      else if (hasExtension(input, '.pak')) out.push(...(await pakFiles(input, await containerMount(), o.aesKey, warnings)));
       else if (/\.(uasset|umap)$/i.test(input)) out.push(...(await packageFiles(input, await containerMount(), await project(), o)));
       else if (/\.ushaderbytecode$/i.test(input)) out.push(await shaderLibraryFile(input, st.size, await containerMount(), await project()));
       else throw new IoStoreError('UNSUPPORTED', 'not an input to-zen takes (a .uasset/.umap, a .ushaderbytecode, a folder or a .pak)', { file: input });

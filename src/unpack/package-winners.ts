@@ -3,6 +3,7 @@ import type { ContainerReader } from '../cas/container-reader.js';
 import { packageKey } from '../layout/package-files.js';
 import type { MountEntry } from '../mount/mount.js';
 import type { OpenedPaks } from './pak-unpack.js';
+import { withoutExtension } from '../util/file-extension.js';
 
 /** Which source each package comes from when containers and paks both hold packages: see packageWinners. */
 export interface PackageWinners {
@@ -28,7 +29,7 @@ export function packageWinners(opened: ReadonlyArray<{ entry: MountEntry; reader
   type Source = { name: string; form: 'zen' | 'legacy'; priority: number; kind: number; sortName: string; container?: number; pak?: number };
   const list: Source[] = [
     ...opened.map(({ entry }, c): Source => ({ name: entry.name, form: 'zen', priority: entry.priority, kind: 1, sortName: entry.name, container: c })),
-    ...pakList.map(({ mount }, k): Source => ({ name: mount.name, form: 'legacy', priority: mount.priority, kind: 0, sortName: mount.name.replace(/\.pak$/i, ''), pak: k })),
+    ...pakList.map(({ mount }, k): Source => ({ name: mount.name, form: 'legacy', priority: mount.priority, kind: 0, sortName: withoutExtension(mount.name, '.pak'), pak: k })),
   ];
   list.sort((a, b) => a.priority - b.priority || a.kind - b.kind || (a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : 0));
   const byPackage = new Map<string, number>();

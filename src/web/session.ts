@@ -20,6 +20,7 @@ import { toHex } from '../util/bytes.js';
 import { containerPriority } from '../mount/mount.js';
 import { metaHashAlgorithm } from '../chunks/write-chunk.js';
 import { unnamedChunkPath } from '../layout/unnamed.js';
+import { hasExtension } from '../util/file-extension.js';
 
 /** A dropped file: its path inside the dropped folder (or its bare name) and its contents, read on demand. */
 export interface InputFile {
@@ -98,10 +99,10 @@ export async function loadFiles(files: readonly InputFile[], aesKey: Uint8Array 
   for (const f of sorted) {
     const name = baseOf(f.path);
     try {
-      if (/\.utoc$/i.test(name)) {
+      if (hasExtension(name, '.utoc')) {
         onStep?.(`reading ${name}`);
         containers.push(await openIoStore(f, byPath, aesKey, codecs));
-      } else if (/\.pak$/i.test(name)) {
+      } else if (hasExtension(name, '.pak')) {
         onStep?.(`reading ${name}`);
         containers.push(await openPak(f, aesKey));
       } else if (LOOSE.test(name)) {

@@ -28,6 +28,7 @@ import { engineOption } from '../options.js';
 import type { CliIO } from '../io.js';
 import { inspectPak } from './inspect-pak.js';
 import { inspectScriptObjects } from './inspect-script-objects.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 interface InspectArgs extends KeyArgs {
   file: string;
@@ -65,9 +66,9 @@ export const inspectCommand: Command<InspectArgs> = {
       .example('$0 inspect Localization/Game/de/Game.locres', 'the German texts by namespace and key') as never,
   async run(args, io) {
     const c = inspectContext(args, io);
-    if (/\.ucas$/i.test(args.file)) throw ucasGiven(args.file);
-    if (/\.pak$/i.test(args.file)) return inspectPakArg(c);
-    if (/\.utoc$/i.test(args.file)) return inspectContainer(c);
+    if (hasExtension(args.file, '.ucas')) throw ucasGiven(args.file);
+    if (hasExtension(args.file, '.pak')) return inspectPakArg(c);
+    if (hasExtension(args.file, '.utoc')) return inspectContainer(c);
     return inspectFile(c, new Uint8Array(await readFile(args.file).catch((e) => { throw ioError(e, args.file); })));
   },
 };

@@ -12,6 +12,7 @@ import { plural } from '../plural.js';
 import { ProgressBar } from '../progress.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
 import { collectGarbage } from '../full-collection.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 interface PackArgs extends EncoderArgs {
   folder: string;
@@ -71,7 +72,7 @@ export const packCommand: Command<PackArgs> = {
       .example('$0 pack out/ rebuilt.pak --aes-key 0x... --encrypt-index', 'an unpacked pak rebuilt, encrypted') as never,
   async run(args, io) {
     keepYoungGenerationSmall();
-    if (/\.pak$/i.test(args.output)) return runPak(args, io);
+    if (hasExtension(args.output, '.pak')) return runPak(args, io);
     const o: PackOptions = {};
     if (args.container !== undefined) o.container = args.container;
     if (args.like !== undefined) o.like = args.like;

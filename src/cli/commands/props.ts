@@ -18,6 +18,7 @@ import { renderJson } from '../format.js';
 import { ExitCode } from '../io.js';
 import { cliCodecs, keyRing, withKeyOptions, type KeyArgs } from '../keys.js';
 import { engineOption } from '../options.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 interface PropsArgs extends KeyArgs {
   file: string;
@@ -60,7 +61,7 @@ export const propsCommand: Command<PropsArgs> = {
     };
     const edited = args.apply === undefined ? undefined : await readEdited(args.apply);
 
-    if (/\.utoc$/i.test(args.file)) {
+    if (hasExtension(args.file, '.utoc')) {
       if (args.package === undefined) throw new IoStoreError('USAGE', 'name the package inside the container (its path or the tail of it)', { file: args.file });
       if (edited && args.out === undefined) throw new IoStoreError('USAGE', '--apply with a container needs the output file after the package', { file: args.file });
       const reader = await openContainer(mountEntry(args.file), { keys: await keyRing(args), codecs: await cliCodecs(args) });

@@ -9,6 +9,7 @@ import { plural } from '../plural.js';
 import { encoderArgs, engineOption, threadsArg, withEncoderOptions, type EncoderArgs } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { headerPackages } from './pack.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 interface ToZenArgs extends EncoderArgs {
   inputs: string[];
@@ -50,7 +51,7 @@ export const toZenCommand: Command<ToZenArgs> = {
   async run(args, io) {
     const all = [...args.inputs];
     const output = all.pop();
-    if (output === undefined || all.length === 0 || !/\.utoc$/i.test(output)) {
+    if (output === undefined || all.length === 0 || !hasExtension(output, '.utoc')) {
       io.err('iostore: to-zen takes one or more inputs and then the .utoc to write\n');
       return ExitCode.BadInput;
     }

@@ -14,6 +14,7 @@ import { hintFilter } from '../filter-hint.js';
 import { keepOldGenerationSmall, keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
 import { startWorkersAhead } from '../workers-ahead.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 interface UnpackArgs extends KeyArgs {
   threads?: number;
@@ -50,7 +51,7 @@ export const unpackCommand: Command<UnpackArgs> = {
     keepYoungGenerationSmall();
     keepOldGenerationSmall();
     // One small .utoc: a short run, without TurboFan once its worker has loaded.
-    if (args.paths.length === 2 && /\.utoc$/i.test(args.paths[0]!) && isShortRun(args.paths[0]!)) skipOptimizingCompilerInWorkers();
+    if (args.paths.length === 2 && hasExtension(args.paths[0]!, '.utoc') && isShortRun(args.paths[0]!)) skipOptimizingCompilerInWorkers();
     const options: UnpackOptions = { keys: await keyRing(args), jobs: args.jobs ?? 8, codecs: await cliCodecs(args) };
     const threads = threadsArg(args.threads);
     if (threads !== undefined) options.threads = threads;
@@ -67,7 +68,7 @@ export const unpackCommand: Command<UnpackArgs> = {
     const inputs = args.paths.slice(0, -1);
     const outdir = args.paths[args.paths.length - 1]!;
     // Only .utoc inputs (a folder or a .pak is searched or opened first): workers load while the TOCs are read.
-    const ahead = !args['dry-run'] && inputs.every((p) => /\.utoc$/i.test(p)) ? startWorkersAhead('write', inputs, threads) : undefined;
+    const ahead = !args['dry-run'] && inputs.every((p) => hasExtension(p, '.utoc')) ? startWorkersAhead('write', inputs, threads) : undefined;
     if (ahead) options.workersAhead = ahead;
     let result;
     try {
@@ -79,7 +80,7 @@ export const unpackCommand: Command<UnpackArgs> = {
     const partial = result.failures.length > 0;
     hintFilter(io, args.filter, result.planned.length + result.chunksWritten);
     if (args.json) {
-      const containers = result.containers.map((c) => ({ ...c, kind: /\.pak$/i.test(c.name) ? 'pak' : 'container' }));
+      const containers = result.containers.map((c) => ({ ...c, kind: hasExtension(c.name, '.pak') ? 'pak' : 'container' }));
       io.out(renderJson({ ...result, containers, planned: args['dry-run'] ? result.planned : undefined, chunks: result.chunksWritten, bytes: result.bytesWritten, ok: !partial }));
     } else {
       if (args['dry-run']) {

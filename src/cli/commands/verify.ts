@@ -18,6 +18,7 @@ import { verifyJson } from '../json-shapes.js';
 import { keepYoungGenerationSmall } from '../young-generation.js';
 import { isShortRun, skipOptimizingCompilerInWorkers } from '../short-run.js';
 import { startWorkersAhead } from '../workers-ahead.js';
+import { withoutExtension } from '../../util/file-extension.js';
 
 interface VerifyArgs extends KeyArgs {
   threads?: number;
@@ -95,7 +96,7 @@ export const verifyCommand: Command<VerifyArgs> = {
       if (!args.json) report(io, result, single ? '' : `${entry.name}: `, !!args.quiet);
       // Partitions the container does not have (an earlier, more partitioned one of the name left them): the engine
       // ignores them, but a folder that holds them is not what it seems.
-      const stale = stalePartitions(entry.utoc.replace(/\.utoc$/i, ''), reader.toc.partitionCount);
+      const stale = stalePartitions(withoutExtension(entry.utoc, '.utoc'), reader.toc.partitionCount);
       for (const f of stale) io.err(`warning: ${escapeControl(f)} is not one of the ${reader.toc.partitionCount} partition(s) of ${escapeControl(entry.utoc)}: left by an earlier container of this name?\n`);
     }
     // Paks after the containers, in mount order.

@@ -5,6 +5,7 @@ import { readTocBytes } from '../../toc/read-file.js';
 import type { ZenPackage } from '../../zen/zen-package.js';
 import { settledEngine, unversionedError, zenEngineCandidates, type UnversionedHints } from '../unversioned.js';
 import type { ToLegacyRun } from './run.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 /** The engine release the TOC version implies, when it settles the legacy layout of unversioned packages. */
 export function engineFromToc(tocVersion: number): EngineVersion | undefined {
@@ -37,7 +38,7 @@ export async function settleUnversioned(run: ToLegacyRun, globalPath: string | u
   const unversioned = run.unversioned;
   if (unversioned.length === 0) return;
   let globalToc: number | undefined;
-  if (globalPath && /\.utoc$/i.test(globalPath)) {
+  if (globalPath && hasExtension(globalPath, '.utoc')) {
     try {
       globalToc = parseTocHeader(await readTocBytes(globalPath), globalPath).version;
     } catch (e) {

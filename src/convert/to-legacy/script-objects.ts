@@ -7,6 +7,7 @@ import { RawRangeReader } from '../raw-range.js';
 import type { ToLegacyOptions } from '../to-legacy.js';
 import { openSyncReader } from './containers.js';
 import type { ToLegacyRun } from './run.js';
+import { hasExtension } from '../../util/file-extension.js';
 
 /**
  * Starts reading the script objects of the global container, which name `/Script/...` imports (read while the
@@ -23,7 +24,7 @@ export function loadScriptObjects(run: ToLegacyRun, globalPath: string | undefin
 
 async function readScriptObjects(utoc: string, o: ToLegacyOptions): Promise<ScriptObjectIndex | undefined> {
   // The ScriptObjects chunk on its own, as unpack writes it.
-  if (!/\.utoc$/i.test(utoc)) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
+  if (!hasExtension(utoc, '.utoc')) return new ScriptObjectIndex(readScriptObjectTable(readWholeFile(utoc), { source: utoc }));
   const reader = await openSyncReader(mountEntry(utoc), o);
   try {
     const byType = (t: string) => {
