@@ -109,15 +109,50 @@ const compileBundle = (function compileBundle(module, filename) {
   } finally {
     if (cacheFd !== undefined) closeSync(cacheFd);
   }
-  const script = new Script(Module.wrap(source), { filename, cachedData });
+  const script = newScript(Module.wrap(source), filename, cachedData);
   loaded.push({ filename, script, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used', tag: tagOf(filename) });
   const require = (function require(id) {
     return module.require(id);
   });
   require.resolve = (id, options) => Module._resolveFilename(id, module, false, options);
   require.cache = Module._cache;
-  script.runInThisContext().call(module.exports, module.exports, require, module, filename, dirname(filename));
+  runScript(script).call(module.exports, module.exports, require, module, filename, dirname(filename));
 });
+
+/**
+ * vm.Script is Node's JavaScript subclass of its native ContextifyScript: its constructor's and runInThisContext's
+ * checks and helpers (~5.4 KB of Node's source, compiled from source by the first script of every process: ~0.17 ms
+ * of a short `list`) only check options this file always gives the same way, then call the native class. On the Node
+ * releases whose native arguments this file knows (NATIVE_SCRIPT_NODES: the native side CHECKs them and ends the
+ * process on a mismatch), a bundle is compiled by the native class with those arguments: its source, file name, line
+ * and column offsets, cache, whether to produce one, the parsing context and the host-defined option id (a symbol of
+ * this file's own: the bundles' import() go through __iostoreDynamicImport, and a script without a registered
+ * callback fails an import() either way); run by its native runInContext (no context object: this one; no timeout;
+ * errors displayed; no SIGINT break; no first-line break). Elsewhere, and with IOSTORE_VM_SCRIPT=1, vm.Script.
+ */
+const NATIVE_SCRIPT_NODES = ['20.20'];
+const nativeScript = (function nativeScript() {
+  const [major, minor] = process.versions.node.split('.');
+  if (!NATIVE_SCRIPT_NODES.includes(`${major}.${minor}`) || process.env.IOSTORE_VM_SCRIPT === '1') return undefined;
+  const Native = Object.getPrototypeOf(Script);
+  return typeof Native === 'function' && typeof Native.prototype.runInContext === 'function' ? Native : undefined;
+})();
+const BUNDLE_OPTION_ID = Symbol('iostore bundle');
+
+const newScript = (function newScript(code, filename, cachedData) {
+  if (nativeScript === undefined) return new Script(code, { filename, cachedData });
+  return new nativeScript(code, filename, 0, 0, cachedData, false, undefined, BUNDLE_OPTION_ID);
+});
+
+const runScript = (function runScript(script) {
+  if (nativeScript === undefined) return script.runInThisContext();
+  return nativeScript.prototype.runInContext.call(script, null, -1, true, false, false);
+});
+
+/** Whether bundles are compiled by Node's native script class (newScript): for tests. */
+function compilesNatively() {
+  return nativeScript !== undefined;
+}
 
 /**
  * Reads `fd` to its end into `buffer`, or into a buffer of the file's size when it does not fit; returns that buffer
@@ -222,7 +257,7 @@ const loadMain = (function loadMain() {
   return main.exports;
 });
 
-module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, COMMAND_CACHES };
+module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, compilesNatively, COMMAND_CACHES };
 
 // (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
 if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();

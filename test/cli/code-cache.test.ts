@@ -49,6 +49,19 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     expect(bundles.filter((b) => !isAscii(readFileSync(b)))).toEqual([]);
   });
 
+  it('the bundles are minified, each with a source map beside it that names the functions of src/ (for --verbose traces)', () => {
+    const main = join(root, 'dist', 'cli', 'main.bundle.cjs');
+    const text = readFileSync(main, 'latin1');
+    // Names minified: the TOC reader's entry point is not there under its own name (main's build: `function readToc(`).
+    expect(text).not.toContain('function readToc(');
+    expect(text.length).toBeLessThan(110_000);
+    // No comment pointing at the map: Node does not read it at run time.
+    expect(text).not.toContain('sourceMappingURL');
+    const map = JSON.parse(readFileSync(`${main}.map`, 'utf8')) as { sources: string[]; names: string[] };
+    expect(map.names).toContain('readToc');
+    expect(map.sources.some((s) => s.endsWith('src/toc/toc.ts'))).toBe(true);
+  });
+
   it('the build writes a cache for every command bundle (a bundle no warm-up step loads starts cold)', () => {
     const dir = join(root, 'dist', 'cli');
     const bundles = readdirSync(dir).filter((f) => f.endsWith('.bundle.cjs'));

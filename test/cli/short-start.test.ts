@@ -190,3 +190,35 @@ describe('a short list or info runs no regular expression of its own', () => {
     }
   });
 });
+
+describe("a short run compiles its bundle by Node's native script class where that class's arguments are known", () => {
+  const loader = require(join(root, 'bin', 'bundle-loader.js')) as { compilesNatively(): boolean };
+  const [major, minor] = process.versions.node.split('.');
+  const known = `${major}.${minor}` === '20.20';
+
+  it('on Node 20.20, list and info compile none of node:vm JavaScript (vm.Script checks options the loader always gives alike)', () => {
+    expect(loader.compilesNatively()).toBe(known);
+    if (!known) return;
+    const log = join(tempDir('iostore-short-start-'), 'v8.log');
+    for (const args of [['list'], ['info', '--json']]) {
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bin, ...args, utoc], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = readFileSync(log, 'latin1').split('\n');
+      const vmScripts = new Set(lines.filter((l) => /^script-details,\d+,node:(internal\/)?vm,/.test(l)).map((l) => l.split(',')[1]));
+      // main's build: Script, getHostDefinedOptionId, registerImportModuleDynamically, runInThisContext, getRunInContextArgs.
+      const lazy = lines.filter((l) => l.startsWith('function,parse-function,') && vmScripts.has(l.split(',')[2]));
+      expect(lazy.map((l) => l.split(',').pop()), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('loads the bundle with its code cache and writes the same bytes either way (IOSTORE_VM_SCRIPT=1: vm.Script)', () => {
+    const outputs = ['0', '1'].map((vm) => {
+      const r = spawnSync(process.execPath, [bin, 'list', utoc, '--json'], { encoding: 'utf8', env: { ...process.env, IOSTORE_VM_SCRIPT: vm, IOSTORE_CODE_CACHE_REPORT: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain('main.bundle.cjs used (list)');
+      return r.stdout;
+    });
+    expect(outputs[0]).toBe(outputs[1]);
+    expect(JSON.parse(outputs[0]!).count).toBeGreaterThan(0);
+  });
+});
