@@ -2,8 +2,9 @@
 // Compiles the project's WebAssembly modules (AssemblyScript) and embeds each, base64, in a generated TypeScript
 // file, so that the library, the CLI bundles and the browser page all carry them without a file of their own to find:
 // the Oodle decoder (assembly/oodle -> src/codecs/oodle/wasm-bytes.generated.ts), the TOC reader's per-entry loops
-// (assembly/toc -> src/toc/toc-scan-wasm.generated.ts), the chunk rows of `iostore list` (assembly/listing ->
-// src/cli/chunk-rows-wasm.generated.ts) and a long unpack manifest's chunk entries (assembly/manifest ->
+// (assembly/toc -> src/toc/toc-scan-wasm.generated.ts), those loops with the chunk rows of `iostore list`
+// (assembly/toc-listing, which imports assembly/toc and assembly/listing -> src/cli/toc-listing-wasm.generated.ts)
+// and a long unpack manifest's chunk entries (assembly/manifest ->
 // src/layout/manifest-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
 // only when its sources, the compiler or its options change (their hash is in the generated file).
 import { createHash } from 'node:crypto';
@@ -21,8 +22,9 @@ const COMMON = ['--runtime', 'stub', '-O3', '--noAssert', '--converge', '--impor
 const MODULES = [
   { dir: 'oodle', target: join('src', 'codecs', 'oodle', 'wasm-bytes.generated.ts'), name: 'OODLE_WASM_BASE64', what: "The Oodle decoder's", options: ['--runtime', 'stub', '-O3', '--noAssert', '--enable', 'simd', '--converge'] },
   { dir: 'toc', target: join('src', 'toc', 'toc-scan-wasm.generated.ts'), name: 'TOC_SCAN_WASM_BASE64', what: "The TOC reader's loops'", options: COMMON },
-  // SIMD for its hex (every Node the CLI runs on has it; the module serves the CLI only).
-  { dir: 'listing', target: join('src', 'cli', 'chunk-rows-wasm.generated.ts'), name: 'CHUNK_ROWS_WASM_BASE64', what: 'The chunk rows writer', options: [...COMMON, '--enable', 'simd'] },
+  // The TOC loops and the chunk rows writer as one module, for `iostore list` (one compile and instance). SIMD for
+  // its hex (every Node the CLI runs on has it; the module serves the CLI only).
+  { dir: 'toc-listing', uses: ['toc', 'listing'], target: join('src', 'cli', 'toc-listing-wasm.generated.ts'), name: 'TOC_LISTING_WASM_BASE64', what: 'The TOC loops and chunk rows writer', options: [...COMMON, '--enable', 'simd'] },
   // Its memory is shared: an unpack's .utoc lies in one (src/util/wasm.ts sharedModuleBytes), read in place.
   { dir: 'manifest', target: join('src', 'layout', 'manifest-wasm.generated.ts'), name: 'MANIFEST_WASM_BASE64', what: "The long manifest's chunk entries writer", options: [...COMMON, '--sharedMemory', '--maximumMemory', '65536', '--enable', 'threads'] },
 ];
@@ -30,13 +32,16 @@ const ascVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'assemblys
 
 for (const m of MODULES) await build(m);
 
-async function build({ dir, target, name, what, options }) {
+async function build({ dir, uses = [], target, name, what, options }) {
   const sources = join(root, 'assembly', dir);
   const out = join(root, target);
-  const files = readdirSync(sources).filter((f) => f.endsWith('.ts')).sort();
   const hash = createHash('sha256');
   hash.update(`${ascVersion}\n${options.join(' ')}\n`);
-  for (const f of files) hash.update(`${f}\n`).update(readFileSync(join(sources, f)));
+  // The module's own folder and those it imports from (`uses`).
+  for (const d of [dir, ...uses]) {
+    const files = readdirSync(join(root, 'assembly', d)).filter((f) => f.endsWith('.ts')).sort();
+    for (const f of files) hash.update(`${d === dir ? '' : `${d}/`}${f}\n`).update(readFileSync(join(root, 'assembly', d, f)));
+  }
   const digest = hash.digest('hex').slice(0, 16);
   if (existsSync(out) && readFileSync(out, 'utf8').includes(`SOURCE_HASH = '${digest}'`)) return;
 

@@ -3,13 +3,13 @@ import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
 import { escapeControl } from '../util/quote.js';
 import { csvCell } from './format.js';
 import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
-import { arenaOf, type TocArena } from '../toc/toc-scan.js';
+import { arenaOf, scanArenasWith, type ScanWasm, type TocArena } from '../toc/toc-scan.js';
 import type { FolderTree } from '../toc/directory-index.js';
-import { CHUNK_ROWS_WASM_BASE64 } from './chunk-rows-wasm.generated.js';
+import { TOC_LISTING_WASM_BASE64 } from './toc-listing-wasm.generated.js';
 
 /**
  * The rows of `iostore list` of one container, as text: the table (to a pipe or a file), CSV or JSON. Written by a
- * small WebAssembly module (assembly/listing) over the TOC's own arrays: every cell of every row (hex of ids and
+ * small WebAssembly module (assembly/listing, compiled with the TOC loops as assembly/toc-listing) over the TOC's own arrays: every cell of every row (hex of ids and
  * hashes, numbers, the stored sizes summed over each chunk's blocks, paths as their folder's and stored name's bytes)
  * without a string or object per row. A listing is a short process: of the bench's 3,000 chunks, the rows' strings
  * and objects made by V8's interpreter had been ~140M of `list`'s ~330M instructions (`node -e 0`: 89M), and a
@@ -50,8 +50,30 @@ interface RowsWasm {
   pathBytes: { value: number };
 }
 
-/** A fresh instance for each listing: its memory (copies of the TOC's arrays) goes with it, not kept for the process. */
-const rowsWasm = embeddedWasm<RowsWasm>(CHUNK_ROWS_WASM_BASE64, { importsMemory: true });
+/**
+ * The rows writer and the TOC loops, one module (assembly/toc-listing). A listing of a TOC read into a module memory
+ * (TocArena) uses the instance that scanned it; others make a fresh instance for each listing: its memory (copies
+ * of the TOC's arrays) goes with it, not kept for the process.
+ */
+const tocListingWasm = embeddedWasm<RowsWasm & ScanWasm>(TOC_LISTING_WASM_BASE64, { importsMemory: true });
+
+/**
+ * Opens a TOC (`open`) whose rows are to be written: read into a module memory, it is scanned by the module that
+ * also writes the rows (scanArenasWith), so that a short `list` compiles and instantiates one module instead of the
+ * TOC loops' and the rows writer's (~0.4 ms).
+ */
+export async function openForRows<T>(open: () => Promise<T>): Promise<T> {
+  const restore = scanArenasWith(tocListingWasm);
+  try {
+    return await open();
+  } finally {
+    restore();
+  }
+}
+
+function hasRows(scan: ScanWasm): scan is ScanWasm & RowsWasm {
+  return typeof (scan as Partial<RowsWasm>).writeTable === 'function';
+}
 
 /** A TocArena's room ran out: the listing starts again in a memory of its own (before any row was written). */
 class NoRoom extends Error {}
@@ -65,7 +87,7 @@ class Arena {
   at: number;
   readonly w: RowsWasm;
   constructor(private readonly toc?: TocArena) {
-    this.w = rowsWasm(toc?.memory);
+    this.w = toc && hasRows(toc.scan) ? toc.scan : tocListingWasm(toc?.memory);
     this.at = this.w.base();
     if (toc && this.at > toc.start) throw new NoRoom();
   }

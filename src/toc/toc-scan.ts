@@ -8,7 +8,7 @@ import { TOC_SCAN_WASM_BASE64 } from './toc-scan-wasm.generated.js';
  * compiled code takes well under 1M. Each function returns where the first problem is; the reader says what it is.
  */
 
-interface ScanWasm {
+export interface ScanWasm {
   memory: WasmMemory;
   base(): number;
   spans(src: number, n: number, offsets: number, lengths: number, blockSize: number, blockCount: number): number;
@@ -30,6 +30,22 @@ interface ScanWasm {
 }
 
 const newScanWasm = embeddedWasm<ScanWasm>(TOC_SCAN_WASM_BASE64, { importsMemory: true });
+/** Makes the instance that scans an arena's .utoc (tocBytesInModule): the TOC loops' own module, or scanArenasWith's. */
+let newArenaWasm: (memory: WasmMemory) => ScanWasm = newScanWasm;
+
+/**
+ * Scans the arenas made from now on (tocBytesInModule) with instances of another module that holds the TOC loops'
+ * exports (assembly/toc) and more: a caller that then runs code of its own over the same arena (`iostore list`'s
+ * rows, src/cli/chunk-rows.ts) takes the arena's instance (TocArena.scan) and compiles no module of its own.
+ * Returns what puts the module before back.
+ */
+export function scanArenasWith(newInstance: (memory: WasmMemory) => ScanWasm): () => void {
+  const before = newArenaWasm;
+  newArenaWasm = newInstance;
+  return () => {
+    newArenaWasm = before;
+  };
+}
 /** One instance per thread: its memory, reused by every call, is as large as the largest section it was handed. */
 let instance: ScanWasm | undefined;
 
@@ -122,7 +138,7 @@ export function tocBytesInModule(size: number): Uint8Array | undefined {
   try {
     const memory = newScanMemory(size);
     if (!memory) return undefined;
-    const scan = newScanWasm(memory);
+    const scan = newArenaWasm(memory);
     const arena = new TocArena(memory, scan, size);
     if (arena.start + size > memory.buffer.byteLength) return undefined;
     arenas.set(memory.buffer, arena);

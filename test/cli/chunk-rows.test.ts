@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
 import { csvCell, renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
@@ -9,6 +11,11 @@ import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
 import { chunkTypeName } from '../../src/toc/chunk-id.js';
 import { corpusPath, hasCorpus } from '../corpus.js';
 import { countCalls } from '../count-calls.js';
+import { tempDir } from '../tmp.js';
+
+const root = resolve(__dirname, '../..');
+const bin = join(root, 'bin', 'iostore.js');
+const demo = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
 
 const QUERIES: ChunkQuery[] = [{}, { sort: 'size' }, { sort: 'path' }, { sort: 'type' }, { filter: '**/*.ubulk' }, { type: 'ShaderCode' }];
 const COLUMNS = ['index', 'id', 'type', 'path', 'size', 'storedSize', 'blocks', 'hash'] as const;
@@ -262,8 +269,8 @@ describe('the chunk rows\' writers as WebAssembly (what Liftoff, the compiler of
     // load and a store through the instance at each use, and each memory.copy a call out to C: main's build set the
     // cursor global per cell (12-16 stores a writer) and the JSON rows made 12 copies of their fixed text.
     const { default: binaryen } = await import('binaryen');
-    const { CHUNK_ROWS_WASM_BASE64 } = await import('../../src/cli/chunk-rows-wasm.generated.js');
-    const m = binaryen.readBinary(Buffer.from(CHUNK_ROWS_WASM_BASE64, 'base64'));
+    const { TOC_LISTING_WASM_BASE64 } = await import('../../src/cli/toc-listing-wasm.generated.js');
+    const m = binaryen.readBinary(Buffer.from(TOC_LISTING_WASM_BASE64, 'base64'));
     m.setFeatures(binaryen.Features.All);
     try {
       for (const name of ['writeTable', 'writeCsv', 'writeJson']) {
@@ -278,5 +285,29 @@ describe('the chunk rows\' writers as WebAssembly (what Liftoff, the compiler of
     } finally {
       m.dispose();
     }
+  });
+});
+
+describe('a listing of a .utoc read into a module memory compiles one WebAssembly module', () => {
+  it('list scans the TOC and writes its rows with one instance of one module; other reads keep the TOC loops\' own', () => {
+    // Counted in a child process: its first WebAssembly modules are the ones the run makes (main's build: the TOC
+    // loops' module, then the rows writer's, each compiled and instantiated).
+    const preload = join(tempDir('iostore-one-module-'), 'count.cjs');
+    writeFileSync(
+      preload,
+      `const M = WebAssembly.Module, I = WebAssembly.Instance; let m = 0, i = 0;
+       WebAssembly.Module = function (b) { m++; return new M(b); };
+       WebAssembly.Instance = function (a, b) { i++; return new I(a, b); };
+       process.on('exit', () => require('node:fs').writeSync(2, 'wasm ' + m + ' ' + i + '\\n'));`,
+    );
+    const run = (...args: string[]) => spawnSync(process.execPath, ['-r', preload, bin, ...args], { encoding: 'utf8' });
+    for (const args of [['list', demo], ['list', demo, '--json'], ['list', demo, '--csv']]) {
+      const r = run(...args);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr, args.join(' ')).toContain('wasm 1 1\n');
+    }
+    const info = run('info', demo);
+    expect(info.status, info.stderr).toBe(0);
+    expect(info.stderr).toContain('wasm 1 1\n');
   });
 });

@@ -8,7 +8,7 @@ import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
 import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
-import { writeChunkRows } from '../chunk-rows.js';
+import { openForRows, writeChunkRows } from '../chunk-rows.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
@@ -55,7 +55,9 @@ export const listCommand: Command<ListArgs> = {
     else keepYoungGenerationSmall();
     if (file === undefined) return listMany(args, query, io);
     if (isPakPath(file)) return listPak(file, args, io);
-    const toc = await openTocWithKeys(file, args);
+    // The table to a terminal and --by-type write no rows through chunk-rows.
+    const rowsWritten = !args['by-type'] && (args.json || args.csv || io.columns === undefined);
+    const toc = await (rowsWritten ? openForRows(() => openTocWithKeys(file, args)) : openTocWithKeys(file, args));
     if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
     if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
       // On a terminal: the table fits its width, sizes for people.
