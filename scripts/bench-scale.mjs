@@ -13,7 +13,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { alternate, corpusPool, rng, writeNodeFloorPlan } from './bench-side.mjs';
+import { alternate, corpusPool, rng, timeRatio, writeNodeFloorPlan } from './bench-side.mjs';
 
 /** The level `pack` compresses Zlib blocks at (node:zlib's default), for the gzip floor. */
 const PACK_ZLIB_LEVEL = 6;
@@ -80,7 +80,7 @@ function oozTime(ooz, tmp, block, rawBlock, count) {
 
 const s = (x) => (x && Number.isFinite(x.ms) ? `${(x.ms / 1000).toFixed(2)} s` : '-');
 const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');
-const ratio = (a, b) => (a && b && Number.isFinite(a.ms) && Number.isFinite(b.ms) ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
+const ratio = (a, b) => (a && b && Number.isFinite(a.ms) && Number.isFinite(b.ms) ? `${timeRatio(a, b).toFixed(2)}x` : '-');
 
 export function printRows(rows) {
   console.log(`  ${'job'.padEnd(24)} ${'ours'.padStart(8)} ${'peak RSS'.padStart(8)}   against`);

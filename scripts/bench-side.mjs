@@ -107,7 +107,17 @@ export function alternate(jobs, runs) {
       res[j].rss.push(r.rssMb);
     }
   }
-  return res.map((r, j) => ({ name: jobs[j].name, ms: median(r.ms), rssMb: median(r.rss), failed: r.failed }));
+  return res.map((r, j) => ({ name: jobs[j].name, ms: median(r.ms), rssMb: median(r.rss), failed: r.failed, rounds: r.ms }));
+}
+
+/**
+ * a's time over b's. For two contenders of one `alternate` call, the median of each round's ratio: the two ran back
+ * to back, so a slower spell of the machine (other load, a noisy neighbour) falls on both, where the ratio of two
+ * medians mixes spells. Else (a figure computed, not run) the ratio of their medians.
+ */
+export function timeRatio(a, b) {
+  if (a.rounds && b.rounds && a.rounds.length === b.rounds.length && a.rounds.length > 0) return median(a.rounds.map((t, i) => t / b.rounds[i]));
+  return a.ms / b.ms;
 }
 
 /** A fresh folder on a tmpfs (/dev/shm) with room for two unpacked trees beside `tmp`'s, or undefined. */
@@ -141,7 +151,7 @@ function extraCaCerts(iostore, c, runs) {
     { name: 'list, without', argv: [...iostore, 'list', c.zlib], env: without },
   ], runs);
   const ms = (x) => `${x.ms.toFixed(0)} ms`;
-  console.log(`  this environment sets NODE_EXTRA_CA_CERTS (${file}), which every Node process loads at start: node -e 0 takes ${ms(r[0])} with it, ${ms(r[1])} without; without it, info takes ${ms(r[2])} (${(r[2].ms / r[1].ms).toFixed(2)}x node -e 0) and list ${ms(r[3])} (${(r[3].ms / r[1].ms).toFixed(2)}x)`);
+  console.log(`  this environment sets NODE_EXTRA_CA_CERTS (${file}), which every Node process loads at start: node -e 0 takes ${ms(r[0])} with it, ${ms(r[1])} without; without it, info takes ${ms(r[2])} (${timeRatio(r[2], r[1]).toFixed(2)}x node -e 0) and list ${ms(r[3])} (${timeRatio(r[3], r[1]).toFixed(2)}x)`);
 }
 
 /**
@@ -203,13 +213,13 @@ export function writeNodeFloorPlan(root, utoc, file) {
 }
 
 /** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
-export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJobs = [] }) {
+export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 21, extraJobs = [] }) {
   const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
   const haveRetoc = existsSync(retoc);
   const iostore = [process.execPath, join(root, 'bin', 'iostore.js')];
   const t0 = Date.now();
   const c = buildSideBySideContainers(root, corpus, tmp);
-  console.log(`\nside by side (issue 14): ${FILES} .ubulk files, ${(c.raw / 1e6).toFixed(0)} MB raw, log-normal sizes around ${MEDIAN_BYTES / 1024} KiB (max ${MAX_BYTES / 1048576} MiB), cut from the corpus, packed by our pack --version UE5_4 (built in ${((Date.now() - t0) / 1000).toFixed(1)} s); medians of ${runs} whole-process runs in alternation (${quickRuns} for jobs under a second: list, info, --version, verify, to-legacy)`);
+  console.log(`\nside by side (issue 14): ${FILES} .ubulk files, ${(c.raw / 1e6).toFixed(0)} MB raw, log-normal sizes around ${MEDIAN_BYTES / 1024} KiB (max ${MAX_BYTES / 1048576} MiB), cut from the corpus, packed by our pack --version UE5_4 (built in ${((Date.now() - t0) / 1000).toFixed(1)} s); medians of ${runs} whole-process runs in alternation (${quickRuns} for jobs under a second: list, info, --version, verify, to-legacy); each ratio the median of the rounds' ratios`);
   if (!haveRetoc) console.log(`  retoc not found at ${retoc}: its column is left out`);
   const out = (tag) => join(tmp, `side-out-${tag}`);
   const clean = (tag) => () => rmSync(out(tag), { recursive: true, force: true });
@@ -290,7 +300,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
   const mb = (x) => (x && Number.isFinite(x.rssMb) ? `${x.rssMb.toFixed(0)} MB` : '-');
   console.log(`  ${'job'.padEnd(22)} ${'ours'.padStart(9)} ${'retoc'.padStart(9)} ${'ours/retoc'.padStart(10)}   ${'floor'.padEnd(10)} ${'time'.padStart(9)} ${'ours/floor'.padStart(10)}   peak RSS ours / retoc`);
   for (const r of rows) {
-    const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
+    const ratio = (a, b) => (a && b ? `${timeRatio(a, b).toFixed(2)}x` : '-');
     const fail = [r.ours.failed && `ours failed: ${r.ours.failed}`, r.theirs?.failed && `retoc failed: ${r.theirs.failed}`].filter(Boolean).join('; ');
     console.log(`  ${r.job.padEnd(22)} ${s(r.ours).padStart(9)} ${s(r.theirs).padStart(9)} ${ratio(r.ours, r.theirs).padStart(10)}   ${(r.floorName ?? '-').padEnd(10)} ${s(r.floor).padStart(9)} ${ratio(r.ours, r.floor).padStart(10)}   ${mb(r.ours)} / ${mb(r.theirs)}${fail ? `  (${fail})` : ''}`);
   }
@@ -299,7 +309,7 @@ export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 11, extraJ
     console.log(`  Node's floor (scripts/node-floor.mjs: a ready plan, only the reads, inflates, hashes and writes, on the main thread and a worker started first thing; for list, scripts/node-floor-list.cjs: the .utoc read and the listing's size in bytes written): where node floor / retoc is above 1.00x, no Node program can match retoc on this machine`);
     console.log(`  ${'job'.padEnd(22)} ${'node floor'.padStart(10)} ${'floor/retoc'.padStart(11)} ${'ours/floor'.padStart(10)}   peak RSS, floor`);
     for (const r of floors) {
-      const ratio = (a, b) => (a && b ? `${(a.ms / b.ms).toFixed(2)}x` : '-');
+      const ratio = (a, b) => (a && b ? `${timeRatio(a, b).toFixed(2)}x` : '-');
       const fail = r.nodeFloor.failed ? `  (node floor failed: ${r.nodeFloor.failed})` : '';
       console.log(`  ${r.job.padEnd(22)} ${s(r.nodeFloor).padStart(10)} ${ratio(r.nodeFloor, r.theirs).padStart(11)} ${ratio(r.ours, r.nodeFloor).padStart(10)}   ${mb(r.nodeFloor)}${fail}`);
     }
