@@ -176,11 +176,11 @@ export function benchScale({ root, corpus, tmp }) {
         const r = alternate([
           { name: 'ours', argv: [...iostore, job, o.utoc, ...out, '--quiet'], before, after },
           { name: 'ours, one thread', argv: [...iostore, job, o.utoc, ...out, '--quiet', '--threads', '0'], before, after },
-        ], runs);
+        ], Math.max(runs, 5));
         gone('out-oodle')();
         rows.push({ job: `${job}, Oodle`, ours: r[0], others: [r[1], native] });
       }
-      console.log(`  ooz-decode: one core decoding the same blocks (its -B rate over 256 copies of the block, times the count); "ours, one thread" / "ours" is the scaling on every core`);
+      console.log(`  ooz-decode: one core decoding the same blocks (its -B rate over 256 copies of the block, times the count); "ours, one thread" / "ours" is the scaling on every core (the Oodle rows: medians of ${Math.max(runs, 5)} rounds)`);
       printRows(rows);
     } finally {
       rmSync(dir, { recursive: true, force: true });
