@@ -10,6 +10,7 @@ import { IoStoreError } from '../errors.js';
 import { createChunkHasher } from '../hash/chunk-hash.js';
 import { ioError } from '../toc/read-file.js';
 import { readToc } from '../toc/toc.js';
+import { adoptTocLoops } from '../toc/toc-scan.js';
 import { setKeptV8Flags } from '../util/v8-flags.js';
 import { LoopCounters, LoopTasks, runChunkLoop } from './chunk-loop.js';
 import type { LoopWorkerAhead, LoopWorkerSetup, LoopWorkerTasks } from './loop-pool.js';
@@ -52,6 +53,7 @@ async function main(opened: Promise<ContainerReader[]>, work: LoopWorkerTasks, c
 
 /** Opens the containers of `setup` at once, and runs the tasks of the next message once they come. */
 function begin(setup: LoopWorkerSetup): void {
+  if (setup.tocLoops) adoptTocLoops(setup.tocLoops);
   // Opened while the caller plans; a failure is reported once the work arrives (the caller listens from then on).
   const opened = open(setup);
   opened.catch(() => {});
@@ -75,6 +77,7 @@ function begin(setup: LoopWorkerSetup): void {
 // (`--optimize-for-size`) once it is adopted.
 const data = workerData as LoopWorkerSetup | LoopWorkerAhead;
 setKeptV8Flags(data.v8Flags);
+if (data.tocLoops) adoptTocLoops(data.tocLoops);
 if ('ahead' in data) {
   parentPort!.once('message', (setup: LoopWorkerSetup) => {
     setKeptV8Flags(setup.v8Flags.filter((f) => !data.v8Flags.includes(f)));

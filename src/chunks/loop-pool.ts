@@ -7,6 +7,7 @@ import { IoStoreError, type IoStoreErrorCode } from '../errors.js';
 import { createChunkHasher, type ChunkHashAlgorithm } from '../hash/chunk-hash.js';
 import type { IoStoreToc } from '../toc/toc.js';
 import { sharedDirectoryIndex, type SharedChunkPaths } from '../toc/directory-index.js';
+import { tocLoopsModule } from '../toc/toc-scan.js';
 import { EncryptionMethod } from '../toc/version.js';
 import { newWorkerWithFlags, runnableUrl } from '../util/worker-pool.js';
 import { LoopCounters, runChunkLoop, type LoopOutcome, type LoopTaskData, type LoopTasks } from './chunk-loop.js';
@@ -24,6 +25,8 @@ export interface LoopWorkerSetup {
    * it opens them, while the caller plans, rather than at its first chunk (~0.1-0.2 s of 150,000 chunks).
    */
   paths?: boolean;
+  /** The TOC loops' module this thread compiled (tocLoopsModule), taken by the worker instead of compiling it. */
+  tocLoops?: object;
 }
 
 /** The one message a loop worker then gets: its work. */
@@ -149,6 +152,8 @@ export interface LoopWorkerAhead {
    * worker has loaded its code, as a worker started with its setup does; those kept for larger runs come with the setup.
    */
   v8Flags: string[];
+  /** LoopWorkerSetup.tocLoops: compiled before the workers start, so that neither thread compiles it beside the other. */
+  tocLoops?: object;
 }
 
 /**
@@ -166,7 +171,8 @@ export class WorkersAhead {
 
   constructor(count: number) {
     const url = runnableUrl('./chunk-loop-worker.js', import.meta.url);
-    const data: LoopWorkerAhead = { ahead: true, v8Flags: keptV8Flags(0) };
+    const tocLoops = count > 0 ? tocLoopsModule() : undefined;
+    const data: LoopWorkerAhead = { ahead: true, v8Flags: keptV8Flags(0), ...(tocLoops ? { tocLoops } : {}) };
     for (let k = 0, n = workerCount(count); k < n; k++) {
       const w = newWorkerWithFlags(url, { workerData: data });
       w.unref();
@@ -447,6 +453,7 @@ function workerSetup(readers: readonly ContainerReader[], codecs: CodecRegistry)
   // Flags kept for larger runs only (keepV8FlagForWorkers' minChunks) are left out of a smaller one.
   let chunks = 0;
   for (const r of readers) chunks += r.toc.chunkCount;
-  return recipes ? { containers, recipes, v8Flags: keptV8Flags(chunks) } : undefined;
+  const tocLoops = recipes ? tocLoopsModule() : undefined;
+  return recipes ? { containers, recipes, v8Flags: keptV8Flags(chunks), ...(tocLoops ? { tocLoops } : {}) } : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { aheadThreads, WorkersAhead } from '../chunks/loop-pool.js';
+import { compileManifestLoops, WASM_ENTRIES_MIN } from '../layout/manifest-wasm.js';
 
 /**
  * Loop workers for a run over these .utoc files, started before their TOCs are read (WorkersAhead) when the files'
@@ -16,7 +17,10 @@ export function startWorkersAhead(kind: 'hash' | 'write', utocs: readonly string
     ucasBytes += sizeOf(utoc.replace(/\.utoc$/i, '.ucas'));
   }
   const n = aheadThreads(kind, { ...(threads !== undefined ? { threads } : {}), utocBytes, ucasBytes });
-  return n > 0 ? new WorkersAhead(n) : undefined;
+  if (n <= 0) return undefined;
+  // The manifest's module too, where its TOCs likely hold enough chunks for it, before the workers start (tocLoopsModule).
+  if (kind === 'write' && utocBytes >= WASM_ENTRIES_MIN * 96) compileManifestLoops();
+  return new WorkersAhead(n);
 }
 
 function sizeOf(file: string): number {

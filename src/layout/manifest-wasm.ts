@@ -30,6 +30,18 @@ interface ManifestWasm {
 
 const newManifestWasm = embeddedWasm<ManifestWasm>(MANIFEST_WASM_BASE64, { importsMemory: true });
 
+/**
+ * Compiles the manifest's module now, ahead of a manifest of WASM_ENTRIES_MIN entries or more: before a run starts
+ * its worker threads, as the TOC loops' module (src/toc/toc-scan.ts tocLoopsModule says why).
+ */
+export function compileManifestLoops(): void {
+  try {
+    newManifestWasm.module();
+  } catch {
+    // no WebAssembly: the writer's strings do the work
+  }
+}
+
 /** Entries per window. */
 const WINDOW = 2048;
 /**

@@ -46,6 +46,28 @@ export function scanArenasWith(newInstance: (memory: WasmMemory) => ScanWasm): (
     newArenaWasm = before;
   };
 }
+
+/**
+ * The TOC loops' module, compiled now on this thread (undefined without WebAssembly): for a worker thread that will
+ * read the same TOCs (`adoptTocLoops`). `new WebAssembly.Module` runs V8's validation as jobs on its platform
+ * threads and joins them: compiled while a worker boots on 2 cores, a compile waited 2-9 ms for a platform thread
+ * that had no core in half of the bench's short unpacks, against ~0.2-0.4 ms. Compiled once, before the worker starts,
+ * and shared, neither thread waits.
+ */
+export function tocLoopsModule(): object | undefined {
+  try {
+    return newScanWasm.module();
+  } catch {
+    // no WebAssembly, or the module refused: the reader's own fallback says so where it matters
+    return undefined;
+  }
+}
+
+/** Takes the TOC loops' module compiled by another thread (`tocLoopsModule`) instead of compiling it here. */
+export function adoptTocLoops(module: object): void {
+  newScanWasm.adopt(module);
+}
+
 /** One instance per thread: its memory, reused by every call, is as large as the largest section it was handed. */
 let instance: ScanWasm | undefined;
 

@@ -21,17 +21,25 @@ export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
  * A module the build embeds as base64 (scripts/build-wasm.mjs), compiled on first use, once per thread; each call
  * makes a new instance of it, with a memory of its own that goes when the instance does. Throws where the runtime
  * has no WebAssembly or refuses the module. A module built to import its memory (`env.memory`) is given `memory`,
- * or a new one of a page.
+ * or a new one of a page. `module` compiles it now and returns it (a WebAssembly.Module, which a worker thread can be
+ * sent); `adopt` takes one compiled by another thread instead of compiling it again.
  */
-export function embeddedWasm<Exports>(base64: string, o: { importsMemory?: boolean } = {}): (memory?: WasmMemory) => Exports {
+export function embeddedWasm<Exports>(base64: string, o: { importsMemory?: boolean } = {}): EmbeddedWasm<Exports> {
   let compiled: object | undefined;
-  return (memory?: WasmMemory) => {
+  const module = (): object => {
     if (wasmApi === undefined) throw new IoStoreError('UNSUPPORTED', 'this JavaScript runtime has no WebAssembly');
-    compiled ??= new wasmApi.Module(base64Bytes(base64));
-    const imports = o.importsMemory ? { env: { memory: memory ?? new wasmApi.Memory({ initial: 1 }) } } : {};
-    return new wasmApi.Instance(compiled, imports).exports as Exports;
+    return (compiled ??= new wasmApi.Module(base64Bytes(base64)));
   };
+  const instance = (memory?: WasmMemory) => {
+    const m = module();
+    const imports = o.importsMemory ? { env: { memory: memory ?? new wasmApi!.Memory({ initial: 1 }) } } : {};
+    return new wasmApi!.Instance(m, imports).exports as Exports;
+  };
+  return Object.assign(instance, { module, adopt: (m: object) => void (compiled ??= m) });
 }
+
+/** A new instance of an embedded module at each call (embeddedWasm), and its compiled module. */
+export type EmbeddedWasm<Exports> = ((memory?: WasmMemory) => Exports) & { module(): object; adopt(module: object): void };
 
 interface NodeBufferType {
   from(s: string, encoding: 'base64'): Uint8Array;
