@@ -9,7 +9,8 @@
  * bytes with a NUL, or UTF-16 when negative) and each folder's text (i32 start, i32 length, already inside a JSON
  * string): where the .utoc lies in this memory (shared with the threads that read it), its sections are read in place.
  * Per window entry k (a run of consecutive chunks): its 12-byte id, its meta (hash, flags), its offset and length
- * (f64), its folder (i32, -1: unnamed) and where its name's FString starts in the string table (i32).
+ * (f64), its folder (i32, -1: unnamed) and its name's index in the string table (i32), whose FStrings' starts are a
+ * table of i32s.
  */
 
 // Fixed texts, each an i32 start and an i32 length in the table at `texts`.
@@ -54,9 +55,13 @@ let names: usize = 0;
 let namesSize: i32 = 0;
 let folderTexts: usize = 0;
 let folderCount: i32 = 0;
+/** Where each name of the string table starts (i32s), and how many. */
+let nameStarts: usize = 0;
+let nameCount: i32 = 0;
 
-export function setData(blocks_: usize, blockCount_: i32, names_: usize, namesSize_: i32, folderTexts_: usize, folderCount_: i32): void {
+export function setData(blocks_: usize, blockCount_: i32, names_: usize, namesSize_: i32, folderTexts_: usize, folderCount_: i32, nameStarts_: usize, nameCount_: i32): void {
   blocks = blocks_; blockCount = <u64>blockCount_; names = names_; namesSize = namesSize_; folderTexts = folderTexts_; folderCount = folderCount_;
+  nameStarts = nameStarts_; nameCount = nameCount_;
 }
 
 // The window's per-entry arrays.
@@ -65,10 +70,10 @@ let metas: usize = 0;
 let offsets: usize = 0;
 let lengths: usize = 0;
 let folderOf: usize = 0;
-let nameAt: usize = 0;
+let nameOf: usize = 0;
 
-export function setWindow(ids_: usize, metas_: usize, offsets_: usize, lengths_: usize, folderOf_: usize, nameAt_: usize): void {
-  ids = ids_; metas = metas_; offsets = offsets_; lengths = lengths_; folderOf = folderOf_; nameAt = nameAt_;
+export function setWindow(ids_: usize, metas_: usize, offsets_: usize, lengths_: usize, folderOf_: usize, nameOf_: usize): void {
+  ids = ids_; metas = metas_; offsets = offsets_; lengths = lengths_; folderOf = folderOf_; nameOf = nameOf_;
 }
 
 /** Set by `write` when it stopped at an entry it does not take (the caller writes that one). */
@@ -224,7 +229,9 @@ export function write(from: i32, to: i32, order: i32, first: i32, at: usize, lim
     let name: usize = 0;
     let nameLength: i32 = 0;
     if (named) {
-      const at_ = load<i32>(nameAt + (<usize>k << 2));
+      // The name's index in the string table, then where its FString starts (-1: outside the table).
+      const s = load<i32>(nameOf + (<usize>k << 2));
+      const at_ = s >= 0 && s < nameCount ? load<i32>(nameStarts + (<usize>s << 2)) : -1;
       const len = f < folderCount && at_ >= 0 && at_ <= namesSize - 4 ? load<i32>(names + <usize>at_) : 0;
       // Latin-1 with its NUL, inside the table.
       if (len <= 0 || len > namesSize - 4 - at_) {

@@ -270,3 +270,45 @@ export function ucasOrder(offsets: usize, lengths: usize, n: i32, blocks: usize,
 @inline function startOf(blocks: usize, b: i32): f64 {
   return b < 0 ? 0 : u40le(blocks + <usize>b * 12);
 }
+
+/**
+ * The engine's placement rule (src/toc/block-alignment.ts alignedChunkStart) replayed over the chunks in .ucas order
+ * (`n` i32 TOC indices at `order`) for each of `candidateCount` alignments (f64s at `candidates`, `pos`: room for as
+ * many f64s): returns the mask of candidates that reproduce every chunk's start (0: none), or -1 when a chunk's blocks
+ * reach past the table (the caller replays it in JavaScript). A chunk's stored size is its blocks' sizes, each padded
+ * to 16 bytes; `partSize` is the partition size (Infinity: one partition).
+ */
+export function blockAlignment(order: usize, n: i32, offsets: usize, lengths: usize, blocks: usize, blockCount: i32, blockSize: f64, partSize: f64, candidates: usize, candidateCount: i32, pos: usize): i32 {
+  let alive: i32 = (1 << candidateCount) - 1;
+  let partition: f64 = 0;
+  const partitioned = isFinite(partSize);
+  memory.fill(pos, 0, <usize>candidateCount << 3);
+  for (let k = 0; k < n; k++) {
+    const i = load<i32>(order + (<usize>k << 2));
+    const length = load<f64>(lengths + (<usize>i << 3));
+    if (length == 0) continue;
+    const offset = load<f64>(offsets + (<usize>i << 3));
+    const first = Math.floor(offset / blockSize);
+    const end = Math.ceil((offset + length) / blockSize);
+    if (!(first >= 0 && end <= <f64>blockCount)) return -1;
+    let size: f64 = 0;
+    for (let e = <usize>first * 12, last = <usize>end * 12; e < last; e += 12) size += <f64>(((<i32>load<u16>(blocks + e + 5) | (<i32>load<u8>(blocks + e + 7) << 16)) + 15) & ~15);
+    const off = u40le(blocks + <usize>first * 12);
+    const p = partitioned ? Math.floor(off / partSize) : 0;
+    const local = partitioned ? off % partSize : off;
+    if (p != partition) {
+      partition = p;
+      memory.fill(pos, 0, <usize>candidateCount << 3);
+    }
+    for (let c = 0; c < candidateCount; c++) {
+      if (!(alive & (1 << c))) continue;
+      const a = load<f64>(candidates + (<usize>c << 3));
+      const at = load<f64>(pos + (<usize>c << 3));
+      const start = a > 1 && size > 0 && Math.floor(at / a) != Math.floor((at + size - 1) / a) ? Math.ceil(at / a) * a : at;
+      if (start != local) alive &= ~(1 << c);
+      else store<f64>(pos + (<usize>c << 3), local + size);
+    }
+    if (alive == 0) return 0;
+  }
+  return alive;
+}

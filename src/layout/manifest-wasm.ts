@@ -1,6 +1,6 @@
 import type { IoStoreToc } from '../toc/toc.js';
 import { CHUNK_ID_SIZE, chunkTypeName } from '../toc/chunk-id.js';
-import { JsonBytes, encodeText } from '../util/json-bytes.js';
+import { JsonBytes, encodeTexts } from '../util/json-bytes.js';
 import { embeddedWasm, sharedModuleMemory, wasmApi, type WasmMemory } from '../util/wasm.js';
 import { entryTexts } from './manifest-bytes.js';
 import { MANIFEST_WASM_BASE64 } from './manifest-wasm.generated.js';
@@ -21,8 +21,8 @@ interface ManifestWasm {
   memory: WasmMemory;
   base(): number;
   setTables(texts: number, types: number, methods: number, blockSize: number, metaSize: number, hashSize: number, fixedMost: number): void;
-  setData(blocks: number, blockCount: number, names: number, namesSize: number, folderTexts: number, folderCount: number): void;
-  setWindow(ids: number, metas: number, offsets: number, lengths: number, folderOf: number, nameAt: number): void;
+  setData(blocks: number, blockCount: number, names: number, namesSize: number, folderTexts: number, folderCount: number, nameStarts: number, nameCount: number): void;
+  setWindow(ids: number, metas: number, offsets: number, lengths: number, folderOf: number, nameOf: number): void;
   write(from: number, to: number, order: number, first: number, at: number, limit: number, cap: number): number;
   outEnd: { value: number };
   refused: { value: number };
@@ -97,6 +97,14 @@ export function manifestChunkPieces(
   return writer.pieces(chunks, special, fallback);
 }
 
+/** Per type byte, 1 when one of the TOC's chunk ids has it (the last of an id's 12 bytes). */
+function typesPresent(toc: IoStoreToc): Uint8Array {
+  const present = new Uint8Array(256);
+  const ids = toc.chunkIds;
+  for (let e = CHUNK_ID_SIZE - 1, end = toc.chunkCount * CHUNK_ID_SIZE; e < end; e += CHUNK_ID_SIZE) present[ids[e]!] = 1;
+  return present;
+}
+
 /** Shared memories whose room past the .utoc a writer is using (another one at the same time takes its own). */
 const inUse = new Set<WasmMemory>();
 
@@ -112,8 +120,9 @@ class WasmEntries {
   private readonly offsets: number;
   private readonly lengths: number;
   private readonly folderOf: number;
-  private readonly nameAt: number;
+  private readonly nameOf: number;
   private readonly out: number;
+  /** The lead before each entry (`,\n` and the indent). */
   private readonly lead: Uint8Array;
   /** The memory of the .utoc, when this writer uses its room. */
   private readonly home: WasmMemory | undefined;
@@ -122,30 +131,45 @@ class WasmEntries {
     private readonly toc: IoStoreToc,
     indent: string,
   ) {
-    const texts = fixedTexts(indent).map(encodeText);
-    this.lead = texts[0]!;
-    const typeNames: Uint8Array[] = [];
-    const unnamed: Uint8Array[] = [];
+    // Every table text (~540 short strings: fixed texts, 256 type names and unnamed paths, methods, folders) encoded
+    // by one call: an encode each was ~1 us of native calls, ~1.3-2.2 ms of a 3,000-entry manifest's set-up.
+    const texts = fixedTexts(indent);
+    const typeNames: string[] = [];
+    const unnamed: string[] = [];
+    // Only the types the TOC holds (the module reads no other): the 256 names were ~1 ms of interpreted strings.
+    const present = typesPresent(toc);
     for (let t = 0; t < 256; t++) {
+      if (present[t] === 0) {
+        typeNames.push('');
+        unnamed.push('');
+        continue;
+      }
       const name = chunkTypeName(t, toc.generation);
-      typeNames.push(encodeText(JSON.stringify(name)));
-      unnamed.push(encodeText(JSON.stringify(`${UNNAMED_CHUNKS_FOLDER}/${name}/`).slice(0, -1)));
+      typeNames.push(JSON.stringify(name));
+      unnamed.push(JSON.stringify(`${UNNAMED_CHUNKS_FOLDER}/${name}/`).slice(0, -1));
     }
-    const methods = toc.compressionMethods.map((m) => encodeText(JSON.stringify(m)));
+    const methods = toc.compressionMethods.map((m) => JSON.stringify(m));
     const paths = toc.chunkPaths;
-    const folders = paths ? Array.from({ length: paths.folderCount }, (_, f) => encodeText(JSON.stringify(paths.folderPath(f)).slice(1, -1))) : [];
-    const most = (list: Uint8Array[]) => list.reduce((m, b) => Math.max(m, b.length), 0);
+    const folders = paths ? Array.from({ length: paths.folderCount }, (_, f) => JSON.stringify(paths.folderPath(f)).slice(1, -1)) : [];
+    const tables = encodeTexts([...texts, ...typeNames, ...unnamed, ...methods, ...folders]);
+    this.lead = tables.bytes.subarray(0, tables.ends[0]);
+    const widest = (from: number, count: number) => {
+      let m = 0;
+      for (let k = from; k < from + count; k++) m = Math.max(m, tables.ends[k]! - (k > 0 ? tables.ends[k - 1]! : 0));
+      return m;
+    };
     // All fixed texts once (the lead's comma aside), the widest type, method and unnamed path, hex, digits.
-    const fixedMost = texts.reduce((s, b) => s + b.length, 0) + most(typeNames) + most(methods) + most(unnamed) + 2 * 2 * CHUNK_ID_SIZE + 64 + 5 * 20 + 16;
-    const tables = [...texts, ...typeNames, ...unnamed, ...methods, ...folders];
-    const textBytes = tables.reduce((s, b) => s + b.length + SLACK, 0);
+    const fixedMost = tables.ends[texts.length - 1]! + widest(texts.length, 256) + widest(texts.length + 512, methods.length) + widest(texts.length + 256, 256) + 2 * 2 * CHUNK_ID_SIZE + 64 + 5 * 20 + 16;
+    const tableCount = tables.ends.length;
     const names = paths?.storedNames ?? new Uint8Array(0);
     const blocks = toc.blocks.bytes;
 
     // The .utoc's own memory when it lies in one and has room; else a memory of this writer's, with copies.
     const meta = toc.metaSize;
     const window = [WINDOW * CHUNK_ID_SIZE, WINDOW * meta + SLACK, WINDOW * 8, WINDOW * 8, WINDOW * 4, WINDOW * 4, PIECE_ROOM + SLACK];
-    const fixed = [8 * tables.length, textBytes, ...window];
+    // Where each name of the string table starts, placed once (the module maps a window's name indices through it).
+    const nameStarts = paths?.tables.nameStarts ?? new Int32Array(0);
+    const fixed = [8 * tableCount, tables.bytes.length + SLACK, ...window, 4 * nameStarts.length];
     const home = sharedModuleMemory(toc.chunkIds);
     const inHome = (v: Uint8Array) => home !== undefined && v.buffer === home.memory.buffer;
     const placed = (list: number[]) => list.reduce((s, n) => s + ((n + 7) & ~7), 0);
@@ -174,20 +198,23 @@ class WasmEntries {
     const buffer = memory.buffer;
     const u8 = (this.u8 = new Uint8Array(buffer));
     const [tableAt, textAt] = starts as [number, number];
-    [, , this.ids, this.metas, this.offsets, this.lengths, this.folderOf, this.nameAt, this.out] = starts as [number, number, number, number, number, number, number, number, number];
-    const table = new Int32Array(buffer, tableAt, 2 * tables.length);
-    let at = textAt;
-    tables.forEach((b, k) => {
-      u8.set(b, at);
-      table[2 * k] = at;
-      table[2 * k + 1] = b.length;
-      at += b.length + SLACK;
-    });
+    [, , this.ids, this.metas, this.offsets, this.lengths, this.folderOf, this.nameOf, this.out] = starts as [number, number, number, number, number, number, number, number, number];
+    const nameStartsAt = starts[9]!;
+    new Int32Array(buffer, nameStartsAt, nameStarts.length).set(nameStarts);
+    // The texts lie end to end (a copy reads up to 8 bytes past a text's end: the next one's, or the slack).
+    u8.set(tables.bytes, textAt);
+    const table = new Int32Array(buffer, tableAt, 2 * tableCount);
+    for (let k = 0, start = 0; k < tableCount; k++) {
+      const end = tables.ends[k]!;
+      table[2 * k] = textAt + start;
+      table[2 * k + 1] = end - start;
+      start = end;
+    }
     let blocksAt = blocks.byteOffset;
     let namesAt = names.byteOffset;
     if (own) {
-      blocksAt = starts[9]!;
-      namesAt = starts[10]!;
+      blocksAt = starts[10]!;
+      namesAt = starts[11]!;
       u8.set(blocks, blocksAt);
       u8.set(names, namesAt);
     }
@@ -195,7 +222,7 @@ class WasmEntries {
     this.metasAt = own ? -1 : toc.metas.byteOffset;
     const typesAt = tableAt + 8 * texts.length;
     this.w.setTables(tableAt, typesAt, typesAt + 8 * 512, toc.blockSize, meta, toc.metaHashSize, fixedMost);
-    this.w.setData(blocksAt, toc.blocks.count, namesAt, names.length, typesAt + 8 * (512 + methods.length), folders.length);
+    this.w.setData(blocksAt, toc.blocks.count, namesAt, names.length, typesAt + 8 * (512 + methods.length), folders.length, nameStartsAt, nameStarts.length);
   }
 
   *pieces(chunks: Int32Array, special: ((i: number) => boolean) | undefined, fallback: (k: number, out: JsonBytes) => void): Generator<Uint8Array> {
@@ -280,18 +307,12 @@ class WasmEntries {
     const tables = toc.chunkPaths?.tables;
     if (tables?.nameStarts) {
       folderOf.set(tables.folderOf.subarray(first, first + n));
-      // Where each name's FString starts (the module checks it lies in the table).
-      const nameAt = new Int32Array(buffer, this.nameAt, n);
-      const { nameOf, nameStarts } = tables;
-      const count = nameStarts.length;
-      for (let j = 0; j < n; j++) {
-        const s = nameOf[first + j]!;
-        nameAt[j] = s >= 0 && s < count ? nameStarts[s]! : -1;
-      }
+      // Each name's index in the string table (the module finds where its FString starts, and checks it).
+      new Int32Array(buffer, this.nameOf, n).set(tables.nameOf.subarray(first, first + n));
     } else {
       folderOf.fill(-1);
     }
-    this.w.setWindow(this.idsAt < 0 ? this.ids : this.idsAt + first * CHUNK_ID_SIZE, this.idsAt < 0 ? this.metas : this.metasAt + first * meta, this.offsets, this.lengths, this.folderOf, this.nameAt);
+    this.w.setWindow(this.idsAt < 0 ? this.ids : this.idsAt + first * CHUNK_ID_SIZE, this.idsAt < 0 ? this.metas : this.metasAt + first * meta, this.offsets, this.lengths, this.folderOf, this.nameOf);
     return n;
   }
 }

@@ -1,6 +1,7 @@
 import type { IoStoreToc } from './toc.js';
 import { align } from '../util/bytes.js';
 import { BLOCK_ENTRY_SIZE } from './compression-blocks.js';
+import { blockAlignmentMask } from './toc-scan.js';
 
 const CANDIDATES = [0, 2048, 4096, 16384, 65536];
 
@@ -22,6 +23,14 @@ export function alignedChunkStart(pos: number, size: number, a: number): number 
 export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
   // Every candidate replayed in one pass over the chunks (each chunk's stored size summed once): a pass per candidate
   // over an array of the chunks was ~0.5 s of a 150,000-chunk unpack's plan.
+  const order = toc.chunksInUcasOrder();
+  const mask = blockAlignmentMask(order, toc.chunkOffsets, toc.chunkLengths, toc.blocks.bytes, toc.blockSize, toc.blockCount, toc.partitionSize, CANDIDATES);
+  if (mask !== undefined) return CANDIDATES.find((_, c) => (mask & (1 << c)) !== 0);
+  return replayInJavaScript(toc, order);
+}
+
+/** inferBlockAlignment's replay, where the TOC loops' module is not to be had. */
+function replayInJavaScript(toc: IoStoreToc, order: Int32Array): number | undefined {
   const partSize = toc.partitionSize;
   const pos = new Float64Array(CANDIDATES.length);
   let alive = (1 << CANDIDATES.length) - 1;
@@ -32,7 +41,6 @@ export function inferBlockAlignment(toc: IoStoreToc): number | undefined {
   const offsets = toc.chunkOffsets;
   const lengths = toc.chunkLengths;
   const blockSize = toc.blockSize;
-  const order = toc.chunksInUcasOrder();
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const length = lengths[i]!;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManifestChunkWriter } from '../../src/layout/manifest-bytes.js';
 import { manifestChunkPieces } from '../../src/layout/manifest-wasm.js';
 import { JsonBytes } from '../../src/util/json-bytes.js';
@@ -171,3 +171,28 @@ function checkBuilt(toc: IoStoreToc): void {
     }
     expect(rawBlocks).toBeGreaterThan(0);
 }
+
+describe.skipIf(!hasCorpus)('manifestChunkPieces: the set-up of a short unpack\'s manifest (issue 28ax)', () => {
+  const file = 'ue5-wayoftheninja/WayOfTheNinja-Windows.utoc';
+
+  it('encodes its ~540 table texts (fixed texts, types, methods, folders) by one call, not one each', () => {
+    const toc = readToc(new Uint8Array(readFileSync(corpusPath(file))), { source: file });
+    const c = cases(toc)[0]!;
+    // The JavaScript writer (for the entries the module leaves) encodes its own texts: made before counting.
+    const writer = new ManifestChunkWriter(toc, c.indent);
+    const encode = vi.spyOn(TextEncoder.prototype, 'encode');
+    try {
+      const pieces = manifestChunkPieces(toc, c.chunks, c.indent, undefined, (k, out) => writer.write(out, c.chunks[k]!, undefined, undefined), 1)!;
+      expect(pieces[Symbol.iterator]().next().done).toBe(false);
+      expect(encode.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      encode.mockRestore();
+    }
+  });
+
+  it('writes chunk types past the generation\'s names (Unknown<n>, only the types the TOC holds are tabled) as JavaScript does', () => {
+    const toc = readToc(new Uint8Array(readFileSync(corpusPath(file))), { source: file });
+    for (let i = 0; i < toc.chunkCount; i += 5) toc.chunkIds[i * 12 + 11] = 200 + (i % 50);
+    for (const c of cases(toc)) expect(written(toc, c).text).toBe(expected(toc, c));
+  });
+});
