@@ -216,6 +216,7 @@ function codeCacheReport() {
  * as the bundle was loaded from the cache the run before wrote.
  */
 function runWorker() {
+  directStdio();
   hookBundles();
   const { parentPort } = require('node:worker_threads');
   const bundle = process.argv[process.argv.length - 1];
@@ -233,6 +234,34 @@ function runWorker() {
   if (process.env.IOSTORE_CODE_CACHE_REPORT) writeSync(2, `code cache (worker): ${codeCacheReport().map(([n, c]) => `${n} ${c}`).join(', ')}\n`);
 }
 
+/**
+ * The worker's process.stdout and process.stderr (Node's warnings, a stray log) write to the process's descriptors 1
+ * and 2 as they come: the calling thread gives the worker no pipe to its own streams (src/util/worker-pool.ts,
+ * newWorker). Made on first use, as Node's are.
+ */
+function directStdio() {
+  for (const [name, fd] of [['stdout', 1], ['stderr', 2]]) {
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const stream = new (require('node:stream').Writable)({
+          write(chunk, encoding, done) {
+            try {
+              for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+            } catch {
+              // a closed or full descriptor: the text is dropped, as a worker's write after its process's end
+            }
+            done();
+          },
+        });
+        stream.fd = fd;
+        Object.defineProperty(process, name, { configurable: true, enumerable: true, writable: true, value: stream });
+        return stream;
+      },
+    });
+  }
+}
 
 /**
  * The main bundle's exports, loaded as require() would load it without Node's resolution of its path (the stats and

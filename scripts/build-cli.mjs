@@ -23,14 +23,16 @@ const dist = join(root, 'dist');
 
 /**
  * Built-in modules that load when first called rather than at start-up: node:crypto (several milliseconds: only an
- * encrypted container or a pak's SHA-1 needs it) and node:module (its load brings Node's ESM loader, ~0.35 ms of
- * every run: createRequire is called only on rare paths, such as output to a terminal). Each of its functions is
- * replaced by one that loads the module on its first call.
+ * encrypted container or a pak's SHA-1 needs it), node:module (its load brings Node's ESM loader, ~0.35 ms of
+ * every run: createRequire is called only on rare paths, such as output to a terminal) and node:fs/promises (~1.2
+ * ms, on the calling thread before a short unpack's loop worker is created and again in the worker: a .utoc's
+ * unpack and verify read and write with blocking calls, only pack, paks and the other commands call it). Each of
+ * its functions is replaced by one that loads the module on its first call.
  */
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(crypto|module)$/ }, (a) => {
+    b.onResolve({ filter: /^(node:)?(crypto|module|fs\/promises)$/ }, (a) => {
       const name = a.path.replace(/^node:/, '');
       // The lazy module's own require is of the real one.
       return a.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
