@@ -404,11 +404,50 @@ export function i32sBeside(beside: ArrayBufferView, count: number): Int32Array |
  */
 export function ucasOrderOf(offsets: Float64Array, lengths: Float64Array, blocks: Uint8Array, blockSize: number, blockCount: number): Int32Array | 'toc' | undefined {
   const n = offsets.length;
-  const table = blocks.subarray(0, 12 * blockCount);
+  return withSpansInModule(offsets, lengths, blocks.subarray(0, 12 * blockCount), [4 * n, 4 * blockCount, 4 * n], (w, [o, l, t], [firstBlock, chunkAt, order]) => {
+    const r = w.ucasOrder(o, l, n, t, blockSize, blockCount, firstBlock, chunkAt, order);
+    return r === 1 ? 'toc' : r === 0 ? new Int32Array(w.memory.buffer, order, n).slice() : undefined;
+  });
+}
+
+/**
+ * The candidate block alignments (a mask over `candidates`) that the placement rule reproduces every chunk's start
+ * with, replayed over the chunks in .ucas order `order` (src/toc/block-alignment.ts says how); undefined where the
+ * module is not to be had or a chunk's blocks lie past the table (the caller replays it in JavaScript). One pass in
+ * WebAssembly: in JavaScript, interpreted in a short unpack, it was ~2 ms of its manifest's 3,000 entries.
+ */
+export function blockAlignmentMask(order: Int32Array, offsets: Float64Array, lengths: Float64Array, blocks: Uint8Array, blockSize: number, blockCount: number, partSize: number, candidates: readonly number[]): number | undefined {
+  const c = candidates.length;
+  try {
+    return withSpansInModule(offsets, lengths, blocks.subarray(0, 12 * blockCount), [4 * order.length, 8 * c, 8 * c], (w, [o, l, t], [orderAt, candidatesAt, pos]) => {
+      place(w, orderAt, order);
+      new Float64Array(w.memory.buffer, candidatesAt, c).set(candidates);
+      const mask = w.blockAlignment(orderAt, order.length, o, l, t, blockCount, blockSize, partSize, candidatesAt, c, pos);
+      return mask < 0 ? undefined : mask;
+    });
+  } catch {
+    // no WebAssembly: the JavaScript replay
+    return undefined;
+  }
+}
+
+/**
+ * Runs `use` with a TOC's chunk spans (`offsets`, `lengths`) and block table `table` where the module reads them (in
+ * place in their arena when they lie in one, else copied into scratch) and scratch of the `extra` sizes in bytes
+ * beside them: `use` gets the module, the three arrays' addresses and each scratch part's. The scratch is given
+ * back when `use` returns.
+ */
+function withSpansInModule<T>(
+  offsets: Float64Array,
+  lengths: Float64Array,
+  table: Uint8Array,
+  extra: readonly number[],
+  use: (w: ScanWasm, spans: [number, number, number], parts: number[]) => T,
+): T {
   const layout = (inPlace: boolean) => {
     const at: number[] = [];
     let size = 0;
-    for (const k of [inPlace ? 0 : 8 * n, inPlace ? 0 : 8 * n, inPlace ? 0 : 12 * blockCount, 4 * n, 4 * blockCount, 4 * n]) {
+    for (const k of [inPlace ? 0 : offsets.byteLength, inPlace ? 0 : lengths.byteLength, inPlace ? 0 : table.byteLength, ...extra]) {
       at.push(size);
       size = align8(size + k);
     }
@@ -425,52 +464,8 @@ export function ucasOrderOf(offsets: Float64Array, lengths: Float64Array, blocks
       place(w, a(2), table);
     }
     const where = (v: ArrayBufferView, k: number) => (arena ? arena.addressOf(v) : a(k));
-    const r = w.ucasOrder(where(offsets, 0), where(lengths, 1), n, where(table, 2), blockSize, blockCount, a(3), a(4), a(5));
-    return r === 1 ? 'toc' : r === 0 ? new Int32Array(w.memory.buffer, a(5), n).slice() : undefined;
+    return use(w, [where(offsets, 0), where(lengths, 1), where(table, 2)], extra.map((_, k) => a(3 + k)));
   } finally {
     done();
-  }
-}
-
-/**
- * The candidate block alignments (a mask over `candidates`) that the placement rule reproduces every chunk's start
- * with, replayed over the chunks in .ucas order `order` (src/toc/block-alignment.ts says how); undefined where the
- * module is not to be had or a chunk's blocks lie past the table (the caller replays it in JavaScript). One pass in
- * WebAssembly: in JavaScript, interpreted in a short unpack, it was ~2 ms of its manifest's 3,000 entries.
- */
-export function blockAlignmentMask(order: Int32Array, offsets: Float64Array, lengths: Float64Array, blocks: Uint8Array, blockSize: number, blockCount: number, partSize: number, candidates: readonly number[]): number | undefined {
-  const n = order.length;
-  const table = blocks.subarray(0, 12 * blockCount);
-  const layout = (inPlace: boolean) => {
-    const at: number[] = [];
-    let size = 0;
-    for (const k of [inPlace ? 0 : 8 * offsets.length, inPlace ? 0 : 8 * lengths.length, inPlace ? 0 : 12 * blockCount, 4 * n, 8 * candidates.length, 8 * candidates.length]) {
-      at.push(size);
-      size = align8(size + k);
-    }
-    return { at, size };
-  };
-  try {
-    const arena = inPlaceWithRoom((p) => layout(p).size, offsets, lengths, table);
-    const { at, size } = layout(arena !== undefined);
-    const { w, at: base, done } = scratch(arena ?? arenaOf(offsets), size);
-    try {
-      const a = (k: number) => base + at[k]!;
-      if (!arena) {
-        place(w, a(0), offsets);
-        place(w, a(1), lengths);
-        place(w, a(2), table);
-      }
-      place(w, a(3), order);
-      new Float64Array(w.memory.buffer, a(4), candidates.length).set(candidates);
-      const where = (v: ArrayBufferView, k: number) => (arena ? arena.addressOf(v) : a(k));
-      const mask = w.blockAlignment(a(3), n, where(offsets, 0), where(lengths, 1), where(table, 2), blockCount, blockSize, partSize, a(4), candidates.length, a(5));
-      return mask < 0 ? undefined : mask;
-    } finally {
-      done();
-    }
-  } catch {
-    // no WebAssembly: the JavaScript replay
-    return undefined;
   }
 }

@@ -24,27 +24,7 @@ function sortedOrder(toc: IoStoreToc): number[] {
 
 /** inferBlockAlignment as first written: one replay of every chunk per candidate (now all candidates in one pass). */
 function alignmentByReplay(toc: IoStoreToc): number | undefined {
-  const chunks = sortedOrder(toc).filter((i) => toc.chunkBlockCount(i) > 0);
-  outer: for (const a of [0, 2048, 4096, 16384, 65536]) {
-    let pos = 0;
-    let partition = 0;
-    for (const i of chunks) {
-      const first = toc.chunkFirstBlock(i);
-      let size = 0;
-      for (let b = first; b < first + toc.chunkBlockCount(i); b++) size += align(toc.blocks.compressedSize(b), 16);
-      const off = toc.blocks.offset(first);
-      const p = Number.isFinite(toc.partitionSize) ? Math.floor(off / toc.partitionSize) : 0;
-      const local = Number.isFinite(toc.partitionSize) ? off % toc.partitionSize : off;
-      if (p !== partition) {
-        partition = p;
-        pos = 0;
-      }
-      if (alignedChunkStart(pos, size, a) !== local) continue outer;
-      pos = local + size;
-    }
-    return a;
-  }
-  return undefined;
+  return [0, 2048, 4096, 16384, 65536].find((a) => replayOne(toc, a));
 }
 
 describe.skipIf(!hasCorpus)('the .ucas order of chunks and the block alignment replayed over it', () => {
