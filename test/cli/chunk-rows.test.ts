@@ -2,14 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
+import { openForRows, writeChunkRows, type RowFormat } from '../../src/cli/chunk-rows.js';
 import { csvCell, renderCsv, renderJson, renderTable } from '../../src/cli/format.js';
 import { escapeControl } from '../../src/util/quote.js';
 import { listChunks, selectChunks, type ChunkQuery } from '../../src/toc/listing.js';
 import { readToc, type IoStoreToc } from '../../src/toc/toc.js';
 import { arenaOf, tocBytesInModule } from '../../src/toc/toc-scan.js';
 import { chunkTypeName } from '../../src/toc/chunk-id.js';
-import { corpusPath, hasCorpus } from '../corpus.js';
+import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
+import { openToc } from '../../src/toc/read-file.js';
 import { countCalls } from '../count-calls.js';
 import { tempDir } from '../tmp.js';
 
@@ -310,4 +311,27 @@ describe('a listing of a .utoc read into a module memory compiles one WebAssembl
     expect(info.status, info.stderr).toBe(0);
     expect(info.stderr).toContain('wasm 1 1\n');
   });
+});
+
+describe('a listing of a TOC opened for its rows (one module scans and lists it)', () => {
+  it.skipIf(!hasCorpus)('every corpus .utoc: the arena\'s own instance writes the rows, the text of the string forms', async () => {
+    let listed = 0;
+    for (const rel of corpusFiles('.utoc')) {
+      let toc: IoStoreToc;
+      try {
+        toc = await openForRows(() => openToc(corpusPath(rel)));
+      } catch {
+        continue; // encrypted without its key, or a test vector that is not a TOC
+      }
+      // The arena's instance is the toc-listing module's (main's build: the TOC loops' own, and a second module for the rows).
+      expect(typeof (arenaOf(toc.chunkIds)?.scan as { writeTable?: unknown } | undefined)?.writeTable, rel).toBe('function');
+      for (const format of ['table', 'json'] as const) {
+        const parts: Buffer[] = [];
+        writeChunkRows(toc, null, format, (b) => parts.push(Buffer.from(b)), 'Box');
+        expect(Buffer.concat(parts).toString('utf8'), `${rel} ${format}`).toBe(expected(toc, {}, format));
+      }
+      listed++;
+    }
+    expect(listed).toBeGreaterThanOrEqual(15);
+  }, 60_000);
 });
