@@ -112,8 +112,9 @@ export async function unpack(inputs: readonly string[], outdir: string, o: Unpac
 async function unpackWith(entries: MountEntry[], outdir: string, o: UnpackOptions, paks: readonly PakMountEntry[] = []): Promise<UnpackResult> {
   const failures: UnpackFailure[] = [];
   const warnings: string[] = [];
-  const opened = await openContainers(entries, o, failures);
-  if (opened.length === 0 && paks.length === 0) throw new IoStoreError(failures[0]!.code as never, failures[0]!.message.replace(/^.*?: /, ''), { file: entries[0]!.utoc });
+  const { opened, firstError } = await openContainers(entries, o, failures);
+  // Nothing to unpack: the first container's own error, its file and offset as it said them.
+  if (opened.length === 0 && paks.length === 0 && firstError) throw firstError;
   // The manifest of an earlier unpack into the folder: read (and checked) before anything is written.
   const previous = o.dryRun ? undefined : previousManifest(outdir);
   const codecs = o.codecs ?? defaultCodecs();
@@ -179,18 +180,20 @@ interface UnpackRun {
   progress?: UnpackProgress;
 }
 
-/** The containers that open; each that does not is a failure of the whole container. */
-async function openContainers(entries: readonly MountEntry[], o: UnpackOptions, failures: UnpackFailure[]): Promise<OpenedContainer[]> {
+/** The containers that open; each that does not is a failure of the whole container (the first one's error kept). */
+async function openContainers(entries: readonly MountEntry[], o: UnpackOptions, failures: UnpackFailure[]): Promise<{ opened: OpenedContainer[]; firstError?: IoStoreError }> {
   const opened: OpenedContainer[] = [];
+  let firstError: IoStoreError | undefined;
   for (const entry of entries) {
     try {
       opened.push({ entry, reader: await openContainer(entry, o) });
     } catch (e) {
       if (!(e instanceof IoStoreError)) throw e;
+      firstError ??= e;
       failures.push({ container: entry.name, index: -1, code: e.code, message: e.message });
     }
   }
-  return opened;
+  return firstError ? { opened, firstError } : { opened };
 }
 
 /** Workers start now, from the containers alone, and open them while this thread plans. */

@@ -282,3 +282,17 @@ describe('the manifest', () => {
     expect(readFileSync(join(dir, 'Demo/A.ubulk'), 'utf8')).toBe('a');
   });
 });
+
+describe('a container that does not open', () => {
+  it('fails the unpack with its own error: the file, the offset and what was wrong, nothing written', async () => {
+    const dir = join(tmp, 'cut');
+    mkdirSync(dir, { recursive: true });
+    const rel = 'ue5.8-cue4parse/uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows';
+    // Cut inside the chunk ids (main's build dropped the offset from the message it passed on).
+    writeFileSync(join(dir, 'Cut-Windows.utoc'), readFileSync(corpusPath(`${rel}.utoc`)).subarray(0, 300));
+    copyFileSync(corpusPath(`${rel}.ucas`), join(dir, 'Cut-Windows.ucas'));
+    const target = out();
+    await expect(unpack([join(dir, 'Cut-Windows.utoc')], target)).rejects.toThrow(/Cut-Windows\.utoc at offset 0x90: chunk ids: .* need \d+ bytes but only \d+ remain$/);
+    expect(existsSync(target)).toBe(false);
+  });
+});
