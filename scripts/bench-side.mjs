@@ -213,7 +213,7 @@ export function writeNodeFloorPlan(root, utoc, file) {
 }
 
 /** The side-by-side table: each job for us, retoc (when present) and the floor, with ratios. */
-export function sideBySide({ root, corpus, tmp, runs = 5, quickRuns = 21, extraJobs = [] }) {
+export function sideBySide({ root, corpus, tmp, runs = 11, quickRuns = 21, extraJobs = [] }) {
   const retoc = join(root, '..', 'shared', 'tools', 'retoc', 'retoc');
   const haveRetoc = existsSync(retoc);
   const iostore = [process.execPath, join(root, 'bin', 'iostore.js')];

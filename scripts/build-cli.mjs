@@ -24,23 +24,34 @@ const dist = join(root, 'dist');
 /**
  * Built-in modules that load when first called rather than at start-up: node:crypto (several milliseconds: only an
  * encrypted container or a pak's SHA-1 needs it), node:module (its load brings Node's ESM loader, ~0.35 ms of
- * every run: createRequire is called only on rare paths, such as output to a terminal) and node:fs/promises (~1.2
+ * every run: createRequire is called only on rare paths, such as output to a terminal), node:fs/promises (~1.2
  * ms, on the calling thread before a short unpack's loop worker is created and again in the worker: a .utoc's
- * unpack and verify read and write with blocking calls, only pack, paks and the other commands call it). Each of
- * its functions is replaced by one that loads the module on its first call.
+ * unpack and verify read and write with blocking calls, only pack, paks and the other commands call it) and
+ * node:zlib (~0.7 ms on each thread of a stored container's unpack, which decodes nothing). Each of its functions is
+ * replaced by one that loads the module on its first call.
  */
+/** Exports of lazy built-ins that older releases lack, and the first major release that may have each. */
+const OPTIONAL_EXPORTS = { zlib: { zstdCompressSync: 22, zstdDecompressSync: 22, zstdCompress: 22, zstdDecompress: 22, createZstdCompress: 22, createZstdDecompress: 22 } };
+
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(crypto|module|fs\/promises)$/ }, (a) => {
+    b.onResolve({ filter: /^(node:)?(crypto|module|fs\/promises|zlib)$/ }, (a) => {
       const name = a.path.replace(/^node:/, '');
       // The lazy module's own require is of the real one.
       return a.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
       const mod = await import(`node:${a.path}`);
-      const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && typeof mod[k] === 'function');
+      const optional = OPTIONAL_EXPORTS[a.path] ?? {};
+      const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && typeof mod[k] === 'function' && !(k in optional));
       const lines = names.map((k) => `export function ${k}(...a) { const f = load().${k}; return new.target ? new f(...a) : f.apply(this, a); }`);
+      // A function some releases lack is looked up (the module loaded) only on releases that may have it, so that
+      // code testing for it finds it exactly where the running Node.js has it, whichever release built the bundle.
+      for (const [k, major] of Object.entries(optional)) lines.push(`export const ${k} = Number(process.versions.node.split('.')[0]) >= ${major} ? load().${k} : undefined;`);
+      // Tables of values (node:zlib's constants) are read through a proxy that loads the module on the first read.
+      const tables = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && mod[k] !== null && typeof mod[k] === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(mod[k])));
+      lines.push(...tables.map((k) => `export const ${k} = new Proxy({}, { get: (_, p) => load().${k}[p] });`));
       return { contents: `let m;\nconst load = () => (m ??= require('node:${a.path}'));\n${lines.join('\n')}\n`, loader: 'js' };
     });
   },

@@ -108,11 +108,18 @@ export function fileSourceSync(path: string, o: { reuseBuffer?: boolean; readAhe
     const h = open();
     // Ahead only on a pass front to back: chunks lie in .ucas order with at most their padding between them.
     const want = ahead > length && offset >= lastEnd && offset - lastEnd <= READ_AHEAD_GAP ? ahead : length;
+    // A read that starts inside the window keeps the window's tail: moved to the buffer's start, it is not read
+    // again (a chunk across the window's end had been read twice, a quarter more bytes copied from the page cache).
+    const kept = ahead > 0 && offset >= windowAt && offset < windowAt + windowLength ? windowAt + windowLength - offset : 0;
     // Grown to the largest read so far (a reader's spans are bounded), in 64 KiB steps: doubling would touch pages no
     // read needs.
-    if (o.reuseBuffer && scratch.length < want) scratch = new Uint8Array((want + 0xffff) & ~0xffff);
+    if (o.reuseBuffer && scratch.length < want) {
+      const grown = new Uint8Array((want + 0xffff) & ~0xffff);
+      if (kept > 0) grown.set(scratch.subarray(offset - windowAt, windowLength));
+      scratch = grown;
+    } else if (kept > 0) scratch.copyWithin(0, offset - windowAt, windowLength);
     const out = o.reuseBuffer ? scratch : new Uint8Array(length);
-    let done = 0;
+    let done = kept;
     // What was asked must come whole; what is read ahead of it may stop at the file's end.
     while (done < length) {
       let n: number;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileSourceSync } from '../../src/cas/source.js';
@@ -45,6 +45,31 @@ describe('fileSourceSync with readAhead (the chunk loop reading a .ucas front to
     check(12_345, 20_000);
     check(32_345, 30_000);
     check(500_000, 1);
+    await src.close();
+  });
+
+  it('does not read again the part of a read that the window already holds (moved, then the rest read after it)', async () => {
+    const { path, bytes } = patterned(400_000);
+    const src = fileSourceSync(path, { reuseBuffer: true, readAhead: 64 << 10 });
+    src.readSync!(0, 10);
+    src.readSync!(10, 10); // window: [10, 10 + 64 KiB)
+    // The file changes under the window: bytes the window holds come from it, the rest from the file as it now is.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, new Uint8Array(300_000).fill(0xee), 0, 300_000, 60_000);
+    closeSync(fd);
+    const windowEnd = 10 + (64 << 10);
+    const across = src.readSync!(60_000, 10_000);
+    expect(Buffer.from(across.subarray(0, windowEnd - 60_000)).equals(bytes.subarray(60_000, windowEnd))).toBe(true);
+    expect(across.subarray(windowEnd - 60_000).every((b) => b === 0xee)).toBe(true);
+    // A read longer than the buffer (grown for it) keeps the window's tail too.
+    const again = openSync(path, 'r+');
+    writeSync(again, new Uint8Array(300_000).fill(0x11), 0, 300_000, 60_000);
+    closeSync(again);
+    const longer = src.readSync!(100_000, 200_000);
+    const heldEnd = 60_000 + (64 << 10);
+    expect(longer.subarray(0, heldEnd - 100_000).every((b) => b === 0xee)).toBe(true);
+    expect(longer.subarray(heldEnd - 100_000).every((b) => b === 0x11)).toBe(true);
+    expect(longer.length).toBe(200_000);
     await src.close();
   });
 
