@@ -12,10 +12,59 @@
 // chunks: -0.44M instructions; test/cli/short-start.test.ts). The others stay declarations: most runs never call them.
 // The class of this very module: require('node:module') would load Node's ESM loader with it (~0.35 ms of a run).
 const Module = module.constructor;
-const { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } = require('node:fs');
+const nodeFs = require('node:fs');
+const { fstatSync, renameSync, writeFileSync } = nodeFs;
 const { Script } = require('node:vm');
 const { isAscii } = require('node:buffer');
 const { basename, dirname, sep } = require('node:path');
+
+/** Node's fs binding, its deprecation warning held back as src/util/process-binding.ts does. */
+const fsBinding = (function fsBinding() {
+  const own = Object.getOwnPropertyDescriptor(process, 'emitWarning');
+  try {
+    process.emitWarning = () => {};
+    return process.binding('fs');
+  } catch {
+    return undefined;
+  } finally {
+    if (own) Object.defineProperty(process, 'emitWarning', own);
+    else delete process.emitWarning;
+  }
+});
+
+// Blocking open, read, write and close for this file and the bundles (src/util/sync-fs.ts says why): Node's fs
+// binding called as node:fs calls it, on releases whose binding this file knows; else, and for other arguments, node:fs.
+const RAW_FS_NODES = ['20.20'];
+const syncFs = (function syncFs() {
+  const { openSync, readSync, writeSync, closeSync } = nodeFs;
+  const v = process.versions.node.split('.');
+  const raw = RAW_FS_NODES.includes(`${v[0]}.${v[1]}`) && process.platform !== 'win32' && process.env.IOSTORE_NODE_FS !== '1' ? fsBinding() : undefined;
+  if (typeof raw?.writeBuffer !== 'function') return { openSync, readSync, writeSync, closeSync };
+  const fd1 = (function fd1(fd) {
+    return fd === (fd | 0) && fd >= 0;
+  });
+  const fits = (function fits(b, at, n) {
+    return ArrayBuffer.isView(b) && at === (at | 0) && n === (n | 0) && at >= 0 && n >= 0 && at + n <= b.byteLength;
+  });
+  return {
+    openSync: (function (path, flags) {
+      return arguments.length === 2 && flags === 'r' && typeof path === 'string' && path !== '' && !path.includes('\0') ? raw.open(path, 0, 0o666) : openSync.apply(nodeFs, arguments);
+    }),
+    readSync: (function (fd, b, at, n, position) {
+      return arguments.length === 5 && fd1(fd) && fits(b, at, n) && n > 0 && Number.isSafeInteger(position) && position >= 0 ? raw.read(fd, b, at, n, position) : readSync.apply(nodeFs, arguments);
+    }),
+    writeSync: (function (fd, b, at = 0, n = ArrayBuffer.isView(b) ? b.byteLength - at : 0) {
+      const ctx = {};
+      const done = arguments.length <= 4 && fd1(fd) && fits(b, at, n) ? raw.writeBuffer(fd, b, at, n, null, undefined, ctx) : -1;
+      return done >= 0 && ctx.errno === undefined ? done : writeSync.apply(nodeFs, arguments);
+    }),
+    closeSync: (function (fd) {
+      return arguments.length === 1 && fd1(fd) ? raw.close(fd) : closeSync.apply(nodeFs, arguments);
+    }),
+  };
+})();
+const { closeSync, openSync, readSync, writeSync } = syncFs;
+
 
 // Without path.join (Node compiles it and its normalize on first use: ~1 KB of source for every short run).
 const DIST = dirname(__dirname) + sep + 'dist' + sep;
@@ -64,6 +113,7 @@ const hookBundles = (function hookBundles() {
   globalThis.__iostoreDynamicImport = (specifier) => import(specifier);
   // Read by src/util/worker-pool.ts (newWorker): workers of the bundled code start through this file.
   globalThis.__iostoreWorkerLoader = __filename;
+  globalThis.__iostoreSyncFs = syncFs;
   const plain = Module._extensions['.js'];
   Module._extensions['.js'] = function (module, filename) {
     if (!isBundle(filename)) return plain(module, filename);
@@ -286,7 +336,7 @@ const loadMain = (function loadMain() {
   return main.exports;
 });
 
-module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, compilesNatively, COMMAND_CACHES };
+module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, compilesNatively, syncFs, COMMAND_CACHES };
 
 // (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
 if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();

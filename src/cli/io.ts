@@ -1,4 +1,5 @@
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
+import { writeSync } from '../util/sync-fs.js';
 import { createRequire } from 'node:module';
 import { processBinding } from '../util/process-binding.js';
 

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fstatSync, openSync, promises as fsp } from 'node:fs';
+import { existsSync, fstatSync, promises as fsp } from 'node:fs';
+import { closeSync, openSync } from '../util/sync-fs.js';
 import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
 import { parseTocHeader, TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';

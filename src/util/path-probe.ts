@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from './sync-fs.js';
 
 /** What probePath tells of a path: whether it is a folder, and whether a file is smaller than the bound asked. */
 export interface PathProbe {

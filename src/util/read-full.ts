@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { readSync } from './sync-fs.js';
 
 /**
  * Reads `length` bytes at `position` of an open file into `into` from `at`, however many calls the kernel wants;
