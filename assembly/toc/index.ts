@@ -312,3 +312,95 @@ export function blockAlignment(order: usize, n: i32, offsets: usize, lengths: us
   }
   return alive;
 }
+
+/** The chunks `namesDistinct` found named (folder >= 0). */
+export let namedChunks: i32 = 0;
+
+/**
+ * One word into a name's hash (src/layout/distinct-paths.ts `nameHashText` makes the same from a name's text, to look
+ * names up in the table this fills): multiplied in, and its high bits folded down.
+ */
+@inline function hashStep(h: u32, word: u32): u32 {
+  h = (h ^ word) * 0x01000193;
+  return h ^ (h >>> 15);
+}
+
+@inline function hashMix(h: u32): u32 {
+  h = (h ^ (h >>> 16)) * 0x85ebca6b;
+  return h ^ (h >>> 13);
+}
+
+/**
+ * Whether the `n` chunks' (folder, file name) pairs are distinct: `folderOf` and `nameOf` (i32s per chunk: folder -1
+ * for a chunk no file names), `starts` (`startCount` i32s: where each name's FString starts in the string table
+ * `names`, `size` bytes). Fills the open-addressing table `slots` (`mask + 1` i32s, zeroed: chunk + 1 per named chunk)
+ * keyed by the hash of the folder and the name's Latin-1 bytes, a little-endian word a step. Returns 1 when distinct,
+ * 0 at the first pair seen twice, -1 for a name stored as UTF-16 or an entry out of range (the caller then claims
+ * every path); `namedChunks`: the chunks with a folder.
+ */
+export function namesDistinct(folderOf: usize, nameOf: usize, n: i32, starts: usize, startCount: i32, names: usize, size: i32, slots: usize, mask: u32): i32 {
+  memory.fill(slots, 0, (<usize>mask + 1) << 2);
+  let named = 0;
+  for (let i = 0; i < n; i++) {
+    const f = load<i32>(folderOf + (<usize>i << 2));
+    if (f < 0) continue;
+    named++;
+    const at = nameAt(nameOf, i, starts, startCount, size);
+    if (at < 0) return -1;
+    const len = load<i32>(names + <usize>at);
+    if (len <= 0 || len > size - at - 4) return -1;
+    const from = names + <usize>at + 4;
+    const end = from + <usize>(len - 1);
+    let h: u32 = (0x811c9dc5 ^ <u32>f) * 0x01000193;
+    let k = from;
+    for (; k + 4 <= end; k += 4) h = hashStep(h, load<u32>(k));
+    let tail: u32 = 0;
+    for (let shift: u32 = 0; k < end; k++, shift += 8) tail |= <u32>load<u8>(k) << shift;
+    let s = hashMix(hashStep(h, tail ^ <u32>(len - 1))) & mask;
+    for (; load<i32>(slots + (<usize>s << 2)) != 0; s = (s + 1) & mask) {
+      const j = load<i32>(slots + (<usize>s << 2)) - 1;
+      if (load<i32>(folderOf + (<usize>j << 2)) == f && sameFString(names, at, nameAt(nameOf, j, starts, startCount, size))) return 0;
+    }
+    store<i32>(slots + (<usize>s << 2), i + 1);
+  }
+  namedChunks = named;
+  return 1;
+}
+
+/** Where chunk i's name starts in the string table, or -1 when its number or start is out of range. */
+@inline function nameAt(nameOf: usize, i: i32, starts: usize, startCount: i32, size: i32): i32 {
+  const name = load<i32>(nameOf + (<usize>i << 2));
+  if (<u32>name >= <u32>startCount) return -1;
+  const at = load<i32>(starts + (<usize>name << 2));
+  return <u32>at > <u32>(size - 4) ? -1 : at;
+}
+
+/** Whether the Latin-1 FStrings at `a` and `b` (both checked to fit) are the same. */
+@inline function sameFString(names: usize, a: i32, b: i32): bool {
+  const len = load<i32>(names + <usize>a);
+  if (load<i32>(names + <usize>b) != len) return false;
+  return memory.compare(names + <usize>a + 4, names + <usize>b + 4, <usize>len) == 0;
+}
+
+/**
+ * Whether the chunks that no file names (those with a folder < 0 in `folderOf`; every chunk when `folderOf` is 0) have
+ * distinct ids (`n` 12-byte chunk ids at `ids`): their output paths (`_chunks/<Type>/<id>.bin`) are then distinct.
+ * `slots`: room for `mask + 1` i32s. Returns 1 when distinct, 0 at the first id seen twice.
+ */
+export function idsDistinct(ids: usize, n: i32, folderOf: usize, slots: usize, mask: u32): i32 {
+  memory.fill(slots, 0, (<usize>mask + 1) << 2);
+  for (let i = 0; i < n; i++) {
+    if (folderOf != 0 && load<i32>(folderOf + (<usize>i << 2)) >= 0) continue;
+    const p = ids + <usize>i * 12;
+    const a = load<u32>(p);
+    const b = load<u32>(p + 4);
+    const c = load<u32>(p + 8);
+    let s = hashMix(hashStep(hashStep(hashMix(a), b), c)) & mask;
+    for (; load<i32>(slots + (<usize>s << 2)) != 0; s = (s + 1) & mask) {
+      const q = ids + <usize>(load<i32>(slots + (<usize>s << 2)) - 1) * 12;
+      if (load<u32>(q) == a && load<u32>(q + 4) == b && load<u32>(q + 8) == c) return 0;
+    }
+    store<i32>(slots + (<usize>s << 2), i + 1);
+  }
+  return 1;
+}

@@ -66,6 +66,7 @@ export class IoStoreToc {
   private fileCache: DirectoryFile[] | undefined;
   private idMap: Map<string, number> | undefined;
   private ucasOrder: Int32Array | undefined;
+  private tocOrder: Int32Array | undefined;
 
   constructor(
     readonly source: string,
@@ -176,7 +177,7 @@ export class IoStoreToc {
       // array of numbers to sort was ~100 bytes per chunk of peak memory.
       const n = this.chunkCount;
       const quick = ucasOrderOf(this.chunkOffsets.subarray(0, n), this.chunkLengths.subarray(0, n), this.blocks.bytes, this.blockSize, this.blockCount);
-      if (quick !== undefined) return (this.ucasOrder = quick === 'toc' ? identity(n) : quick);
+      if (quick !== undefined) return (this.ucasOrder = quick === 'toc' ? this.chunksInTocOrder() : quick);
       const at = new Float64Array(n);
       const lengths = this.chunkLengths;
       const offsets = this.chunkOffsets;
@@ -196,9 +197,17 @@ export class IoStoreToc {
         else max = o;
       }
       // Containers the engine writes list chunks mostly in .ucas order already (not those with a perfect hash).
-      this.ucasOrder = sorted ? identity(n) : (inBlockOrder(at, offsets, lengths, blockSize, this.blockCount) ?? sortedByKey(at, max) ?? identity(n).sort((a, b) => at[a]! - at[b]! || a - b));
+      this.ucasOrder = sorted ? this.chunksInTocOrder() : (inBlockOrder(at, offsets, lengths, blockSize, this.blockCount) ?? sortedByKey(at, max) ?? identity(n).sort((a, b) => at[a]! - at[b]! || a - b));
     }
     return this.ucasOrder;
+  }
+  /**
+   * The chunk indices 0 ... chunkCount - 1 (read only), made once per TOC: the .ucas order of most containers, and a
+   * whole container's plan and manifest list. Each made by its own loop, these were three interpreted loops over
+   * every chunk before a short unpack's first chunk, each long enough for V8 to compile it again on the side (OSR).
+   */
+  chunksInTocOrder(): Int32Array {
+    return (this.tocOrder ??= identity(this.chunkCount));
   }
   /** Sum of the stored (compressed, unpadded) sizes of the chunk's blocks. */
   chunkStoredSize(i: number): number {

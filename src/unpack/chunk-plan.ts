@@ -3,6 +3,7 @@
 import { chunkOutputPath } from '../layout/unnamed.js';
 import { CHUNK_ID_SIZE } from '../toc/chunk-id.js';
 import type { IoStoreToc } from '../toc/toc.js';
+import { sumOf } from '../toc/toc-scan.js';
 import { IntList } from '../util/int-list.js';
 
 /** A chunk an unpack writes, as its result lists it. */
@@ -51,7 +52,7 @@ export class ChunkPlan {
   addAll(c: number): number {
     const n = this.tocs[c]!.chunkCount;
     const start = this.from.length;
-    this.indices.pushRange(0, n);
+    this.indices.pushAll(this.tocs[c]!.chunksInTocOrder().subarray(0, n));
     this.from.pushRepeated(c, n);
     this.whole[c] = start;
     return start;
@@ -110,7 +111,8 @@ export class ChunkPlan {
       const c = this.from.get(k);
       const lengths = this.tocs[c]!.chunkLengths;
       if (this.whole[c] === k) {
-        for (let i = 0; i < lengths.length; i++) total += lengths[i]!;
+        // In WebAssembly: an interpreted loop over every chunk, before a short unpack's first chunk.
+        total += sumOf(lengths);
         k += lengths.length;
       } else {
         total += lengths[this.indices.get(k)]!;

@@ -119,11 +119,8 @@ interface ChosenChunks {
 
 /** A container alone, all its chunks chosen (most games' unpack): planned in one call, not a test per chunk. */
 function wholeContainer(plan: ChunkPlan, c: number, toc: IoStoreToc): ChosenChunks {
-  const n = toc.chunkCount;
   plan.addAll(c);
-  const listed = new Int32Array(n);
-  for (let i = 0; i < n; i++) listed[i] = i;
-  return { listed, overriddenBy: new Map(), by: new Set(), skipped: new Map() };
+  return { listed: toc.chunksInTocOrder(), overriddenBy: new Map(), by: new Set(), skipped: new Map() };
 }
 
 interface ChooseContext {

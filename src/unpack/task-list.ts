@@ -23,7 +23,8 @@ export function planTasks(plan: ChunkPlan, tocs: readonly IoStoreToc[], root: st
   const taskPlan = new IntList(plan.length);
   // Plan position by chunk, for the containers not planned whole (4 bytes a chunk, let go at the end).
   const plannedAt = tocs.map((t, c) => (plan.wholeStart(c) >= 0 && plan.renamedCount === 0 ? undefined : new Int32Array(t.chunkCount).fill(-1)));
-  for (let k = 0; k < plan.length; k++) {
+  // Filled only for those (a whole container's loop over the plan did nothing, a call per chunk, interpreted).
+  for (let k = 0, end = plannedAt.some(Boolean) ? plan.length : 0; k < end; k++) {
     const at = plannedAt[plan.container(k)];
     if (at) at[plan.index(k)] = k;
   }

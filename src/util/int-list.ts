@@ -40,13 +40,6 @@ export class IntList {
     this.size += values.length;
   }
 
-  /** Appends from, from + 1, ..., from + count - 1. */
-  pushRange(from: number, count: number): void {
-    this.reserve(count);
-    for (let j = 0; j < count; j++) this.data[this.size + j] = from + j;
-    this.size += count;
-  }
-
   private reserve(more: number): void {
     if (this.size + more <= this.data.length) return;
     let cap = this.data.length * 2;

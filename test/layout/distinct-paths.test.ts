@@ -6,6 +6,7 @@ import { outputPathsDistinct } from '../../src/layout/distinct-paths.js';
 import { OutputNames } from '../../src/layout/names.js';
 import { chunkOutputPath } from '../../src/layout/unnamed.js';
 import { concatBytes } from '../../src/toc/directory-index.js';
+import { chunkIdsDistinct, chunkNamesDistinct } from '../../src/toc/toc-scan.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
 import { countCalls, CHUNK_PATH_CALLS } from '../count-calls.js';
 import { listFiles, tempDir } from '../tmp.js';
@@ -67,6 +68,45 @@ describe.skipIf(!hasCorpus)('outputPathsDistinct: no claim needed when a contain
       expect(renamedByClaims(toc), file).toEqual([]);
     }
     expect(yes).toBeGreaterThan(files.length / 2);
+  });
+
+  it('the named chunks and the unnamed ids are compared in WebAssembly, agreeing with the paths as text on every corpus container', () => {
+    let checked = 0;
+    for (const file of corpusFiles('.utoc')) {
+      let toc: IoStoreToc;
+      try {
+        toc = readToc(new Uint8Array(readFileSync(corpusPath(file))), { source: file });
+      } catch {
+        continue;
+      }
+      const n = toc.chunkCount;
+      const ids = new Set(Array.from({ length: n }, (_, i) => toc.chunkIdHex(i)));
+      const paths = toc.chunkPaths;
+      if (!paths) {
+        expect(chunkIdsDistinct(toc.chunkIds, n, null), file).toBe(ids.size === n);
+        continue;
+      }
+      const { folderOf, nameOf, nameStarts } = paths.tables;
+      const named = new Set<string>();
+      const unnamed = new Set<string>();
+      let namedCount = 0;
+      for (let i = 0; i < n; i++) {
+        if (folderOf[i]! < 0) unnamed.add(toc.chunkIdHex(i));
+        else (namedCount++, named.add(`${folderOf[i]}/${paths.name(i)}`));
+      }
+      const r = chunkNamesDistinct(folderOf, nameOf, nameStarts!, paths.storedNames!)!;
+      expect(r.distinct, file).toBe(named.size === namedCount);
+      if (r.distinct) expect(r.named, file).toBe(namedCount);
+      expect(chunkIdsDistinct(toc.chunkIds, n, folderOf), file).toBe(unnamed.size === n - namedCount);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    // Two chunks of one id among the unnamed: not distinct.
+    const ids = new Uint8Array(36);
+    ids.set([1, 2, 3], 0);
+    ids.set([1, 2, 3], 24);
+    expect(chunkIdsDistinct(ids, 3, null)).toBe(false);
+    expect(chunkIdsDistinct(ids, 3, new Int32Array([-1, -1, 0]))).toBe(true);
   });
 
   it('names that differ in one byte of a word or of the tail, or in length only: yes', () => {

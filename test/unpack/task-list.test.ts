@@ -4,6 +4,7 @@ import { readToc, type IoStoreToc } from '../../src/index.js';
 import { ChunkPlan } from '../../src/unpack/chunk-plan.js';
 import { planTasks } from '../../src/unpack/task-list.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
+import { countCalls } from '../count-calls.js';
 
 const load = (rel: string) => readToc(new Uint8Array(readFileSync(corpusPath(rel))), { source: rel });
 
@@ -68,6 +69,26 @@ describe.skipIf(!hasCorpus)('unpack task list', () => {
     const refused = tasksOf(plan, tocs);
     expect(refused.refused).toEqual([k]);
     expect(refused.indices.length).toBe(plan.length - 1);
+  });
+
+  it('a container planned whole: its tasks and total size without a plan accessor call per chunk, one index list for the plan, the manifest and the .ucas order', () => {
+    for (const f of files) {
+      const tocs = [load(f)];
+      const plan = new ChunkPlan(tocs, ['c0']);
+      plan.addAll(0);
+      // Made before a short unpack's first chunk: a call per chunk there is interpreted (and compiled again on the side).
+      const counted = countCalls(plan, ['container', 'index', 'size', 'isRenamed']);
+      const sum = tocs[0]!.chunkLengths.reduce((a, b) => a + b, 0);
+      expect(plan.totalSize(), f).toBe(sum);
+      tasksOf(plan, tocs);
+      expect(counted.calls, f).toBe(0);
+      const order = tocs[0]!.chunksInTocOrder();
+      expect([...order]).toEqual(Array.from({ length: tocs[0]!.chunkCount }, (_, i) => i));
+      expect(tocs[0]!.chunksInTocOrder()).toBe(order);
+    }
+    // A container in .ucas order already hands out the same array as its .ucas order, not a copy of its own.
+    const inOrder = load('ue5.8-cue4parse/patch/CUE4ParseFixtures-PatchBase.utoc');
+    expect(inOrder.chunksInUcasOrder()).toBe(inOrder.chunksInTocOrder());
   });
 
   it('ChunkPaths.hasUnnamed says whether a chunk of the container has no path', () => {
