@@ -1,12 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WASM_ENTRIES_MIN } from '../../src/layout/manifest-wasm.js';
-import { tempDir } from '../tmp.js';
-
-const root = resolve(__dirname, '../..');
+import { unpackWithPreload } from './preload-unpack.js';
 
 /**
  * A line per event, written as it happens (a worker ended by the run's exit does not run its exit handlers): each
@@ -26,17 +22,9 @@ wt.Worker = class extends Worker { constructor(...a) { say('worker'); super(...a
 describe('WebAssembly modules of a short unpack with a worker thread', () => {
   it('are compiled once, on the calling thread before the worker starts, and shared with the worker', async () => {
     if (availableParallelism() < 2) return;
-    const tmp = tempDir();
-    // @ts-expect-error plain JS module
-    const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
     // Enough chunks for a worker started ahead (WRITE_FILES_MIN) and for the manifest's module (WASM_ENTRIES_MIN).
-    const { utoc } = await writeSyntheticContainer(tmp, 'Many-Windows', { chunks: 3400, blocksPerChunk: 1, rawSize: 1024 });
+    const { utoc, events } = await unpackWithPreload(3400, 1024, PRELOAD);
     expect(statSync(utoc).size).toBeGreaterThanOrEqual(WASM_ENTRIES_MIN * 96);
-    const preload = join(tmp, 'wasm-preload.cjs');
-    writeFileSync(preload, PRELOAD);
-    const r = spawnSync(process.execPath, ['--require', preload, join(root, 'bin', 'iostore.js'), 'unpack', utoc, join(tmp, 'out'), '--quiet'], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.status).toBe(0);
-    const events = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { main: boolean; event: string });
     const main = events.filter((e) => e.main).map((e) => e.event);
     const worker = events.filter((e) => !e.main).map((e) => e.event);
     // One worker, which compiles nothing (on main's build it compiled the TOC loops' module again, beside this thread).

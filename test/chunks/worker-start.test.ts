@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tmp.js';
+import { unpackWithPreload } from './preload-unpack.js';
 
 const root = resolve(__dirname, '../..');
 
@@ -41,16 +42,8 @@ if (wt.isMainThread) {
 describe("a short unpack's loop worker", () => {
   it('is created without making this thread stdout and stderr streams, and neither thread loads node:fs/promises', async () => {
     if (availableParallelism() < 2) return;
-    const tmp = tempDir();
-    // @ts-expect-error plain JS module
-    const { writeSyntheticContainer } = await import('../../scripts/synth.mjs');
     // Enough chunks for a worker started ahead (WRITE_FILES_MIN).
-    const { utoc } = await writeSyntheticContainer(tmp, 'Many-Windows', { chunks: 1800, blocksPerChunk: 1, rawSize: 512 });
-    const preload = join(tmp, 'start-preload.cjs');
-    writeFileSync(preload, PRELOAD);
-    const r = spawnSync(process.execPath, ['--require', preload, join(root, 'bin', 'iostore.js'), 'unpack', utoc, join(tmp, 'out'), '--quiet'], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.status).toBe(0);
-    const events = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { main: boolean; event: string });
+    const { events } = await unpackWithPreload(1800, 512, PRELOAD);
     // Main's build: Node's Worker made process.stdout and process.stderr (pipes here: net's and the streams' modules)
     // to pipe the worker's into, and the output bundle loaded node:fs/promises on both threads.
     expect(events.filter((e) => e.main).map((e) => e.event)).toEqual(['worker, fs/promises false']);
