@@ -44,13 +44,14 @@ const lazyBuiltins = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
       const mod = await import(`node:${a.path}`);
       const optional = OPTIONAL_EXPORTS[a.path] ?? {};
-      const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && typeof mod[k] === 'function' && !(k in optional));
+      const exported = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k));
+      const names = exported.filter((k) => typeof mod[k] === 'function' && !(k in optional));
       const lines = names.map((k) => `export function ${k}(...a) { const f = load().${k}; return new.target ? new f(...a) : f.apply(this, a); }`);
       // A function some releases lack is looked up (the module loaded) only on releases that may have it, so that
       // code testing for it finds it exactly where the running Node.js has it, whichever release built the bundle.
       for (const [k, major] of Object.entries(optional)) lines.push(`export const ${k} = Number(process.versions.node.split('.')[0]) >= ${major} ? load().${k} : undefined;`);
       // Tables of values (node:zlib's constants) are read through a proxy that loads the module on the first read.
-      const tables = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && mod[k] !== null && typeof mod[k] === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(mod[k])));
+      const tables = exported.filter((k) => mod[k] !== null && typeof mod[k] === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(mod[k])));
       lines.push(...tables.map((k) => `export const ${k} = new Proxy({}, { get: (_, p) => load().${k}[p] });`));
       return { contents: `let m;\nconst load = () => (m ??= require('node:${a.path}'));\n${lines.join('\n')}\n`, loader: 'js' };
     });

@@ -81,7 +81,6 @@ function unnamedIdsDistinct(toc: IoStoreToc, folderOf: Int32Array | null): boole
   return chunkIdsDistinct(toc.chunkIds, toc.chunkCount, folderOf) === true;
 }
 
-
 /** The i32 length of the FString at `at` (> 0: Latin-1 bytes with their NUL; < 0: UTF-16 units). */
 function storedLength(b: Uint8Array, at: number): number {
   return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);

@@ -500,7 +500,7 @@ export function chunkNamesDistinct(folderOf: Int32Array, nameOf: Int32Array, nam
 }
 
 /**
- * Whether the chunks no file names (folder < 0 in `folderOf`, ChunkPaths.tables; with null, every chunk) have distinct
+ * Whether the chunks with no file name (folder < 0 in `folderOf`, ChunkPaths.tables; with null, every chunk) have distinct
  * ids (`chunkIds`: the TOC's 12-byte ids), and so distinct `_chunks/<Type>/<id>.bin` paths: compared as id bytes, no
  * hex string per chunk, in one pass in WebAssembly.
  * Undefined without the module.

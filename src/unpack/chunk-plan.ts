@@ -52,7 +52,7 @@ export class ChunkPlan {
   addAll(c: number): number {
     const n = this.tocs[c]!.chunkCount;
     const start = this.from.length;
-    this.indices.pushAll(this.tocs[c]!.chunksInTocOrder().subarray(0, n));
+    this.indices.pushAll(this.tocs[c]!.chunksInTocOrder());
     this.from.pushRepeated(c, n);
     this.whole[c] = start;
     return start;
