@@ -46,9 +46,15 @@ const syncFs = (function syncFs() {
   const fits = (function fits(b, at, n) {
     return ArrayBuffer.isView(b) && at === (at | 0) && n === (n | 0) && at >= 0 && n >= 0 && at + n <= b.byteLength;
   });
+  // A path as text or as its bytes (the chunk loop's files: src/chunks/chunk-loop.ts), with no NUL (node:fs's check).
+  const bytesInclude = Uint8Array.prototype.includes;
+  const plainPath = (function plainPath(p) {
+    return typeof p === 'string' ? p !== '' && !p.includes('\0') : p instanceof Uint8Array && p.length > 0 && !bytesInclude.call(p, 0);
+  });
   return {
+    // Flags 'r', or as a number (the binding's own), mode 0o666 as node:fs's default.
     openSync: (function (path, flags) {
-      return arguments.length === 2 && flags === 'r' && typeof path === 'string' && path !== '' && !path.includes('\0') ? raw.open(path, 0, 0o666) : openSync.apply(nodeFs, arguments);
+      return arguments.length === 2 && (flags === 'r' || flags === (flags | 0)) && plainPath(path) ? raw.open(path, flags === 'r' ? 0 : flags, 0o666) : openSync.apply(nodeFs, arguments);
     }),
     readSync: (function (fd, b, at, n, position) {
       return arguments.length === 5 && fd1(fd) && fits(b, at, n) && n > 0 && Number.isSafeInteger(position) && position >= 0 ? raw.read(fd, b, at, n, position) : readSync.apply(nodeFs, arguments);

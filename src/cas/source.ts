@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
+import { closeSync, openSync, readSync } from '../util/sync-fs.js';
 import { open, type FileHandle } from 'node:fs/promises';
 import { IoStoreError } from '../errors.js';
 import { ioError } from '../toc/read-file.js';

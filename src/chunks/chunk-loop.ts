@@ -5,7 +5,8 @@
 // Why blocking calls: a chunk of the bench container is written in ~80 us of system calls (open, read, write, close,
 // rename); each call through the libuv pool added a futex and an epoll round trip that cost as much as the call.
 import { Buffer } from 'node:buffer';
-import { closeSync, constants as fsConstants, openSync, renameSync, unlinkSync } from 'node:fs';
+import { constants as fsConstants, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync } from '../util/sync-fs.js';
 import { sep } from 'node:path';
 import type { ContainerReader } from '../cas/container-reader.js';
 import { IoStoreError } from '../errors.js';

@@ -1,8 +1,9 @@
 /**
- * Whole writes of a list of pieces, short writes finished. Node built-ins only: the writer thread's worker loads it
- * without the rest of the library.
+ * Whole writes of a list of pieces, short writes finished. Node built-ins and the loader's blocking calls only: the
+ * writer thread's worker loads it without the rest of the library.
  */
-import { mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
+import { mkdirSync, openSync, writevSync } from 'node:fs';
+import { writeSync } from '../util/sync-fs.js';
 import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 

@@ -6,8 +6,8 @@ import { closeSync as nodeCloseSync, openSync as nodeOpenSync, readSync as nodeR
  * releases whose fs binding it knows (RAW_FS_NODES, POSIX), it calls the binding as those functions call it. Their
  * JavaScript (argument checks, flags and mode parsing, the write's error context: ~5 KB of Node's source) was
  * compiled on first use in every run: a short `list` -0.45M instructions. The binding CHECKs its arguments and ends
- * the process on a mismatch, so anything but a path opened 'r', a read of whole numbers within its buffer at a
- * position, or a write of a byte view goes to node:fs, as does a failed write (made again, for node:fs's error).
+ * the process on a mismatch, so anything but a path (text, or its bytes without a NUL) opened 'r' or with numeric
+ * flags, a read of whole numbers within its buffer at a position, or a write of a byte view goes to node:fs, as does a failed write (made again, for node:fs's error).
  * Elsewhere (tests, the library used from source, IOSTORE_NODE_FS=1) node:fs's own. Named imports: a namespace
  * import of node:fs is copied into an object of getters when the bundle loads.
  */

@@ -43,7 +43,9 @@ describe("a short unpack's loop worker", () => {
   it('is created without making this thread stdout and stderr streams, and neither thread loads node:fs/promises', async () => {
     if (availableParallelism() < 2) return;
     // Enough chunks for a worker started ahead (WRITE_FILES_MIN).
-    const { events } = await unpackWithPreload(1800, 512, PRELOAD);
+    // Its chunks written through node:fs (IOSTORE_NODE_FS=1), whose writeSync the preload sees: the loader's own
+    // calls go to Node's fs binding (test/chunks/loop-binding-fs.test.ts).
+    const { events } = await unpackWithPreload(1800, 512, PRELOAD, { IOSTORE_NODE_FS: '1' });
     // Main's build: Node's Worker made process.stdout and process.stderr (pipes here: net's and the streams' modules)
     // to pipe the worker's into, and the output bundle loaded node:fs/promises on both threads.
     expect(events.filter((e) => e.main).map((e) => e.event)).toEqual(['worker, fs/promises false']);

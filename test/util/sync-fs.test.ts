@@ -57,6 +57,26 @@ describe("the loader's blocking file calls (bin/bundle-loader.js syncFs, src/uti
     for (const c of cases) expect(outcome(() => c(syncFs)), c.toString()).toEqual(outcome(() => c(fs as SyncFs)));
   });
 
+  it("open a path's bytes with numeric flags (the chunk loop's files) as node:fs does, and fail alike", () => {
+    const dir = tempDir('iostore-sync-fs-');
+    const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC;
+    for (const [k, f] of [syncFs, fs as SyncFs].entries()) {
+      const file = join(dir, `made-${k}.bin`);
+      const fd = f.openSync(Buffer.from(file), flags);
+      expect(f.writeSync(fd, Buffer.from('chunk'))).toBe(5);
+      f.closeSync(fd);
+      expect(fs.readFileSync(file, 'latin1')).toBe('chunk');
+    }
+    const cases: Array<(f: SyncFs) => unknown> = [
+      (f) => f.openSync(Buffer.from(join(dir, 'no-folder', 'x.bin')), flags),
+      (f) => f.openSync(Buffer.from(`${join(dir, 'x')}\0y`), flags),
+      (f) => f.openSync(Buffer.alloc(0), flags),
+      (f) => f.openSync(dir, flags),
+      (f) => f.openSync(Buffer.from(join(dir, 'made-0.bin')), 1.5),
+    ];
+    for (const c of cases) expect(outcome(() => c(syncFs)), c.toString()).toEqual(outcome(() => c(fs as SyncFs)));
+  });
+
   it('write byte views whole or in part, and hand text (with its position and encoding) to node:fs', () => {
     const dir = tempDir('iostore-sync-fs-');
     const file = join(dir, 'out.txt');
