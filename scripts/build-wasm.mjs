@@ -4,8 +4,9 @@
 // the Oodle decoder (assembly/oodle -> src/codecs/oodle/wasm-bytes.generated.ts), the TOC reader's per-entry loops
 // (assembly/toc -> src/toc/toc-scan-wasm.generated.ts), those loops with the chunk rows of `iostore list`
 // (assembly/toc-listing, which imports assembly/toc and assembly/listing -> src/cli/toc-listing-wasm.generated.ts)
-// and a long unpack manifest's chunk entries (assembly/manifest ->
-// src/layout/manifest-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
+// a long unpack manifest's chunk entries (assembly/manifest ->
+// src/layout/manifest-wasm.generated.ts) and CityHash64 of package names (assembly/cityhash ->
+// src/hash/cityhash-wasm.generated.ts). Part of `npm run build`, before tsc. A module is rebuilt
 // only when its sources, the compiler or its options change (their hash is in the generated file).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,8 @@ const MODULES = [
   // The TOC loops and the chunk rows writer as one module, for `iostore list` (one compile and instance). SIMD for
   // its hex (every Node the CLI runs on has it; the module serves the CLI only).
   { dir: 'toc-listing', uses: ['toc', 'listing'], target: join('src', 'cli', 'toc-listing-wasm.generated.ts'), name: 'TOC_LISTING_WASM_BASE64', what: 'The TOC loops and chunk rows writer', options: [...COMMON, '--enable', 'simd'] },
+  // CityHash64 of package names, for a pack's plan (src/hash/names.ts): its own memory.
+  { dir: 'cityhash', target: join('src', 'hash', 'cityhash-wasm.generated.ts'), name: 'CITYHASH_WASM_BASE64', what: 'CityHash64', options: ['--runtime', 'stub', '-O3', '--noAssert', '--converge', '--initialMemory', '1'] },
   // Its memory is shared: an unpack's .utoc lies in one (src/util/wasm.ts sharedModuleBytes), read in place.
   { dir: 'manifest', target: join('src', 'layout', 'manifest-wasm.generated.ts'), name: 'MANIFEST_WASM_BASE64', what: "The long manifest's chunk entries writer", options: [...COMMON, '--sharedMemory', '--maximumMemory', '65536', '--enable', 'threads'] },
 ];

@@ -1,4 +1,6 @@
 import { cityHash64 } from './cityhash.js';
+import { CITYHASH_WASM_BASE64 } from './cityhash-wasm.generated.js';
+import { embeddedWasm, type WasmMemory } from '../util/wasm.js';
 
 /** UTF-16LE bytes of a string, as Unreal hashes TCHAR strings. */
 export function utf16leBytes(s: string): Uint8Array {
@@ -34,12 +36,58 @@ const lowerRun = (run: string): string => run.toLowerCase();
 
 /** FPackageId: CityHash64 of the lower-cased long package name (`/Game/Foo/Bar`) as UTF-16LE. */
 export function packageIdFromName(packageName: string): bigint {
-  return cityHash64(lowerUtf16leScratch(packageName));
+  return lowerNameHash(packageName);
 }
 
 /** FIoContainerId: CityHash64 of the lower-cased container base name (`pakchunk0-Windows`) as UTF-16LE. */
 export function containerIdFromName(containerName: string): bigint {
-  return cityHash64(lowerUtf16leScratch(containerName));
+  return lowerNameHash(containerName);
+}
+
+/** Where names are hashed: WebAssembly (assembly/cityhash) where the runtime has it, else src/hash/cityhash.ts. */
+export function nameHashBackend(): 'wasm' | 'js' {
+  return wasmNameHasher() ? 'wasm' : 'js';
+}
+
+/** CityHash64 of a name lower-cased (A-Z) as UTF-16LE. */
+function lowerNameHash(s: string): bigint {
+  const h = wasmNameHasher();
+  if (!h || s.length > h.units.length - INPUT_UNITS) return cityHash64(lowerUtf16leScratch(s));
+  const units = h.units;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    units[INPUT_UNITS + i] = c >= 65 && c <= 90 ? c + 32 : c;
+  }
+  h.hash(s.length * 2);
+  return h.result[0]!;
+}
+
+/** The module's input (assembly/cityhash INPUT), in 16-bit units; its result is the first 8 bytes. */
+const INPUT_UNITS = 8;
+
+interface CityHashModule {
+  memory: WasmMemory;
+  hash(len: number): void;
+}
+
+/**
+ * The WebAssembly hasher, made on first use (a pack hashes a package name per file of a mod before its copy starts:
+ * the JavaScript CityHash64 ran interpreted for most of a 30,000-file plan's names, ~90 ms, where the module takes a
+ * few), or null where there is no WebAssembly or the platform is big-endian (the views below are the platform's).
+ */
+let nameHasher: { units: Uint16Array; result: BigUint64Array; hash(len: number): void } | null | undefined;
+function wasmNameHasher() {
+  if (nameHasher !== undefined) return nameHasher;
+  nameHasher = null;
+  if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return nameHasher;
+  try {
+    const m = embeddedWasm<CityHashModule>(CITYHASH_WASM_BASE64)();
+    const buffer = m.memory.buffer as ArrayBuffer;
+    nameHasher = { units: new Uint16Array(buffer), result: new BigUint64Array(buffer, 0, 1), hash: m.hash };
+  } catch {
+    // no WebAssembly here: the JavaScript hash
+  }
+  return nameHasher;
 }
 
 /**

@@ -11,6 +11,7 @@ import { packageNameCandidates } from '../toc/package-path.js';
 import { ioError, withIoError } from '../toc/read-file.js';
 import { quote } from '../util/quote.js';
 import { toHex } from '../util/bytes.js';
+import { sizeSync } from '../util/sync-fs.js';
 
 /** A file to pack: where it goes below the mount point and how to read it (from disk or from memory). */
 export interface ModFile {
@@ -176,10 +177,11 @@ export function modFileAt(file: string, path: string): ModFile {
 /** File `rel` (`/`-separated, as walkFiles found it) of the folder `base` (see joinableBase), at its own path. */
 function folderFile(base: string, rel: string): ModFile {
   const file = fileBelow(base, rel);
-  // No closure per file (withIoError): the listing of a 30,000-file folder made one for each stat.
+  // No closure per file (withIoError): the listing of a 30,000-file folder made one for each stat. Nor a Stats object
+  // (sizeSync): statSync made one with four Dates per file.
   let size: number;
   try {
-    size = statSync(file).size;
+    size = sizeSync(file);
   } catch (e) {
     throw ioError(e, file);
   }
@@ -260,10 +262,14 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
       if (why) throw new IoStoreError('UNSAFE_PATH', `path component ${quote(part)} ${why}`, { file: f.file });
     }
     checked.add(dir);
+    // Only a name ending in p or t (.uexp, .umap, .uasset) is lower-cased here: a bulk file's path is not.
+    const last = f.path.charCodeAt(f.path.length - 1) | 0x20;
+    if (last !== 0x70 && last !== 0x74) continue;
     const lower = f.path.toLowerCase();
     if (lower.endsWith('.uexp')) uexps.set(lower.slice(0, -5), f);
     else if (lower.endsWith('.uasset') || lower.endsWith('.umap')) packages.add(lower.slice(0, lower.lastIndexOf('.')));
   }
+  const typeBytes = new Map<string, number>();
   for (const f of files) {
     const { path } = f;
     const lower = path.toLowerCase();
@@ -279,7 +285,9 @@ export function classifyModFiles(files: readonly ModFile[], mountPrefix: string,
     // The file's name (f.file) is made only for an error: a string per file of a big mod otherwise.
     if (!kind) throw new IoStoreError('UNSUPPORTED', `not a kind of file a container holds (expected ${KINDS.map(([e]) => e).join(', ')}, or .uexp beside a legacy package)`, { file: f.file });
     const [ext, type] = kind;
-    const typeByte = chunkTypeFromName(type, gen);
+    // Each kind's type byte found once (chunkTypeFromName lower-cases the names of the table it searches).
+    let typeByte = typeBytes.get(type);
+    if (typeByte === undefined) typeBytes.set(type, (typeByte = chunkTypeFromName(type, gen)));
     if (type === 'ShaderCodeLibrary') {
       const stem = path.split('/').pop()!.slice(0, -ext.length).replace(/^ShaderArchive-/, '');
       out.push(new ModChunk(f, path, type, typeByte, cityHash64(utf16leBytes(lowerAscii(stem)))));

@@ -23,10 +23,19 @@ export interface CopyWorkerSetup {
 // A segment holds consecutive chunk files up to SEGMENT_BYTES and SEGMENT_FILES; a larger file is a segment of its
 // own, read and written in pieces (STREAM_PIECE).
 /**
- * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.25 s of a 30,000-file
- * pack, which the workers had waited for).
+ * What the workers copy alone at the end, while this thread makes the TOC's layout (~0.15-0.3 s of a 30,000-file
+ * pack, which the workers had waited for): TAIL_BYTES_PER_CHUNK for each chunk of the container (the layout's time
+ * grows with the chunks), at least TAIL_BYTES and at most TAIL_MAX_BYTES. With 64 MiB at 30,000 files, the worker was
+ * done 50-70 ms before this thread's layout and idle meanwhile; with 4 KiB a chunk this thread waited 30-40 ms.
  */
 const TAIL_BYTES = 64 << 20;
+const TAIL_BYTES_PER_CHUNK = 3 << 10;
+const TAIL_MAX_BYTES = 256 << 20;
+/** What the workers copy alone at the end of a container of `chunks` chunks, while this thread makes its TOC's layout. */
+export function tailBytes(chunks: number): number {
+  return Math.min(TAIL_MAX_BYTES, Math.max(TAIL_BYTES, chunks * TAIL_BYTES_PER_CHUNK));
+}
+
 /** Below this much to copy, starting a worker costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
 
@@ -77,6 +86,8 @@ export class StoredCopy {
     private readonly done: (chunks: number, bytes: number) => void,
     /** Bytes of the chunks still to be added. */
     private left: number,
+    /** What the workers copy alone at the end (see TAIL_BYTES). */
+    private readonly tailBytes: number,
     /** A stored pak's files (see StoredSegment.entryHeader). */
     private readonly entryHeader?: StoredSegment['entryHeader'],
   ) {
@@ -97,7 +108,7 @@ export class StoredCopy {
     const n = o.threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
     if (n === 0) return undefined;
     const { pool, stop } = StoredCopy.workers(n);
-    const copy = new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes);
+    const copy = new StoredCopy(writer, fd, o.shownAs, o.blockSize, o.algorithm, pool, stop, done, bytes, tailBytes(chunks.length));
     copy.container = writer;
     return copy;
   }
@@ -111,7 +122,7 @@ export class StoredCopy {
     const n = threads ?? Math.max(0, threadsFor(bytes, PARALLEL_MIN_BYTES) - 1);
     if (n === 0) return undefined;
     const { pool, stop } = StoredCopy.workers(n);
-    return new StoredCopy(hashes, fd, shownAs, 1, 'sha1', pool, stop, () => {}, bytes, layout);
+    return new StoredCopy(hashes, fd, shownAs, 1, 'sha1', pool, stop, () => {}, bytes, TAIL_BYTES, layout);
   }
 
   private static workers(n: number): { pool: WorkerPool<CopyTask, Uint8Array>; stop: Int32Array } {
@@ -182,8 +193,8 @@ export class StoredCopy {
       }
       this.done(n, bytes);
     };
-    // The last TAIL_BYTES all go to the workers: this thread makes the TOC's layout meanwhile (see writeChunks).
-    await this.tasks.run({ segment, algorithm: this.algorithm }, apply, this.left < TAIL_BYTES);
+    // The last tailBytes all go to the workers: this thread makes the TOC's layout meanwhile (see writeChunks).
+    await this.tasks.run({ segment, algorithm: this.algorithm }, apply, this.left < this.tailBytes);
   }
 
   /**

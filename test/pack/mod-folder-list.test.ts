@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { checkDistinctIds, listModFolder, ModChunk, type ModFile } from '../../src/pack/mod-folder.js';
+import { describe, expect, it, vi } from 'vitest';
+import { checkDistinctIds, classifyModFiles, listModFolder, ModChunk, type ModFile } from '../../src/pack/mod-folder.js';
 import { chunkTypeFromName } from '../../src/toc/chunk-id.js';
 import { freshPaths, tempDir } from '../tmp.js';
 
@@ -50,5 +50,28 @@ describe('checkDistinctIds', () => {
     expect(() => checkDistinctIds([chunk('a.uasset', 'ExportBundleData', 0x1234n), chunk('b.ubulk', 'BulkData', folded)])).not.toThrow();
     // The same value and type: refused, naming both files.
     expect(() => checkDistinctIds([chunk('a.ubulk', 'BulkData', 7n), chunk('b.uasset', 'ExportBundleData', 9n), chunk('c.ubulk', 'BulkData', 7n)])).toThrow(/c\.ubulk.*a\.ubulk.*same chunk id/);
+  });
+});
+
+describe('classifyModFiles', () => {
+  const file = (path: string): ModFile => ({ path, file: path, size: 1, onDisk: false, read: async () => new Uint8Array(1) });
+
+  it("pairs .uexp files with their packages whatever the case, and lower-cases a bulk file's path once", () => {
+    const bulk = Array.from({ length: 1000 }, (_, i) => file(`Game/Content/D/F${i}.ubulk`));
+    const files = [file('Game/Content/P.UASSET'), file('Game/Content/p.uexp'), file('Game/Content/M.umap'), file('Game/Content/M.UEXP'), ...bulk];
+    const lower = vi.spyOn(String.prototype, 'toLowerCase');
+    let chunks: ModChunk[];
+    try {
+      chunks = classifyModFiles(files, '', 'UE5');
+      // One per bulk file (its kind), where main's build made eight (the .uexp pairing's pass, and the chunk type's
+      // name against each of the table's up to its own): a 30,000-file pack lower-cased ~200,000 strings for nothing.
+      expect(lower.mock.calls.length).toBeLessThan(bulk.length + 100);
+    } finally {
+      lower.mockRestore();
+    }
+    expect(chunks.map((c) => c.type)).toEqual(['ExportBundleData', 'ExportBundleData', ...bulk.map(() => 'BulkData')]);
+    expect(chunks[0]!.uexp?.path).toBe('Game/Content/p.uexp');
+    expect(chunks[1]!.uexp?.path).toBe('Game/Content/M.UEXP');
+    expect(() => classifyModFiles([file('Game/Content/Q.uexp')], '', 'UE5')).toThrow(/\.uexp without its \.uasset/);
   });
 });

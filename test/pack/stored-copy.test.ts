@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ContainerReader, createChunkHasher, packFolder, verifyContainer } from '../../src/index.js';
 import { ContainerWriter, fileSink } from '../../src/pack/container-writer.js';
 import { storedSize } from '../../src/pack/stored-blocks.js';
+import { tailBytes } from '../../src/pack/stored-copy.js';
 import { copySegment, SegmentBuffer } from '../../src/pack/stored-segment.js';
 import { freshPaths, tempDir } from '../tmp.js';
 import { patternedBytes } from '../patterned-bytes.js';
@@ -118,5 +119,16 @@ describe('stored chunks copied side by side (reserveStored + copySegment)', () =
       await expect(packFolder(src, lost, { engine: 'UE5_4', compression: 'none', threads, betweenPhases: (phase) => phase === 'planned' && unlinkSync(gone) })).rejects.toThrow(new RegExp(`F${100 + threads}\\.ubulk`));
       expect(existsSync(join(lost, '..'))).toBe(false);
     }
+  });
+});
+
+describe("the stored copy's tail (what the workers copy alone while this thread makes the TOC layout)", () => {
+  it("grows with the chunks, whose number the layout's time follows, between 64 and 256 MiB", () => {
+    // A fixed 64 MiB had left the worker of a 30,000-file pack idle for the last 50-70 ms of the layout.
+    expect(tailBytes(0)).toBe(64 << 20);
+    expect(tailBytes(10000)).toBe(64 << 20);
+    expect(tailBytes(30000)).toBe(30000 * 3072);
+    expect(tailBytes(30000)).toBeGreaterThan(80 << 20);
+    expect(tailBytes(150000)).toBe(256 << 20);
   });
 });

@@ -10,7 +10,7 @@ const corpusUtoc = join(root, '..', 'shared', 'corpus');
 const demo = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
 
 type SyncFs = Pick<typeof fs, 'openSync' | 'readSync' | 'writeSync' | 'closeSync'>;
-const { syncFs } = require(join(root, 'bin', 'bundle-loader.js')) as { syncFs: SyncFs };
+const { syncFs } = require(join(root, 'bin', 'bundle-loader.js')) as { syncFs: SyncFs & { sizeSync: (path: unknown) => number } };
 const [major, minor] = process.versions.node.split('.');
 const known = `${major}.${minor}` === '20.20' && process.platform !== 'win32';
 
@@ -103,6 +103,20 @@ describe("the loader's blocking file calls (bin/bundle-loader.js syncFs, src/uti
       const called = lines.filter((l) => l.startsWith('function,parse-function,') && fsScript.has(l.split(',')[2])).map((l) => l.split(',').pop());
       expect(called.filter((n) => /^(open|read|write|close)Sync$/.test(n!)), args.join(' ')).toEqual([]);
     }
+  });
+
+  it("give a file's size as statSync does, and fail as it fails (a missing file, an empty path, a NUL, not a string)", () => {
+    const dir = tempDir('iostore-sync-fs-');
+    const sizes = [0, 1, 5000, (1 << 20) + 3];
+    for (const n of sizes) fs.writeFileSync(join(dir, `f${n}`), new Uint8Array(n));
+    for (const n of sizes) expect(syncFs.sizeSync(join(dir, `f${n}`))).toBe(n);
+    expect(syncFs.sizeSync(dir)).toBe(fs.statSync(dir).size);
+    // A symbolic link is followed, as statSync follows it.
+    fs.symlinkSync(join(dir, 'f5000'), join(dir, 'link'));
+    expect(syncFs.sizeSync(join(dir, 'link'))).toBe(5000);
+    const cases: unknown[] = [join(dir, 'missing'), join(dir, 'f0', 'below'), '', `${join(dir, 'f1')}\0x`, 7, undefined];
+    const size = (p: unknown) => (fs.statSync as (p: unknown) => fs.Stats)(p).size;
+    for (const c of cases) expect(outcome(() => syncFs.sizeSync(c)), String(c)).toEqual(outcome(() => size(c)));
   });
 
   it('list and info write the same bytes with node:fs (IOSTORE_NODE_FS=1), and fail alike on a missing file', () => {
