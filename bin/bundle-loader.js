@@ -74,8 +74,8 @@ const syncFs = (function syncFs() {
     }),
     // A file's size without the Stats object and its four Dates that statSync makes (the binding's array holds the
     // numbers; the size is its ninth, as node:fs reads it): pack stats every file of a mod folder.
-    sizeSync: (function (path) {
-      return typeof path === 'string' && path !== '' && !path.includes('\0') && typeof raw.stat === 'function' ? raw.stat(path, false, undefined, true)[STAT_SIZE] : sizeOf(path);
+    sizeSync: typeof raw.stat !== 'function' ? sizeOf : (function (path) {
+      return typeof path === 'string' && path !== '' && !path.includes('\0') ? raw.stat(path, false, undefined, true)[STAT_SIZE] : sizeOf(path);
     }),
   };
 })();
