@@ -1,6 +1,6 @@
 import type { Argv, OptionSpec } from './args.js';
 import { IoStoreError } from '../errors.js';
-import { probePath } from '../util/path-probe.js';
+import { probeOpen, probePath, type OpenedFile } from '../util/path-probe.js';
 import { hasExtension } from '../util/file-extension.js';
 import { parseAesKey } from '../crypto/aes.js';
 import { parseEngineVersion, type EngineVersion } from '../toc/engine.js';
@@ -48,9 +48,9 @@ export function tocOptions(args: ContainerArgs): ReadTocOptions {
  * Opens a .utoc with the key its key GUID names in `--keys` (or `--aes-key`, the default key): the directory index of
  * an encrypted container needs it. Without `--keys`, as openToc with the options.
  */
-export async function openTocWithKeys(file: string, args: ContainerArgs): Promise<IoStoreToc> {
-  if (!args.keys) return openToc(file, tocOptions(args));
-  const bytes = await readTocBytes(file);
+export async function openTocWithKeys(file: string, args: ContainerArgs, opened?: OpenedFile): Promise<IoStoreToc> {
+  if (!args.keys) return openToc(file, tocOptions(args), opened);
+  const bytes = await readTocBytes(file, { opened });
   const ring = await keyRingOf(args);
   const key = ring.get(guidHex(parseTocHeader(bytes, file).encryptionKeyGuid));
   return readToc(bytes, { source: file, ...tocOptions(args), ...(key ? { aesKey: key } : {}) });
@@ -83,6 +83,25 @@ export function threadsArg(value: number | undefined): number | undefined {
 export function singleFile(paths: readonly string[]): string | undefined {
   if (paths.length !== 1) return undefined;
   return probePath(paths[0]!, 1)?.folder ? undefined : paths[0];
+}
+
+/** singleFile's file, whether it is smaller than `bound` bytes, and the file as its probe left it open (`opened`). */
+export interface SingleInput {
+  file: string;
+  below: boolean;
+  opened?: OpenedFile;
+}
+
+/**
+ * singleFile and whether that file is below `bound` (isShortRun's question) by one probe of it, which leaves the
+ * file open for its reader (`openTocWithKeys`' `opened`): a short `list` or `info` had opened its .utoc three times.
+ * The caller closes `opened` when done (a reader that took it closed it already).
+ */
+export function singleInput(paths: readonly string[], bound: number): SingleInput | undefined {
+  if (paths.length !== 1) return undefined;
+  const probe = probeOpen(paths[0]!, bound);
+  if (probe?.folder) return undefined;
+  return { file: paths[0]!, below: probe?.below ?? false, ...(probe?.opened ? { opened: probe.opened } : {}) };
 }
 
 /** A path the commands treat as a pak archive rather than a container. */

@@ -8,6 +8,7 @@ import { tocBytesInModule } from './toc-scan.js';
 import { readFullSync } from '../util/read-full.js';
 import { hasExtension } from '../util/file-extension.js';
 import { sharedModuleBytes } from '../util/wasm.js';
+import type { OpenedFile } from '../util/path-probe.js';
 
 /** Address space past a shared .utoc's bytes for the manifest writer's tables, windows and output (see sharedModuleBytes). */
 const SHARED_ROOM = 16 << 20;
@@ -16,19 +17,20 @@ const SHARED_ROOM = 16 << 20;
  * Reads and parses a .utoc file. The magic is checked on the first bytes before the whole file is read, so a
  * multi-gigabyte file passed by mistake (a .ucas) is rejected without loading it.
  */
-export async function openToc(path: string, options: ReadTocOptions = {}): Promise<IoStoreToc> {
-  const bytes = await readTocBytes(path);
+export async function openToc(path: string, options: ReadTocOptions = {}, opened?: OpenedFile): Promise<IoStoreToc> {
+  const bytes = await readTocBytes(path, { opened });
   return readToc(bytes, { source: path, ...options });
 }
 
 /**
  * The bytes of a .utoc (`shared`: in a SharedArrayBuffer, for ContainerOrigin.tocBytes). Read with blocking calls: a TOC is read whole and at once (kilobytes to tens of MB), and five
  * round trips through libuv's thread pool (open, stat, head, body, close) cost `list` and `info` more than the
- * reads themselves.
+ * reads themselves. `opened`: the path as a probe left it open (src/util/path-probe.ts), taken instead of opening it
+ * again (and closed here as a file opened here is).
  */
-export async function readTocBytes(path: string, o: { shared?: boolean } = {}): Promise<Uint8Array> {
+export async function readTocBytes(path: string, o: { shared?: boolean; opened?: OpenedFile | undefined } = {}): Promise<Uint8Array> {
   if (hasExtension(path, '.ucas')) throw ucasGiven(path);
-  const fd = withIoError(path, () => openSync(path, 'r'));
+  const fd = o.opened?.take(path) ?? withIoError(path, () => openSync(path, 'r'));
   try {
     const head = new Uint8Array(TOC_HEADER_SIZE);
     const headSize = readFullSync(fd, head, 0, head.length, 0);

@@ -7,6 +7,33 @@ export interface PathProbe {
   below: boolean;
 }
 
+/**
+ * A file left open by probeOpen, for the reader that comes next to take instead of opening the path again (an open
+ * and a close fewer in a short `list` or `info`). Whoever probed closes it once the run is done (`close`), unless a
+ * reader took it, which then closes it itself.
+ */
+export class OpenedFile {
+  constructor(
+    readonly path: string,
+    private fd: number | undefined,
+  ) {}
+
+  /** The descriptor, if it is still here and open on `path`: the caller owns it from now on. */
+  take(path: string): number | undefined {
+    if (path !== this.path) return undefined;
+    const fd = this.fd;
+    this.fd = undefined;
+    return fd;
+  }
+
+  /** Closes the descriptor unless a reader took it. */
+  close(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 const ONE_BYTE = new Uint8Array(1);
 
 /**
@@ -17,19 +44,27 @@ const ONE_BYTE = new Uint8Array(1);
  * opened or read so is asked of stat as before (a folder without read permission); undefined when that fails too.
  */
 export function probePath(path: string, bound: number): PathProbe | undefined {
+  const probe = probeOpen(path, bound);
+  probe?.opened?.close();
+  return probe && { folder: probe.folder, below: probe.below };
+}
+
+/** probePath's answer, and a file that it opened and read left open (`opened`, to take or close). */
+export function probeOpen(path: string, bound: number): (PathProbe & { opened?: OpenedFile }) | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch {
     return statProbe(path, bound);
   }
+  let below;
   try {
-    return { folder: false, below: readSync(fd, ONE_BYTE, 0, 1, bound - 1) === 0 };
+    below = readSync(fd, ONE_BYTE, 0, 1, bound - 1) === 0;
   } catch (e) {
-    return (e as NodeJS.ErrnoException)?.code === 'EISDIR' ? { folder: true, below: false } : statProbe(path, bound);
-  } finally {
     closeSync(fd);
+    return (e as NodeJS.ErrnoException)?.code === 'EISDIR' ? { folder: true, below: false } : statProbe(path, bound);
   }
+  return { folder: false, below, opened: new OpenedFile(path, fd) };
 }
 
 function statProbe(path: string, bound: number): PathProbe | undefined {

@@ -7,10 +7,10 @@ import { escapeControl } from '../../util/quote.js';
 import type { PakInfo } from '../../pak/listing.js';
 import { ExitCode, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
-import { isPakPath, openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
+import { isPakPath, openTocWithKeys, pakKeys, singleInput, withContainerOptions, type ContainerArgs, type SingleInput } from '../options.js';
 import { infoJson } from '../json-shapes.js';
 import { basename } from 'node:path';
-import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
+import { SHORT_RUN_TOC_BYTES, skipOptimizingCompiler } from '../short-run.js';
 import { withoutExtension } from '../../util/file-extension.js';
 
 // Paks and folders load their readers when given: a single .utoc, the common case, needs none of them.
@@ -33,35 +33,46 @@ export const infoCommand: Command<InfoArgs> = {
       .example('$0 info game.utoc --aes-key 0x1234...', 'an encrypted container')
       .example('$0 info Game/Content/Paks', 'every container of a game, one row each') as never,
   async run(args, io) {
-    const file = singleFile(args.paths);
-    if (file === undefined) return infoMany(args, io);
-    if (isPakPath(file)) {
-      const [{ openPakForCli }, { pakInfo }] = await pakModules();
-      let a;
-      try {
-        a = await openPakForCli(file, await pakKeys(args));
-      } catch (e) {
-        // Without the key of an encrypted index the footer still tells the version and which key is needed.
-        if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
-        return footerOnly(file, args, io);
-      }
-      await a.close();
-      const info = pakInfo(a.pak, a.size);
-      io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
-      return ExitCode.Ok;
+    // One probe of a single input tells a folder and a short run, and leaves the file open for the TOC reader.
+    const input = singleInput(args.paths, SHORT_RUN_TOC_BYTES);
+    try {
+      return await infoOf(input, args, io);
+    } finally {
+      input?.opened?.close();
     }
-    if (isShortRun(file)) skipOptimizingCompiler();
-    const toc = await openTocWithKeys(file, args);
-    const info = containerInfo(toc);
-    if (args.json) {
-      io.out(renderJson(infoJson([{ name: withoutExtension(basename(file), '.utoc'), ...info }], [], info)));
-    } else {
-      io.out(renderInfo(info));
-      if (toc.directoryIndexError) io.err(`warning: ${toc.directoryIndexError.message}\n`);
-    }
-    return ExitCode.Ok;
   },
 };
+
+/** A single .utoc or .pak (`input`, probed), or several inputs and folders (undefined). */
+async function infoOf(input: SingleInput | undefined, args: InfoArgs, io: CliIO): Promise<number> {
+  const file = input?.file;
+  if (file === undefined) return infoMany(args, io);
+  if (isPakPath(file)) {
+    const [{ openPakForCli }, { pakInfo }] = await pakModules();
+    let a;
+    try {
+      a = await openPakForCli(file, await pakKeys(args));
+    } catch (e) {
+      // Without the key of an encrypted index the footer still tells the version and which key is needed.
+      if (!isIoStoreError(e) || e.code !== 'NEEDS_KEY') throw e;
+      return footerOnly(file, args, io);
+    }
+    await a.close();
+    const info = pakInfo(a.pak, a.size);
+    io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
+    return ExitCode.Ok;
+  }
+  if (input!.below) skipOptimizingCompiler();
+  const toc = await openTocWithKeys(file, args, input!.opened);
+  const info = containerInfo(toc);
+  if (args.json) {
+    io.out(renderJson(infoJson([{ name: withoutExtension(basename(file), '.utoc'), ...info }], [], info)));
+  } else {
+    io.out(renderInfo(info));
+    if (toc.directoryIndexError) io.err(`warning: ${toc.directoryIndexError.message}\n`);
+  }
+  return ExitCode.Ok;
+}
 
 /** One row per container in mount order, and a total. */
 async function infoMany(args: InfoArgs, io: CliIO): Promise<number> {

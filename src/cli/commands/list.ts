@@ -6,13 +6,13 @@ import { ExitCode, writeOutBytes, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
 import { isPakPath } from '../options.js';
-import { openTocWithKeys, pakKeys, singleFile, withContainerOptions, type ContainerArgs } from '../options.js';
+import { openTocWithKeys, pakKeys, singleInput, withContainerOptions, type ContainerArgs, type SingleInput } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { openForRows, writeChunkRows } from '../chunk-rows.js';
 import { listJson } from '../json-shapes.js';
 import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
-import { isShortRun, skipOptimizingCompiler } from '../short-run.js';
+import { SHORT_RUN_TOC_BYTES, skipOptimizingCompiler } from '../short-run.js';
 import { withoutExtension } from '../../util/file-extension.js';
 
 interface ListArgs extends ContainerArgs {
@@ -48,62 +48,73 @@ export const listCommand: Command<ListArgs> = {
     const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
-    const file = singleFile(args.paths);
-    // A short run (a small .utoc) goes without the optimizing compiler and leaves the young generation to V8; a
-    // long one keeps it small from the start (it grows while the TOC is read).
-    if (file !== undefined && !isPakPath(file) && isShortRun(file)) skipOptimizingCompiler();
-    else keepYoungGenerationSmall();
-    if (file === undefined) return listMany(args, query, io);
-    if (isPakPath(file)) return listPak(file, args, io);
-    // The table to a terminal and --by-type write no rows through chunk-rows.
-    const rowsWritten = !args['by-type'] && (args.json || args.csv || io.columns === undefined);
-    const toc = await (rowsWritten ? openForRows(() => openTocWithKeys(file, args)) : openTocWithKeys(file, args));
-    if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
-    if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
-      // On a terminal: the table fits its width, sizes for people.
-      const rows = listChunks(toc, query);
-      io.out(renderTableFit(CHUNK_HEADERS, rows.map((r) => humanRow(r, true)), CHUNK_ALIGN, { width: io.columns, shrink: 3, drop: [7, 1, 6] }));
-      io.out(`${rows.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
-      hintFilter(io, args.filter, rows.length);
-      return ExitCode.Ok;
+    // One probe of a single input tells a folder and a short run, and leaves the file open for the TOC reader.
+    const input = singleInput(args.paths, SHORT_RUN_TOC_BYTES);
+    try {
+      return await listInput(input, args, query, io);
+    } finally {
+      input?.opened?.close();
     }
-    if (args['by-type']) {
-      const rows = listChunks(toc, query);
-      hintFilter(io, args.filter, rows.length);
-      return printByType(args, io, rows, { file: toc.source });
-    }
-    // The table, CSV or JSON rows straight from the TOC, written as bytes (src/cli/chunk-rows.ts): no row objects,
-    // and for the usual listing (every chunk in TOC order) no table of rows either.
-    const order = selectsEveryChunk(query) ? null : selectChunks(toc, query);
-    const count = order ? order.length : toc.chunkCount;
-    const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
-    if (args.json) {
-      hintFilter(io, args.filter, count);
-      const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
-      shape.count = count;
-      const text = renderJson(shape);
-      // The rows go between the brackets of the empty "chunks" array the shape was rendered with.
-      const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
-      if (count === 0) io.out(text);
-      else {
-        io.out(`${text.slice(0, cut)}\n`);
-        writeChunkRows(toc, order, 'json', write, withoutExtension(basename(file), '.utoc'));
-        io.out(`  ${text.slice(cut)}`);
-      }
-      return ExitCode.Ok;
-    }
-    if (args.csv) {
-      hintFilter(io, args.filter, count);
-      io.out(`${COLUMNS.join(',')}\n`);
-      writeChunkRows(toc, order, 'csv', write);
-      return ExitCode.Ok;
-    }
-    writeChunkRows(toc, order, 'table', write);
-    io.out(`${count} of ${plural(toc.chunkCount, 'chunk')}\n`);
-    hintFilter(io, args.filter, count);
-    return ExitCode.Ok;
   },
 };
+
+/** A single .utoc or .pak (`input`, probed), or several inputs and folders (undefined). */
+async function listInput(input: SingleInput | undefined, args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
+  const file = input?.file;
+  // A short run (a small .utoc) goes without the optimizing compiler and leaves the young generation to V8; a
+  // long one keeps it small from the start (it grows while the TOC is read).
+  if (file !== undefined && !isPakPath(file) && input!.below) skipOptimizingCompiler();
+  else keepYoungGenerationSmall();
+  if (file === undefined) return listMany(args, query, io);
+  if (isPakPath(file)) return listPak(file, args, io);
+  // The table to a terminal and --by-type write no rows through chunk-rows.
+  const rowsWritten = !args['by-type'] && (args.json || args.csv || io.columns === undefined);
+  const toc = await (rowsWritten ? openForRows(() => openTocWithKeys(file, args, input!.opened)) : openTocWithKeys(file, args, input!.opened));
+  if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
+  if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
+    // On a terminal: the table fits its width, sizes for people.
+    const rows = listChunks(toc, query);
+    io.out(renderTableFit(CHUNK_HEADERS, rows.map((r) => humanRow(r, true)), CHUNK_ALIGN, { width: io.columns, shrink: 3, drop: [7, 1, 6] }));
+    io.out(`${rows.length} of ${plural(toc.chunkCount, 'chunk')}\n`);
+    hintFilter(io, args.filter, rows.length);
+    return ExitCode.Ok;
+  }
+  if (args['by-type']) {
+    const rows = listChunks(toc, query);
+    hintFilter(io, args.filter, rows.length);
+    return printByType(args, io, rows, { file: toc.source });
+  }
+  // The table, CSV or JSON rows straight from the TOC, written as bytes (src/cli/chunk-rows.ts): no row objects,
+  // and for the usual listing (every chunk in TOC order) no table of rows either.
+  const order = selectsEveryChunk(query) ? null : selectChunks(toc, query);
+  const count = order ? order.length : toc.chunkCount;
+  const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
+  if (args.json) {
+    hintFilter(io, args.filter, count);
+    const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
+    shape.count = count;
+    const text = renderJson(shape);
+    // The rows go between the brackets of the empty "chunks" array the shape was rendered with.
+    const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
+    if (count === 0) io.out(text);
+    else {
+      io.out(`${text.slice(0, cut)}\n`);
+      writeChunkRows(toc, order, 'json', write, withoutExtension(basename(file), '.utoc'));
+      io.out(`  ${text.slice(cut)}`);
+    }
+    return ExitCode.Ok;
+  }
+  if (args.csv) {
+    hintFilter(io, args.filter, count);
+    io.out(`${COLUMNS.join(',')}\n`);
+    writeChunkRows(toc, order, 'csv', write);
+    return ExitCode.Ok;
+  }
+  writeChunkRows(toc, order, 'table', write);
+  io.out(`${count} of ${plural(toc.chunkCount, 'chunk')}\n`);
+  hintFilter(io, args.filter, count);
+  return ExitCode.Ok;
+}
 
 function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where: { file: string } | { files: string[] }): number {
   const summary = summarizeByType(rows);
