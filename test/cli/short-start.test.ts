@@ -106,6 +106,44 @@ describe('a short list or info starts without a Stats object, Node resolving its
 });
 
 /**
+ * A preload that counts the opens of a file named by IOSTORE_TEST_COUNT_OPENS, at Node's fs binding (which node:fs
+ * and the loader's own fs calls reach alike), and the descriptors still open on it at the exit.
+ */
+const OPEN_PRELOAD = `
+const fs = require('node:fs');
+const binding = process.binding('fs');
+const name = process.env.IOSTORE_TEST_COUNT_OPENS;
+const open = binding.open;
+let opens = 0;
+binding.open = function (path) {
+  if (String(path).endsWith(name)) opens++;
+  return open.apply(this, arguments);
+};
+process.on('exit', () => {
+  const left = fs.readdirSync('/proc/self/fd').filter((fd) => { try { return fs.readlinkSync('/proc/self/fd/' + fd).endsWith(name); } catch { return false; } });
+  fs.writeSync(2, 'opens: ' + opens + ', left open: ' + left.length + '\\n');
+});
+`;
+
+describe.runIf(process.platform === 'linux')('a short list or info opens its .utoc once', () => {
+  it('in every form, a .pak and a folder too; no descriptor is left open', () => {
+    const preload = join(tempDir('iostore-short-start-'), 'open-preload.cjs');
+    writeFileSync(preload, OPEN_PRELOAD);
+    const count = (file: string, ...args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', preload, bin, ...args, file], { encoding: 'utf8', env: { ...process.env, IOSTORE_TEST_COUNT_OPENS: file.split(/[\\/]/).pop() } });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stderr.split('\n').filter((l) => l.startsWith('opens: ')).join();
+    };
+    for (const args of [['list'], ['list', '--json'], ['list', '--csv'], ['list', '--by-type'], ['info'], ['info', '--json']]) {
+      expect(count(utoc, ...args), args.join(' ')).toBe('opens: 1, left open: 0');
+    }
+    const pak = join(root, 'samples', 'demo', 'DemoMod-Windows.pak');
+    for (const command of ['list', 'info']) expect(count(pak, command), command).toMatch(/^opens: [12], left open: 0$/);
+    for (const command of ['list', 'info']) expect(count(join(root, 'samples', 'demo'), command), command).toBe('opens: 1, left open: 0');
+  });
+});
+
+/**
  * A runner that loads a copy of bin/ and the main bundle with a command's own cache (the copy's cache is the one
  * written over), runs bin/iostore.js there as `node bin/iostore.js` would, and at its exit writes the bundle's cache
  * again with what the run compiled: the bytes it grew by are the functions the run compiled from source.
