@@ -44,7 +44,10 @@ const syncFs = (function syncFs() {
   const sizeOf = (function (path) {
     return statSync(path).size;
   });
-  if (typeof raw?.writeBuffer !== 'function') return { openSync, readSync, writeSync, closeSync, sizeSync: sizeOf };
+  const fsizeOf = (function (fd) {
+    return fstatSync(fd).size;
+  });
+  if (typeof raw?.writeBuffer !== 'function') return { openSync, readSync, writeSync, closeSync, sizeSync: sizeOf, fsizeSync: fsizeOf };
   const fd1 = (function fd1(fd) {
     return fd === (fd | 0) && fd >= 0;
   });
@@ -76,6 +79,10 @@ const syncFs = (function syncFs() {
     // numbers; the size is its ninth, as node:fs reads it): pack stats every file of a mod folder.
     sizeSync: typeof raw.stat !== 'function' ? sizeOf : (function (path) {
       return typeof path === 'string' && path !== '' && !path.includes('\0') ? raw.stat(path, false, undefined, true)[STAT_SIZE] : sizeOf(path);
+    }),
+    // An open file's size, the same way (the .utoc of a short `list` or `info`, read whole at once).
+    fsizeSync: typeof raw.fstat !== 'function' ? fsizeOf : (function (fd) {
+      return fd1(fd) ? raw.fstat(fd, false, undefined, false)[STAT_SIZE] : fsizeOf(fd);
     }),
   };
 })();

@@ -1,9 +1,9 @@
-import { existsSync, fstatSync, promises as fsp } from 'node:fs';
-import { closeSync, openSync } from '../util/sync-fs.js';
+import { existsSync, promises as fsp } from 'node:fs';
+import { closeSync, fsizeSync, openSync } from '../util/sync-fs.js';
 import { IoStoreError } from '../errors.js';
 import { fsFailure } from '../util/fs-errors.js';
-import { parseTocHeader, TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
-import { readToc, tocSizeBound, type IoStoreToc, type ReadTocOptions } from './toc.js';
+import { TOC_HEADER_SIZE, TOC_MAGIC } from './header.js';
+import { readToc, type IoStoreToc, type ReadTocOptions } from './toc.js';
 import { tocBytesInModule } from './toc-scan.js';
 import { readFullSync } from '../util/read-full.js';
 import { hasExtension } from '../util/file-extension.js';
@@ -41,16 +41,9 @@ export async function readTocBytes(path: string, o: { shared?: boolean; opened?:
     // Shared: worker threads opening the same container parse these bytes instead of reading a copy of their own; in a
     // shared WebAssembly memory, where a long unpack manifest's writer reads them in place (src/layout/manifest-wasm.ts).
     // Else in WebAssembly memory, where the TOC scan and the list rows read it without copies (src/toc/toc-scan.ts).
-    if (!o.shared) {
-      const bound = headSize === TOC_HEADER_SIZE ? sizeBoundOf(head, path) : undefined;
-      if (bound !== undefined) {
-        const bytes = tocBytesInModule(bound + 1) ?? new Uint8Array(bound + 1);
-        const done = readFullSync(fd, bytes, 0, bound + 1, 0);
-        if (done <= bound) return bytes.subarray(0, done);
-        // Longer than its header allows: read whole below, for readToc to say by how much.
-      }
-    }
-    const size = fstatSync(fd).size;
+    // Sized by fsizeSync (no Stats object, whose class is compiled on first use: ~0.2 ms of a short `list` or
+    // `info`, which need it nowhere else), then read at once.
+    const size = fsizeSync(fd);
     const bytes = o.shared && typeof SharedArrayBuffer === 'function' ? (sharedModuleBytes(size, SHARED_ROOM) ?? new Uint8Array(new SharedArrayBuffer(size))) : (tocBytesInModule(size) ?? new Uint8Array(size));
     const done = readFullSync(fd, bytes, 0, size, 0);
     return done === size ? bytes : bytes.subarray(0, done);
@@ -60,25 +53,6 @@ export async function readTocBytes(path: string, o: { shared?: boolean; opened?:
     closeSync(fd);
   }
 }
-
-/** Past this, a .utoc is sized by fstat (a run that long does not notice the Stats object). */
-const BOUND_READ_LIMIT = 16 << 20;
-
-/**
- * The most bytes a .utoc of this header can hold (tocSizeBound), so that it is read to its end instead of sized by
- * fstat: Node makes a Stats object of an fstat, whose class is compiled on first use (~0.2 ms of a short `list` or
- * `info`, which need it nowhere else). Undefined for a header readToc rejects or a bound past BOUND_READ_LIMIT.
- */
-function sizeBoundOf(head: Uint8Array, path: string): number | undefined {
-  let bound;
-  try {
-    bound = tocSizeBound(parseTocHeader(head, path));
-  } catch {
-    return undefined;
-  }
-  return bound <= BOUND_READ_LIMIT ? bound : undefined;
-}
-
 
 /**
  * A `.ucas` given where its `.utoc` belongs: the `.utoc` indexes it (its partitions `X_s1.ucas` ... too), and reading

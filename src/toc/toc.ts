@@ -439,8 +439,7 @@ const MAX_SIGNATURE_HASH = 4096;
 
 /**
  * The sections after the header, in file order, as the header sizes them (the signatures' place marked, sized by
- * the file): the one list of the layout, for the reader (cutSections) and for the bound of a file's size
- * (tocSizeBound).
+ * the file): the one list of the layout, for the reader (cutSections).
  */
 function sectionSpecs(h: TocHeader): Array<SectionSpec | typeof SIGNATURES> {
   const n = h.entryCount;
@@ -467,13 +466,6 @@ function sectionSpecs(h: TocHeader): Array<SectionSpec | typeof SIGNATURES> {
 /** A chunk meta's bytes: 33 (a 32-byte hash and its flags) before the version that made the hash an IoHash, 24 from it. */
 function metaSizeOf(h: TocHeader): number {
   return h.version >= TocVersion.ReplaceIoChunkHashWithIoHash ? 24 : 33;
-}
-
-/** The most bytes a .utoc with this header can hold: its sections at their sizes, its signatures at their longest. */
-export function tocSizeBound(h: TocHeader): number {
-  let size = TOC_HEADER_SIZE;
-  for (const x of sectionSpecs(h)) size += x === SIGNATURES ? 4 + 2 * MAX_SIGNATURE_HASH + 20 * h.compressedBlockEntryCount : x.count * x.size;
-  return size;
 }
 
 /** Cuts the sections in file order; the file must end where the last one does. */

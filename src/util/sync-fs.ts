@@ -1,9 +1,9 @@
-import { closeSync as nodeCloseSync, openSync as nodeOpenSync, readSync as nodeReadSync, statSync as nodeStatSync, writeSync as nodeWriteSync } from 'node:fs';
+import { closeSync as nodeCloseSync, fstatSync as nodeFstatSync, openSync as nodeOpenSync, readSync as nodeReadSync, statSync as nodeStatSync, writeSync as nodeWriteSync } from 'node:fs';
 
 /**
  * Blocking open, read, write and close of files, as node:fs's openSync, readSync, writeSync and closeSync, and a
  * file's size (`sizeSync`: statSync's, without the Stats object and its four Dates, which pack made for every file of
- * a mod folder). Run from the CLI's bundles, the loader's (bin/bundle-loader.js `syncFs`, which reads the bundles with
+ * a mod folder; `fsizeSync`, an open file's: fstatSync's). Run from the CLI's bundles, the loader's (bin/bundle-loader.js `syncFs`, which reads the bundles with
  * them): on the Node releases whose fs binding it knows (RAW_FS_NODES, POSIX), it calls the binding as those functions
  * call it. Their JavaScript (argument checks, flags and mode parsing, the write's error context: ~5 KB of Node's
  * source) was compiled on first use in every run: a short `list` -0.45M instructions. The binding CHECKs its
@@ -20,10 +20,13 @@ interface SyncFs {
   closeSync: typeof nodeCloseSync;
   /** statSync(path).size. */
   sizeSync: (path: string) => number;
+  /** fstatSync(fd).size. */
+  fsizeSync: (fd: number) => number;
 }
 
 const loaders = (globalThis as { __iostoreSyncFs?: SyncFs }).__iostoreSyncFs;
 
 const nodeSizeSync = (path: string): number => nodeStatSync(path).size;
+const nodeFsizeSync = (fd: number): number => nodeFstatSync(fd).size;
 
-export const { openSync, readSync, writeSync, closeSync, sizeSync }: SyncFs = loaders ?? { openSync: nodeOpenSync, readSync: nodeReadSync, writeSync: nodeWriteSync, closeSync: nodeCloseSync, sizeSync: nodeSizeSync };
+export const { openSync, readSync, writeSync, closeSync, sizeSync, fsizeSync }: SyncFs = loaders ?? { openSync: nodeOpenSync, readSync: nodeReadSync, writeSync: nodeWriteSync, closeSync: nodeCloseSync, sizeSync: nodeSizeSync, fsizeSync: nodeFsizeSync };
