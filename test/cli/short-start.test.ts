@@ -106,27 +106,41 @@ describe('a short list or info starts without a Stats object, Node resolving its
 });
 
 /**
- * A preload that counts the opens of a file named by IOSTORE_TEST_COUNT_OPENS, at Node's fs binding (which node:fs
- * and the loader's own fs calls reach alike), and the descriptors still open on it at the exit.
+ * A preload that counts the opens of a file named by IOSTORE_TEST_COUNT_OPENS and the reads of what they opened, at
+ * Node's fs binding (which node:fs and the loader's own fs calls reach alike), and the descriptors still open on it at
+ * the exit.
  */
 const OPEN_PRELOAD = `
 const fs = require('node:fs');
 const binding = process.binding('fs');
 const name = process.env.IOSTORE_TEST_COUNT_OPENS;
 const open = binding.open;
+const read = binding.read;
 let opens = 0;
+let reads = 0;
+const fds = new Set();
 binding.open = function (path) {
-  if (String(path).endsWith(name)) opens++;
-  return open.apply(this, arguments);
+  const fd = open.apply(this, arguments);
+  if (String(path).endsWith(name)) {
+    opens++;
+    fds.add(fd);
+  }
+  return fd;
+};
+binding.read = function (fd) {
+  if (fds.has(fd)) reads++;
+  return read.apply(this, arguments);
 };
 process.on('exit', () => {
   const left = fs.readdirSync('/proc/self/fd').filter((fd) => { try { return fs.readlinkSync('/proc/self/fd/' + fd).endsWith(name); } catch { return false; } });
-  fs.writeSync(2, 'opens: ' + opens + ', left open: ' + left.length + '\\n');
+  fs.writeSync(2, 'opens: ' + opens + ', reads: ' + reads + ', left open: ' + left.length + '\\n');
 });
 `;
 
 describe.runIf(process.platform === 'linux')('a short list or info opens its .utoc once', () => {
-  it('in every form, a .pak and a folder too; no descriptor is left open', () => {
+  // Three reads: the probe's byte at the short-run bound, the header (its magic checked before the rest is read),
+  // the file at its size (no read at its end to find it).
+  it('in every form, and reads it three times; a .pak and a folder too; no descriptor is left open', () => {
     const preload = join(tempDir('iostore-short-start-'), 'open-preload.cjs');
     writeFileSync(preload, OPEN_PRELOAD);
     const count = (file: string, ...args: string[]) => {
@@ -135,11 +149,11 @@ describe.runIf(process.platform === 'linux')('a short list or info opens its .ut
       return r.stderr.split('\n').filter((l) => l.startsWith('opens: ')).join();
     };
     for (const args of [['list'], ['list', '--json'], ['list', '--csv'], ['list', '--by-type'], ['info'], ['info', '--json']]) {
-      expect(count(utoc, ...args), args.join(' ')).toBe('opens: 1, left open: 0');
+      expect(count(utoc, ...args), args.join(' ')).toBe('opens: 1, reads: 3, left open: 0');
     }
     const pak = join(root, 'samples', 'demo', 'DemoMod-Windows.pak');
-    for (const command of ['list', 'info']) expect(count(pak, command), command).toMatch(/^opens: [12], left open: 0$/);
-    for (const command of ['list', 'info']) expect(count(join(root, 'samples', 'demo'), command), command).toBe('opens: 1, left open: 0');
+    for (const command of ['list', 'info']) expect(count(pak, command), command).toMatch(/^opens: [12], reads: \d+, left open: 0$/);
+    for (const command of ['list', 'info']) expect(count(join(root, 'samples', 'demo'), command), command).toMatch(/^opens: 1, reads: \d+, left open: 0$/);
   });
 });
 

@@ -10,7 +10,7 @@ const corpusUtoc = join(root, '..', 'shared', 'corpus');
 const demo = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
 
 type SyncFs = Pick<typeof fs, 'openSync' | 'readSync' | 'writeSync' | 'closeSync'>;
-const { syncFs } = require(join(root, 'bin', 'bundle-loader.js')) as { syncFs: SyncFs & { sizeSync: (path: unknown) => number } };
+const { syncFs } = require(join(root, 'bin', 'bundle-loader.js')) as { syncFs: SyncFs & { sizeSync: (path: unknown) => number; fsizeSync: (fd: unknown) => number } };
 const [major, minor] = process.versions.node.split('.');
 const known = `${major}.${minor}` === '20.20' && process.platform !== 'win32';
 
@@ -117,6 +117,23 @@ describe("the loader's blocking file calls (bin/bundle-loader.js syncFs, src/uti
     const cases: unknown[] = [join(dir, 'missing'), join(dir, 'f0', 'below'), '', `${join(dir, 'f1')}\0x`, 7, undefined];
     const size = (p: unknown) => (fs.statSync as (p: unknown) => fs.Stats)(p).size;
     for (const c of cases) expect(outcome(() => syncFs.sizeSync(c)), String(c)).toEqual(outcome(() => size(c)));
+  });
+
+  it("give an open file's size as fstatSync does, and fail as it fails (a closed descriptor, not a descriptor)", () => {
+    const dir = tempDir('iostore-sync-fs-');
+    for (const n of [0, 1, 5000, (1 << 20) + 3]) {
+      fs.writeFileSync(join(dir, `f${n}`), new Uint8Array(n));
+      const fd = fs.openSync(join(dir, `f${n}`), 'r');
+      try {
+        expect(syncFs.fsizeSync(fd)).toBe(n);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    const closed = fs.openSync(join(dir, 'f1'), 'r');
+    fs.closeSync(closed);
+    const size = (fd: unknown) => (fs.fstatSync as (fd: unknown) => fs.Stats)(fd).size;
+    for (const c of [closed, -1, 1.5, '3', undefined]) expect(outcome(() => syncFs.fsizeSync(c)), String(c)).toEqual(outcome(() => size(c)));
   });
 
   it('list and info write the same bytes with node:fs (IOSTORE_NODE_FS=1), and fail alike on a missing file', () => {
