@@ -89,7 +89,7 @@ export function singleFile(paths: readonly string[]): string | undefined {
 export interface SingleInput {
   file: string;
   below: boolean;
-  opened?: OpenedFile;
+  opened: OpenedFile | undefined;
 }
 
 /**
@@ -101,7 +101,7 @@ export function singleInput(paths: readonly string[], bound: number): SingleInpu
   if (paths.length !== 1) return undefined;
   const probe = probeOpen(paths[0]!, bound);
   if (probe?.folder) return undefined;
-  return { file: paths[0]!, below: probe?.below ?? false, ...(probe?.opened ? { opened: probe.opened } : {}) };
+  return { file: paths[0]!, below: probe?.below ?? false, opened: probe?.opened };
 }
 
 /** A path the commands treat as a pak archive rather than a container. */
