@@ -18,16 +18,16 @@ export function isShortRun(utoc: string): boolean {
 }
 
 /**
- * Turns V8's optimizing compiler (TurboFan) off for the rest of a short run of `list` (isShortRun), for JavaScript
- * (`--no-opt`) and WebAssembly (`--liftoff-only`). The listing's rows are written by WebAssembly (src/cli/chunk-rows.ts),
- * whose write loop passes V8's tier-up budget within a few hundred rows: TurboFan then compiled the module again on a
- * background thread (~30M instructions, list of 3,000 chunks 147M in all without it), and what is left in JavaScript
- * ends before optimized code would pay (before the rows were WebAssembly, compiling them was ~30% of `list`'s
- * instructions). `info` leaves the compilers on: loading node:v8 (~8M instructions) cost it more than TurboFan's
- * work. Set at run time, after the bundles loaded with their code cache (a flag given at start makes V8 refuse every
- * cache), before the TOC is read; scripts/warm-code-cache.cjs leaves it alone, as a cache written after a flag change
- * is refused by every later process. `IOSTORE_V8_OPT=1` keeps the compilers on (to compare). Returns whether they
- * were turned off.
+ * Turns V8's optimizing compiler (TurboFan) off for the rest of a short run of `list` or `info` (a .utoc below
+ * SHORT_RUN_TOC_BYTES: isShortRun, or singleInput's probe), for JavaScript (`--no-opt`) and WebAssembly
+ * (`--liftoff-only`). The listing's rows are written by WebAssembly (src/cli/chunk-rows.ts), whose write loop passes
+ * V8's tier-up budget within a few hundred rows: TurboFan then compiled the module again on a background thread (~30M
+ * instructions, list of 3,000 chunks 147M in all without it), and what is left in JavaScript ends before optimized
+ * code would pay (before the rows were WebAssembly, compiling them was ~30% of `list`'s instructions). `info` turns
+ * them off too: without the flags its CPU was ~0.7 ms higher (issue 28bj). Set at run time, after the bundles loaded
+ * with their code cache (a flag given at start makes V8 refuse every cache), before the TOC is read;
+ * scripts/warm-code-cache.cjs leaves it alone, as a cache written after a flag change is refused by every later
+ * process. `IOSTORE_V8_OPT=1` keeps the compilers on (to compare). Returns whether they were turned off.
  */
 export function skipOptimizingCompiler(): boolean {
   if (!processFlagsOwned() || process.env.IOSTORE_V8_OPT === '1') return false;

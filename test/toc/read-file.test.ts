@@ -6,7 +6,7 @@ import { readToc } from '../../src/toc/toc.js';
 import { corpusFiles, corpusPath, hasCorpus } from '../corpus.js';
 import { tempDir } from '../tmp.js';
 
-/** readTocBytes reads a .utoc to its end into room its header bounds (no fstat): the bytes must be the file's. */
+/** readTocBytes reads a .utoc whole, sized by the fs binding's fstat (no Stats object): the bytes must be the file's. */
 describe.skipIf(!hasCorpus)('readTocBytes reads a .utoc whole without asking its size', () => {
   it('gives every corpus .utoc byte for byte', async () => {
     for (const rel of corpusFiles('.utoc')) {
