@@ -320,7 +320,7 @@ function putLong(p: usize, from: usize, n: i32): usize {
   return end;
 }
 
-/** Fixed text of up to 16, 32 or 48 bytes (static data: its reads never pass the memory's end). */
+/** Fixed text of up to 16 or 32 bytes (static data: its reads never pass the memory's end). */
 @inline function text16(p: usize, t: usize, n: i32): usize {
   v128.store(p, v128.load(t));
   return p + <usize>n;
@@ -328,12 +328,6 @@ function putLong(p: usize, from: usize, n: i32): usize {
 @inline function text32(p: usize, t: usize, n: i32): usize {
   v128.store(p, v128.load(t));
   v128.store(p, v128.load(t, 16), 16);
-  return p + <usize>n;
-}
-@inline function text48(p: usize, t: usize, n: i32): usize {
-  v128.store(p, v128.load(t));
-  v128.store(p, v128.load(t, 16), 16);
-  v128.store(p, v128.load(t, 32), 32);
   return p + <usize>n;
 }
 
@@ -433,33 +427,33 @@ function longNumber(p: usize, v: u64, width: i32): usize {
   return end;
 }
 
-// The JSON rows' fixed text.
-/**     {\n      "index":  */
-const J0: usize = memory.data<u8>([32, 32, 32, 32, 123, 10, 32, 32, 32, 32, 32, 32, 34, 105, 110, 100, 101, 120, 34, 58, 32]);
-/** ,\n      "id": " */
-const J1: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 105, 100, 34, 58, 32, 34]);
-/** ",\n      "type":  */
-const J2: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 116, 121, 112, 101, 34, 58, 32]);
-/** ,\n      "path":  */
-const J3: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 112, 97, 116, 104, 34, 58, 32]);
-/** ,\n      "size":  */
-const J4: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 105, 122, 101, 34, 58, 32]);
-/** ,\n      "storedSize":  */
-const J5: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 115, 116, 111, 114, 101, 100, 83, 105, 122, 101, 34, 58, 32]);
-/** ,\n      "blocks":  */
-const J6: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 98, 108, 111, 99, 107, 115, 34, 58, 32]);
-/** ,\n      "hash": " */
-const J7: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 104, 97, 115, 104, 34, 58, 32, 34]);
-/** ",\n      "offset":  */
-const J8: usize = memory.data<u8>([34, 44, 10, 32, 32, 32, 32, 32, 32, 34, 111, 102, 102, 115, 101, 116, 34, 58, 32]);
-/** ,\n      "compressed": true,\n      "container":  */
-const J9: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 116, 114, 117, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
-/** ,\n      "compressed": false,\n      "container":  */
-const J10: usize = memory.data<u8>([44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 32, 102, 97, 108, 115, 101, 44, 10, 32, 32, 32, 32, 32, 32, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58, 32]);
-/** \n    },\n */
-const J11: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 44, 10]);
-/** \n    }\n */
-const J12: usize = memory.data<u8>([10, 32, 32, 32, 32, 125, 10]);
+// The JSON rows' fixed text: a row a line (renderJson's records in an array, src/cli/format.ts).
+/**     {"index": */
+const J0: usize = memory.data<u8>([32, 32, 32, 32, 123, 34, 105, 110, 100, 101, 120, 34, 58]);
+/** ,"id":" */
+const J1: usize = memory.data<u8>([44, 34, 105, 100, 34, 58, 34]);
+/** ","type": */
+const J2: usize = memory.data<u8>([34, 44, 34, 116, 121, 112, 101, 34, 58]);
+/** ,"path": */
+const J3: usize = memory.data<u8>([44, 34, 112, 97, 116, 104, 34, 58]);
+/** ,"size": */
+const J4: usize = memory.data<u8>([44, 34, 115, 105, 122, 101, 34, 58]);
+/** ,"storedSize": */
+const J5: usize = memory.data<u8>([44, 34, 115, 116, 111, 114, 101, 100, 83, 105, 122, 101, 34, 58]);
+/** ,"blocks": */
+const J6: usize = memory.data<u8>([44, 34, 98, 108, 111, 99, 107, 115, 34, 58]);
+/** ,"hash":" */
+const J7: usize = memory.data<u8>([44, 34, 104, 97, 115, 104, 34, 58, 34]);
+/** ","offset": */
+const J8: usize = memory.data<u8>([34, 44, 34, 111, 102, 102, 115, 101, 116, 34, 58]);
+/** ,"compressed":true,"container": */
+const J9: usize = memory.data<u8>([44, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 116, 114, 117, 101, 44, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58]);
+/** ,"compressed":false,"container": */
+const J10: usize = memory.data<u8>([44, 34, 99, 111, 109, 112, 114, 101, 115, 115, 101, 100, 34, 58, 102, 97, 108, 115, 101, 44, 34, 99, 111, 110, 116, 97, 105, 110, 101, 114, 34, 58]);
+/** },\n */
+const J11: usize = memory.data<u8>([125, 44, 10]);
+/** }\n */
+const J12: usize = memory.data<u8>([125, 10]);
 /** Room for the fixed text's last 16-byte read (J12 + 16). */
 memory.data(16);
 
@@ -621,27 +615,27 @@ export function writeJson(from: i32, out: usize, limit: i32): i32 {
       p = hexHash(p, m, hashBytes(i));
       store<u8>(p++, 0x0a);
     } else {
-      p = text32(p, J0, 21);
+      p = text16(p, J0, 13);
       p = number(p, <u64>i, 0);
-      p = text16(p, J1, 15);
+      p = text16(p, J1, 7);
       p = hexId(p, ids + <usize>i * 12);
-      p = text32(p, J2, 17);
+      p = text16(p, J2, 9);
       p = typeCell(p, i);
-      p = text16(p, J3, 16);
+      p = text16(p, J3, 8);
       p = pathCell(p, k, i, true);
-      p = text16(p, J4, 16);
+      p = text16(p, J4, 8);
       p = number(p, size, 0);
-      p = text32(p, J5, 22);
+      p = text16(p, J5, 14);
       p = number(p, s, 0);
-      p = text32(p, J6, 18);
+      p = text16(p, J6, 10);
       p = number(p, <u64>b, 0);
-      p = text32(p, J7, 17);
+      p = text16(p, J7, 9);
       p = hexHash(p, m, hashBytes(i));
-      p = text32(p, J8, 19);
+      p = text16(p, J8, 11);
       p = number(p, whole(offsets + (<usize>i << 3)), 0);
-      p = (load<u8>(m + <usize>hashSize) & 1) != 0 ? text48(p, J9, 47) : text48(p, J10, 48);
+      p = (load<u8>(m + <usize>hashSize) & 1) != 0 ? text32(p, J9, 31) : text32(p, J10, 32);
       p = put(p, container, containerLength);
-      p = k + 1 < count ? text16(p, J11, 8) : text16(p, J12, 7);
+      p = k + 1 < count ? text16(p, J11, 3) : text16(p, J12, 2);
     }
   }
   written = <i32>(p - out);

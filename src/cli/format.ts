@@ -98,16 +98,8 @@ export function csvCell(v: string | number): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Pretty JSON with a trailing newline; bigints are written as strings. */
-export function renderJson(value: unknown): string {
-  try {
-    // Without a replacer V8 serialises natively; one that calls back per value costs a big listing several times.
-    return `${JSON.stringify(value, null, 2)}\n`;
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return `${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`;
-  }
-}
+/** The CLI's JSON: src/util/json-text.ts (the page's JSON views print the same text). */
+export { renderJson } from '../util/json-text.js';
 
 export function hex64(v: bigint): string {
   return `0x${v.toString(16).padStart(16, '0')}`;

@@ -53,6 +53,24 @@ describe('iostore list', () => {
     expect(j.chunks.reduce((a: number, r: Row) => a + r.size, 0)).toBe(4602229481);
   });
 
+  it('--json writes each chunk row on one line, the same text for one container as for the string form of several', async () => {
+    const r = await cli('list', NINJA, '--json');
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    const rows = JSON.parse(r.out).chunks as Row[];
+    // {, file, mountPoint, inputs (3 lines), count, "chunks": [, 5,370 rows, ], "pakFiles": [], } and the end.
+    expect(lines).toHaveLength(8 + 5370 + 4);
+    const first = lines.indexOf('  "chunks": [') + 1;
+    rows.forEach((row, k) => expect(JSON.parse(lines[first + k]!.replace(/,$/, ''))).toEqual(row));
+    expect(lines[first]).toMatch(/^ {4}\{"index":0,"id":"[0-9a-f]{24}","type":"ExportBundleData","path":"WayOfTheNinja\/Content\/MetaHumans\//);
+    // 2,197,000 bytes indented a member a line.
+    expect(Buffer.byteLength(r.out)).toBe(1_697_590);
+    // Two containers (rows made as objects, renderJson): the same row text with the container's name first.
+    const two = await cli('list', NINJA, FIX, '--json');
+    const line = two.out.split('\n').find((l) => l.startsWith('    {"container":"WayOfTheNinja-Windows","index":0,'))!;
+    expect(JSON.parse(line.replace(/,$/, ''))).toEqual(rows[0]);
+  });
+
   it('--type filters by chunk type name, case-insensitively', async () => {
     expect((await json('list', NINJA, '--type', 'ShaderCode')).chunks).toHaveLength(1551);
     expect((await json('list', NINJA, '--type', 'bulkdata')).chunks).toHaveLength(844);

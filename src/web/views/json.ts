@@ -1,4 +1,5 @@
 /** The JSON tab: what `iostore inspect --json` prints for the same file (a package's view, a .locres), to copy or save. */
+import { renderJson } from '../../util/json-text.js';
 import { h, saveBlob } from '../dom.js';
 import type { Subject } from '../subject.js';
 import { locresOf, isLocresPath } from './locres.js';
@@ -16,7 +17,7 @@ export const jsonTab: SubjectView = {
   label: 'JSON',
   applies: (s) => s.isPackage || isLocresPath(s.path),
   async render(s, cx) {
-    const text = `${JSON.stringify(await jsonOf(s), null, 2)}\n`;
+    const text = renderJson(await jsonOf(s));
     const save = h('button', { type: 'button', 'data-action': 'save-json' }, 'Save .json');
     save.addEventListener('click', () => saveBlob(new Blob([text], { type: 'application/json' }), `${s.name}.json`));
     cx.show(h('div', { class: 'buttons' }, save), h('pre', { class: 'json', tabindex: '0', 'aria-label': `JSON of ${s.name}` }, text));
