@@ -337,7 +337,12 @@ export interface ChunkRunOptions {
   codecs: CodecRegistry;
   /** Per container: the hash to check, if any (see LoopWorkerData.hash). */
   hash: Array<ChunkHashAlgorithm | undefined>;
-  onProgress?: (chunksDone: number, bytesDone: number) => void;
+  /**
+   * Called after each chunk of the calling thread (and from a timer while workers finish) with the run's counts. A
+   * listener that returns `false` is not called again: the counts are read for it no more (a BigInt and two shared
+   * words per chunk, which the calling thread of a quiet unpack with a worker read only to start its manifest).
+   */
+  onProgress?: (chunksDone: number, bytesDone: number) => boolean | void;
   /** LoopOptions.finalNames: the targets lie in a staged output folder. */
   finalNames?: boolean;
   /**
@@ -391,14 +396,17 @@ export async function runChunkTasks(readers: readonly ContainerReader[], tasks: 
   };
   abortHooks.add(stop);
   const hashers = await Promise.all(o.hash.map((a) => (a ? createChunkHasher(a) : undefined)));
-  const progress = () => o.onProgress?.(counters.done, counters.bytesDone);
+  let listening = o.onProgress !== undefined;
+  const progress = () => {
+    if (listening && o.onProgress!(counters.done, counters.bytesDone) === false) listening = false;
+  };
   let ticker: NodeJS.Timeout | undefined;
   let finished = false;
   try {
     await o.first?.();
-    const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, onTick: progress, ...(o.finalNames ? { finalNames: true } : {}) });
+    const mine = await runChunkLoop({ readers: own.readers, tasks, counters, hashers, yieldEveryMs: 25, ...(listening ? { onTick: progress } : {}), ...(o.finalNames ? { finalNames: true } : {}) });
     // The calling thread is done: progress from the workers still shows while they finish their last chunks.
-    ticker = workers.length > 0 ? setInterval(progress, 100) : undefined;
+    ticker = workers.length > 0 && listening ? setInterval(progress, 100) : undefined;
     const settled = await Promise.allSettled(workers);
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;

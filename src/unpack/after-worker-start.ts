@@ -17,6 +17,11 @@ export class AfterWorkerStart {
     if (this.running === undefined && chunksDone > ++this.calls) this.start();
   }
 
+  /** Whether the work has been started. */
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
   /** The loop is over: started now if it was not, and waited for. */
   finish(): Promise<void> {
     if (this.running === undefined) this.start();

@@ -319,6 +319,8 @@ async function writeContainerChunks(run: UnpackRun, planned: ContainersPlan, res
       ? {
           onProgress: (chunks: number, bytes: number) => {
             later?.tick(chunks);
+            // Quiet: once the manifest has started, nothing listens for the rest of the run.
+            if (!o.onProgress) return !later!.started;
             total.chunksDone = base.chunks + chunks;
             total.bytesDone = base.bytes + bytes;
             o.onProgress?.({ ...total });
