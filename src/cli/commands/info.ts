@@ -45,8 +45,8 @@ export const infoCommand: Command<InfoArgs> = {
 
 /** A single .utoc or .pak (`input`, probed), or several inputs and folders (undefined). */
 async function infoOf(input: SingleInput | undefined, args: InfoArgs, io: CliIO): Promise<number> {
-  const file = input?.file;
-  if (file === undefined) return infoMany(args, io);
+  if (input === undefined) return infoMany(args, io);
+  const { file, below, opened } = input;
   if (isPakPath(file)) {
     const [{ openPakForCli }, { pakInfo }] = await pakModules();
     let a;
@@ -62,8 +62,8 @@ async function infoOf(input: SingleInput | undefined, args: InfoArgs, io: CliIO)
     io.out(args.json ? renderJson(infoJson([], [{ name: basename(file), ...info }], info)) : renderPakInfo(info));
     return ExitCode.Ok;
   }
-  if (input!.below) skipOptimizingCompiler();
-  const toc = await openTocWithKeys(file, args, input!.opened);
+  if (below) skipOptimizingCompiler();
+  const toc = await openTocWithKeys(file, args, opened);
   const info = containerInfo(toc);
   if (args.json) {
     io.out(renderJson(infoJson([{ name: withoutExtension(basename(file), '.utoc'), ...info }], [], info)));

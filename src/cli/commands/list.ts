@@ -5,8 +5,7 @@ import { escapeControl } from '../../util/quote.js';
 import { ExitCode, writeOutBytes, type CliIO } from '../io.js';
 import { plural } from '../plural.js';
 import type { PakFileRow } from '../../pak/listing.js';
-import { isPakPath } from '../options.js';
-import { openTocWithKeys, pakKeys, singleInput, withContainerOptions, type ContainerArgs, type SingleInput } from '../options.js';
+import { isPakPath, openTocWithKeys, pakKeys, singleInput, withContainerOptions, type ContainerArgs, type SingleInput } from '../options.js';
 import { hintFilter } from '../filter-hint.js';
 import { openForRows, writeChunkRows } from '../chunk-rows.js';
 import { listJson } from '../json-shapes.js';
@@ -14,6 +13,10 @@ import { basename } from 'node:path';
 import { keepYoungGenerationSmall } from '../young-generation.js';
 import { SHORT_RUN_TOC_BYTES, skipOptimizingCompiler } from '../short-run.js';
 import { withoutExtension } from '../../util/file-extension.js';
+import type { IoStoreToc } from '../../toc/toc.js';
+
+/** What `list` selects and how it orders the rows. */
+type ChunkQuery = Parameters<typeof listChunks>[1] & object;
 
 interface ListArgs extends ContainerArgs {
   paths: string[];
@@ -45,7 +48,7 @@ export const listCommand: Command<ListArgs> = {
       .example('$0 list game.utoc --by-type', '')
       .example('$0 list Game/Content/Paks --filter "**/Hero*"', 'which containers hold a file') as never,
   async run(args, io) {
-    const query = { sort: args.sort ?? 'index' } as Parameters<typeof listChunks>[1] & object;
+    const query = { sort: args.sort ?? 'index' } as ChunkQuery;
     if (args.type !== undefined) query.type = args.type;
     if (args.filter !== undefined) query.filter = args.filter;
     // One probe of a single input tells a folder and a short run, and leaves the file open for the TOC reader.
@@ -59,17 +62,17 @@ export const listCommand: Command<ListArgs> = {
 };
 
 /** A single .utoc or .pak (`input`, probed), or several inputs and folders (undefined). */
-async function listInput(input: SingleInput | undefined, args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
-  const file = input?.file;
+async function listInput(input: SingleInput | undefined, args: ListArgs, query: ChunkQuery, io: CliIO): Promise<number> {
   // A short run (a small .utoc) goes without the optimizing compiler and leaves the young generation to V8; a
   // long one keeps it small from the start (it grows while the TOC is read).
-  if (file !== undefined && !isPakPath(file) && input!.below) skipOptimizingCompiler();
+  if (input !== undefined && !isPakPath(input.file) && input.below) skipOptimizingCompiler();
   else keepYoungGenerationSmall();
-  if (file === undefined) return listMany(args, query, io);
+  if (input === undefined) return listMany(args, query, io);
+  const { file, opened } = input;
   if (isPakPath(file)) return listPak(file, args, io);
   // The table to a terminal and --by-type write no rows through chunk-rows.
   const rowsWritten = !args['by-type'] && (args.json || args.csv || io.columns === undefined);
-  const toc = await (rowsWritten ? openForRows(() => openTocWithKeys(file, args, input!.opened)) : openTocWithKeys(file, args, input!.opened));
+  const toc = await (rowsWritten ? openForRows(() => openTocWithKeys(file, args, opened)) : openTocWithKeys(file, args, opened));
   if (toc.directoryIndexError && !args.json && !args.csv) io.err(`warning: ${toc.directoryIndexError.message}\n`);
   if (!args['by-type'] && !args.json && !args.csv && io.columns !== undefined) {
     // On a terminal: the table fits its width, sizes for people.
@@ -91,17 +94,7 @@ async function listInput(input: SingleInput | undefined, args: ListArgs, query: 
   const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
   if (args.json) {
     hintFilter(io, args.filter, count);
-    const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
-    shape.count = count;
-    const text = renderJson(shape);
-    // The rows go between the brackets of the empty "chunks" array the shape was rendered with.
-    const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
-    if (count === 0) io.out(text);
-    else {
-      io.out(`${text.slice(0, cut)}\n`);
-      writeChunkRows(toc, order, 'json', write, withoutExtension(basename(file), '.utoc'));
-      io.out(`  ${text.slice(cut)}`);
-    }
+    writeJsonListing(file, toc, order, count, io);
     return ExitCode.Ok;
   }
   if (args.csv) {
@@ -114,6 +107,21 @@ async function listInput(input: SingleInput | undefined, args: ListArgs, query: 
   io.out(`${count} of ${plural(toc.chunkCount, 'chunk')}\n`);
   hintFilter(io, args.filter, count);
   return ExitCode.Ok;
+}
+
+/** One container's `list --json`: the shape's text, with the chunk rows written between its "chunks" brackets. */
+function writeJsonListing(file: string, toc: IoStoreToc, order: ArrayLike<number> | null, count: number, io: CliIO): void {
+  const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
+  shape.count = count;
+  const text = renderJson(shape);
+  if (count === 0) {
+    io.out(text);
+    return;
+  }
+  const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
+  io.out(`${text.slice(0, cut)}\n`);
+  writeChunkRows(toc, order, 'json', (bytes) => writeOutBytes(io, bytes), withoutExtension(basename(file), '.utoc'));
+  io.out(`  ${text.slice(cut)}`);
 }
 
 function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where: { file: string } | { files: string[] }): number {
@@ -136,7 +144,7 @@ function printByType(args: ListArgs, io: CliIO, rows: readonly ChunkRow[], where
  * Several containers (files or folders) in mount order: rows carry their container's name; --sort orders within each
  * container. An encrypted container without its key lists its chunks without paths, with a warning.
  */
-async function listMany(args: ListArgs, query: Parameters<typeof listChunks>[1] & object, io: CliIO): Promise<number> {
+async function listMany(args: ListArgs, query: ChunkQuery, io: CliIO): Promise<number> {
   const [{ discoverMounts }, { listPakFiles }, { openPakOrWarn }] = await Promise.all([import('../../mount/mount.js'), import('../../pak/listing.js'), import('../pak-open.js')]);
   const found = await discoverMounts(args.paths);
   const entries = found.containers;
