@@ -98,7 +98,7 @@ export function csvCell(v: string | number): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The CLI's JSON: src/util/json-text.ts (the page's JSON views print the same text). */
+/** The CLI's JSON: src/util/json-text.ts. */
 export { renderJson } from '../util/json-text.js';
 
 export function hex64(v: bigint): string {

@@ -1,5 +1,4 @@
 /** The JSON tab: what `iostore inspect --json` prints for the same file (a package's view, a .locres), to copy or save. */
-import { renderJson } from '../../util/json-text.js';
 import { h, saveBlob } from '../dom.js';
 import type { Subject } from '../subject.js';
 import { locresOf, isLocresPath } from './locres.js';
@@ -17,7 +16,9 @@ export const jsonTab: SubjectView = {
   label: 'JSON',
   applies: (s) => s.isPackage || isLocresPath(s.path),
   async render(s, cx) {
-    const text = renderJson(await jsonOf(s));
+    // A member a line, not the CLI's record a line (src/util/json-text.ts): in the details pane's width a long record
+    // wrapped after its indent, a blank line before every row. The same data.
+    const text = `${JSON.stringify(await jsonOf(s), null, 2)}\n`;
     const save = h('button', { type: 'button', 'data-action': 'save-json' }, 'Save .json');
     save.addEventListener('click', () => saveBlob(new Blob([text], { type: 'application/json' }), `${s.name}.json`));
     cx.show(h('div', { class: 'buttons' }, save), h('pre', { class: 'json', tabindex: '0', 'aria-label': `JSON of ${s.name}` }, text));

@@ -3,7 +3,6 @@
  * export by export, and as the JSON document to save, edit and apply back (which downloads the rewritten package).
  * Unversioned packages need the game's type mappings: the tab says so and offers the picker.
  */
-import { renderJson } from '../../util/json-text.js';
 import { isLegacyPackage } from '../../legacy/package.js';
 import { packageNameFromContentPath } from '../../legacy/paths.js';
 import { applyLegacyProps, applyZenProps, keptByteLength, readLegacyProps, readZenProps, type ExportPropsJson, type PackagePropsJson, type PackagePropsResult, type PropJson, type ReadPropsOptions } from '../../props/index.js';
@@ -152,7 +151,7 @@ async function render(s: Subject, cx: ViewContext): Promise<void> {
   const { json, warnings } = src.read(options);
   const typed = json.exports.filter((e) => e.serialization !== 'raw').length;
   const save = h('button', { type: 'button', 'data-action': 'save-props' }, 'Save .json');
-  save.addEventListener('click', () => saveBlob(new Blob([renderJson(json)], { type: 'application/json' }), `${s.name}.props.json`));
+  save.addEventListener('click', () => saveBlob(new Blob([`${JSON.stringify(json, null, 2)}\n`], { type: 'application/json' }), `${s.name}.props.json`));
   const asJson = h('button', { type: 'button', 'data-action': 'props-json', 'aria-pressed': 'false' }, 'JSON');
   const apply = h('button', { type: 'button', 'data-action': 'apply-props', title: 'write an edited .props.json back: downloads the rewritten package' }, 'Apply .json…');
   const picker = h('input', { type: 'file', accept: '.json,application/json', hidden: '', 'data-role': 'apply-props' });
@@ -161,7 +160,7 @@ async function render(s: Subject, cx: ViewContext): Promise<void> {
   asJson.addEventListener('click', () => {
     const on = asJson.getAttribute('aria-pressed') !== 'true';
     asJson.setAttribute('aria-pressed', String(on));
-    pre ??= h('pre', { class: 'json props-json', tabindex: '0', 'aria-label': `Properties of ${s.name} as JSON` }, renderJson(json));
+    pre ??= h('pre', { class: 'json props-json', tabindex: '0', 'aria-label': `Properties of ${s.name} as JSON` }, `${JSON.stringify(json, null, 2)}\n`);
     body.replaceWith(on ? pre : body);
     if (!on) pre.replaceWith(body);
   });
