@@ -14,16 +14,15 @@
 const Module = module.constructor;
 const nodeFs = require('node:fs');
 const { fstatSync, renameSync, writeFileSync } = nodeFs;
-const { Script } = require('node:vm');
 const { isAscii } = require('node:buffer');
 const { basename, dirname, sep } = require('node:path');
 
-/** Node's fs binding, its deprecation warning held back as src/util/process-binding.ts does. */
-const fsBinding = (function fsBinding() {
+/** One of Node's bindings (fs, contextify), its deprecation warning held back as src/util/process-binding.ts does. */
+const processBinding = (function processBinding(name) {
   const own = Object.getOwnPropertyDescriptor(process, 'emitWarning');
   try {
     process.emitWarning = () => {};
-    return process.binding('fs');
+    return process.binding(name);
   } catch {
     return undefined;
   } finally {
@@ -40,7 +39,7 @@ const STAT_SIZE = 8;
 const syncFs = (function syncFs() {
   const { openSync, readSync, writeSync, closeSync, statSync } = nodeFs;
   const v = process.versions.node.split('.');
-  const raw = RAW_FS_NODES.includes(`${v[0]}.${v[1]}`) && process.platform !== 'win32' && process.env.IOSTORE_NODE_FS !== '1' ? fsBinding() : undefined;
+  const raw = RAW_FS_NODES.includes(`${v[0]}.${v[1]}`) && process.platform !== 'win32' && process.env.IOSTORE_NODE_FS !== '1' ? processBinding('fs') : undefined;
   const sizeOf = (function (path) {
     return statSync(path).size;
   });
@@ -133,7 +132,8 @@ const prepare = (function prepare(command) {
 
 /** Routes the bundles' loading (a CLI bundle on the main thread, a worker's bundle in a worker) through the cache. */
 const hookBundles = (function hookBundles() {
-  globalThis.__iostoreDynamicImport = (specifier) => import(specifier);
+  // Set already by bin/iostore.js when it compiled this file itself: an import() here would then have no callback.
+  globalThis.__iostoreDynamicImport ??= (specifier) => import(specifier);
   // Read by src/util/worker-pool.ts (newWorker): workers of the bundled code start through this file.
   globalThis.__iostoreWorkerLoader = __filename;
   globalThis.__iostoreSyncFs = syncFs;
@@ -207,13 +207,14 @@ const NATIVE_SCRIPT_NODES = ['20.20'];
 const nativeScript = (function nativeScript() {
   const [major, minor] = process.versions.node.split('.');
   if (!NATIVE_SCRIPT_NODES.includes(`${major}.${minor}`) || process.env.IOSTORE_VM_SCRIPT === '1') return undefined;
-  const Native = Object.getPrototypeOf(Script);
+  // The class vm.Script extends, from the binding vm takes it from (node:vm itself is one more module to load).
+  const Native = processBinding('contextify')?.ContextifyScript;
   return typeof Native === 'function' && typeof Native.prototype.runInContext === 'function' ? Native : undefined;
 })();
 const BUNDLE_OPTION_ID = Symbol('iostore bundle');
 
 const newScript = (function newScript(code, filename, cachedData) {
-  if (nativeScript === undefined) return new Script(code, { filename, cachedData });
+  if (nativeScript === undefined) return new (require('node:vm').Script)(code, { filename, cachedData });
   return new nativeScript(code, filename, 0, 0, cachedData, false, undefined, BUNDLE_OPTION_ID);
 });
 
@@ -275,6 +276,31 @@ function writeCodeCache(only, tag) {
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, file);
   }
+}
+
+/** What happened to this file's own cache (bin/iostore.js loadLoader): 'none' when it was required as usual. */
+let ownCacheState = 'none';
+
+/**
+ * Told by bin/iostore.js which compiled this file from its cache (`compiled`: the script, the cache's state, the
+ * source's stamp and the cache's path): kept for the report, and, while scripts/warm-code-cache.cjs asks for it
+ * (IOSTORE_WRITING_LOADER_CACHE), the cache written, headed by the stamp (temporary name, then rename).
+ */
+const ownCache = (function ownCache(compiled) {
+  ownCacheState = compiled.state;
+  if (process.env.IOSTORE_WRITING_LOADER_CACHE !== '1') return;
+  const data = compiled.script.createCachedData();
+  const out = Buffer.alloc(compiled.header + data.length);
+  new Float64Array(out.buffer, out.byteOffset, compiled.stamp.length).set(compiled.stamp);
+  out.set(data, compiled.header);
+  const tmp = `${compiled.cacheFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, out);
+  renameSync(tmp, compiled.cacheFile);
+});
+
+/** What happened to this file's own cache in this process (ownCache). */
+function ownCacheReport() {
+  return ownCacheState;
 }
 
 /** What happened to each bundle's cache in this process: [name, 'used' | 'rejected' | 'none' (and which command's)]. */
@@ -359,7 +385,7 @@ const loadMain = (function loadMain() {
   return main.exports;
 });
 
-module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, compilesNatively, syncFs, COMMAND_CACHES };
+module.exports = { loadMain, prepare, writeCodeCache, codeCacheReport, ownCache, ownCacheReport, compilesNatively, syncFs, COMMAND_CACHES };
 
 // (bin/iostore.js is the main thread's main module; node:worker_threads is not loaded there for this.)
 if (require.main === module && !require('node:worker_threads').isMainThread) runWorker();

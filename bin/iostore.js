@@ -14,10 +14,103 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   }
   return;
 }
-// The loader required by an absolute path: a relative one first looks for a package "exports" entry (Node compiles
-// its resolveExports, ~0.8 KB of source, for that alone); the main bundle by the loader, without Node's resolution.
-const { resolve } = require('node:path');
-const loader = require(resolve(__dirname, 'bundle-loader.js'));
+/**
+ * The loader (bin/bundle-loader.js), which loads the bundles. Node's require() compiles its source on every run
+ * (parsed whole, its parenthesized functions compiled with it: ~2.2M instructions of a short `list`, ~0.6 ms); on
+ * the Node releases whose native classes it knows (NATIVE_NODES), it is compiled from its own V8 code cache instead
+ * (dist/cli/bundle-loader.cache, written at build time by scripts/warm-code-cache.cjs), read with the fs binding and
+ * compiled by the native script class as the loader compiles the bundles. The cache begins with the size and
+ * modification time of the source it was made from: an edited loader compiles from source until the next build (V8
+ * itself checks little more than the source's length). Anywhere else, or without a cache, require() as before. The
+ * loader's functions must not depend on how it was loaded: worker threads and scripts require it as usual.
+ */
+const loadLoader = (function loadLoader() {
+  const { resolve } = require('node:path');
+  // Required by an absolute path: a relative one first looks for a package "exports" entry (Node compiles its
+  // resolveExports, ~0.8 KB of source, for that alone).
+  const file = resolve(__dirname, 'bundle-loader.js');
+  const [major, minor] = process.versions.node.split('.');
+  const native = NATIVE_NODES.includes(`${major}.${minor}`) && process.platform !== 'win32' && process.env.IOSTORE_CODE_CACHE !== '0' ? nativeBindings() : undefined;
+  const compiled = native && compileLoader(native, file, resolve(__dirname, '..', 'dist', 'cli', 'bundle-loader.cache'));
+  if (!compiled) return require(file);
+  // The bundles' import() (a user's native Oodle binding, hash-wasm) go through this (scripts/build-cli.mjs): made
+  // here, as Node compiled this file; an import() in a script compiled by the native class has no callback.
+  globalThis.__iostoreDynamicImport = (function dynamicImport(specifier) {
+    return import(specifier);
+  });
+  const Module = module.constructor;
+  const own = new Module(file, module);
+  own.filename = file;
+  own.paths = module.paths;
+  Module._cache[file] = own;
+  compiled.run().call(own.exports, own.exports, (function require(id) {
+    return own.require(id);
+  }), own, file, __dirname);
+  own.loaded = true;
+  own.exports.ownCache(compiled);
+  return own.exports;
+});
+
+/** Releases whose fs binding and native script class bin/bundle-loader.js calls directly (its RAW_FS_NODES, NATIVE_SCRIPT_NODES). */
+const NATIVE_NODES = ['20.20'];
+
+/** The fs and contextify bindings, a deprecation warning (--pending-deprecation) held back; undefined where refused. */
+const nativeBindings = (function nativeBindings() {
+  const own = Object.getOwnPropertyDescriptor(process, 'emitWarning');
+  try {
+    process.emitWarning = () => {};
+    const fs = process.binding('fs');
+    const { ContextifyScript } = process.binding('contextify');
+    return typeof fs.open === 'function' && typeof fs.fstat === 'function' && typeof ContextifyScript === 'function' ? { fs, ContextifyScript } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (own) Object.defineProperty(process, 'emitWarning', own);
+    else delete process.emitWarning;
+  }
+});
+
+/** Where the cache's header keeps the source's size and modification time (seconds, nanoseconds), in doubles. */
+const LOADER_CACHE_HEADER = 32;
+
+/**
+ * The loader compiled with its cache when one was made from this very source: { run, state, stamp, script }, or
+ * undefined (no cache, or one of another source: require() compiles it).
+ */
+const compileLoader = (function compileLoader({ fs, ContextifyScript }, file, cacheFile) {
+  const read = (function read(path) {
+    const fd = fs.open(path, 0, 0o666);
+    try {
+      const stat = fs.fstat(fd, false, undefined, false);
+      const bytes = Buffer.allocUnsafe(stat[8]);
+      for (let at = 0, n; at < bytes.length; at += n) if ((n = fs.read(fd, bytes, at, bytes.length - at, at)) === 0) throw new Error(`${path} shrank`);
+      return { bytes, stamp: [stat[8], stat[12], stat[13]] };
+    } finally {
+      fs.close(fd);
+    }
+  });
+  const writing = process.env.IOSTORE_WRITING_LOADER_CACHE === '1';
+  let source, cache;
+  try {
+    source = read(file);
+    cache = writing ? undefined : read(cacheFile).bytes;
+  } catch {
+    return undefined;
+  }
+  const header = cache !== undefined && cache.length > LOADER_CACHE_HEADER ? new Float64Array(cache.buffer, cache.byteOffset, 3) : undefined;
+  if (!writing && !(header && header[0] === source.stamp[0] && header[1] === source.stamp[1] && header[2] === source.stamp[2])) return undefined;
+  // ASCII as it is written is read as one-byte text without decoding UTF-8 (as the loader reads the bundles).
+  const text = require('node:buffer').isAscii(source.bytes) ? source.bytes.latin1Slice(0, source.bytes.length) : source.bytes.utf8Slice(0, source.bytes.length);
+  const code = module.constructor.wrap(text);
+  const cachedData = writing ? undefined : cache.subarray(LOADER_CACHE_HEADER);
+  const script = new ContextifyScript(code, file, 0, 0, cachedData, false, undefined, Symbol('iostore loader'));
+  const state = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  return { script, state, stamp: source.stamp, header: LOADER_CACHE_HEADER, cacheFile, run: (function run() {
+    return script.runInContext(null, -1, true, false, false);
+  }) };
+});
+
+const loader = loadLoader();
 loader.prepare(process.argv[2]);
 const { run, abortWrites, removeDetached, ownProcessFlags, stdWritesPending } = loader.loadMain();
 // This process is the command's own: it may tune V8 for its run (src/util/v8-flags.ts). In-process runs do not.
@@ -46,7 +139,7 @@ if (!READ_ONLY_COMMANDS.includes(process.argv[2])) for (const signal of ['SIGINT
 
 // For tests and for checking a build: which bundles loaded with their code cache.
 if (process.env.IOSTORE_CODE_CACHE_REPORT) {
-  process.on('exit', () => process.stderr.write(`code cache: ${loader.codeCacheReport().map(([n, c]) => `${n} ${c}`).join(', ')}\n`));
+  process.on('exit', () => process.stderr.write(`code cache: ${loader.codeCacheReport().map(([n, c]) => `${n} ${c}`).join(', ')}\ncode cache (loader): bundle-loader.js ${loader.ownCacheReport()}\n`));
 }
 
 // Parenthesized function expressions (`finished`, exitNow): compiled with this file, not parsed twice
@@ -87,3 +180,4 @@ const exitNow = (function exitNow(code) {
   }
   process.reallyExit(code);
 });
+

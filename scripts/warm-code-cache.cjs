@@ -50,6 +50,20 @@ function writeCommandCaches(utoc) {
   }
 }
 
+/**
+ * The loader's own cache (dist/cli/bundle-loader.cache, bin/iostore.js loadLoader), written by a run of the CLI that
+ * compiles the loader as every run does, before anything else is loaded or any V8 flag is set.
+ */
+function writeLoaderCache() {
+  const { spawnSync } = require('node:child_process');
+  const r = spawnSync(process.execPath, [...process.execArgv, join(root, 'bin', 'iostore.js'), '--help'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, IOSTORE_WRITING_LOADER_CACHE: '1', IOSTORE_CODE_CACHE: '1' },
+  });
+  if (r.status !== 0) throw new Error(`the loader's cache: ${r.stderr.trim().split('\n').pop()}`);
+}
+
 async function main() {
   // Nothing to do when the caches were written from these bundles, this script and the loader by this Node (V8
   // rejects a cache another version made). scripts/build-cli.mjs removes the caches when it writes new bundles.
@@ -61,7 +75,7 @@ async function main() {
     [process.version, process.arch, process.execArgv],
   );
   const commandCaches = loader.COMMAND_CACHES.map((c) => join(cli, `main.bundle.cjs.${c}.cache`));
-  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), ...commandCaches, join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
+  if (isCurrent(stamp, inputs, [join(cli, 'main.bundle.cjs.cache'), ...commandCaches, join(cli, 'bundle-loader.cache'), join(root, 'dist', 'chunks', 'chunk-loop-worker.cjs.cache')])) return;
   const { run, removeHandedOver } = require(join(root, 'dist', 'cli', 'main.bundle.cjs'));
   const io = { out: () => {}, err: () => {}, isTTY: false };
   const work = mkdtempSync(join(tmpdir(), 'iostore-warm-'));
@@ -119,6 +133,7 @@ async function main() {
     }
   };
   try {
+    writeLoaderCache();
     await runAll(packs);
     writeCommandCaches(zlib);
     await runAll(short);

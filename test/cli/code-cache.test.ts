@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,34 @@ describe('the CLI bundles load with the V8 code cache written at build time', ()
     expect(off.stderr).toMatch(/code cache \(worker\): chunk-loop-worker\.cjs none\n/);
     // Without --threads the demo's few chunks start no worker, and nothing is reported for one.
     expect(iostore(['verify', utoc, '--quiet']).stderr).not.toMatch(/worker/);
+  });
+
+  it.skipIf(!process.versions.node.startsWith('20.20.') || process.platform === 'win32')('compiles the loader itself from its own cache, and from source when the loader is not the one the cache was made from', () => {
+    const utoc = join(root, 'samples', 'demo', 'DemoMod-Windows.utoc');
+    const report = (dir: string, env: Record<string, string> = {}) => {
+      const r = spawnSync(process.execPath, [join(dir, 'bin', 'iostore.js'), 'list', utoc, '--json'], { encoding: 'utf8', env: { ...process.env, IOSTORE_CODE_CACHE_REPORT: '1', ...env } });
+      expect(r.status, r.stderr).toBe(0);
+      return { out: r.stdout, loader: /code cache \(loader\): bundle-loader\.js (\w+)/.exec(r.stderr)?.[1] };
+    };
+    const built = report(root);
+    // main's build: the loader was required (no such line).
+    expect(built.loader).toBe('used');
+    expect(report(root, { IOSTORE_CODE_CACHE: '0' })).toEqual({ out: built.out, loader: 'none' });
+    // A copy: the loader's modification time is not the one the cache's header names (an edited loader).
+    const dir = tempDir('iostore-loader-cache-');
+    cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+    for (const f of ['main.bundle.cjs', 'main.bundle.cjs.list.cache', 'bundle-loader.cache']) copyFileSync(join(root, 'dist', 'cli', f), join(dir, 'dist', 'cli', f));
+    expect(report(dir)).toEqual({ out: built.out, loader: 'none' });
+    // Its header made to name the copy (as if built from it), its V8 data damaged: V8 refuses it, the loader compiles.
+    const loaderFile = join(dir, 'bin', 'bundle-loader.js');
+    const cache = readFileSync(join(dir, 'dist', 'cli', 'bundle-loader.cache'));
+    const st = statSync(loaderFile, { bigint: true });
+    new Float64Array(cache.buffer, cache.byteOffset, 3).set([Number(st.size), Number(st.mtimeNs / 1_000_000_000n), Number(st.mtimeNs % 1_000_000_000n)]);
+    cache.fill(7, 32);
+    writeFileSync(join(dir, 'dist', 'cli', 'bundle-loader.cache'), cache);
+    expect(report(dir)).toEqual({ out: built.out, loader: 'rejected' });
   });
 
   it('runs as without one when the cache is not V8 data (another Node, a damaged file)', () => {
