@@ -91,6 +91,33 @@ const HIGHS: u64 = 0x8080808080808080;
   return !anyBelow(x, 0x20) && !anyBelow(x ^ (0x2f * ONES), 1) && !anyBelow(x ^ (0x5c * ONES), 1) && !anyBelow(x ^ (0x3a * ONES), 1);
 }
 
+/**
+ * `nameByte` for the bytes from `s` to `end`, 16 at a time (a module built with SIMD; reads up to 15 bytes past
+ * `end`, which the caller keeps within the memory): under Liftoff a step of `nameBytes8` and the last bytes one at a
+ * time were ~270 instructions a name of the bench's 3,000, the most of the TOC's scans.
+ */
+@inline function nameBytes16(s: usize, end: usize): bool {
+  for (let q = s; q < end; q += 16) {
+    const v = v128.load(q);
+    let bad = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x2f))), v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x3a))));
+    const rest = end - q;
+    if (rest < 16) bad = v128.and(bad, i8x16.lt_u(i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), i8x16.splat(<i8>rest)));
+    if (v128.any_true(bad)) return false;
+  }
+  return true;
+}
+
+/** `nameByte` for the bytes from `s` to `end` (16 at a time where the module has SIMD and `memoryEnd` allows). */
+@inline function nameBytesIn(s: usize, end: usize, memoryEnd: usize): bool {
+  if (ASC_FEATURE_SIMD) {
+    if (end + 16 <= memoryEnd) return nameBytes16(s, end);
+  }
+  let q = s;
+  for (; q + 8 <= end; q += 8) if (!nameBytes8(load<u64>(q))) return false;
+  for (; q < end; q++) if (!nameByte(load<u8>(q))) return false;
+  return true;
+}
+
 /** Where the name scan stopped: the offset (from the table's start) of the name it returned. */
 export let at: i32 = 0;
 
@@ -101,6 +128,7 @@ export let at: i32 = 0;
  * says why, or steps over it: an empty or UTF-16 one), with `at` where it starts; or `count` when all are.
  */
 export function names(table: usize, size: i32, from: i32, pos: i32, count: i32, starts: usize): i32 {
+  const memoryEnd = <usize>memory.size() << 16;
   for (let i = from; i < count; i++) {
     at = pos;
     if (size - pos < 4) return i;
@@ -109,9 +137,7 @@ export function names(table: usize, size: i32, from: i32, pos: i32, count: i32, 
     const s = table + <usize>pos + 4;
     const end = s + <usize>(len - 1);
     if (load<u8>(end) != 0) return i;
-    let q = s;
-    for (; q + 8 <= end; q += 8) if (!nameBytes8(load<u64>(q))) return i;
-    for (; q < end; q++) if (!nameByte(load<u8>(q))) return i;
+    if (!nameBytesIn(s, end, memoryEnd)) return i;
     if (load<u8>(s) == 0x2e && (len == 2 || (len == 3 && load<u8>(s + 1) == 0x2e))) return i;
     store<i32>(starts + (<usize>i << 2), pos);
     pos += 4 + len;
