@@ -15,12 +15,12 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   return;
 }
 /**
- * The loader (bin/bundle-loader.js), which loads the bundles. Node's require() compiles its source on every run
- * (parsed whole, its parenthesized functions compiled with it: ~2.2M instructions of a short `list`, ~0.6 ms); on
- * the Node releases whose native classes it knows (NATIVE_NODES), it is compiled from its own V8 code cache instead
- * (dist/cli/bundle-loader.cache, written at build time by scripts/warm-code-cache.cjs), read with the fs binding and
- * compiled by the native script class as the loader compiles the bundles. The cache begins with the size and
- * modification time of the source it was made from: an edited loader compiles from source until the next build (V8
+ * The loader (bin/bundle-loader.js), which loads the bundles. Node's require() compiles its source on every run (parsed
+ * whole, its parenthesized functions compiled with it: ~1.5M instructions of a short `list` more than this way, ~0.4
+ * ms); on the Node releases whose native classes it knows (NATIVE_NODES), it is compiled from its own V8 code cache
+ * instead (dist/cli/bundle-loader.cache, written at build time by scripts/warm-code-cache.cjs), read with the fs
+ * binding and compiled by the native script class as the loader compiles the bundles. The cache begins with the size
+ * and modification time of the source it was made from: an edited loader compiles from source until the next build (V8
  * itself checks little more than the source's length). Anywhere else, or without a cache, require() as before. The
  * loader's functions must not depend on how it was loaded: worker threads and scripts require it as usual.
  */
