@@ -46,6 +46,8 @@ async function build({ dir, uses = [], target, name, what, options }) {
     const files = readdirSync(join(root, 'assembly', d)).filter((f) => f.endsWith('.ts')).sort();
     for (const f of files) hash.update(`${d === dir ? '' : `${d}/`}${f}\n`).update(readFileSync(join(root, 'assembly', d, f)));
   }
+  // And the files shared at assembly/'s top level (e.g. lanes.ts), which any module may import.
+  for (const f of readdirSync(join(root, 'assembly')).filter((f) => f.endsWith('.ts')).sort()) hash.update(`../${f}\n`).update(readFileSync(join(root, 'assembly', f)));
   const digest = hash.digest('hex').slice(0, 16);
   if (existsSync(out) && readFileSync(out, 'utf8').includes(`SOURCE_HASH = '${digest}'`)) return;
 

@@ -1,3 +1,4 @@
+import { firstLanes } from '../lanes';
 /**
  * The rows of `iostore list` of one container, written as text by WebAssembly (src/cli/chunk-rows.ts places the TOC's
  * arrays in this module's memory and reads the text back). A listing of a few thousand chunks is a short process
@@ -113,10 +114,8 @@ function plainNameLength(i: i32): i32 {
 @inline function plain16(q: usize, end: usize): bool {
   for (; q < end; q += 16) {
     const v = v128.load(q);
-    let bad = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.gt_u(v, i8x16.splat(0x7e))), v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x2c))), i8x16.eq(v, i8x16.splat(0x5c))));
-    const rest = end - q;
-    if (rest < 16) bad = v128.and(bad, i8x16.lt_u(i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), i8x16.splat(<i8>rest)));
-    if (v128.any_true(bad)) return false;
+    const bad = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.gt_u(v, i8x16.splat(0x7e))), v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x2c))), i8x16.eq(v, i8x16.splat(0x5c))));
+    if (v128.any_true(v128.and(bad, firstLanes(end - q)))) return false;
   }
   return true;
 }

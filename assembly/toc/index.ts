@@ -1,3 +1,4 @@
+import { firstLanes } from '../lanes';
 /**
  * The per-entry loops of reading a .utoc, over its sections placed in this module's memory by src/toc/toc-scan.ts:
  * chunk offsets and lengths decoded and checked against the block table, the block table checked and summed, the
@@ -99,10 +100,8 @@ const HIGHS: u64 = 0x8080808080808080;
 @inline function nameBytes16(s: usize, end: usize): bool {
   for (let q = s; q < end; q += 16) {
     const v = v128.load(q);
-    let bad = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x2f))), v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x3a))));
-    const rest = end - q;
-    if (rest < 16) bad = v128.and(bad, i8x16.lt_u(i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), i8x16.splat(<i8>rest)));
-    if (v128.any_true(bad)) return false;
+    const bad = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x2f))), v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x3a))));
+    if (v128.any_true(v128.and(bad, firstLanes(end - q)))) return false;
   }
   return true;
 }
