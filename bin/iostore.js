@@ -180,4 +180,3 @@ const exitNow = (function exitNow(code) {
   }
   process.reallyExit(code);
 });
-

@@ -94,7 +94,7 @@ async function listInput(input: SingleInput | undefined, args: ListArgs, query: 
   const write = (bytes: Uint8Array) => writeOutBytes(io, bytes);
   if (args.json) {
     hintFilter(io, args.filter, count);
-    writeJsonListing(file, toc, order, count, io);
+    writeJsonListing(file, toc, order, count, io, write);
     return ExitCode.Ok;
   }
   if (args.csv) {
@@ -110,7 +110,7 @@ async function listInput(input: SingleInput | undefined, args: ListArgs, query: 
 }
 
 /** One container's `list --json`: the shape's text, with the chunk rows written between its "chunks" brackets. */
-function writeJsonListing(file: string, toc: IoStoreToc, order: ArrayLike<number> | null, count: number, io: CliIO): void {
+function writeJsonListing(file: string, toc: IoStoreToc, order: ArrayLike<number> | null, count: number, io: CliIO, write: (bytes: Uint8Array) => void): void {
   const shape = listJson({ inputs: [file], chunks: [], pakFiles: [], single: { file: toc.source, mountPoint: toc.directoryIndex?.mountPoint ?? null }, several: false }) as { count: number };
   shape.count = count;
   const text = renderJson(shape);
@@ -120,7 +120,7 @@ function writeJsonListing(file: string, toc: IoStoreToc, order: ArrayLike<number
   }
   const cut = text.indexOf('\n  "chunks": [') + '\n  "chunks": ['.length;
   io.out(`${text.slice(0, cut)}\n`);
-  writeChunkRows(toc, order, 'json', (bytes) => writeOutBytes(io, bytes), withoutExtension(basename(file), '.utoc'));
+  writeChunkRows(toc, order, 'json', write, withoutExtension(basename(file), '.utoc'));
   io.out(`  ${text.slice(cut)}`);
 }
 

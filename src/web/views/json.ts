@@ -11,14 +11,20 @@ async function jsonOf(s: Subject): Promise<unknown> {
   return v;
 }
 
+/**
+ * The page's JSON text (shown and saved): a member a line, not the CLI's record a line (src/util/json-text.ts): in the
+ * details pane's width a long record wrapped after its indent, a blank line before every row. The same data.
+ */
+export function paneJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 export const jsonTab: SubjectView = {
   id: 'json',
   label: 'JSON',
   applies: (s) => s.isPackage || isLocresPath(s.path),
   async render(s, cx) {
-    // A member a line, not the CLI's record a line (src/util/json-text.ts): in the details pane's width a long record
-    // wrapped after its indent, a blank line before every row. The same data.
-    const text = `${JSON.stringify(await jsonOf(s), null, 2)}\n`;
+    const text = paneJson(await jsonOf(s));
     const save = h('button', { type: 'button', 'data-action': 'save-json' }, 'Save .json');
     save.addEventListener('click', () => saveBlob(new Blob([text], { type: 'application/json' }), `${s.name}.json`));
     cx.show(h('div', { class: 'buttons' }, save), h('pre', { class: 'json', tabindex: '0', 'aria-label': `JSON of ${s.name}` }, text));

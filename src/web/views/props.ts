@@ -12,6 +12,7 @@ import { oneLine } from '../session.js';
 import { setError } from '../status.js';
 import { state } from '../state.js';
 import type { Subject } from '../subject.js';
+import { paneJson } from './json.js';
 import type { SubjectView, ViewContext } from './view.js';
 
 type Json = unknown;
@@ -151,7 +152,9 @@ async function render(s: Subject, cx: ViewContext): Promise<void> {
   const { json, warnings } = src.read(options);
   const typed = json.exports.filter((e) => e.serialization !== 'raw').length;
   const save = h('button', { type: 'button', 'data-action': 'save-props' }, 'Save .json');
-  save.addEventListener('click', () => saveBlob(new Blob([`${JSON.stringify(json, null, 2)}\n`], { type: 'application/json' }), `${s.name}.props.json`));
+  let text: string | undefined;
+  const jsonText = () => (text ??= paneJson(json));
+  save.addEventListener('click', () => saveBlob(new Blob([jsonText()], { type: 'application/json' }), `${s.name}.props.json`));
   const asJson = h('button', { type: 'button', 'data-action': 'props-json', 'aria-pressed': 'false' }, 'JSON');
   const apply = h('button', { type: 'button', 'data-action': 'apply-props', title: 'write an edited .props.json back: downloads the rewritten package' }, 'Apply .json…');
   const picker = h('input', { type: 'file', accept: '.json,application/json', hidden: '', 'data-role': 'apply-props' });
@@ -160,7 +163,7 @@ async function render(s: Subject, cx: ViewContext): Promise<void> {
   asJson.addEventListener('click', () => {
     const on = asJson.getAttribute('aria-pressed') !== 'true';
     asJson.setAttribute('aria-pressed', String(on));
-    pre ??= h('pre', { class: 'json props-json', tabindex: '0', 'aria-label': `Properties of ${s.name} as JSON` }, `${JSON.stringify(json, null, 2)}\n`);
+    pre ??= h('pre', { class: 'json props-json', tabindex: '0', 'aria-label': `Properties of ${s.name} as JSON` }, jsonText());
     body.replaceWith(on ? pre : body);
     if (!on) pre.replaceWith(body);
   });
